@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// PushSim: a deterministic, in-process simulator of the push-notification ecosystem.
+// No package dependencies: Foundation and Dispatch only (customer rule).
+import PackageDescription
+
+let package = Package(
+    name: "PushSim",
+    products: [
+        .library(name: "PushSim", targets: ["PushSim"]),
+        .executable(name: "pushsim", targets: ["pushsim"]),
+        .executable(name: "kernel-bench", targets: ["KernelBench"]),
+    ],
+    targets: [
+        // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
+        .target(name: "PushSimKernel"),
+        // Layer 2: hosts exchanging HTTP-shaped messages over a simulated network.
+        .target(name: "PushSimNetwork", dependencies: ["PushSimKernel"]),
+        // Layer 3: fake APNs, FCM and WNS.
+        .target(name: "PushSimServices", dependencies: ["PushSimNetwork"]),
+        // Layer 4: fake notification hub and the SDK-like client that talks to it.
+        .target(name: "PushSimHub", dependencies: ["PushSimNetwork"]),
+        // Layer 5: the tutorial's app backend.
+        .target(name: "PushSimBackend", dependencies: ["PushSimHub"]),
+        // Layer 6: simulated devices: OS side and the app's client logic.
+        .target(name: "PushSimDevices", dependencies: ["PushSimServices"]),
+        // Layer 7: scenario language, runner, expectations, reports.
+        .target(name: "PushSimScenario", dependencies: ["PushSimServices", "PushSimHub", "PushSimBackend", "PushSimDevices"]),
+        // Layer 8: the library users import, and the command-line tool.
+        .target(name: "PushSim", dependencies: ["PushSimScenario"]),
+        .executableTarget(name: "pushsim", dependencies: ["PushSim"]),
+        .executableTarget(name: "KernelBench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
+
+        .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
+        .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
+        .testTarget(name: "PushSimServicesTests", dependencies: ["PushSimServices"]),
+        .testTarget(name: "PushSimHubTests", dependencies: ["PushSimHub", "PushSimServices"]),
+        .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices"]),
+        .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub"]),
+        .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend"]),
+        .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"]),
+    ]
+)

@@ -1,0 +1,62 @@
+import Foundation
+@_exported import PushSimKernel
+@_exported import PushSimNetwork
+@_exported import PushSimServices
+@_exported import PushSimHub
+@_exported import PushSimBackend
+@_exported import PushSimDevices
+@_exported import PushSimScenario
+
+/// Entry points for using PushSim from your own code and tests: load scenario files, find them
+/// in folders, run them. For building a world by hand, see ``Simulation``.
+public enum PushSim {
+    /// A scenario file that could not be read or parsed.
+    public enum LoadError: Error, CustomStringConvertible {
+        case unreadable(path: String, reason: String)
+        case invalid(ScenarioParseFailure)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path, let reason): return "\(path): error: cannot read the file: \(reason)"
+            case .invalid(let failure): return failure.description
+            }
+        }
+    }
+
+    /// Reads and parses one `.scenario` file.
+    public static func loadScenario(path: String) -> Result<Scenario, LoadError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(.unreadable(path: path, reason: "no such file, or not readable"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(.unreadable(path: path, reason: "not UTF-8 text"))
+        }
+        return ScenarioParser.parse(text, path: path).mapError { .invalid($0) }
+    }
+
+    /// The `.scenario` files named by `paths`: files as given, folders searched recursively,
+    /// each folder's files sorted by path so the order never depends on the file system.
+    public static func scenarioFiles(in paths: [String]) -> (files: [String], missing: [String]) {
+        var files: [String] = []
+        var missing: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { missing.append(path); continue }
+            guard isDirectory.boolValue else { files.append(path); continue }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let found = (fm.enumerator(atPath: base)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".scenario") }
+                .map { base + "/" + $0 }
+            files += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        return (files, missing)
+    }
+
+    /// Loads and runs one file; the seed given wins over the file's own.
+    public static func run(path: String, seed: UInt64? = nil) -> Result<ScenarioReport, LoadError> {
+        loadScenario(path: path).flatMap { scenario in
+            ScenarioRunner.run(scenario, seed: seed).mapError { .invalid($0) }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+
+extension Device {
+    /// The user logs in. As in the tutorial, this only builds the Basic `Authorization` value
+    /// and registers; the Log In button stays disabled until the push handle has arrived.
+    public func login(user: String, password: String) {
+        guard isAppInstalled else { return record("app.ignored", ["action": "login", "why": "the app is not installed"]) }
+        guard handle != nil else {
+            return record("app.ignored", ["action": "login", "why": "the Log In button is disabled until the push handle arrives"])
+        }
+        authorization = Base64.encode(Array("\(user):\(password)".utf8))
+        loggedInUser = user
+        record("app.login", ["user": user])
+        register()
+    }
+
+    /// Runs the registration routine of this device's client flavour.
+    public func register() {
+        guard isAppInstalled, let handle, authorization != nil else {
+            return record("app.ignored", ["action": "register", "why": "needs the app installed, a handle and a login"])
+        }
+        switch client {
+        case .tutorial: TutorialRegisterClient(device: self).register(handle: handle, retry: true)
+        case .recommended: RecommendedRegisterClient(device: self).register(handle: handle, restartsLeft: 1)
+        }
+    }
+
+    /// Called when the OS delivers a handle to the app.
+    func appDidReceiveHandle(changed: Bool) {
+        // The tutorial app only enables its Log In button. The recommended app re-registers
+        // whenever the handle changed and the user is logged in (handles change: A-REG, F-TOK, W-OVR).
+        if client == .recommended, changed, authorization != nil { register() }
+    }
+
+    /// The user sends `message` to `recipient`, once per enabled switch, in the tutorial app's
+    /// order (WNS, GCM, APNS). The body is the message wrapped in quotes without escaping, as the
+    /// tutorial's `"\"%@\""` format does (defect d).
+    public func send(_ message: String, to recipient: String, via switches: [PushSwitch]) {
+        guard isAppInstalled, authorization != nil else {
+            return record("app.ignored", ["action": "send", "why": "the Send button needs a login"])
+        }
+        let body = client == .tutorial ? "\"" + message + "\"" : jsonString(message)
+        for pns in switches.sorted(by: { $0.sendOrder < $1.sendOrder }) {
+            record("app.send", ["pns": pns.rawValue, "to": recipient, "message": message])
+            callBackend(.send, "POST", "/api/notifications", query: [("pns", pns.rawValue), ("to_tag", recipient)],
+                        contentType: "application/json;charset=utf-8", body: body) { _ in }
+        }
+    }
+
+    /// One call to the backend with the Basic header, recorded for expectations.
+    func callBackend(_ op: AppOperation, _ method: String, _ path: String, query: [(String, String)] = [],
+                     contentType: String? = nil, body: String = "", then: @escaping (CallResult) -> Void) {
+        var headers = HTTPHeaders([("Authorization", "Basic \(authorization ?? "")")])
+        if let contentType { headers.add("Content-Type", contentType) }
+        let request = HTTPRequest(method: method, authority: app.backendHost, path: path, query: query,
+                                  headers: headers, body: Array(body.utf8))
+        let sentAt = world.now
+        let generation = self.generation
+        world.call(request, from: name, timeout: .seconds(60)) { [self] result in
+            calls.append(AppCallRecord(operation: op, sentAt: sentAt, completedAt: world.now, status: result.status,
+                                       failure: result.status == nil ? result.summary : nil))
+            record("app.call-result", ["operation": op.rawValue, "result": result.summary])
+            guard generation == self.generation else { return } // the app was removed meanwhile
+            then(result)
+        }
+    }
+}
+
+func jsonString(_ s: String) -> String {
+    var out = ""
+    appendJSONString(s, to: &out)
+    return out
+}

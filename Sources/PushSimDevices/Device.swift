@@ -1,0 +1,142 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+
+/// A simulated phone or PC: the operating system side (push handle, app install, network) and
+/// the app running the tutorial's client logic in one of two flavours.
+///
+/// The OS gets its handle from its push service over the device channel (``DeviceChannel``):
+/// APNs on iOS, FCM on Android, WNS on Windows. A push arriving for a handle that is not the
+/// installed app's current one is refused with 410, which is how the service learns the app is gone.
+public final class Device: Host {
+    public let name: String
+    public let platform: DevicePlatform
+    public let client: ClientFlavour
+    public let app: AppIdentity
+
+    // OS side
+    public private(set) var isAppInstalled = false
+    /// How many times the app was installed on this device (each install gets a new handle).
+    public private(set) var installCount = 0
+    /// The handle the OS handed to the app, nil until it arrives.
+    public private(set) var handle: String?
+    /// Bumped on every install and uninstall, so answers meant for an older install are ignored.
+    var generation = 0
+
+    // App side
+    /// The app's persistent storage (`NSUserDefaults`): cleared when the app is removed.
+    public internal(set) var storage: [String: String] = [:]
+    /// The Basic credentials built at login, kept in memory only.
+    var authorization: String?
+    public internal(set) var loggedInUser: String?
+
+    // What a test can look at
+    public private(set) var inbox: [ShownNotification] = []
+    public internal(set) var calls: [AppCallRecord] = []
+
+    let world: World
+
+    /// The storage key of the registration id (the tutorial's `RegistrationIdLocalStorageKey`).
+    public static let registrationIDKey = "RegistrationId"
+
+    public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity) {
+        self.world = world
+        self.name = name
+        self.platform = platform
+        self.client = client
+        self.app = app
+        world.register(self, name: name)
+    }
+
+    /// The push service this device's OS talks to, and the app id it registers.
+    var service: (name: String, deviceHost: String, appID: String, scope: String) {
+        switch platform {
+        case .ios: return (APNsService.name, APNsService.deviceHost, app.bundleID, "production")
+        case .android: return (FCMService.name, FCMService.deviceHost, app.androidPackage, app.fcmSenderID)
+        case .windows: return (WNSService.name, WNSService.deviceHost, app.windowsPackageFamily, "")
+        }
+    }
+
+    func record(_ kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+        world.record(layer: "device", host: name, kind: kind, fields)
+    }
+
+    // MARK: OS actions
+
+    /// Installs and opens the app: a fresh install has empty storage; the app asks for a handle.
+    public func install() {
+        guard !isAppInstalled else { return record("device.ignored", ["action": "install", "why": "the app is already installed"]) }
+        isAppInstalled = true
+        installCount += 1
+        generation += 1
+        storage = [:]
+        handle = nil
+        record("device.install", ["install": installCount])
+        launch()
+    }
+
+    /// Removes the app and its storage. The push service is not told: it finds out when a push
+    /// for the old handle reaches the device (A-FORUM-670868, F-TOK).
+    public func uninstall() {
+        guard isAppInstalled else { return record("device.ignored", ["action": "uninstall", "why": "the app is not installed"]) }
+        isAppInstalled = false
+        generation += 1
+        storage = [:]
+        authorization = nil
+        loggedInUser = nil
+        handle = nil
+        record("device.uninstall")
+    }
+
+    /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
+    public func launch() {
+        guard isAppInstalled else { return }
+        let generation = self.generation
+        let ask = DeviceRegisterRequest(app: service.appID, install: installCount, environment: service.scope)
+        let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.registerPath, body: ask.body)
+        world.call(request, from: name) { [self] result in
+            guard generation == self.generation else { return }
+            guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
+                  let h = json["handle"]?.stringValue else {
+                return record("device.handle-failed", ["result": result.summary])
+            }
+            let changed = h != handle
+            handle = h
+            record("device.handle-received", ["handle": shortToken(h), "changed": changed])
+            appDidReceiveHandle(changed: changed)
+        }
+    }
+
+    /// Goes offline: nothing reaches the device and its own calls fail.
+    public func goOffline() { world.setOnline(name, false) }
+
+    /// Comes back online: the OS reconnects to its push service, which sends what it kept.
+    public func goOnline() {
+        world.setOnline(name, true)
+        let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.connectPath)
+        world.call(request, from: name) { [self] result in record("device.reconnected", ["result": result.summary]) }
+    }
+
+    // MARK: Pushes from the service
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        guard request.path == DeviceChannel.pushPath else {
+            return world.respond(to: exchange, with: HTTPResponse(status: 404))
+        }
+        let pushedHandle = request.headers[DeviceChannel.handleHeader]
+        guard isAppInstalled, let handle, pushedHandle == handle else {
+            // The handle belongs to an app install that is gone: refuse, so the service learns it.
+            record("device.push-refused", ["why": isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
+            return world.respond(to: exchange, with: HTTPResponse(status: 410))
+        }
+        world.respond(to: exchange, with: HTTPResponse(status: 200))
+        present(request)
+    }
+
+    func show(_ text: String, service: String) {
+        inbox.append(ShownNotification(time: world.now, text: text, service: service, correlation: world.correlation))
+        record("notification.shown", ["service": service, "text": text])
+    }
+
+    public func leftovers(world: World) -> [String] { [] }
+}

@@ -1,0 +1,101 @@
+import PushSimKernel
+
+/// The operating system of a simulated device, which decides its push service.
+public enum DevicePlatform: String, Sendable, CaseIterable {
+    /// iPhone: APNs device tokens.
+    case ios
+    /// Android phone: FCM registration tokens.
+    case android
+    /// Windows PC: WNS channel URIs.
+    case windows
+
+    /// The `Platform` value the app sends in its registration (`apns`, `fcm`, `wns`).
+    public var registrationPlatform: String {
+        switch self {
+        case .ios: return "apns"
+        case .android: return "fcm"
+        case .windows: return "wns"
+        }
+    }
+}
+
+/// Which app client logic a device runs (tutorial-system.md).
+public enum ClientFlavour: String, Sendable, CaseIterable {
+    /// The tutorial's `RegisterClient` as written: the stored registration id is never cleared,
+    /// so the "retry" on 410 re-sends the same dead id (defect a).
+    case tutorial
+    /// Microsoft's guidance (NH-DN743807): keep the id, upsert, on 410 forget the id and start
+    /// over from "create id", refresh the handle on every start.
+    case recommended
+}
+
+/// A value of the app's `pns` switches. The tutorial's iOS app has WNS, GCM and APNS switches and
+/// sends `gcm` for the GCM one, which the tutorial backend (knowing only `fcm`) does not understand.
+public enum PushSwitch: String, Sendable, CaseIterable {
+    case apns, fcm, gcm, wns
+
+    /// The order the tutorial app sends in: WNS, then GCM/FCM, then APNS.
+    var sendOrder: Int {
+        switch self {
+        case .wns: return 0
+        case .gcm, .fcm: return 1
+        case .apns: return 2
+        }
+    }
+}
+
+/// A call the app makes to the backend, named for expectations on HTTP statuses.
+public enum AppOperation: String, Sendable, CaseIterable {
+    /// `POST /api/register?handle=` (get or create a registration id)
+    case createID = "create-id"
+    /// `PUT /api/register/<id>` (create or update the registration)
+    case register
+    /// `DELETE /api/register/<id>`
+    case unregister
+    /// `POST /api/notifications?pns=&to_tag=`
+    case send
+}
+
+/// The app's identity with each push service: one app, published on three platforms.
+public struct AppIdentity: Sendable, Equatable {
+    /// iOS bundle id, the APNs topic.
+    public var bundleID: String
+    /// Android package name.
+    public var androidPackage: String
+    /// The Firebase project number the Android app registers with (its sender id).
+    public var fcmSenderID: String
+    /// Windows package family name.
+    public var windowsPackageFamily: String
+    /// The backend the app talks to (host name).
+    public var backendHost: String
+
+    public init(bundleID: String, androidPackage: String, fcmSenderID: String, windowsPackageFamily: String, backendHost: String) {
+        self.bundleID = bundleID
+        self.androidPackage = androidPackage
+        self.fcmSenderID = fcmSenderID
+        self.windowsPackageFamily = windowsPackageFamily
+        self.backendHost = backendHost
+    }
+}
+
+/// A notification the device put in front of its user.
+public struct ShownNotification: Sendable, Equatable {
+    public var time: VirtualTime
+    /// The text shown: the alert (iOS), the data message (Android), the toast text (Windows).
+    public var text: String
+    /// `apns`, `fcm` or `wns`.
+    public var service: String
+    public var correlation: String
+}
+
+/// One call the app made to its backend, and how it ended.
+public struct AppCallRecord: Sendable, Equatable {
+    public var operation: AppOperation
+    public var sentAt: VirtualTime
+    public var completedAt: VirtualTime
+    /// The HTTP status, or nil when no response came.
+    public var status: Int?
+    /// The transport failure when there was no response.
+    public var failure: String?
+}
+

@@ -1,0 +1,114 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// The Atom XML the hub's registration REST API speaks (NH-REST, NH-DN495630): a request body is
+/// an `<entry>` whose `<content>` holds one `<…RegistrationDescription>`; answers are entries or
+/// a `<feed>` of entries. Tags travel as one comma-separated string.
+public enum AtomRegistration {
+    static let atomNamespace = "http://www.w3.org/2005/Atom"
+    static let sbNamespace = "http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"
+    static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
+
+    /// The request body the SDK sends for create-or-update.
+    public static func requestBody(_ d: RegistrationDescription) -> [UInt8] {
+        var fields: [XMLNode] = []
+        if !d.tags.isEmpty { fields.append(.element(textElement("Tags", d.tags.joined(separator: ",")))) }
+        fields.append(.element(textElement(d.platform.handleElement, d.handle)))
+        let entry = XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
+            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(d.platform, fields))])),
+        ])
+        return Array(("<?xml version=\"1.0\" encoding=\"utf-8\"?>" + entry.serialized()).utf8)
+    }
+
+    /// One stored registration as an Atom entry, as the hub answers it.
+    static func entry(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor) -> XMLElement {
+        var fields: [XMLNode] = []
+        fields.append(.element(textElement("ETag", String(r.etag))))
+        fields.append(.element(textElement("ExpirationTime", anchor.iso8601(r.expiresAt ?? foreverTime(anchor)))))
+        fields.append(.element(textElement("RegistrationId", r.id)))
+        if !r.tags.isEmpty { fields.append(.element(textElement("Tags", r.tags.joined(separator: ",")))) }
+        fields.append(.element(textElement(r.platform.handleElement, r.handle)))
+        return XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
+            .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/\(r.id)?api-version=2015-01")])),
+            .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text(r.id)])),
+            .element(XMLElement(name: "updated", children: [.text(anchor.iso8601(r.updatedAt))])),
+            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(r.platform, fields))])),
+        ])
+    }
+
+    /// A feed of entries (read all, read by channel).
+    static func feed(_ entries: [XMLElement], hubURL: String, updated: String) -> String {
+        let feed = XMLElement(name: "feed", attributes: [("xmlns", atomNamespace)], children: [
+            .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text("Registrations")])),
+            .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/?api-version=2015-01")])),
+            .element(XMLElement(name: "updated", children: [.text(updated)])),
+        ] + entries.map { .element($0) })
+        return "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + feed.serialized()
+    }
+
+    /// Reads the description out of an entry. The error says what is wrong, as the hub's 400 does.
+    public static func parseEntry(_ entry: XMLElement) -> Result<RegistrationDescription, AtomProblem> {
+        guard entry.name == "entry" || entry.name.hasSuffix(":entry") else { return .failure(AtomProblem("The request body is not an Atom entry.")) }
+        guard let content = entry.first("content"), let d = content.elements.first else {
+            return .failure(AtomProblem("The Atom entry has no content."))
+        }
+        let local = d.name.split(separator: ":").last.map(String.init) ?? d.name
+        guard let platform = RegistrationPlatform(descriptionElement: local) else {
+            return .failure(AtomProblem("Unknown registration description '\(local)'."))
+        }
+        guard let handle = d.first(platform.handleElement)?.text, !handle.isEmpty else {
+            return .failure(AtomProblem("The \(platform.handleElement) of the registration is missing."))
+        }
+        let tagText = d.first("Tags")?.text ?? ""
+        let tags = tagText.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
+        var out = RegistrationDescription(platform: platform, handle: handle, tags: tags,
+                                          registrationID: d.first("RegistrationId")?.text)
+        out.expirationTime = d.first("ExpirationTime")?.text
+        out.etag = d.first("ETag")?.text
+        return .success(out)
+    }
+
+    public static func parseEntry(_ body: [UInt8]) -> Result<RegistrationDescription, AtomProblem> {
+        guard let doc = try? XMLDocumentParser.parse(body) else { return .failure(AtomProblem("The request body is not well-formed XML.")) }
+        return parseEntry(doc.root)
+    }
+
+    /// The entries of a feed.
+    public static func parseFeed(_ body: [UInt8]) -> [RegistrationDescription]? {
+        guard let doc = try? XMLDocumentParser.parse(body), doc.root.name == "feed" else { return nil }
+        return doc.root.elements.filter { $0.name == "entry" }.compactMap { try? parseEntry($0).get() }
+    }
+
+    /// The hub's error body: `<Error><Code>…</Code><Detail>…</Detail></Error>` (NH-DOTNET).
+    public static func errorBody(code: Int, detail: String) -> String {
+        XMLElement(name: "Error", children: [.element(textElement("Code", String(code))), .element(textElement("Detail", detail))]).serialized()
+    }
+
+    private static func description(_ p: RegistrationPlatform, _ fields: [XMLNode]) -> XMLElement {
+        XMLElement(name: p.descriptionElement, attributes: [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)], children: fields)
+    }
+
+    private static func textElement(_ name: String, _ text: String) -> XMLElement {
+        XMLElement(name: name, children: [.text(text)])
+    }
+
+    /// `9999-12-31T23:59:59Z`: what the hub reports for a registration that never expires.
+    static func foreverTime(_ anchor: CalendarAnchor) -> VirtualTime {
+        anchor.virtualTime(unixSeconds: 253_402_300_799)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+/// Why an Atom body could not be read, in the words of the hub's 400 detail.
+public struct AtomProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,156 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// The fake Azure Notification Hub: the registration REST API and native sends, reached at
+/// `https://<namespace>.servicebus.windows.net/<hub>/…` (pns-fidelity.md §4, NH-REST).
+///
+/// Registrations follow §4.2 and §5.1: Create Registration ID hands out an id; create-or-update
+/// on an id that was never handed out, was deleted, or expired answers 410 "Cannot use specified
+/// location" (NH-DN495630); duplicate handles are allowed; a PNS's "dead handle" answer deletes
+/// the registration (§4.9, §6). Every call needs a SAS token with the right claim (401 otherwise).
+public final class NotificationHub: Host {
+    public static let name = "hub"
+    public static let apiVersion = "2015-01"
+
+    public let configuration: HubConfiguration
+    var store = RegistrationStore()
+    var random: SeededRandom
+    var pnsTokens = PNSAccessTokenCache()
+    var notificationCounter = 0
+    /// Sends handed to a PNS but not answered yet, and retries waiting, for the leftovers report.
+    var inFlight: [String: String] = [:]   // key → description; looked up, reported sorted
+
+    public init(world: World, configuration: HubConfiguration) {
+        self.configuration = configuration
+        self.random = world.randomStream(NotificationHub.name)
+        world.register(self, name: Self.name, aliases: [configuration.host])
+    }
+
+    /// `https://<namespace>.servicebus.windows.net/<hub>`
+    public var hubURL: String { "https://\(configuration.host)/\(configuration.hubName)" }
+
+    /// Number of live registrations (expired ones are dropped as they are met).
+    public var registrationCount: Int { store.count }
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard segments.first == configuration.hubName else {
+            return fail(404, "The messaging entity '\(segments.first ?? "")' could not be found.", exchange, world)
+        }
+        let rest = Array(segments.dropFirst())
+        guard request.queryValue("api-version") != nil else {
+            return fail(400, "The api-version query parameter is required.", exchange, world)
+        }
+        // Sends need the Send claim; registration management needs Listen (Manage covers both).
+        let right: HubRight = rest.first == "messages" ? .send : .listen
+        if let problem = SharedAccessSignature.problem(request.headers["Authorization"], rules: configuration.accessRules,
+                                                         right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now)) {
+            return fail(401, problem, exchange, world)
+        }
+        switch (request.method, rest.first ?? "", rest.count) {
+        case ("POST", "registrationIDs", _): createRegistrationID(exchange, world)
+        case ("GET", "registrations", _) where rest.count == 1 || rest[1].isEmpty: readRegistrations(request, exchange, world)
+        case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
+        case ("PUT", "registrations", 2): createOrUpdate(rest[1], request, exchange, world)
+        case ("DELETE", "registrations", 2): delete(rest[1], exchange, world)
+        case ("POST", "messages", _): send(request, exchange, world)
+        default: fail(404, "No operation at \(request.method) \(request.path).", exchange, world)
+        }
+    }
+
+    public func leftovers(world: World) -> [String] { inFlight.keys.sorted().map { inFlight[$0]! } }
+
+    // MARK: Registrations
+
+    private func createRegistrationID(_ exchange: Exchange, _ world: World) {
+        let id = store.issueID()
+        world.record(layer: "hub", host: Self.name, kind: "hub.registration-id-created", ["id": id])
+        // 201, the new id in Content-Location (NH-REST Create Registration ID).
+        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Content-Location": "\(hubURL)/registrations/\(id)?api-version=\(Self.apiVersion)",
+            "Location": "\(hubURL)/registrations/\(id)?api-version=\(Self.apiVersion)"]))
+    }
+
+    /// `$filter=DeviceToken eq '…'` (APNs, upper-case hex), `ChannelUri eq '…'`, `FcmV1RegistrationId eq '…'`,
+    /// `GcmRegistrationId eq '…'`; `$top` (default 100). No filter: all registrations.
+    private func readRegistrations(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        let top = Int(request.queryValue("$top") ?? "100") ?? 100
+        var found: [StoredRegistration]
+        if let filter = request.queryValue("$filter") {
+            let parts = filter.split(separator: " ", maxSplits: 2)
+            guard parts.count == 3, parts[1] == "eq", parts[2].hasPrefix("'"), parts[2].hasSuffix("'"), parts[2].count >= 2,
+                  ["DeviceToken", "ChannelUri", "FcmV1RegistrationId", "GcmRegistrationId"].contains(String(parts[0])) else {
+                return fail(400, "The query '\(filter)' is not supported.", exchange, world)
+            }
+            let value = String(parts[2].dropFirst().dropLast())
+            found = store.registrations(handle: value, now: world.now)
+        } else {
+            found = RegistrationPlatform.allCases.flatMap { store.matching(nil, platform: $0, now: world.now) }
+                .sorted { $0.number < $1.number }
+        }
+        let entries = found.prefix(max(0, top)).map { AtomRegistration.entry($0, hubURL: hubURL, anchor: world.anchor) }
+        world.record(layer: "hub", host: Self.name, kind: "hub.registrations-read", ["found": entries.count])
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/atom+xml;type=feed;charset=utf-8"],
+                                                       text: AtomRegistration.feed(entries, hubURL: hubURL, updated: world.anchor.iso8601(world.now))))
+    }
+
+    private func readRegistration(_ id: String, _ exchange: Exchange, _ world: World) {
+        guard case .live(let r) = store.lookup(id, now: world.now) else {
+            return fail(404, "The registration with id \(id) was not found.", exchange, world)
+        }
+        respondEntry(200, r, exchange, world)
+    }
+
+    private func createOrUpdate(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        let existing = store.lookup(id, now: world.now)
+        if case .gone = existing {
+            world.record(layer: "hub", host: Self.name, kind: "hub.registration-gone", ["id": id])
+            return fail(410, "Cannot use specified location. Please use a different registrationid.", exchange, world)
+        }
+        let description: RegistrationDescription
+        switch AtomRegistration.parseEntry(request.body) {
+        case .failure(let why): return fail(400, why.description, exchange, world)
+        case .success(let d): description = d
+        }
+        if description.platform.isRetired {
+            return fail(400, "\(description.platform.descriptionElement) is no longer supported by Notification Hubs; use FcmV1RegistrationDescription.", exchange, world)
+        }
+        if let problem = TagRules.problem(with: description.tags) { return fail(400, problem, exchange, world) }
+        var tags: [String] = []
+        for t in description.tags.sorted() where tags.last != t { tags.append(t) }
+        // The hub stores APNs tokens upper-cased (NH-REST).
+        let handle = description.platform == .apple ? description.handle.uppercased() : description.handle
+        var etag = 1
+        if case .live(let old) = existing { etag = old.etag + 1 }
+        let stored = StoredRegistration(number: RegistrationStore.number(of: id), id: id, platform: description.platform,
+                                        handle: handle, tags: tags, updatedAt: world.now,
+                                        expiresAt: configuration.registrationTimeToLive.map { world.now + $0 }, etag: etag)
+        store.upsert(stored)
+        world.record(layer: "hub", host: Self.name, kind: "hub.registration-upserted",
+                     ["id": id, "platform": description.platform.rawValue, "tags": tags.joined(separator: ","),
+                      "expires": stored.expiresAt.map { "\($0)" } ?? "never"])
+        // 201 with the validated entry and its ETag (NH-DN495630).
+        respondEntry(201, stored, exchange, world)
+    }
+
+    private func delete(_ id: String, _ exchange: Exchange, _ world: World) {
+        guard case .live = store.lookup(id, now: world.now) else {
+            return fail(404, "The registration with id \(id) was not found.", exchange, world)
+        }
+        store.remove(id)
+        world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted", ["id": id, "why": "delete request"])
+        world.respond(to: exchange, with: HTTPResponse(status: 200))
+    }
+
+    private func respondEntry(_ status: Int, _ r: StoredRegistration, _ exchange: Exchange, _ world: World) {
+        let body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + AtomRegistration.entry(r, hubURL: hubURL, anchor: world.anchor).serialized()
+        world.respond(to: exchange, with: HTTPResponse(status: status, headers: [
+            "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": "W/\"\(r.etag)\""], text: body))
+    }
+
+    func fail(_ status: Int, _ detail: String, _ exchange: Exchange, _ world: World) {
+        world.record(layer: "hub", host: Self.name, kind: "hub.rejected", ["status": status, "detail": detail])
+        world.respond(to: exchange, with: HTTPResponse(status: status, headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                       text: AtomRegistration.errorBody(code: status, detail: detail)))
+    }
+}

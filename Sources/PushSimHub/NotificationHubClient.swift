@@ -1,0 +1,138 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A client for the hub whose operations mirror the `Microsoft.Azure.NotificationHubs` SDK's
+/// (`CreateRegistrationIdAsync`, `GetRegistrationsByChannelAsync`, `CreateOrUpdateRegistrationAsync`,
+/// `DeleteRegistrationAsync`, `Send…NativeNotificationAsync`). It talks to the hub only over the
+/// simulated network, from the host that owns it, with a SAS token built from the connection string.
+/// Results arrive in completion handlers, in virtual time.
+public final class NotificationHubClient {
+    /// The SDK's REST API version (NH-DOTNET defaults to 2020-06).
+    public static let apiVersion = "2020-06"
+
+    public let hubPath: String
+    let host: String
+    let keyName: String
+    let key: String
+    let world: World
+    /// The host name calls are made from.
+    let caller: String
+
+    /// Parses `Endpoint=sb://<ns>.servicebus.windows.net/;SharedAccessKeyName=…;SharedAccessKey=…`.
+    /// Nil when a part is missing.
+    public init?(connectionString: String, hubPath: String, world: World, caller: String) {
+        var parts: [String: String] = [:]
+        for item in connectionString.split(separator: ";") {
+            guard let eq = item.firstIndex(of: "=") else { continue }
+            parts[String(item[..<eq])] = String(item[item.index(after: eq)...])
+        }
+        guard let endpoint = parts["Endpoint"], let keyName = parts["SharedAccessKeyName"], let key = parts["SharedAccessKey"],
+              let hostStart = endpoint.firstRange(of: "://")?.upperBound else { return nil }
+        self.host = String(endpoint[hostStart...].prefix(while: { $0 != "/" }))
+        self.keyName = keyName
+        self.key = key
+        self.hubPath = hubPath
+        self.world = world
+        self.caller = caller
+    }
+
+    // MARK: Registrations
+
+    /// `POST /registrationIDs/` → the id from `Content-Location`.
+    public func createRegistrationId(_ completion: @escaping (Result<String, HubError>) -> Void) {
+        send("POST", "registrationIDs/", expect: 201) { result in
+            completion(result.flatMap { r in
+                let location = r.headers["Content-Location"] ?? r.headers["Location"] ?? ""
+                let id = location.split(separator: "?").first?.split(separator: "/").last.map(String.init) ?? ""
+                return id.isEmpty ? .failure(HubError(kind: .messaging, status: r.status, detail: "no registration id in the answer")) : .success(id)
+            })
+        }
+    }
+
+    /// `GET /registrations/?$filter=ChannelUri eq '<handle>'&$top=<top>` (the .NET and Java SDKs
+    /// filter on `ChannelUri` whatever the platform; the hub matches the handle).
+    public func getRegistrationsByChannel(_ handle: String, top: Int,
+                                          _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
+        send("GET", "registrations/", query: [("$filter", "ChannelUri eq '\(handle)'"), ("$top", String(top))], expect: 200) { result in
+            completion(result.flatMap { r in
+                AtomRegistration.parseFeed(r.body).map { .success($0) }
+                    ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the feed could not be read"))
+            })
+        }
+    }
+
+    /// `PUT /registrations/<id>` with the description as an Atom entry.
+    public func createOrUpdateRegistration(_ description: RegistrationDescription,
+                                           _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        guard let id = description.registrationID else {
+            world.schedule(after: .zero) {
+                completion(.failure(HubError(kind: .badRequest, status: nil, detail: "RegistrationId is required")))
+            }
+            return
+        }
+        send("PUT", "registrations/\(id)", headers: [("Content-Type", "application/atom+xml;type=entry;charset=utf-8")],
+             body: AtomRegistration.requestBody(description), expect: 201) { result in
+            completion(result.flatMap { r in
+                AtomRegistration.parseEntry(r.body).mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
+            })
+        }
+    }
+
+    /// `DELETE /registrations/<id>` with `If-Match: *`.
+    public func deleteRegistration(_ id: String, _ completion: @escaping (Result<Void, HubError>) -> Void) {
+        send("DELETE", "registrations/\(id)", headers: [("If-Match", "*")], expect: 200) { completion($0.map { _ in () }) }
+    }
+
+    // MARK: Sends
+
+    /// Native APNs send to a tag list (OR over the list) or to everyone when `tags` is empty.
+    public func sendAppleNativeNotification(_ payload: String, tags: [String],
+                                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNative(format: "apple", contentType: "application/json;charset=utf-8", extra: [], payload: payload, tags: tags, completion)
+    }
+
+    /// Native FCM v1 send; `payload` is `{"message":{…}}` without a token.
+    public func sendFcmV1NativeNotification(_ payload: String, tags: [String],
+                                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNative(format: "fcmv1", contentType: "application/json;charset=utf-8", extra: [], payload: payload, tags: tags, completion)
+    }
+
+    /// Native WNS send. Like the SDK's `WindowsNotification`, the `X-WNS-Type` is taken from the
+    /// payload's root element (`toast`, `tile`, `badge`); anything else is sent as raw.
+    public func sendWindowsNativeNotification(_ payload: String, tags: [String],
+                                              _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        let root = (try? XMLDocumentParser.parse(payload))?.root.name
+        let type = ["toast", "tile", "badge"].contains(root ?? "") ? "wns/\(root!)" : "wns/raw"
+        sendNative(format: "windows", contentType: type == "wns/raw" ? "application/octet-stream" : "application/xml",
+                   extra: [("X-WNS-Type", type)], payload: payload, tags: tags, completion)
+    }
+
+    private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, tags: [String],
+                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        var headers = [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + extra
+        if !tags.isEmpty { headers.append(("ServiceBusNotification-Tags", TagExpressionParser.orList(tags))) }
+        send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: 201) { result in
+            completion(result.map { r in
+                let id = r.headers["Location"]?.split(separator: "?").first?.split(separator: "/").last.map(String.init)
+                return NotificationOutcome(state: .enqueued, notificationID: id, trackingID: nil)
+            })
+        }
+    }
+
+    // MARK: Transport
+
+    private func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+                      body: [UInt8] = [], expect: Int, _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
+        let resource = "https://\(host)/\(hubPath)"
+        let token = SharedAccessSignature.token(resource: resource, keyName: keyName, key: key,
+                                                expiresAtUnixSeconds: world.anchor.unixSeconds(world.now) + 3_600)
+        var all = HTTPHeaders([("Authorization", token), ("x-ms-version", "2015-01")])
+        for (n, v) in headers { all.add(n, v) }
+        let request = HTTPRequest(method: method, authority: host, path: "/\(hubPath)/\(relative)",
+                                  query: [("api-version", Self.apiVersion)] + query, headers: all, body: body)
+        // The SDK's default operation timeout is 60 s (NH-DOTNET).
+        world.call(request, from: caller, timeout: .seconds(60)) { result in
+            if let r = result.response, r.status == expect { completion(.success(r)) } else { completion(.failure(HubError(result))) }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// The credentials the hub presents to each PNS, obtained and renewed the way a real provider does:
+/// - APNs: a provider token (JWT, ES256 simulated) made locally and renewed every 50 minutes,
+///   inside APNs' 20-to-60-minute window (A-JWT);
+/// - FCM: an OAuth 2 access token from `oauth2.googleapis.com` for a signed service-account
+///   assertion (F-MIG), renewed 5 minutes before it expires;
+/// - WNS: an access token from `login.live.com` for the package SID and secret (W-OVR).
+/// Callers waiting while a token is being fetched are queued and answered in order.
+struct PNSAccessTokenCache {
+    struct Cached { var token: String; var expiresAt: VirtualTime }
+    private var apns: Cached?
+    private var fcm: Cached?
+    private var wns: Cached?
+    private var fcmWaiters: [(String?) -> Void] = []
+    private var wnsWaiters: [(String?) -> Void] = []
+
+    static let apnsRenewal = VirtualDuration.minutes(50)
+
+    mutating func apnsToken(_ c: APNsCredential, world: World) -> String {
+        if let a = apns, world.now < a.expiresAt { return a.token }
+        let jwt = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(c.keyID))]),
+                                    claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
+                                    secret: c.secret)
+        apns = Cached(token: jwt, expiresAt: world.now + Self.apnsRenewal)
+        return jwt
+    }
+
+    mutating func forget(_ platform: RegistrationPlatform) {
+        switch platform {
+        case .apple: apns = nil
+        case .fcmV1: fcm = nil
+        case .windows: wns = nil
+        default: break
+        }
+    }
+
+    /// The FCM access token, fetched first if needed; nil if the token endpoint refused.
+    static func fcmToken(_ hub: NotificationHub, _ c: FCMCredential, world: World, then: @escaping (String?) -> Void) {
+        let now = world.anchor.unixSeconds(world.now)
+        let assertion = JSONWebToken.make(
+            header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
+            claims: .object([("iss", .string(c.serviceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
+                             ("aud", .string("https://oauth2.googleapis.com/token")),
+                             ("iat", .number(JSONNumber(now))), ("exp", .number(JSONNumber(now + 3_600)))]),
+            secret: c.secret)
+        let form = "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
+        fetch(hub, slot: \.fcm, waiters: \.fcmWaiters, authority: "oauth2.googleapis.com", path: "/token",
+              form: form, world: world, then: then)
+    }
+
+    /// The WNS access token, fetched first if needed; nil if the login service refused.
+    static func wnsToken(_ hub: NotificationHub, _ c: WNSCredential, world: World, then: @escaping (String?) -> Void) {
+        let form = "grant_type=client_credentials&client_id=\(percentEncode(c.packageSID))&client_secret=\(percentEncode(c.secret))&scope=notify.windows.com"
+        fetch(hub, slot: \.wns, waiters: \.wnsWaiters, authority: "login.live.com", path: "/accesstoken.srf",
+              form: form, world: world, then: then)
+    }
+
+    /// Answers from the cache, or posts `form` to the token endpoint (once for all waiters) and
+    /// caches `access_token` until 5 minutes before `expires_in` runs out.
+    private static func fetch(_ hub: NotificationHub, slot: WritableKeyPath<PNSAccessTokenCache, Cached?>,
+                              waiters: WritableKeyPath<PNSAccessTokenCache, [(String?) -> Void]>,
+                              authority: String, path: String, form: String, world: World, then: @escaping (String?) -> Void) {
+        if let cached = hub.pnsTokens[keyPath: slot], world.now < cached.expiresAt { return then(cached.token) }
+        hub.pnsTokens[keyPath: waiters].append(then)
+        guard hub.pnsTokens[keyPath: waiters].count == 1 else { return }
+        let request = HTTPRequest(method: "POST", authority: authority, path: path,
+                                  headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(form.utf8))
+        world.call(request, from: NotificationHub.name) { result in
+            var token: String?
+            if let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
+               let t = json["access_token"]?.stringValue, let life = json["expires_in"]?.int64Value {
+                token = t
+                hub.pnsTokens[keyPath: slot] = Cached(token: t, expiresAt: world.now + .seconds(max(0, life - 300)))
+            } else {
+                world.record(layer: "hub", host: NotificationHub.name, kind: "hub.pns-auth-failed",
+                             ["endpoint": authority, "result": result.summary])
+            }
+            let queued = hub.pnsTokens[keyPath: waiters]
+            hub.pnsTokens[keyPath: waiters] = []
+            for w in queued { w(token) }
+        }
+    }
+}

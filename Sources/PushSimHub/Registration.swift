@@ -1,0 +1,88 @@
+import PushSimKernel
+
+/// The platform of a native registration, named as the hub's registration descriptions are.
+public enum RegistrationPlatform: String, Sendable, CaseIterable {
+    /// `AppleRegistrationDescription`, handle in `DeviceToken`.
+    case apple
+    /// `FcmV1RegistrationDescription`, handle in `FcmV1RegistrationId`.
+    case fcmV1
+    /// `WindowsRegistrationDescription`, handle in `ChannelUri`.
+    case windows
+    /// `GcmRegistrationDescription` (FCM legacy): retired by the hub on 20 June 2024 (AZ-FCMLEG).
+    case gcm
+    /// `MpnsRegistrationDescription`: MPNS is retired (MPNS-NH).
+    case mpns
+
+    /// The Atom element name of the description.
+    public var descriptionElement: String {
+        switch self {
+        case .apple: return "AppleRegistrationDescription"
+        case .fcmV1: return "FcmV1RegistrationDescription"
+        case .windows: return "WindowsRegistrationDescription"
+        case .gcm: return "GcmRegistrationDescription"
+        case .mpns: return "MpnsRegistrationDescription"
+        }
+    }
+
+    /// The element that carries the handle.
+    public var handleElement: String {
+        switch self {
+        case .apple: return "DeviceToken"
+        case .fcmV1: return "FcmV1RegistrationId"
+        case .windows, .mpns: return "ChannelUri"
+        case .gcm: return "GcmRegistrationId"
+        }
+    }
+
+    /// The `ServiceBusNotification-Format` value of native sends to this platform.
+    public var sendFormat: String {
+        switch self {
+        case .apple: return "apple"
+        case .fcmV1: return "fcmv1"
+        case .windows: return "windows"
+        case .gcm: return "gcm"
+        case .mpns: return "windowsphone"
+        }
+    }
+
+    public init?(descriptionElement: String) {
+        guard let p = RegistrationPlatform.allCases.first(where: { $0.descriptionElement == descriptionElement }) else { return nil }
+        self = p
+    }
+
+    /// Whether the hub still accepts registrations for it.
+    public var isRetired: Bool { self == .gcm || self == .mpns }
+}
+
+/// A registration as the hub client sends and receives it (the SDK's `RegistrationDescription`).
+public struct RegistrationDescription: Sendable, Equatable {
+    public var platform: RegistrationPlatform
+    /// Nil until the hub assigned one.
+    public var registrationID: String?
+    /// The PNS handle. The hub stores APNs tokens upper-cased (NH-REST).
+    public var handle: String
+    /// Tags, unique, in the order given.
+    public var tags: [String]
+    /// Set by the hub: `yyyy-MM-ddTHH:mm:ssZ` (`9999-12-31T23:59:59Z` for never).
+    public var expirationTime: String?
+    public var etag: String?
+
+    public init(platform: RegistrationPlatform, handle: String, tags: [String] = [], registrationID: String? = nil) {
+        self.platform = platform
+        self.handle = handle
+        self.tags = tags
+        self.registrationID = registrationID
+    }
+}
+
+/// A registration as the hub stores it.
+struct StoredRegistration {
+    var number: Int          // from the id counter; orders fan-out
+    var id: String
+    var platform: RegistrationPlatform
+    var handle: String
+    var tags: [String]       // sorted, unique
+    var updatedAt: VirtualTime
+    var expiresAt: VirtualTime?
+    var etag: Int
+}

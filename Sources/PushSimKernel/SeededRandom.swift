@@ -1,0 +1,144 @@
+/// The simulation's only source of randomness: xoshiro256** seeded through SplitMix64.
+///
+/// A run has one root generator made from its seed. Each part of the world takes a named fork
+/// (`"network"`, `"apns"`, `"device/bob-iphone"`). A fork depends only on the root seed and its
+/// name, not on how many numbers anyone drew before, so a new draw in one part never shifts
+/// another part's numbers. Never use `Int.random`, `shuffled()`, `UUID()` or the system
+/// generator inside the simulation (house style rule 4).
+public struct SeededRandom: Sendable {
+    /// The seed this stream was created from (for a fork: derived from the parent and the name).
+    public let seed: UInt64
+    @usableFromInline var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
+
+    public init(seed: UInt64) {
+        self.seed = seed
+        var sm = SplitMix64(state: seed)
+        s0 = sm.next(); s1 = sm.next(); s2 = sm.next(); s3 = sm.next()
+    }
+
+    /// An independent stream named `name`, derived from this stream's seed (not its position).
+    public func fork(_ name: String) -> SeededRandom {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a 64
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        var sm = SplitMix64(state: seed ^ hash)
+        return SeededRandom(seed: sm.next())
+    }
+
+    /// The next 64 random bits (xoshiro256**).
+    @inlinable public mutating func next() -> UInt64 {
+        let result = rotl(s1 &* 5, 7) &* 9
+        let t = s1 << 17
+        s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
+        s2 ^= t
+        s3 = rotl(s3, 45)
+        return result
+    }
+
+    /// A uniformly distributed integer in `0..<bound` (Lemire's unbiased multiply-and-reject).
+    public mutating func int(below bound: Int) -> Int {
+        precondition(bound > 0, "int(below:) needs a positive bound, got \(bound)")
+        return Int(uint64(below: UInt64(bound)))
+    }
+
+    /// A uniformly distributed integer in `0..<n`, `n > 0` (Lemire's unbiased multiply-and-reject).
+    mutating func uint64(below n: UInt64) -> UInt64 {
+        var m = next().multipliedFullWidth(by: n)
+        if m.low < n {
+            let threshold = (0 &- n) % n
+            while m.low < threshold { m = next().multipliedFullWidth(by: n) }
+        }
+        return m.high
+    }
+
+    /// A uniformly distributed integer in `range`.
+    public mutating func int(in range: ClosedRange<Int64>) -> Int64 {
+        let width = UInt64(bitPattern: range.upperBound &- range.lowerBound) &+ 1
+        if width == 0 { return Int64(bitPattern: next()) } // the full 64-bit range
+        return range.lowerBound &+ Int64(bitPattern: uint64(below: width))
+    }
+
+    /// True with probability `ratio` (an integer ratio such as 1/200, house style rule 5).
+    public mutating func chance(_ ratio: Ratio) -> Bool {
+        if ratio.numerator <= 0 { return false }
+        if ratio.numerator >= ratio.denominator { return true }
+        return int(below: Int(ratio.denominator)) < Int(ratio.numerator)
+    }
+
+    /// A uniformly chosen element, or nil for an empty collection.
+    public mutating func pick<C: Collection>(_ elements: C) -> C.Element? {
+        guard !elements.isEmpty else { return nil }
+        return elements[elements.index(elements.startIndex, offsetBy: int(below: elements.count))]
+    }
+
+    /// Fisher–Yates shuffle in place.
+    public mutating func shuffle<T>(_ array: inout [T]) {
+        guard array.count > 1 else { return }
+        for i in stride(from: array.count - 1, to: 0, by: -1) {
+            array.swapAt(i, int(below: i + 1))
+        }
+    }
+
+    /// `count` random bytes as hex digits (2 per byte).
+    public mutating func hex(bytes count: Int, uppercase: Bool = false) -> String {
+        let digits: [UInt8] = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(count * 2)
+        var word: UInt64 = 0
+        for i in 0..<count {
+            if i % 8 == 0 { word = next() }
+            let byte = UInt8(truncatingIfNeeded: word >> (UInt64(i % 8) * 8))
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xf)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `count` characters drawn from `alphabet`.
+    public mutating func string(count: Int, from alphabet: String) -> String {
+        let chars = Array(alphabet)
+        return String((0..<count).map { _ in chars[int(below: chars.count)] })
+    }
+
+    /// A random (version 4) UUID in canonical lowercase 8-4-4-4-12 form, drawn from this stream.
+    public mutating func uuidString() -> String {
+        var h = Array(hex(bytes: 16))
+        h[12] = "4"
+        h[16] = Array("89ab")[int(below: 4)]
+        let s = String(h)
+        let i = s.startIndex
+        func part(_ a: Int, _ b: Int) -> Substring { s[s.index(i, offsetBy: a)..<s.index(i, offsetBy: b)] }
+        return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+    }
+}
+
+@inlinable func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+
+/// SplitMix64: used to expand one 64-bit seed into xoshiro's 256-bit state.
+@usableFromInline struct SplitMix64 {
+    @usableFromInline var state: UInt64
+    @usableFromInline init(state: UInt64) { self.state = state }
+    @usableFromInline mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+/// A probability as an integer ratio, e.g. `Ratio(1, 200)`; written `1/200` in scenario files.
+public struct Ratio: Hashable, Sendable, CustomStringConvertible {
+    public var numerator: Int64
+    public var denominator: Int64
+    public init(_ numerator: Int64, _ denominator: Int64) {
+        precondition(denominator > 0, "a ratio needs a positive denominator")
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+    public static let never = Ratio(0, 1)
+    public static let always = Ratio(1, 1)
+    public var description: String { "\(numerator)/\(denominator)" }
+}

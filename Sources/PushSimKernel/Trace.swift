@@ -1,0 +1,85 @@
+/// A value carried in a trace event's fields. Kept typed so the JSON trace writes numbers as numbers.
+public enum TraceValue: Hashable, Sendable, CustomStringConvertible,
+    ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    case string(String)
+    case int(Int64)
+    case bool(Bool)
+
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(_ value: Int) { self = .int(Int64(value)) }
+
+    public var description: String {
+        switch self {
+        case .string(let s): return s
+        case .int(let n): return String(n)
+        case .bool(let b): return b ? "true" : "false"
+        }
+    }
+}
+
+/// One structured step of a run: when, which layer and host, what happened, which causal chain
+/// (correlation id) it belongs to, and named fields. Fields keep the order they were given in;
+/// the JSON writer sorts them by key.
+public struct TraceEvent: Sendable, Equatable {
+    /// Position in the trace, from 0.
+    public var sequence: Int
+    public var time: VirtualTime
+    /// The layer that recorded it: `network`, `apns`, `fcm`, `wns`, `hub`, `backend`, `device`, `scenario`, ...
+    public var layer: String
+    /// The host (or part) that recorded it.
+    public var host: String
+    /// What happened, dotted lower case: `http.request`, `notification.shown`, `fault.injected`.
+    public var kind: String
+    /// The causal chain this step belongs to, e.g. `c0007`; empty when none.
+    public var correlation: String
+    public var fields: [Field]
+
+    public struct Field: Sendable, Equatable {
+        public var key: String
+        public var value: TraceValue
+        public init(_ key: String, _ value: TraceValue) { self.key = key; self.value = value }
+    }
+
+    /// The value of the first field named `key`.
+    public subscript(key: String) -> TraceValue? { fields.first(where: { $0.key == key })?.value }
+}
+
+/// The run's trace: every recorded ``TraceEvent`` in order, plus observers that see each event
+/// as it is recorded (invariant checkers observe; they are never called by services).
+public struct Trace {
+    public private(set) var events: [TraceEvent] = []
+    /// When false, `record` does nothing (for benchmarks of very large runs).
+    public var isRecording = true
+    /// Sequence number the next event gets (counts events seen by observers even when not recording).
+    private var nextSequence = 0
+    private var observers: [(TraceEvent) -> Void] = []
+
+    public init() {}
+
+    /// Adds an observer that is called with every event recorded from now on.
+    public mutating func observe(_ observer: @escaping (TraceEvent) -> Void) { observers.append(observer) }
+
+    /// Records one event.
+    public mutating func record(time: VirtualTime, layer: String, host: String, kind: String,
+                                correlation: String, fields: [TraceEvent.Field]) {
+        guard isRecording || !observers.isEmpty else { return }
+        let event = TraceEvent(sequence: nextSequence, time: time, layer: layer, host: host, kind: kind,
+                               correlation: correlation, fields: fields)
+        nextSequence += 1
+        for observer in observers { observer(event) }
+        if isRecording { events.append(event) }
+    }
+}
+
+/// Anything that can stand as a trace field value: strings, integers, booleans.
+public protocol TraceValueConvertible {
+    var traceValue: TraceValue { get }
+}
+extension TraceValue: TraceValueConvertible { public var traceValue: TraceValue { self } }
+extension String: TraceValueConvertible { public var traceValue: TraceValue { .string(self) } }
+extension Substring: TraceValueConvertible { public var traceValue: TraceValue { .string(String(self)) } }
+extension Int: TraceValueConvertible { public var traceValue: TraceValue { .int(Int64(self)) } }
+extension Int64: TraceValueConvertible { public var traceValue: TraceValue { .int(self) } }
+extension Bool: TraceValueConvertible { public var traceValue: TraceValue { .bool(self) } }

@@ -1,0 +1,146 @@
+/// A point on the simulation's virtual clock: whole microseconds since the run started.
+///
+/// Virtual time starts at zero and never goes back. Nothing inside the simulation reads the
+/// wall clock; services that need calendar time (APNs `timestamp`, `apns-expiration`, JWT `iat`)
+/// add `unixEpochMicroseconds` of their ``CalendarAnchor``.
+public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Microseconds since the start of the run.
+    public var microseconds: Int64
+
+    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static let zero = VirtualTime(microseconds: 0)
+
+    @inlinable public static func < (a: VirtualTime, b: VirtualTime) -> Bool { a.microseconds < b.microseconds }
+    @inlinable public static func + (t: VirtualTime, d: VirtualDuration) -> VirtualTime {
+        VirtualTime(microseconds: t.microseconds + d.microseconds)
+    }
+    @inlinable public static func - (a: VirtualTime, b: VirtualTime) -> VirtualDuration {
+        VirtualDuration(microseconds: a.microseconds - b.microseconds)
+    }
+
+    /// `D+HH:MM:SS.mmm`, e.g. `0+00:00:05.120` or `91+00:00:03.000` (milliseconds, truncated).
+    public var description: String {
+        let us = microseconds
+        let sign = us < 0 ? "-" : ""
+        let a = abs(us)
+        let ms = (a / 1_000) % 1_000
+        let s = (a / 1_000_000) % 60
+        let m = (a / 60_000_000) % 60
+        let h = (a / 3_600_000_000) % 24
+        let d = a / 86_400_000_000
+        return "\(sign)\(d)+\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))"
+    }
+}
+
+/// A length of virtual time in whole microseconds.
+public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static let zero = VirtualDuration(microseconds: 0)
+    public static func microseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n) }
+    public static func milliseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n * 1_000) }
+    public static func seconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n * 1_000_000) }
+    public static func minutes(_ n: Int64) -> VirtualDuration { .seconds(n * 60) }
+    public static func hours(_ n: Int64) -> VirtualDuration { .seconds(n * 3_600) }
+    public static func days(_ n: Int64) -> VirtualDuration { .seconds(n * 86_400) }
+
+    @inlinable public static func < (a: VirtualDuration, b: VirtualDuration) -> Bool { a.microseconds < b.microseconds }
+    @inlinable public static func + (a: VirtualDuration, b: VirtualDuration) -> VirtualDuration {
+        VirtualDuration(microseconds: a.microseconds + b.microseconds)
+    }
+    @inlinable public static func * (a: VirtualDuration, k: Int64) -> VirtualDuration {
+        VirtualDuration(microseconds: a.microseconds * k)
+    }
+
+    /// Whole seconds, rounded down.
+    public var seconds: Int64 { microseconds / 1_000_000 }
+
+    /// The shortest exact spelling in the scenario language's units: `250ms`, `5s`, `90d`, `1500us`.
+    public var description: String {
+        let us = microseconds
+        if us == 0 { return "0s" }
+        for (unit, size) in VirtualDuration.units.reversed() where us % size == 0 {
+            return "\(us / size)\(unit)"
+        }
+        return "\(us)us"
+    }
+
+    /// Units of the scenario language, smallest first, with their size in microseconds.
+    public static let units: [(String, Int64)] = [
+        ("us", 1), ("ms", 1_000), ("s", 1_000_000), ("m", 60_000_000), ("h", 3_600_000_000), ("d", 86_400_000_000),
+    ]
+
+    /// Parses `<digits><unit>` (units `us`, `ms`, `s`, `m`, `h`, `d`). Returns nil if malformed or overflowing.
+    public static func parse(_ text: Substring) -> VirtualDuration? {
+        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
+        let unit = text.dropFirst(digits.count)
+        guard !digits.isEmpty, let n = Int64(digits),
+              let size = units.first(where: { $0.0 == unit })?.1 else { return nil }
+        let (product, overflow) = n.multipliedReportingOverflow(by: size)
+        return overflow ? nil : VirtualDuration(microseconds: product)
+    }
+}
+
+/// Maps virtual time zero to a calendar instant, for services whose wire format carries
+/// wall-clock values (epoch seconds or milliseconds). The default is 2026-01-01T00:00:00Z.
+public struct CalendarAnchor: Sendable, Hashable {
+    /// Unix time, in seconds, of virtual time zero.
+    public var unixSecondsAtZero: Int64
+    public init(unixSecondsAtZero: Int64 = 1_767_225_600) { self.unixSecondsAtZero = unixSecondsAtZero }
+
+    /// Unix epoch seconds at `t` (rounded down).
+    public func unixSeconds(_ t: VirtualTime) -> Int64 { unixSecondsAtZero + t.microseconds / 1_000_000 }
+    /// Unix epoch milliseconds at `t` (rounded down).
+    public func unixMilliseconds(_ t: VirtualTime) -> Int64 { unixSecondsAtZero * 1_000 + t.microseconds / 1_000 }
+    /// The virtual time of a Unix epoch second.
+    public func virtualTime(unixSeconds s: Int64) -> VirtualTime {
+        VirtualTime(microseconds: (s - unixSecondsAtZero) * 1_000_000)
+    }
+}
+
+@usableFromInline func pad(_ n: Int64, _ width: Int) -> String {
+    let s = String(n)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+extension CalendarAnchor {
+    /// `yyyy-MM-ddTHH:mm:ssZ` (UTC) for virtual time `t`, as Atom feeds and Azure write dates.
+    public func iso8601(_ t: VirtualTime) -> String { CalendarAnchor.iso8601(unixSeconds: unixSeconds(t)) }
+
+    /// `yyyy-MM-ddTHH:mm:ssZ` (UTC) for a Unix time (proleptic Gregorian, days-from-civil inverse).
+    public static func iso8601(unixSeconds: Int64) -> String {
+        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        let secondOfDay = unixSeconds - days * 86_400
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3_600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
+    }
+
+    /// Parses `yyyy-MM-ddTHH:mm:ss` with an optional `Z` (UTC) into Unix seconds; nil if malformed.
+    public static func unixSeconds(iso8601 text: String) -> Int64? {
+        let t = text.hasSuffix("Z") ? String(text.dropLast()) : text
+        let parts = t.split(whereSeparator: { "-T:".contains($0) }).map { Int64($0) }
+        guard parts.count == 6, !parts.contains(where: { $0 == nil }) else { return nil }
+        let (y0, m, d) = (parts[0]!, parts[1]!, parts[2]!)
+        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(parts[3]!), (0...59).contains(parts[4]!),
+              (0...59).contains(parts[5]!) else { return nil }
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return days * 86_400 + parts[3]! * 3_600 + parts[4]! * 60 + parts[5]!
+    }
+}

@@ -1,0 +1,210 @@
+/// A JSON value, as parsed by `JSONParser` or built by hand, and its compact writer.
+///
+/// Objects keep their members in document order, duplicates included, so an injected
+/// duplicate key is seen exactly as a real receiver would see it. Equality is structural and
+/// exact: strings and keys are equal only when their Unicode scalars are identical (no
+/// normalization), numbers only when their literal text is identical (`1` differs from `1.0`).
+public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    /// A number, kept as its literal text so `1` and `1.0` round-trip unchanged.
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    /// Members in stored order, duplicate keys included.
+    case object([(String, JSONValue)])
+
+    /// Structural equality; objects are compared member by member, in order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return sameScalars(a, b)
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) where !sameScalars(x.0, y.0) || x.1 != y.1 { return false }
+            return true
+        default: return false
+        }
+    }
+
+    /// The compact serialization (same as `serialized()`).
+    public var description: String { serialized() }
+}
+
+/// A JSON number kept as its literal text, with lossless conversions on demand.
+public struct JSONNumber: Equatable, Sendable, CustomStringConvertible {
+    /// The literal text, e.g. `-12`, `1.0` or `6.02e23`. It is written out verbatim, so text
+    /// set by hand must follow the JSON number grammar.
+    public var text: String
+
+    /// The value when `text` is an integer literal (no fraction or exponent) that fits.
+    public var int64: Int64? {
+        if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
+            return nil
+        }
+        return Int64(text, radix: 10)
+    }
+
+    /// The nearest `Double` (infinite when the exponent is out of range), nil if not a number.
+    public var double: Double? { Double(text) }
+
+    /// The number with the decimal text of `i`.
+    public init(_ i: Int64) { text = String(i) }
+
+    /// The number with literal `text`, taken verbatim (not validated).
+    public init(text: String) { self.text = text }
+
+    /// The literal text.
+    public var description: String { text }
+}
+
+extension JSONValue {
+    /// The value of the FIRST member named `key` (exact scalar match); nil if there is none
+    /// or this is not an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first(where: { sameScalars($0.0, key) })?.1
+    }
+
+    /// The string, if this is a string.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s } else { return nil }
+    }
+
+    /// The number, if this is a number.
+    public var numberValue: JSONNumber? {
+        if case .number(let n) = self { return n } else { return nil }
+    }
+
+    /// The number as `Int64`, if this is an integer literal that fits (see `JSONNumber.int64`).
+    public var int64Value: Int64? { numberValue?.int64 }
+
+    /// The number as `Double`, if this is a number.
+    public var doubleValue: Double? { numberValue?.double }
+
+    /// The Boolean, if this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b } else { return nil }
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a } else { return nil }
+    }
+
+    /// The members in stored order (duplicates included), if this is an object.
+    public var objectMembers: [(String, JSONValue)]? {
+        if case .object(let m) = self { return m } else { return nil }
+    }
+
+    /// An object with `pairs` in literal order: `.object(["a": 1, "b": .null])`.
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(pairs.map { ($0.key, $0.value) })
+    }
+
+    /// Compact serialization, members in stored order, no spaces: `{"a":1,"b":[true,null]}`.
+    public func serialized() -> String {
+        var writer = JSONWriter(sortKeys: false)
+        writer.write(self)
+        return String(decoding: writer.out, as: UTF8.self)
+    }
+
+    /// Compact serialization with the keys of every object sorted by their UTF-8 bytes
+    /// (that is, by code point); members with equal keys keep their stored order.
+    public func serializedSortedKeys() -> String {
+        var writer = JSONWriter(sortKeys: true)
+        writer.write(self)
+        return String(decoding: writer.out, as: UTF8.self)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer number value.
+    public init(integerLiteral value: Int64) { self = .number(JSONNumber(value)) }
+    /// A Boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array value.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object value; members keep literal order, duplicates included.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
+}
+
+/// True when `a` and `b` have identical Unicode scalars (Swift's `==` would also equate
+/// canonically equivalent strings, which a JSON receiver does not).
+@inline(__always)
+private func sameScalars(_ a: String, _ b: String) -> Bool {
+    a.utf8.elementsEqual(b.utf8)
+}
+
+/// Writes compact JSON into a byte buffer.
+private struct JSONWriter {
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    let sortKeys: Bool
+    var out: [UInt8] = []
+
+    init(sortKeys: Bool) { self.sortKeys = sortKeys }
+
+    mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.text.utf8)
+        case .string(let s): writeString(s)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                write(item)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            let ordered = sortKeys ? Self.sorted(members) : members
+            for (k, member) in ordered.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(member.0)
+                out.append(UInt8(ascii: ":"))
+                write(member.1)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Members sorted by key bytes, ties kept in stored order.
+    static func sorted(_ members: [(String, JSONValue)]) -> [(String, JSONValue)] {
+        members.enumerated().sorted { a, b in
+            let (ka, kb) = (a.element.0.utf8, b.element.0.utf8)
+            if ka.elementsEqual(kb) { return a.offset < b.offset }
+            return ka.lexicographicallyPrecedes(kb)
+        }.map(\.element)
+    }
+
+    /// A quoted string: `"` and `\` escaped, control characters as short or `\u00XX` escapes.
+    mutating func writeString(_ s: String) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, b])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, b])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(Self.hexDigits[Int(b >> 4)])
+                out.append(Self.hexDigits[Int(b & 0xF)])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

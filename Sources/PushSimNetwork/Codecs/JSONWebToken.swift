@@ -1,0 +1,30 @@
+/// A JSON Web Token (`header.claims.signature`, each part base64url) signed with
+/// ``SimulatedSignature``. Used for APNs provider tokens (A-JWT) and Google OAuth assertions.
+public struct JSONWebToken: Sendable, Equatable {
+    public var header: JSONValue
+    public var claims: JSONValue
+    /// The first two parts as sent: what the signature covers.
+    public var signingInput: String
+    public var signature: String
+
+    /// Builds and signs a token; members keep the order given.
+    public static func make(header: JSONValue, claims: JSONValue, secret: String) -> String {
+        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
+        return input + "." + SimulatedSignature.sign(input, secret: secret)
+    }
+
+    /// Splits and decodes a token; nil if it is not three parts of base64url JSON objects.
+    public static func parse(_ token: String) -> JSONWebToken? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let h = Base64URL.decode(String(parts[0])), let c = Base64URL.decode(String(parts[1])),
+              let header = try? JSONParser.parse(h), let claims = try? JSONParser.parse(c),
+              header.objectMembers != nil, claims.objectMembers != nil else { return nil }
+        return JSONWebToken(header: header, claims: claims, signingInput: parts[0] + "." + parts[1],
+                            signature: String(parts[2]))
+    }
+
+    public func isSigned(with secret: String) -> Bool {
+        SimulatedSignature.verify(signature, message: signingInput, secret: secret)
+    }
+}

@@ -1,0 +1,23 @@
+/// A stand-in for the signatures real push credentials use (ES256 for APNs provider tokens,
+/// RS256 for Google service-account assertions, HMAC-SHA256 for Azure SAS tokens).
+///
+/// No cryptography library may be used, so PushSim signs with a keyed FNV-1a-64 digest, written
+/// as 16 lowercase hex digits. It is deterministic and binds the signature to the key secret and
+/// the exact signed text, which is all a simulation needs: a wrong key, a changed claim or a
+/// truncated token is refused, as it would be by the real service. It is NOT secure and not
+/// interoperable with real keys.
+public enum SimulatedSignature {
+    public static func sign(_ message: String, secret: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in secret.utf8 + [0] + message.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    public static func verify(_ signature: String, message: String, secret: String) -> Bool {
+        sign(message, secret: secret) == signature
+    }
+}

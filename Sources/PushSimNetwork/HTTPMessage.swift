@@ -1,0 +1,148 @@
+import PushSimKernel
+
+/// Header fields in the order they were added, with case-insensitive lookup (as in HTTP/1.1 and
+/// HTTP/2). Duplicates are kept: APNs, for one, refuses a request that repeats a header.
+public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+
+    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
+        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// The first value of `name` (case-insensitive), or nil.
+    public subscript(name: String) -> String? {
+        let lower = name.lowercased()
+        return fields.first(where: { $0.name.lowercased() == lower })?.value
+    }
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        let lower = name.lowercased()
+        return fields.filter { $0.name.lowercased() == lower }.map(\.value)
+    }
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    /// Removes every `name` field, then adds one.
+    public mutating func set(_ name: String, _ value: String) {
+        let lower = name.lowercased()
+        fields.removeAll { $0.name.lowercased() == lower }
+        fields.append((name: name, value: value))
+    }
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+}
+
+/// An HTTP-shaped request as it travels over the simulated network.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    /// The host the request is addressed to (the URL's authority), e.g. `api.push.apple.com`.
+    public var authority: String
+    /// Path without query, percent-encoded as sent, e.g. `/3/device/ab12…`.
+    public var path: String
+    /// Query items in order, percent-decoded.
+    public var query: [(name: String, value: String)]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(method: String, authority: String, path: String, query: [(String, String)] = [],
+                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.method = method
+        self.authority = authority
+        self.path = path
+        self.query = query.map { (name: $0.0, value: $0.1) }
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Builds a request from an absolute `https://host/path?query` URL (as WNS channel URIs are).
+    /// Returns nil when the URL has no `scheme://host` part.
+    public init?(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let host = String(rest[..<hostEnd])
+        guard !host.isEmpty else { return nil }
+        let target = rest[hostEnd...]
+        let (path, query) = splitTarget(String(target.isEmpty ? "/" : target))
+        self.init(method: method, authority: host, path: path.isEmpty ? "/" : path, query: query, headers: headers, body: body)
+    }
+
+    public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        a.method == b.method && a.authority == b.authority && a.path == b.path && a.headers == b.headers
+            && a.body == b.body && a.query.count == b.query.count
+            && zip(a.query, b.query).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// The first query value named `name`.
+    public func queryValue(_ name: String) -> String? { query.first(where: { $0.name == name })?.value }
+
+    /// The body as UTF-8 text (invalid sequences replaced).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// `path?query` as it would appear on the wire (query re-encoded).
+    public var target: String {
+        query.isEmpty ? path : path + "?" + query.map { "\(percentEncode($0.name))=\(percentEncode($0.value))" }.joined(separator: "&")
+    }
+}
+
+/// An HTTP-shaped response.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), text: String) {
+        self.init(status: status, headers: headers, body: Array(text.utf8))
+    }
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Splits `path?a=1&b=2` into the path and decoded query items.
+public func splitTarget(_ target: String) -> (path: String, query: [(String, String)]) {
+    guard let q = target.firstIndex(of: "?") else { return (target, []) }
+    let path = String(target[..<q])
+    let queryText = target[target.index(after: q)...]
+    let items: [(String, String)] = queryText.split(separator: "&", omittingEmptySubsequences: true).map { item in
+        if let eq = item.firstIndex(of: "=") {
+            return (percentDecode(item[..<eq]), percentDecode(item[item.index(after: eq)...]))
+        }
+        return (percentDecode(item), "")
+    }
+    return (path, items)
+}
+
+/// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).
+public func percentDecode<S: StringProtocol>(_ text: S) -> String {
+    var bytes = [UInt8]()
+    var it = Array(text.utf8)[...]
+    while let b = it.popFirst() {
+        if b == UInt8(ascii: "+") { bytes.append(UInt8(ascii: " ")); continue }
+        if b == UInt8(ascii: "%"), it.count >= 2, let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16) {
+            bytes.append(v); it = it.dropFirst(2); continue
+        }
+        bytes.append(b)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Percent-encodes everything but unreserved characters (RFC 3986).
+public func percentEncode(_ text: String) -> String {
+    var out = ""
+    for b in text.utf8 {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            out.unicodeScalars.append(Unicode.Scalar(b))
+        default:
+            let hex = String(b, radix: 16, uppercase: true)
+            out += "%" + (hex.count == 1 ? "0" + hex : hex)
+        }
+    }
+    return out
+}

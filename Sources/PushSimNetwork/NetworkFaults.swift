@@ -1,0 +1,71 @@
+import PushSimKernel
+
+/// Latency and link faults as data (house style rule 9): the world asks these rules, in order,
+/// what happens to each message; the first verdict other than "deliver" wins.
+public struct NetworkFaults: Sendable {
+    /// One-way latency of a message, drawn uniformly in `latencyMin...latencyMax` from the
+    /// `network` random stream. Default: 10 ms both, so runs without network settings draw nothing.
+    public var latencyMin: VirtualDuration = .milliseconds(10)
+    public var latencyMax: VirtualDuration = .milliseconds(10)
+    public var rules: [LinkFault] = []
+
+    public init() {}
+
+    /// What happens to one message.
+    public enum Verdict: Equatable, Sendable {
+        case deliver(after: VirtualDuration)
+        /// The message is lost; `label` says which injected fault took it.
+        case drop(label: String)
+    }
+
+    /// Decides the fate of a message from `a` to `b` (primary host names) sent at `t`.
+    public func verdict(from a: String, to b: String, at t: VirtualTime, random: inout SeededRandom) -> Verdict {
+        for rule in rules where rule.applies(from: a, to: b, at: t) {
+            switch rule.effect {
+            case .partition:
+                return .drop(label: rule.label)
+            case .loss(let ratio):
+                if random.chance(ratio) { return .drop(label: rule.label) }
+            }
+        }
+        if latencyMin == latencyMax { return .deliver(after: latencyMin) }
+        let us = random.int(in: latencyMin.microseconds...latencyMax.microseconds)
+        return .deliver(after: .microseconds(us))
+    }
+}
+
+/// One fault rule on links between hosts.
+public struct LinkFault: Sendable, Equatable {
+    public enum Effect: Sendable, Equatable {
+        /// Each message is lost with this probability.
+        case loss(Ratio)
+        /// Every message is lost.
+        case partition
+    }
+    /// The two hosts (either direction) this rule is about; nil means every link.
+    public var between: [String]?
+    /// When the rule is in force, `[start, end)`; nil means always.
+    public var window: Range<VirtualTime>?
+    public var effect: Effect
+
+    public init(between: [String]? = nil, window: Range<VirtualTime>? = nil, effect: Effect) {
+        self.between = between
+        self.window = window
+        self.effect = effect
+    }
+
+    /// A short description for the trace, e.g. `partition bob-iphone<->backend`.
+    public var label: String {
+        let link = between.map { $0.joined(separator: "<->") } ?? "all links"
+        switch effect {
+        case .partition: return "partition \(link)"
+        case .loss(let r): return "loss \(r) \(link)"
+        }
+    }
+
+    func applies(from a: String, to b: String, at t: VirtualTime) -> Bool {
+        if let window, !window.contains(t) { return false }
+        guard let between, between.count == 2 else { return true }
+        return (between[0] == a && between[1] == b) || (between[0] == b && between[1] == a)
+    }
+}

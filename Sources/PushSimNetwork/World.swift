@@ -1,0 +1,283 @@
+import PushSimKernel
+
+/// The simulated world: one virtual clock, one event queue, one root seed, the network between
+/// the hosts, the trace and the request journal. Everything mutable in a run hangs off one
+/// `World` (house style rule 1); one thread runs it, one event at a time.
+///
+/// Hosts talk only through ``call(_:from:timeout:then:)`` and ``respond(to:with:)``. Every
+/// message takes a one-way latency drawn from the `network` stream and passes the fault rules.
+/// A continuation is never run inside the call that set it up: replies always arrive as events.
+public final class World {
+    public let seed: UInt64
+    public let anchor: CalendarAnchor
+    public var trace = Trace()
+    public var journal = RequestJournal()
+    public var faults = NetworkFaults()
+
+    private var loop: EventLoop<WorldEvent>
+    private var hosts: [String: Host] = [:]          // any name → host (lookup only, never iterated)
+    private var primaryNames: [String: String] = [:] // any name → primary name
+    private var hostOrder: [String] = []             // primary names in registration order
+    private var offline: Set<String> = []            // looked up only, never iterated
+    private var calls: [UInt64: PendingCall] = [:]
+    private var timers: [UInt64: PendingTimer] = [:]
+    private var nextID: UInt64 = 1
+    private var networkRandom: SeededRandom
+    private var correlationCounter = 0
+
+    /// The correlation id of the causal chain being handled; new calls and timers inherit it.
+    public private(set) var correlation: String = ""
+
+    public init(seed: UInt64, anchor: CalendarAnchor = CalendarAnchor(), limits: RunLimits = RunLimits()) {
+        self.seed = seed
+        self.anchor = anchor
+        self.loop = EventLoop(limits: limits)
+        self.networkRandom = SeededRandom(seed: seed).fork("network")
+    }
+
+    /// Current virtual time.
+    public var now: VirtualTime { loop.now }
+    /// Live events run so far.
+    public var eventsProcessed: Int { loop.processed }
+    public var limits: RunLimits {
+        get { loop.limits }
+        set { loop.limits = newValue }
+    }
+
+    /// The named random stream for one part of the world (`"apns"`, `"device/bob-iphone"`).
+    public func randomStream(_ name: String) -> SeededRandom { SeededRandom(seed: seed).fork(name) }
+
+    // MARK: Hosts
+
+    /// Adds `host` under a primary name and any aliases (e.g. `apns` and `api.push.apple.com`).
+    public func register(_ host: Host, name: String, aliases: [String] = []) {
+        precondition(hosts[name] == nil, "host name \(name) is taken")
+        for n in [name] + aliases {
+            hosts[n] = host
+            primaryNames[n] = name
+        }
+        hostOrder.append(name)
+    }
+
+    /// The primary name behind `name` (itself if it is one), or nil for an unknown name.
+    public func primaryName(_ name: String) -> String? { primaryNames[name] }
+    public var hostNames: [String] { hostOrder }
+    public func host(named name: String) -> Host? { hosts[name] }
+
+    public func isOnline(_ name: String) -> Bool { !offline.contains(primaryNames[name] ?? name) }
+
+    /// Takes a host off the network (calls to it are refused, calls from it fail) or back on.
+    public func setOnline(_ name: String, _ online: Bool) {
+        let primary = primaryNames[name] ?? name
+        if online { offline.remove(primary) } else { offline.insert(primary) }
+        record(layer: "network", host: primary, kind: online ? "host.online" : "host.offline")
+    }
+
+    // MARK: Correlation and trace
+
+    /// Starts a new causal chain (`c0001`, `c0002`, …) and makes it current.
+    @discardableResult public func newCorrelation() -> String {
+        correlationCounter += 1
+        correlation = "c" + pad4(correlationCounter)
+        return correlation
+    }
+
+    /// Records a trace event at `now` in the current causal chain.
+    /// Fields keep the order written: `["status": 200, "to": "hub"]`.
+    public func record(layer: String, host: String, kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+        trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation,
+                     fields: fields.map { TraceEvent.Field($0.key, $0.value.traceValue) })
+    }
+
+    // MARK: Timers
+
+    /// Runs `action` after `delay`, in the current causal chain.
+    @discardableResult
+    public func schedule(after delay: VirtualDuration, _ action: @escaping () -> Void) -> TimerID {
+        schedule(at: now + delay, action)
+    }
+
+    /// Runs `action` at `time` (not in the past), in the current causal chain.
+    @discardableResult
+    public func schedule(at time: VirtualTime, _ action: @escaping () -> Void) -> TimerID {
+        let id = takeID()
+        timers[id] = PendingTimer(action: action, correlation: correlation)
+        loop.schedule(.timer(id), at: time)
+        return TimerID(id: id)
+    }
+
+    public func cancel(_ timer: TimerID) { timers[timer.id] = nil }
+
+    // MARK: Calls
+
+    /// Sends `request` from host `from` to the host named by `request.authority`; `then` runs
+    /// when the response arrives, or with a ``TransportFailure`` (at the latest after `timeout`).
+    public func call(_ request: HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
+                     then continuation: @escaping (CallResult) -> Void) {
+        let id = takeID()
+        let caller = primaryNames[from] ?? from
+        let callee = primaryNames[request.authority]
+        let journalIndex = journal.begin(.init(sentAt: now, correlation: correlation, from: caller,
+                                               to: callee ?? request.authority, request: request))
+        calls[id] = PendingCall(request: request, caller: caller, callee: callee, continuation: continuation,
+                                correlation: correlation, journalIndex: journalIndex)
+        record(layer: "network", host: caller, kind: "http.request",
+               ["to": request.authority, "method": request.method, "target": request.target,
+                "bytes": request.body.count])
+        guard let callee else { return fail(id, .noSuchHost, after: .zero) }
+        if offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
+        loop.schedule(.callTimeout(id), at: now + timeout)
+        switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
+        case .drop(let label):
+            record(layer: "network", host: caller, kind: "fault.injected",
+                   ["fault": label, "lost": "request", "to": callee])
+        case .deliver(let latency):
+            loop.schedule(.requestArrives(id), at: now + latency)
+        }
+    }
+
+    /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
+    public func respond(to exchange: Exchange, with response: HTTPResponse) {
+        guard var pending = calls[exchange.id], pending.response == nil else {
+            record(layer: "network", host: exchange.caller, kind: "http.late-response", ["status": response.status])
+            return
+        }
+        let server = pending.callee ?? "?"
+        record(layer: "network", host: server, kind: "http.response",
+               ["to": pending.caller, "status": response.status, "bytes": response.body.count])
+        switch faults.verdict(from: server, to: pending.caller, at: now, random: &networkRandom) {
+        case .drop(let label):
+            record(layer: "network", host: server, kind: "fault.injected",
+                   ["fault": label, "lost": "response", "to": pending.caller])
+            pending.response = response // answered, but the answer never arrives
+            calls[exchange.id] = pending
+        case .deliver(let latency):
+            pending.response = response
+            calls[exchange.id] = pending
+            loop.schedule(.responseArrives(exchange.id), at: now + latency)
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs events until none is left, `stop` is reached, or a limit is hit.
+    @discardableResult
+    public func run(until stop: VirtualTime? = nil) -> RunEnd {
+        while true {
+            switch loop.next(until: stop, isLive: isLive) {
+            case .end(let end):
+                correlation = ""
+                return end
+            case .event(let event):
+                dispatch(event)
+            }
+        }
+    }
+
+    /// Calls still waiting for an answer, timers not yet fired, and each host's own leftovers.
+    public func leftovers() -> [String] {
+        var lines: [String] = []
+        for id in calls.keys.sorted() {
+            let c = calls[id]!
+            lines.append("network: call \(c.request.method) \(c.request.authority)\(c.request.path) from \(c.caller) still in flight [\(c.correlation)]")
+        }
+        if !timers.isEmpty { lines.append("network: \(timers.count) timer(s) not yet fired") }
+        for name in hostOrder { lines += hosts[name]!.leftovers(world: self).map { "\(name): \($0)" } }
+        return lines
+    }
+
+    // MARK: Internals
+
+    private func takeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    private func fail(_ id: UInt64, _ failure: TransportFailure, after delay: VirtualDuration) {
+        guard var pending = calls[id] else { return }
+        pending.failure = failure
+        calls[id] = pending
+        loop.schedule(.failureArrives(id), at: now + delay)
+    }
+
+    private func isLive(_ event: WorldEvent) -> Bool {
+        switch event {
+        case .timer(let id): return timers[id] != nil
+        case .requestArrives(let id), .failureArrives(let id), .responseArrives(let id): return calls[id] != nil
+        case .callTimeout(let id):
+            guard let c = calls[id] else { return false }
+            return c.failure == nil && !c.delivered
+        }
+    }
+
+    private func dispatch(_ event: WorldEvent) {
+        switch event {
+        case .timer(let id):
+            let timer = timers.removeValue(forKey: id)!
+            correlation = timer.correlation
+            timer.action()
+        case .requestArrives(let id):
+            let pending = calls[id]!
+            correlation = pending.correlation
+            let callee = pending.callee!
+            if offline.contains(callee) {
+                record(layer: "network", host: callee, kind: "http.refused", ["from": pending.caller])
+                let back = faults.verdict(from: callee, to: pending.caller, at: now, random: &networkRandom)
+                if case .deliver(let latency) = back { fail(id, .unreachable, after: latency) }
+                return
+            }
+            hosts[callee]!.handle(pending.request, exchange: Exchange(id: id, caller: pending.caller), world: self)
+        case .responseArrives(let id):
+            var pending = calls.removeValue(forKey: id)!
+            pending.delivered = true
+            finish(pending, .response(pending.response!))
+        case .failureArrives(let id):
+            let pending = calls.removeValue(forKey: id)!
+            finish(pending, .failure(pending.failure!))
+        case .callTimeout(let id):
+            let pending = calls.removeValue(forKey: id)!
+            finish(pending, .failure(.timedOut))
+        }
+    }
+
+    private func finish(_ pending: PendingCall, _ result: CallResult) {
+        correlation = pending.correlation
+        journal.complete(pending.journalIndex, with: result, at: now)
+        if case .failure(let f) = result {
+            record(layer: "network", host: pending.caller, kind: "http.failure",
+                   ["to": pending.request.authority, "error": f.rawValue])
+        }
+        pending.continuation(result)
+    }
+}
+
+/// The world's events: ids into its tables, so the queue stays a heap of small values.
+enum WorldEvent {
+    case timer(UInt64)
+    case requestArrives(UInt64)
+    case responseArrives(UInt64)
+    case failureArrives(UInt64)
+    case callTimeout(UInt64)
+}
+
+struct PendingCall {
+    var request: HTTPRequest
+    var caller: String
+    var callee: String?
+    var continuation: (CallResult) -> Void
+    var correlation: String
+    var journalIndex: Int?
+    var response: HTTPResponse?
+    var failure: TransportFailure?
+    var delivered = false
+}
+
+struct PendingTimer {
+    var action: () -> Void
+    var correlation: String
+}
+
+func pad4(_ n: Int) -> String {
+    let s = String(n)
+    return s.count >= 4 ? s : String(repeating: "0", count: 4 - s.count) + s
+}

@@ -1,0 +1,110 @@
+import PushSimKernel
+import PushSimBackend
+import PushSimDevices
+
+/// A place in a scenario file, 1-based line and column (columns count Unicode characters).
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public init(file: String, line: Int, column: Int) { self.file = file; self.line = line; self.column = column }
+    /// `file:line:col`
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// A world setting given at the top of a scenario.
+public enum Setting: Equatable, Sendable {
+    case backend(BackendFlavour)
+    /// Hub registration time-to-live (`hub ttl 90d`).
+    case hubRegistrationTTL(VirtualDuration)
+    /// One-way latency of every network message, uniform in `min...max` (`network latency 5ms..80ms`).
+    case latency(min: VirtualDuration, max: VirtualDuration)
+    /// Each message is lost with this probability, on every link or only between two hosts
+    /// (`network loss 1/100`, `network loss 1/10 between bob-iphone backend`).
+    case loss(Ratio, between: [String]?)
+    /// No message passes between two hosts in `[from, to)` (`network partition bob-iphone backend from 10s to 20s`).
+    case partition(String, String, from: VirtualTime, to: VirtualTime)
+    case limitEvents(Int)
+    case limitTime(VirtualDuration)
+}
+
+/// `device <name> <platform> [user <name>] [client <flavour>]`
+public struct DeviceDeclaration: Equatable, Sendable {
+    public var name: String
+    public var platform: DevicePlatform
+    public var user: String?
+    public var client: ClientFlavour
+    public var location: SourceLocation
+    public init(name: String, platform: DevicePlatform, user: String?, client: ClientFlavour, location: SourceLocation) {
+        self.name = name; self.platform = platform; self.user = user; self.client = client; self.location = location
+    }
+}
+
+/// What a device (its user or its OS) does.
+public enum ActionKind: Equatable, Sendable {
+    /// Install and open the app: the OS gets a push handle, the app receives it.
+    case install
+    /// Remove the app (its stored registration id goes with it).
+    case uninstall
+    /// Log in: the app builds the Basic header and registers.
+    case login(user: String, password: String)
+    /// Send a message to a user, once per enabled switch.
+    case send(message: String, to: String, via: [PushSwitch])
+    /// The device loses or regains its network connection.
+    case offline
+    case online
+}
+
+/// One timed action, with its time already resolved to an absolute virtual time.
+public struct Action: Equatable, Sendable {
+    public var time: VirtualTime
+    public var device: String
+    public var kind: ActionKind
+    public var location: SourceLocation
+    public init(time: VirtualTime, device: String, kind: ActionKind, location: SourceLocation) {
+        self.time = time; self.device = device; self.kind = kind; self.location = location
+    }
+}
+
+/// What an expectation asserts.
+public enum ExpectationKind: Equatable, Sendable {
+    /// `expect <device> shows "<text>"`: some notification with exactly this text was shown.
+    case shows(device: String, text: String)
+    /// `expect <device> shows nothing`
+    case showsNothing(device: String)
+    /// `expect <device> shows <n> notifications`
+    case showsCount(device: String, count: Int)
+    /// `expect <device> <operation> status <code>`: some response to that call had this status.
+    case status(device: String, operation: AppOperation, code: Int)
+}
+
+/// One expectation, checked after the run, optionally at a deadline (`by 6s`).
+public struct Expectation: Equatable, Sendable {
+    public var kind: ExpectationKind
+    /// Only what happened at or before this time counts.
+    public var by: VirtualTime?
+    public var location: SourceLocation
+    /// The statement as written (trimmed, without the comment), for reports.
+    public var source: String
+    public init(kind: ExpectationKind, by: VirtualTime?, location: SourceLocation, source: String) {
+        self.kind = kind; self.by = by; self.location = location; self.source = source
+    }
+}
+
+/// A parsed scenario file.
+public struct Scenario: Equatable, Sendable {
+    public var path: String
+    public var name: String
+    /// The seed written in the file (`seed 7`); the command line may override it.
+    public var seed: UInt64?
+    public var settings: [Setting]
+    public var devices: [DeviceDeclaration]
+    /// In file order; times never go backwards.
+    public var actions: [Action]
+    public var expectations: [Expectation]
+    public init(path: String, name: String, seed: UInt64?, settings: [Setting], devices: [DeviceDeclaration],
+                actions: [Action], expectations: [Expectation]) {
+        self.path = path; self.name = name; self.seed = seed; self.settings = settings; self.devices = devices
+        self.actions = actions; self.expectations = expectations
+    }
+}

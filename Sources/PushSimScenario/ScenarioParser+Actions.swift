@@ -1,0 +1,129 @@
+import PushSimKernel
+import PushSimBackend
+import PushSimDevices
+
+extension ScenarioParser {
+    /// The words that may follow a device name in an action.
+    static let actionVerbs = ["install", "uninstall", "login", "send", "offline", "online"]
+    static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
+    static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
+}
+
+/// Timed steps: `at <time> <action>`, `advance <duration>` and device actions.
+extension ScenarioParser.Session {
+    /// `at <time> <device> <action>`: `at 5s` sets the cursor (never backwards), `at +2s` moves it.
+    mutating func atStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let (spec, token) = try t.time()
+        guard let time = spec.resolved(from: cursor) else { throw overflow(token, t) }
+        if case .absolute = spec, time < cursor {
+            throw ScenarioDiagnostic(
+                location: t.location(token),
+                message: "at \(token.text) is earlier than the previous step at \(cursor - .zero)",
+                hint: "steps run in file order; use at +<duration> for a time relative to the previous step")
+        }
+        cursor = time
+        let usage = "write at <time> <device> <action>, e.g. at \(token.text) bob-iphone install"
+        guard let device = t.peek, device.isWord, !ScenarioParser.statementKeywords.contains(device.text) else {
+            throw t.expected("a device action after \"at \(token.text)\"", hint: usage)
+        }
+        try deviceAction(&t, at: time)
+    }
+
+    /// `advance <duration>`: moves the cursor.
+    mutating func advanceStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let d = try t.duration()
+        try t.finish()
+        guard let time = ScenarioParser.adding(d, to: cursor) else { throw overflow(t.line.tokens[1], t) }
+        cursor = time
+    }
+
+    private func overflow(_ token: ScenarioToken, _ t: ScenarioParser.Tokens) -> ScenarioDiagnostic {
+        ScenarioDiagnostic(location: t.location(token), message: "\(token.quoted) moves the time past the largest virtual time",
+                           hint: "virtual time must fit in 64-bit microseconds (about 292,000 years)")
+    }
+
+    /// `<device> install|uninstall|offline|online`, `<device> login <user> password <password>`,
+    /// `<device> send "<message>" to <user> via <switch>[,<switch>...]`
+    mutating func deviceAction(_ t: inout ScenarioParser.Tokens, at time: VirtualTime) throws(ScenarioDiagnostic) {
+        let device = try t.word("a device name")
+        use(device, t)
+        let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
+        let kind: ActionKind
+        switch verb.text {
+        case "install": kind = .install
+        case "uninstall": kind = .uninstall
+        case "offline": kind = .offline
+        case "online": kind = .online
+        case "login":
+            let usage = "write login <user> password <password>"
+            let user = try t.text("a user name after login", hint: usage)
+            try t.keyword("password", hint: usage)
+            let password = try t.text("a password", hint: usage)
+            kind = .login(user: user.text, password: password.text)
+        case "send":
+            let usage = "write send \"<message>\" to <user> via apns|fcm|gcm|wns"
+            let message = try t.string("a message in double quotes", hint: usage)
+            try t.keyword("to", hint: usage)
+            let user = try t.word("a user name after to", hint: usage)
+            try t.keyword("via", hint: "say which switches the app sends with: via apns, via fcm,wns, ... (\(ScenarioParser.switchHint))")
+            kind = .send(message: message.text, to: user.text, via: try switches(&t))
+        default:
+            throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted)",
+                                     hint: ScenarioParser.actionHint)
+        }
+        try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
+        actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+    }
+
+    /// `apns`, `apns,wns`, `apns, wns`, `apns ,wns`: one or more switches separated by commas.
+    private func switches(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> [PushSwitch] {
+        var result: [PushSwitch] = []
+        var pending: [(text: String, column: Int)] = [] // pieces of the current word not read yet
+        while true {
+            if pending.isEmpty {
+                guard let token = t.peek, token.isWord else {
+                    throw t.expected(result.isEmpty ? "a switch after via" : "a switch after the comma",
+                                     hint: ScenarioParser.switchHint)
+                }
+                _ = t.next()
+                pending = pieces(token)
+            }
+            let name = pending.removeFirst()
+            let location = t.location(column: name.column)
+            guard name.text != "," else {
+                throw ScenarioDiagnostic(location: location, message: "expected a switch, found \",\"", hint: ScenarioParser.switchHint)
+            }
+            guard let value = PushSwitch(rawValue: name.text) else {
+                throw ScenarioDiagnostic(location: location, message: "unknown switch \"\(name.text)\"", hint: ScenarioParser.switchHint)
+            }
+            guard !result.contains(value) else {
+                throw ScenarioDiagnostic(location: location, message: "switch \"\(name.text)\" is listed twice",
+                                         hint: "list each switch once")
+            }
+            result.append(value)
+            if pending.isEmpty {
+                guard let token = t.peek, token.isWord, token.text.hasPrefix(",") else { return result }
+                _ = t.next()
+                pending = pieces(token)
+            }
+            pending.removeFirst() // a comma: within a word, pieces alternate between names and commas
+        }
+    }
+
+    /// `apns,wns` as `apns`, `,`, `wns`, each with its column.
+    private func pieces(_ token: ScenarioToken) -> [(text: String, column: Int)] {
+        var result: [(text: String, column: Int)] = []
+        var column = token.column
+        for c in token.text {
+            if c == "," || result.last == nil || result.last?.text == "," {
+                result.append((String(c), column))
+            } else {
+                result[result.count - 1].text.append(c)
+            }
+            column += 1
+        }
+        return result
+    }
+}

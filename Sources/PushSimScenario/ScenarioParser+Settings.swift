@@ -1,0 +1,150 @@
+import PushSimKernel
+import PushSimBackend
+import PushSimDevices
+
+/// The header and world settings: `scenario`, `seed`, `backend`, `hub`, `network`, `limit`, `device`.
+extension ScenarioParser.Session {
+    /// `scenario "<name>"`: required, exactly once, the first statement.
+    mutating func scenarioStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        let keyword = t.next()!
+        if let first = scenarioLine {
+            throw ScenarioDiagnostic(location: t.location(keyword), message: "scenario is given twice (first on line \(first))",
+                                     hint: "a file holds one scenario; put another one in its own file")
+        }
+        scenarioLine = t.line.number
+        let value = try t.string("the scenario's name in double quotes", hint: "write scenario \"Alice notifies Bob\"")
+        try t.finish()
+        name = value.text
+        if statementCount > 1 {
+            throw ScenarioDiagnostic(location: t.location(keyword), message: "scenario must be the first statement",
+                                     hint: "move this line to the top of the file")
+        }
+    }
+
+    /// `seed <n>`: optional, once; the command line may override it.
+    mutating func seedStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let (value, _) = try t.number("a seed such as 7", as: UInt64.self)
+        try t.finish()
+        if let first = seedLine {
+            throw ScenarioDiagnostic(location: t.location(t.line.tokens[0]), message: "seed is given twice (first on line \(first))",
+                                     hint: "keep one seed; the command line can override it")
+        }
+        seedLine = t.line.number
+        seed = value
+    }
+
+    /// `backend tutorial|hardened`
+    mutating func backendStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let flavour = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
+        try t.finish()
+        settings.append(.backend(flavour))
+    }
+
+    /// `hub ttl <duration>`
+    mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        try t.keyword("ttl", hint: "the hub setting is: hub ttl <duration>, e.g. hub ttl 90d")
+        let ttl = try t.duration()
+        try t.finish()
+        settings.append(.hubRegistrationTTL(ttl))
+    }
+
+    /// `network latency <d>[..<d>]`, `network loss <ratio> [between <a> <b>]`,
+    /// `network partition <a> <b> from <time> to <time>`
+    mutating func networkStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let hint = "network settings are latency, loss, partition"
+        let what = try t.word("a network setting (latency, loss, partition)", hint: hint)
+        switch what.text {
+        case "latency":
+            let range = try t.word("a latency such as 10ms or 5ms..80ms", hint: ScenarioParser.durationHint)
+            let (low, high) = try latencyRange(range, t)
+            try t.finish()
+            settings.append(.latency(min: low, max: high))
+        case "loss":
+            let ratio = try t.ratio()
+            var between: [String]?
+            if t.skip("between") {
+                between = try twoHosts(&t, after: "between")
+            }
+            try t.finish(hint: between == nil ? "to limit the loss to one link, write: between <host> <host>" : nil)
+            settings.append(.loss(ratio, between: between))
+        case "partition":
+            let hosts = try twoHosts(&t, after: "partition")
+            try t.keyword("from", hint: "write network partition <host> <host> from <time> to <time>")
+            let from = try absoluteTime(&t)
+            try t.keyword("to", hint: "write network partition <host> <host> from <time> to <time>")
+            let to = try absoluteTime(&t)
+            try t.finish()
+            guard from.time < to.time else {
+                throw ScenarioDiagnostic(location: t.location(to.token),
+                                         message: "the partition ends at \(to.token.text), which is not after its start at \(from.token.text)",
+                                         hint: "a partition lasts from <start> to a later <end>, e.g. from 10s to 20s")
+            }
+            settings.append(.partition(hosts[0], hosts[1], from: from.time, to: to.time))
+        default:
+            throw ScenarioDiagnostic(location: t.location(what), message: "unknown network setting \(what.quoted)", hint: hint)
+        }
+    }
+
+    /// `5ms..80ms` (min must not exceed max) or `10ms` (min == max).
+    private func latencyRange(_ token: ScenarioToken, _ t: ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> (VirtualDuration, VirtualDuration) {
+        let text = token.text
+        guard let dots = text.firstRange(of: "..") else {
+            let d = try ScenarioParser.duration(text[...], at: t.location(token))
+            return (d, d)
+        }
+        let low = try ScenarioParser.duration(text[..<dots.lowerBound], at: t.location(token))
+        let highColumn = token.column + text.distance(from: text.startIndex, to: dots.upperBound)
+        let high = try ScenarioParser.duration(text[dots.upperBound...], at: t.location(column: highColumn))
+        guard low <= high else {
+            throw ScenarioDiagnostic(location: t.location(token),
+                                     message: "latency range \(token.quoted) goes backwards: \(low) is more than \(high)",
+                                     hint: "write the smaller duration first, e.g. 5ms..80ms")
+        }
+        return (low, high)
+    }
+
+    /// Two different host names (`bob-iphone backend`).
+    private func twoHosts(_ t: inout ScenarioParser.Tokens, after keyword: String) throws(ScenarioDiagnostic) -> [String] {
+        let hint = "name two hosts after \(keyword), e.g. \(keyword) bob-iphone backend"
+        let a = try t.word("a host name", hint: hint)
+        let b = try t.word("a second host name", hint: hint)
+        guard a.text != b.text else {
+            throw ScenarioDiagnostic(location: t.location(b), message: "\(keyword) names host \(a.quoted) twice", hint: hint)
+        }
+        return [a.text, b.text]
+    }
+
+    /// A time since the start (`10s`); `+2s` is refused.
+    private func absoluteTime(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> (time: VirtualTime, token: ScenarioToken) {
+        let (spec, token) = try t.time()
+        guard case .absolute(let time) = spec else {
+            throw ScenarioDiagnostic(location: t.location(token),
+                                     message: "partition times are absolute, found \(token.quoted)",
+                                     hint: "write the virtual time since the start, e.g. from 10s to 20s")
+        }
+        return (time, token)
+    }
+
+    /// `limit events <n>` or `limit time <duration>`
+    mutating func limitStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let hint = "limits are events, time"
+        let what = try t.word("a limit (events, time)", hint: hint)
+        switch what.text {
+        case "events":
+            let (n, _) = try t.number("a number of events such as 1000000", as: Int.self)
+            try t.finish()
+            settings.append(.limitEvents(n))
+        case "time":
+            let d = try t.duration()
+            try t.finish()
+            settings.append(.limitTime(d))
+        default:
+            throw ScenarioDiagnostic(location: t.location(what), message: "unknown limit \(what.quoted)", hint: hint)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import PushSimKernel
+import PushSimBackend
+import PushSimDevices
+
+extension ScenarioParser {
+    /// A time as written after `at` or `by`: absolute (`5s`, since the start) or relative (`+2s`).
+    enum TimeSpec: Equatable {
+        case absolute(VirtualTime)
+        case relative(VirtualDuration)
+
+        /// The absolute time this spec names when the cursor is at `cursor`; nil on overflow.
+        func resolved(from cursor: VirtualTime) -> VirtualTime? {
+            switch self {
+            case .absolute(let t): return t
+            case .relative(let d): return ScenarioParser.adding(d, to: cursor)
+            }
+        }
+    }
+
+    static let durationHint = "units are us, ms, s, m, h, d"
+
+    /// `t + d`, or nil if it does not fit in 64-bit microseconds.
+    static func adding(_ d: VirtualDuration, to t: VirtualTime) -> VirtualTime? {
+        let (sum, overflow) = t.microseconds.addingReportingOverflow(d.microseconds)
+        return overflow ? nil : VirtualTime(microseconds: sum)
+    }
+
+    /// Parses `<digits><unit>`; `location` is where `text` starts.
+    static func duration(_ text: Substring, at location: SourceLocation) throws(ScenarioDiagnostic) -> VirtualDuration {
+        if let d = VirtualDuration.parse(text) { return d }
+        if isTooLarge(text) {
+            throw ScenarioDiagnostic(location: location, message: "duration \"\(text)\" is too large",
+                                     hint: "durations must fit in 64-bit microseconds (about 292,000 years)")
+        }
+        throw ScenarioDiagnostic(location: location,
+                                 message: "expected a duration such as 5s or 250ms, found \"\(text)\"",
+                                 hint: durationHint)
+    }
+
+    /// True if `text` is `<digits><unit>` but too large for `VirtualDuration`.
+    static func isTooLarge(_ text: Substring) -> Bool {
+        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
+        let unit = text.dropFirst(digits.count)
+        return !digits.isEmpty && VirtualDuration.units.contains(where: { $0.0 == unit }) && VirtualDuration.parse(text) == nil
+    }
+
+    /// True for a non-empty run of ASCII digits (no sign, no spaces).
+    static func isDigits(_ text: Substring) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}
+
+extension ScenarioParser.Tokens {
+    /// Consumes a duration such as `250ms`.
+    mutating func duration() throws(ScenarioDiagnostic) -> VirtualDuration {
+        let token = try word("a duration such as 5s or 250ms", hint: ScenarioParser.durationHint)
+        return try ScenarioParser.duration(token.text[...], at: location(token))
+    }
+
+    /// Consumes a time: `5s` (absolute) or `+2s` (relative to the cursor), returning its token too.
+    mutating func time() throws(ScenarioDiagnostic) -> (ScenarioParser.TimeSpec, ScenarioToken) {
+        let hint = "\(ScenarioParser.durationHint); +<duration> is relative to the previous step"
+        let token = try word("a time such as 5s or +2s", hint: hint)
+        let relative = token.text.hasPrefix("+")
+        let text = relative ? token.text.dropFirst() : token.text[...]
+        guard let d = VirtualDuration.parse(text) else {
+            if ScenarioParser.isTooLarge(text) { _ = try ScenarioParser.duration(text, at: location(token)) }
+            throw ScenarioDiagnostic(location: location(token),
+                                     message: "expected a time such as 5s or +2s, found \(token.quoted)", hint: hint)
+        }
+        return (relative ? .relative(d) : .absolute(.zero + d), token)
+    }
+
+    /// Consumes a probability written as an integer ratio, `1/100`: 0 <= numerator <= denominator, denominator > 0.
+    mutating func ratio() throws(ScenarioDiagnostic) -> Ratio {
+        let hint = "write <numerator>/<denominator> with whole numbers, e.g. 1/100 for one in a hundred"
+        let token = try word("a ratio such as 1/100", hint: hint)
+        let parts = token.text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy(ScenarioParser.isDigits),
+              let numerator = Int64(parts[0]), let denominator = Int64(parts[1]) else {
+            throw ScenarioDiagnostic(location: location(token),
+                                     message: "expected a ratio such as 1/100, found \(token.quoted)", hint: hint)
+        }
+        guard denominator > 0 else {
+            throw ScenarioDiagnostic(location: location(token), message: "ratio \(token.quoted) has a zero denominator",
+                                     hint: "the denominator must be greater than 0, e.g. 1/100")
+        }
+        guard numerator <= denominator else {
+            throw ScenarioDiagnostic(location: location(token), message: "ratio \(token.quoted) is more than 1",
+                                     hint: "a probability is at most 1: the numerator must not exceed the denominator")
+        }
+        return Ratio(numerator, denominator)
+    }
+
+    /// Consumes a whole number written with digits only; `what` names it in messages (`a seed such as 7`).
+    mutating func number<T: FixedWidthInteger>(_ what: String, as type: T.Type = T.self) throws(ScenarioDiagnostic) -> (T, ScenarioToken) {
+        let hint = "write a whole number with digits only"
+        let token = try word(what, hint: hint)
+        guard ScenarioParser.isDigits(token.text[...]) else {
+            throw ScenarioDiagnostic(location: location(token), message: "expected \(what), found \(token.quoted)", hint: hint)
+        }
+        guard let value = T(token.text) else {
+            throw ScenarioDiagnostic(location: location(token), message: "number \(token.quoted) is too large",
+                                     hint: "the largest allowed here is \(T.max)")
+        }
+        return (value, token)
+    }
+
+    /// Consumes one of `E`'s raw values; `what` and `plural` name the choice in messages
+    /// (`unknown platform "iphone"`, hint `platforms are ios, android, windows`).
+    mutating func choice<E: RawRepresentable & CaseIterable>(
+        _ type: E.Type, what: String, plural: String
+    ) throws(ScenarioDiagnostic) -> E where E.RawValue == String {
+        let names = E.allCases.map(\.rawValue).joined(separator: ", ")
+        let hint = "\(plural) are \(names)"
+        let token = try word("\(what) (\(names))", hint: hint)
+        guard let value = E(rawValue: token.text) else {
+            throw ScenarioDiagnostic(location: location(token), message: "unknown \(what) \(token.quoted)", hint: hint)
+        }
+        return value
+    }
+}

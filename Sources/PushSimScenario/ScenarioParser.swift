@@ -1,0 +1,154 @@
+import PushSimKernel
+import PushSimBackend
+import PushSimDevices
+
+/// Parses `.scenario` files into a ``Scenario``.
+///
+/// The language is line oriented: one statement per line, blank lines allowed, `#` starts a
+/// comment (outside strings). Strings are double-quoted with the escapes `\"` `\\` `\n` `\t`;
+/// everything else is bare words. Durations are `<digits><unit>` with units us, ms, s, m, h, d.
+///
+///     scenario "Alice notifies Bob"          # required, first statement, once
+///     seed 7                                 # optional
+///     backend tutorial|hardened
+///     hub ttl <duration>
+///     network latency <duration>[..<duration>]
+///     network loss <n>/<d> [between <host> <host>]
+///     network partition <host> <host> from <time> to <time>
+///     limit events <n>
+///     limit time <duration>
+///     device <name> ios|android|windows [user <name>] [client tutorial|recommended]
+///     [at <time>] <device> install|uninstall|offline|online
+///     [at <time>] <device> login <user> password <password>
+///     [at <time>] <device> send "<message>" to <user> via apns|fcm|gcm|wns[,...]
+///     advance <duration>
+///     expect <device> shows "<text>"|nothing|<n> notifications [by <time>]
+///     expect <device> create-id|register|unregister|send status <code> [by <time>]
+///
+/// Steps run in file order on a cursor that starts at 0: `at 5s` sets it (never backwards),
+/// `at +2s` and `advance 2s` move it, and a step without `at` happens at the cursor.
+/// `by 6s` is absolute; `by +1s` is relative to the cursor on that line. Settings are kept in file
+/// order; devices may be used before the line that declares them.
+public enum ScenarioParser {
+    /// Parses `text`; `path` is used in locations. Reports every problem found, recovering at the
+    /// next line, never stopping at the first; diagnostics come in file order.
+    public static func parse(_ text: String, path: String) -> Result<Scenario, ScenarioParseFailure> {
+        let lines = ScenarioLexer.lines(text).enumerated().map { offset, line in
+            ScenarioLexer.lex(line, line: offset + 1, path: path)
+        }
+        var session = Session(path: path)
+        // Devices may be used before they are declared, so learn their names first.
+        for (line, _) in lines where line.tokens.count >= 2 && line.tokens[0].isWord("device") && line.tokens[1].isWord {
+            session.declaredNames.insert(line.tokens[1].text)
+        }
+        for (line, problem) in lines { session.read(line, lexProblem: problem) }
+        return session.finish()
+    }
+
+    /// The words that start a statement; no device may be named after one.
+    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "limit", "device", "at", "advance", "expect"]
+
+    static let unknownStatementHint =
+        "statements are \(statementKeywords.joined(separator: ", ")), or <device> <action> for a declared device"
+
+    /// The state of one parse: what has been read so far and the problems found.
+    struct Session {
+        let path: String
+        var diagnostics: [ScenarioDiagnostic] = []
+        /// Names of every `device <name>` statement in the file, well-formed or not.
+        var declaredNames: Set<String> = []
+        var statementCount = 0
+        var name: String?
+        var scenarioLine: Int?
+        var seed: UInt64?
+        var seedLine: Int?
+        /// In file order; a later setting of the same kind overrides an earlier one when the world is built.
+        var settings: [Setting] = []
+        var devices: [DeviceDeclaration] = []
+        /// Every use of a device name, in file order, checked against `declaredNames` at the end.
+        var deviceUses: [(name: String, location: SourceLocation)] = []
+        var actions: [Action] = []
+        var expectations: [Expectation] = []
+        /// The time of the current step.
+        var cursor = VirtualTime.zero
+
+        init(path: String) { self.path = path }
+
+        /// Reads one line; a line with a problem adds a diagnostic and nothing else.
+        mutating func read(_ line: ScenarioLine, lexProblem: ScenarioDiagnostic?) {
+            guard !line.tokens.isEmpty || lexProblem != nil else { return }
+            statementCount += 1
+            if let lexProblem {
+                diagnostics.append(lexProblem)
+                if line.tokens.first?.isWord("scenario") == true, scenarioLine == nil { scenarioLine = line.number }
+                return
+            }
+            var tokens = Tokens(line: line, path: path)
+            do {
+                try statement(&tokens)
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+
+        /// Dispatches on the statement's first word.
+        mutating func statement(_ t: inout Tokens) throws(ScenarioDiagnostic) {
+            guard let first = t.peek, first.isWord else {
+                throw t.expected("a statement", hint: ScenarioParser.unknownStatementHint)
+            }
+            switch first.text {
+            case "scenario": try scenarioStatement(&t)
+            case "seed": try seedStatement(&t)
+            case "backend": try backendStatement(&t)
+            case "hub": try hubStatement(&t)
+            case "network": try networkStatement(&t)
+            case "limit": try limitStatement(&t)
+            case "device": try deviceStatement(&t)
+            case "at": try atStatement(&t)
+            case "advance": try advanceStatement(&t)
+            case "expect": try expectStatement(&t)
+            default:
+                // A device action without a time; an action word after an unknown name also counts,
+                // so that the diagnostic is "never declared" rather than "unknown statement".
+                let verb = t.peekSecond.map { $0.isWord && ScenarioParser.actionVerbs.contains($0.text) } ?? false
+                guard declaredNames.contains(first.text) || verb else {
+                    throw ScenarioDiagnostic(location: t.location(first), message: "unknown statement \(first.quoted)",
+                                             hint: ScenarioParser.unknownStatementHint)
+                }
+                try deviceAction(&t, at: cursor)
+            }
+        }
+
+        /// Notes a use of a device name, checked once the whole file has been read.
+        mutating func use(_ device: ScenarioToken, _ t: Tokens) {
+            deviceUses.append((device.text, t.location(device)))
+        }
+
+        /// Adds the checks that need the whole file, then returns the scenario or every diagnostic.
+        func finish() -> Result<Scenario, ScenarioParseFailure> {
+            var found = diagnostics
+            var reported: Set<String> = []
+            for use in deviceUses where !declaredNames.contains(use.name) && !reported.contains(use.name) {
+                reported.insert(use.name)
+                let others = deviceUses.filter { $0.name == use.name && $0.location != use.location }.map { String($0.location.line) }
+                let also = others.isEmpty ? "" : " (also used on line\(others.count == 1 ? "" : "s") \(others.joined(separator: ", ")))"
+                found.append(ScenarioDiagnostic(location: use.location,
+                                                message: "device \"\(use.name)\" is used but never declared\(also)",
+                                                hint: "declare it with: device \(use.name) ios|android|windows"))
+            }
+            // Sorted by position; the index keeps the order of diagnostics at the same place.
+            var ordered = found.enumerated().sorted {
+                ($0.element.location.line, $0.element.location.column, $0.offset)
+                    < ($1.element.location.line, $1.element.location.column, $1.offset)
+            }.map(\.element)
+            if scenarioLine == nil {
+                ordered.insert(ScenarioDiagnostic(location: SourceLocation(file: path, line: 1, column: 1),
+                                                  message: "missing scenario statement",
+                                                  hint: "start the file with: scenario \"<name>\""), at: 0)
+            }
+            guard ordered.isEmpty, let name else { return .failure(ScenarioParseFailure(diagnostics: ordered)) }
+            return .success(Scenario(path: path, name: name, seed: seed, settings: settings, devices: devices,
+                                     actions: actions, expectations: expectations))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import PushSimKernel
+
+/// The outcome of one scenario run: its seed, each expectation's verdict, how the run ended,
+/// what was left over, and the full trace.
+public struct ScenarioReport: Sendable {
+    public var scenario: Scenario
+    public var seed: UInt64
+    public var results: [ExpectationResult]
+    public var end: RunEnd
+    public var finalTime: VirtualTime
+    public var events: Int
+    public var leftovers: [String]
+    public var trace: [TraceEvent]
+
+    /// Every expectation held and the run did not stop at a limit.
+    public var passed: Bool { !end.isLimit && results.allSatisfy(\.passed) }
+    public var failedCount: Int { results.filter { !$0.passed }.count }
+
+    /// The command that replays this run exactly.
+    public var replayCommand: String { "swift run pushsim run \(shellQuoted(scenario.path)) --seed \(seed)" }
+
+    /// The text report: the seed first, one line per expectation, the replay command on failure.
+    public func text() -> String {
+        var out = "scenario \(scenario.path) \(jsonString(scenario.name)) seed \(seed)\n"
+        for r in results {
+            let loc = "\(r.expectation.location.line):\(r.expectation.location.column)"
+            out += "  \(r.passed ? "pass" : "FAIL")  \(loc)  \(r.expectation.source)\n"
+            if !r.passed {
+                out += "        at \(scenario.path):\(loc)\n"
+                out += "        seen: \(r.seen)\n"
+            }
+        }
+        if case .limitReached(let message) = end { out += "  FAIL  \(message)\n" }
+        let how: String
+        switch end {
+        case .quiescent: how = "nothing left to run"
+        case .stoppedAt(let t): how = "stopped at \(t)"
+        case .limitReached: how = "limit reached"
+        }
+        out += "  ran \(events) events to \(finalTime) (\(how)); \(leftovers.isEmpty ? "no leftovers" : "leftovers:")\n"
+        for l in leftovers { out += "    - \(l)\n" }
+        if !passed { out += "  replay: \(replayCommand)\n" }
+        return out
+    }
+}
+
+/// Quotes a path for a POSIX shell when it holds anything beyond safe characters.
+func shellQuoted(_ s: String) -> String {
+    let safe = s.unicodeScalars.allSatisfy { c in
+        ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "-_./+:@".unicodeScalars.contains(c)
+    }
+    return safe ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,100 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+import PushSimHub
+import PushSimBackend
+import PushSimDevices
+
+/// A whole push ecosystem in one value: the world (clock, queue, seed, network, trace), fake
+/// APNs, FCM and WNS, the notification hub, the tutorial backend, and devices running the app.
+/// Every part is wired with the same fixed credentials (``SimulationIdentity``), so a scenario
+/// needs to say nothing about keys to get a working system.
+public final class Simulation {
+    public let world: World
+    public let apns: APNsService
+    public let fcm: FCMService
+    public let wns: WNSService
+    public let hub: NotificationHub
+    public let backend: TutorialBackend
+    /// Devices in the order they were added.
+    public private(set) var devices: [Device] = []
+    public let identity: SimulationIdentity
+
+    /// Options a scenario can set.
+    public struct Options {
+        public var registrationTimeToLive: VirtualDuration?
+        public var hubSDK: TutorialHubSDK = .current
+        public var limits = RunLimits()
+        public var apnsUnregisteredReportDelay: VirtualDuration = .zero
+        public init() {}
+    }
+
+    public init(seed: UInt64, options: Options = Options(), identity: SimulationIdentity = SimulationIdentity()) {
+        self.identity = identity
+        world = World(seed: seed, limits: options.limits)
+        apns = APNsService(world: world, configuration: APNsConfiguration(
+            keys: [APNsSigningKey(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: identity.apnsKeySecret)],
+            unregisteredReportDelay: options.apnsUnregisteredReportDelay))
+        fcm = FCMService(world: world, projects: [FCMProject(projectID: identity.fcmProjectID, projectNumber: identity.fcmSenderID,
+                                                              serviceAccount: identity.fcmServiceAccount, secret: identity.fcmKeySecret)])
+        wns = WNSService(world: world, apps: [WNSApp(packageSID: identity.wnsPackageSID, secret: identity.wnsSecret,
+                                                     packageFamily: identity.app.windowsPackageFamily)])
+        let full = SharedAccessRule(keyName: "DefaultFullSharedAccessSignature", key: identity.hubFullKey, rights: HubRight.allCases)
+        let listen = SharedAccessRule(keyName: "DefaultListenSharedAccessSignature", key: identity.hubListenKey, rights: [.listen])
+        let hubConfiguration = HubConfiguration(
+            namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen],
+            registrationTimeToLive: options.registrationTimeToLive,
+            apns: APNsCredential(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: identity.apnsKeySecret, bundleID: identity.app.bundleID),
+            fcm: FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount, secret: identity.fcmKeySecret),
+            wns: WNSCredential(packageSID: identity.wnsPackageSID, secret: identity.wnsSecret))
+        hub = NotificationHub(world: world, configuration: hubConfiguration)
+        backend = TutorialBackend(world: world, configuration: BackendConfiguration(
+            hubConnectionString: hubConfiguration.connectionString(for: full), hubPath: identity.hubName, hubSDK: options.hubSDK))!
+    }
+
+    /// Adds a device running the app's client logic.
+    @discardableResult
+    public func addDevice(_ name: String, _ platform: DevicePlatform, client: ClientFlavour = .tutorial) -> Device {
+        let device = Device(world: world, name: name, platform: platform, client: client, app: identity.app)
+        devices.append(device)
+        return device
+    }
+
+    public func device(_ name: String) -> Device? { devices.first { $0.name == name } }
+
+    /// Schedules `action` at `time` as the start of a new causal chain (a new correlation id).
+    public func at(_ time: VirtualTime, _ label: String, _ action: @escaping () -> Void) {
+        world.schedule(at: time) { [world] in
+            world.newCorrelation()
+            world.record(layer: "scenario", host: "scenario", kind: "scenario.step", ["step": label])
+            action()
+        }
+    }
+
+    /// Runs until nothing is left to do, `stop` is reached, or a limit is hit.
+    @discardableResult
+    public func run(until stop: VirtualTime? = nil) -> RunEnd { world.run(until: stop) }
+}
+
+/// The fixed names and credentials every part of a simulation shares: one app on three platforms,
+/// one Apple team key, one Firebase project, one Windows package, one hub.
+/// The secrets stand in for private keys (see `SimulatedSignature`).
+public struct SimulationIdentity: Sendable {
+    public var app = AppIdentity(bundleID: "com.pushsim.notifyusers", androidPackage: "com.pushsim.notifyusers",
+                                 fcmSenderID: "482910364851", windowsPackageFamily: "PushSim.NotifyUsers_8wekyb3d8bbwe",
+                                 backendHost: TutorialBackend.publicHost)
+    public var apnsKeyID = "PSIMKEY001"
+    public var apnsTeamID = "PSIMTEAM01"
+    public var apnsKeySecret = "apns-p8-stand-in"
+    public var fcmProjectID = "pushsim-notifyusers"
+    public var fcmSenderID = "482910364851"
+    public var fcmServiceAccount = "hub@pushsim-notifyusers.iam.gserviceaccount.com"
+    public var fcmKeySecret = "fcm-service-account-stand-in"
+    public var wnsPackageSID = "ms-app://s-1-15-2-2411820470-3261380829-1234567890-1234567890-1234567890-1234567890-123456789"
+    public var wnsSecret = "wns-client-secret-stand-in"
+    public var hubNamespace = "pushsim"
+    public var hubName = "notifyusers"
+    public var hubFullKey = "hub-full-key-stand-in"
+    public var hubListenKey = "hub-listen-key-stand-in"
+    public init() {}
+}

@@ -1,0 +1,85 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A provider request to APNs that passed every header and body check.
+public struct APNsNotification: Sendable, Equatable {
+    /// Device token as sent, lower-cased hex.
+    public var token: String
+    public var topic: String
+    public var pushType: APNsPushType
+    /// 10, 5 or 1.
+    public var priority: Int
+    /// The request's `apns-id`, or the one APNs made up.
+    public var apnsID: String
+    /// `apns-expiration`: Unix seconds; 0 = try once and never store; nil = header absent.
+    public var expiration: Int64?
+    public var collapseID: String?
+    public var payload: [UInt8]
+}
+
+/// Checks a `POST /3/device/<token>` request the way APNs does (pns-fidelity.md §1.2–§1.5,
+/// sources A-SEND, A-RESP). Authentication is checked separately (``APNsProviderTokens``).
+/// Token existence is checked by the service, which knows which tokens it issued.
+enum APNsRequestCheck {
+    /// The headers APNs reads; any of them twice is `DuplicateHeaders` (A-RESP).
+    static let knownHeaders = ["authorization", "apns-id", "apns-push-type", "apns-expiration", "apns-priority",
+                               "apns-topic", "apns-collapse-id"]
+
+    static func check(_ request: HTTPRequest, apnsID: String) -> Result<APNsNotification, APNsRejection> {
+        // :method — only POST (A-RESP 405 MethodNotAllowed).
+        guard request.method == "POST" else { return .failure(.methodNotAllowed) }
+        // :path — /3/device/<token> (A-RESP 404 BadPath, 400 MissingDeviceToken).
+        let prefix = "/3/device/"
+        guard request.path.hasPrefix(prefix) || request.path == "/3/device" else { return .failure(.badPath) }
+        let token = String(request.path.dropFirst(min(prefix.count, request.path.count)))
+        guard !token.isEmpty else { return .failure(.missingDeviceToken) }
+        for name in knownHeaders where request.headers.values(name).count > 1 { return .failure(.duplicateHeaders) }
+        let headers = request.headers
+        // apns-topic: required with token-based auth (A-SEND; 400 MissingTopic).
+        guard let topic = headers["apns-topic"], !topic.isEmpty else { return .failure(.missingTopic) }
+        // apns-push-type: one of the known values (A-SEND; 400 InvalidPushType). Absent: treated as alert.
+        var pushType = APNsPushType.alert
+        if let raw = headers["apns-push-type"] {
+            guard let t = APNsPushType(rawValue: raw) else { return .failure(.invalidPushType) }
+            pushType = t
+        }
+        // The topic suffix must match the push type (§1.3; checked here as BadTopic).
+        if let suffix = pushType.topicSuffix, !suffix.isEmpty, !topic.hasSuffix(suffix) { return .failure(.badTopic) }
+        // apns-priority: 10 (default), 5 or 1; background must not be 10 (A-SEND, APNSWIFT).
+        var priority = pushType == .background ? 5 : 10
+        if let raw = headers["apns-priority"] {
+            guard let p = Int(raw), [10, 5, 1].contains(p) else { return .failure(.badPriority) }
+            if pushType == .background && p == 10 { return .failure(.badPriority) }
+            priority = p
+        }
+        // apns-id: canonical UUID (A-SEND; 400 BadMessageId).
+        if let id = headers["apns-id"], !isCanonicalUUID(id) { return .failure(.badMessageId) }
+        // apns-expiration: Unix seconds (A-SEND; 400 BadExpirationDate).
+        var expiration: Int64?
+        if let raw = headers["apns-expiration"] {
+            guard let e = Int64(raw), e >= 0 else { return .failure(.badExpirationDate) }
+            expiration = e
+        }
+        // apns-collapse-id: at most 64 bytes (A-SEND; 400 BadCollapseId).
+        let collapseID = headers["apns-collapse-id"]
+        if let c = collapseID, c.utf8.count > 64 { return .failure(.badCollapseId) }
+        // Body: not empty (400 PayloadEmpty), within 4096 / 5120 bytes for VoIP (413 PayloadTooLarge) (§1.4, A-GEN).
+        guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
+        guard request.body.count <= pushType.maxPayloadBytes else { return .failure(.payloadTooLarge) }
+        // Token: even-length hex of any length (Apple says not to hard-code 32 bytes; A-DTOK, §1.5).
+        guard token.utf8.count % 2 == 0, token.utf8.allSatisfy(isHexDigit) else { return .failure(.badDeviceToken) }
+        return .success(APNsNotification(token: token.lowercased(), topic: topic, pushType: pushType, priority: priority,
+                                         apnsID: headers["apns-id"]?.lowercased() ?? apnsID, expiration: expiration,
+                                         collapseID: collapseID, payload: request.body))
+    }
+}
+
+func isHexDigit(_ b: UInt8) -> Bool {
+    (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
+}
+
+/// 8-4-4-4-12 hex digits, either case.
+func isCanonicalUUID(_ s: String) -> Bool {
+    let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+    return parts.map(\.utf8.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.utf8.allSatisfy(isHexDigit) }
+}

@@ -1,0 +1,53 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A signing key registered with Apple: the `.p8` key behind provider tokens (A-JWT).
+public struct APNsSigningKey: Sendable, Equatable {
+    /// 10-character Key ID (`kid`).
+    public var keyID: String
+    /// 10-character Team ID (`iss`).
+    public var teamID: String
+    /// Stands in for the private key; see ``SimulatedSignature``.
+    public var secret: String
+    public init(keyID: String, teamID: String, secret: String) {
+        self.keyID = keyID
+        self.teamID = teamID
+        self.secret = secret
+    }
+}
+
+/// Checks provider authentication tokens the way APNs does (pns-fidelity.md §1.6, sources A-JWT, A-RESP):
+/// - no `authorization` header: 403 `MissingProviderToken`;
+/// - not `bearer <jwt>`, alg other than ES256, unknown `kid`, `iss` not the key's team, or a
+///   signature that does not verify: 403 `InvalidProviderToken`;
+/// - `iat` more than one hour ago: 403 `ExpiredProviderToken`;
+/// - a new token from the same provider less than 20 minutes after the previous new one:
+///   429 `TooManyProviderTokenUpdates`.
+/// What is simulated: the ES256 signature (see ``SimulatedSignature``) and the connection (one
+/// per calling host and key). The claims, the key lookup and the time rules are checked as APNs does.
+struct APNsProviderTokens {
+    var keys: [APNsSigningKey]
+    /// Per caller and key: the token last adopted and when.
+    private var adopted: [String: (token: String, at: VirtualTime)] = [:]
+
+    init(keys: [APNsSigningKey]) { self.keys = keys }
+
+    mutating func check(_ authorization: String?, caller: String, now: VirtualTime, anchor: CalendarAnchor) -> APNsRejection? {
+        guard let authorization, !authorization.isEmpty else { return .missingProviderToken }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", let jwt = JSONWebToken.parse(String(parts[1])),
+              jwt.header["alg"]?.stringValue == "ES256",
+              let kid = jwt.header["kid"]?.stringValue, let key = keys.first(where: { $0.keyID == kid }),
+              jwt.claims["iss"]?.stringValue == key.teamID, let iat = jwt.claims["iat"]?.int64Value,
+              jwt.isSigned(with: key.secret)
+        else { return .invalidProviderToken }
+        if anchor.unixSeconds(now) - iat > 3_600 { return .expiredProviderToken }
+        let slot = caller + "|" + kid
+        let token = String(parts[1])
+        if let previous = adopted[slot], previous.token != token {
+            if now - previous.at < .minutes(20) { return .tooManyProviderTokenUpdates }
+        }
+        if adopted[slot]?.token != token { adopted[slot] = (token, now) }
+        return nil
+    }
+}

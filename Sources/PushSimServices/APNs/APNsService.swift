@@ -1,0 +1,203 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// Settings of the fake APNs.
+public struct APNsConfiguration: Sendable {
+    /// Keys allowed to sign provider tokens.
+    public var keys: [APNsSigningKey]
+    /// How long after APNs learns that an app is gone from a device it starts answering 410.
+    /// Apple delays and fuzzes this on purpose (§1.9, A-FORUM-670868, -745902); default 0.
+    public var unregisteredReportDelay: VirtualDuration = .zero
+    /// The longest APNs keeps a notification for an offline device. Apple gives no figure;
+    /// 30 days is the commonly cited one (§1.9, unconfirmed).
+    public var maxStorage: VirtualDuration = .days(30)
+
+    public init(keys: [APNsSigningKey], unregisteredReportDelay: VirtualDuration = .zero) {
+        self.keys = keys
+        self.unregisteredReportDelay = unregisteredReportDelay
+    }
+}
+
+/// The fake Apple Push Notification service: the HTTP/2 provider API (`POST /3/device/<token>`
+/// on `api.push.apple.com` and `api.sandbox.push.apple.com`) and the device side (``DeviceChannel``
+/// on `courier.push.apple.com`).
+///
+/// Delivery imitates §1.9 (A-SEND): a notification for a device that cannot be reached is kept,
+/// one per app per device, the newest replacing the older; `apns-expiration: 0` means one attempt
+/// only; nothing is kept past its expiration or ``APNsConfiguration/maxStorage``. A token whose app
+/// is gone keeps being accepted with 200 until a delivery attempt finds the app missing; from then
+/// (plus ``APNsConfiguration/unregisteredReportDelay``) sends get 410 `Unregistered` with that
+/// moment as `timestamp` in milliseconds (§1.8, A-RESP).
+public final class APNsService: Host {
+    public static let name = "apns"
+    public static let productionHost = "api.push.apple.com"
+    public static let sandboxHost = "api.sandbox.push.apple.com"
+    /// Older development alias still used by some clients (§1.1, APNSWIFT).
+    public static let developmentAlias = "api.development.push.apple.com"
+    public static let deviceHost = "courier.push.apple.com"
+
+    public var configuration: APNsConfiguration
+    public private(set) var tokens = HandleRegistry()
+    private var providerTokens: APNsProviderTokens
+    private var random: SeededRandom
+    /// Kept notifications by "device|app": at most one per app per device.
+    private var stored: [String: Stored] = [:]
+
+    struct Stored {
+        var notification: APNsNotification
+        var device: String
+        var app: String
+        var storedAt: VirtualTime
+        var expiresAt: VirtualTime
+    }
+
+    public init(world: World, configuration: APNsConfiguration) {
+        self.configuration = configuration
+        self.providerTokens = APNsProviderTokens(keys: configuration.keys)
+        self.random = world.randomStream(APNsService.name)
+        world.register(self, name: APNsService.name,
+                       aliases: [Self.productionHost, Self.sandboxHost, Self.developmentAlias, Self.deviceHost])
+    }
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        if request.authority == Self.deviceHost {
+            handleDevice(request, exchange: exchange, world: world)
+        } else {
+            handleProvider(request, exchange: exchange, world: world)
+        }
+    }
+
+    public func leftovers(world: World) -> [String] {
+        stored.keys.sorted().map { key in
+            let s = stored[key]!
+            return "notification \(s.notification.apnsID) kept for \(s.device) (\(s.app)) since \(s.storedAt), undelivered"
+        }
+    }
+
+    // MARK: Provider API
+
+    private func handleProvider(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        let environment = request.authority == Self.productionHost ? "production" : "sandbox"
+        let fallbackID = random.uuidString()
+        if let rejection = providerTokens.check(request.headers["authorization"], caller: exchange.caller,
+                                                now: world.now, anchor: world.anchor) {
+            return reject(rejection, id: fallbackID, exchange: exchange, world: world)
+        }
+        let notification: APNsNotification
+        switch APNsRequestCheck.check(request, apnsID: fallbackID) {
+        case .failure(let rejection): return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, exchange: exchange, world: world)
+        case .success(let n): notification = n
+        }
+        // A token from the other environment is unknown here: BadDeviceToken (§1.5, A-RESP, A-FORUM-807380).
+        guard let record = tokens[notification.token], record.environment == environment else {
+            return reject(.badDeviceToken, id: notification.apnsID, exchange: exchange, world: world)
+        }
+        let suffix = notification.pushType.topicSuffix ?? ""
+        guard notification.topic == record.app + suffix || (notification.pushType == .mdm) else {
+            return reject(.deviceTokenNotForTopic, id: notification.apnsID, exchange: exchange, world: world)
+        }
+        if let gone = record.invalidatedAt, world.now >= gone + configuration.unregisteredReportDelay {
+            return reject(.unregistered(timestampMilliseconds: world.anchor.unixMilliseconds(gone)),
+                          id: notification.apnsID, exchange: exchange, world: world)
+        }
+        world.record(layer: "apns", host: Self.name, kind: "apns.accepted",
+                     ["apns-id": notification.apnsID, "token": shortToken(notification.token), "device": record.device])
+        // Success: 200, empty body, apns-id header (§1.8, A-RESP).
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["apns-id": notification.apnsID]))
+        deliver(notification, record: record, world: world)
+    }
+
+    private func reject(_ rejection: APNsRejection, id: String, exchange: Exchange, world: World) {
+        world.record(layer: "apns", host: Self.name, kind: "apns.rejected",
+                     ["status": rejection.status, "reason": rejection.reason])
+        world.respond(to: exchange, with: rejection.response(apnsID: id))
+    }
+
+    // MARK: Delivery
+
+    private func deliver(_ n: APNsNotification, record: HandleRecord, world: World) {
+        var headers: [(String, String)] = [("apns-push-type", n.pushType.rawValue), ("apns-id", n.apnsID),
+                                           ("apns-priority", String(n.priority))]
+        if let c = n.collapseID { headers.append(("apns-collapse-id", c)) }
+        world.pushToDevice(service: Self.name, device: record.device, handle: n.token, app: record.app,
+                           headers: headers, payload: n.payload) { [self] status in
+            switch status {
+            case 200?:
+                world.record(layer: "apns", host: Self.name, kind: "apns.delivered", ["apns-id": n.apnsID, "device": record.device])
+            case 410?, 404?:
+                tokens.invalidate(n.token, at: world.now)
+                world.record(layer: "apns", host: Self.name, kind: "apns.token-invalidated",
+                             ["token": shortToken(n.token), "device": record.device, "why": "app no longer installed for this token"])
+            default:
+                keep(n, record: record, world: world)
+            }
+        }
+    }
+
+    private func keep(_ n: APNsNotification, record: HandleRecord, world: World) {
+        if n.expiration == 0 {
+            world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+                         ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration is 0 (single attempt)"])
+            return
+        }
+        var expiresAt = world.now + configuration.maxStorage
+        if let e = n.expiration { expiresAt = min(expiresAt, world.anchor.virtualTime(unixSeconds: e)) }
+        if expiresAt <= world.now {
+            world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+                         ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration has passed"])
+            return
+        }
+        let key = record.device + "|" + record.app
+        if let older = stored[key] {
+            world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+                         ["apns-id": older.notification.apnsID, "reason": "replaced by a newer notification for the same app (APNs keeps one)"])
+        }
+        stored[key] = Stored(notification: n, device: record.device, app: record.app, storedAt: world.now, expiresAt: expiresAt)
+        world.record(layer: "apns", host: Self.name, kind: "apns.stored", ["apns-id": n.apnsID, "device": record.device])
+    }
+
+    // MARK: Device side
+
+    private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        switch request.path {
+        case DeviceChannel.registerPath:
+            guard let ask = DeviceRegisterRequest(body: request.body) else {
+                return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+            }
+            let token: String
+            if let existing = tokens.handle(device: exchange.caller, app: ask.app, install: ask.install),
+               tokens[existing]?.invalidatedAt == nil {
+                token = existing
+            } else {
+                token = random.hex(bytes: 32) // classic 32-byte token, 64 hex digits (§1.5)
+                tokens.issue(token, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install,
+                                                 environment: ask.environment, issuedAt: world.now))
+                world.record(layer: "apns", host: Self.name, kind: "apns.token-issued",
+                             ["device": exchange.caller, "app": ask.app, "token": shortToken(token)])
+            }
+            world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(token))]).serialized()))
+        case DeviceChannel.connectPath:
+            world.respond(to: exchange, with: HTTPResponse(status: 200))
+            flush(device: exchange.caller, world: world)
+        default:
+            world.respond(to: exchange, with: HTTPResponse(status: 404))
+        }
+    }
+
+    /// Sends what was kept for `device` now that it is connected again.
+    private func flush(device: String, world: World) {
+        for key in stored.keys.sorted() where stored[key]!.device == device {
+            let s = stored.removeValue(forKey: key)!
+            if s.expiresAt <= world.now {
+                world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+                             ["apns-id": s.notification.apnsID, "reason": "expired while the device was unreachable"])
+                continue
+            }
+            guard let record = tokens[s.notification.token] else { continue }
+            deliver(s.notification, record: record, world: world)
+        }
+    }
+}
+
+/// The first 8 characters of a handle, for readable traces.
+public func shortToken(_ token: String) -> String { token.count > 12 ? String(token.prefix(8)) + "…" : token }

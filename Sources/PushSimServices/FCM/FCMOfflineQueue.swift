@@ -1,0 +1,49 @@
+import PushSimKernel
+
+/// What FCM keeps for one offline device (pns-fidelity.md §2.5, source F-COLL).
+struct FCMOfflineQueue {
+    struct Entry {
+        var name: String
+        var message: FCMMessage
+        var token: String
+        var app: String
+        var expiresAt: VirtualTime
+    }
+
+    /// Non-collapsible messages kept per device before FCM discards them all.
+    static let maxNonCollapsible = 100
+    /// Collapse keys kept per device at once.
+    static let maxCollapseKeys = 4
+
+    private(set) var messages: [Entry] = []
+
+    /// Adds `entry`; returns what had to be dropped to make room, with the reason.
+    mutating func add(_ entry: Entry) -> [(name: String, reason: String)] {
+        var dropped: [(String, String)] = []
+        if let key = entry.message.collapseKey {
+            if let i = messages.firstIndex(where: { $0.message.collapseKey == key }) {
+                dropped.append((messages[i].name, "replaced by a newer message with collapse key \(key)"))
+                messages.remove(at: i)
+            }
+            let keys = messages.compactMap(\.message.collapseKey)
+            if keys.count >= Self.maxCollapseKeys, let oldest = messages.firstIndex(where: { $0.message.collapseKey != nil }) {
+                dropped.append((messages[oldest].name, "more than \(Self.maxCollapseKeys) collapse keys stored for the device"))
+                messages.remove(at: oldest)
+            }
+        } else if messages.filter({ $0.message.collapseKey == nil }).count >= Self.maxNonCollapsible {
+            // Past 100 FCM deletes the stored non-collapsible messages; the app gets onDeletedMessages().
+            for m in messages where m.message.collapseKey == nil {
+                dropped.append((m.name, "more than \(Self.maxNonCollapsible) messages stored for the device: FCM deleted them (onDeletedMessages)"))
+            }
+            messages.removeAll { $0.message.collapseKey == nil }
+        }
+        messages.append(entry)
+        return dropped
+    }
+
+    /// Everything kept, oldest first, leaving the queue empty.
+    mutating func drain() -> [Entry] {
+        defer { messages = [] }
+        return messages
+    }
+}

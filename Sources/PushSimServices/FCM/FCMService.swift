@@ -1,0 +1,219 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A Firebase project as the fake knows it.
+public struct FCMProject: Sendable, Equatable {
+    public var projectID: String
+    /// The sender id apps register with.
+    public var projectNumber: String
+    /// The service account allowed to send, and the secret standing in for its private key.
+    public var serviceAccount: String
+    public var secret: String
+    public init(projectID: String, projectNumber: String, serviceAccount: String, secret: String) {
+        self.projectID = projectID
+        self.projectNumber = projectNumber
+        self.serviceAccount = serviceAccount
+        self.secret = secret
+    }
+}
+
+/// The fake Firebase Cloud Messaging: the HTTP v1 API (`POST /v1/projects/<p>/messages:send` on
+/// `fcm.googleapis.com`), Google's OAuth token endpoint (`POST /token` on `oauth2.googleapis.com`,
+/// JWT-bearer grant, one-hour tokens, §2.1 F-MIG), and the device side (``DeviceChannel`` on `mtalk.google.com`).
+///
+/// Offline storage imitates §2.5 (F-COLL): up to 100 non-collapsible messages per device (one
+/// more drops them all, and the app is told messages were deleted); per collapse key only the
+/// newest; at most 4 collapse keys (the oldest key goes, the docs leave which unspecified);
+/// each message dropped when its TTL passes (default and maximum 4 weeks; TTL 0: now or never).
+public final class FCMService: Host {
+    public static let name = "fcm"
+    public static let apiHost = "fcm.googleapis.com"
+    public static let oauthHost = "oauth2.googleapis.com"
+    public static let deviceHost = "mtalk.google.com"
+
+    public var projects: [FCMProject]
+    public private(set) var tokens = HandleRegistry()
+    private var accessTokens = AccessTokens()
+    private var random: SeededRandom
+    private var queues: [String: FCMOfflineQueue] = [:]   // by device
+
+    public init(world: World, projects: [FCMProject]) {
+        self.projects = projects
+        self.random = world.randomStream(FCMService.name)
+        world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost])
+    }
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        switch request.authority {
+        case Self.deviceHost: handleDevice(request, exchange: exchange, world: world)
+        case Self.oauthHost: handleTokenRequest(request, exchange: exchange, world: world)
+        default: handleSend(request, exchange: exchange, world: world)
+        }
+    }
+
+    public func leftovers(world: World) -> [String] {
+        queues.keys.sorted().flatMap { device in
+            queues[device]!.messages.map { "message \($0.name) kept for \(device), undelivered" }
+        }
+    }
+
+    // MARK: OAuth
+
+    /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=<JWT>`; the JWT's `iss`
+    /// names the service account, `scope` must include firebase.messaging or cloud-platform (F-DISC).
+    private func handleTokenRequest(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        let form = splitTarget("?" + request.bodyText).query
+        func value(_ k: String) -> String? { form.first(where: { $0.0 == k })?.1 }
+        func refuse(_ error: String, _ description: String) {
+            world.respond(to: exchange, with: HTTPResponse(status: 400, headers: ["content-type": "application/json"],
+                text: JSONValue.object([("error", .string(error)), ("error_description", .string(description))]).serialized()))
+        }
+        guard value("grant_type") == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+            return refuse("unsupported_grant_type", "Invalid grant_type: \(value("grant_type") ?? "")")
+        }
+        guard let assertion = value("assertion"), let jwt = JSONWebToken.parse(assertion),
+              let iss = jwt.claims["iss"]?.stringValue, let project = projects.first(where: { $0.serviceAccount == iss }),
+              jwt.isSigned(with: project.secret) else {
+            return refuse("invalid_grant", "Invalid JWT Signature.")
+        }
+        let scopes = (jwt.claims["scope"]?.stringValue ?? "").split(separator: " ")
+        guard scopes.contains("https://www.googleapis.com/auth/firebase.messaging")
+                || scopes.contains("https://www.googleapis.com/auth/cloud-platform") else {
+            return refuse("invalid_scope", "Invalid OAuth scope or ID token audience provided.")
+        }
+        guard let iat = jwt.claims["iat"]?.int64Value, let exp = jwt.claims["exp"]?.int64Value,
+              exp > iat, exp - iat <= 3_600, world.anchor.unixSeconds(world.now) < exp else {
+            return refuse("invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.")
+        }
+        let token = "ya29." + random.string(count: 40, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        accessTokens.issue(token, to: project.serviceAccount, expiresAt: world.now + .seconds(3_599))
+        world.record(layer: "fcm", host: Self.name, kind: "fcm.access-token-issued", ["account": iss])
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json"],
+            text: #"{"access_token":"\#(token)","expires_in":3599,"token_type":"Bearer"}"#))
+    }
+
+    // MARK: Send
+
+    private func handleSend(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        func fail(_ e: FCMError) {
+            world.record(layer: "fcm", host: Self.name, kind: "fcm.rejected", ["status": e.httpStatus, "error": e.errorCode ?? e.status])
+            world.respond(to: exchange, with: e.response)
+        }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        // "/v1/projects/<p>/messages:send"
+        guard request.method == "POST", segments.count == 5, segments[1] == "v1", segments[2] == "projects",
+              segments[4] == "messages:send" else {
+            return fail(FCMError(404, "NOT_FOUND", "The requested URL \(request.path) was not found on this server.", errorCode: nil))
+        }
+        // OAuth 2 bearer token (F-SEND): missing or bad/expired → 401 UNAUTHENTICATED (F-ERRDOC).
+        guard let bearer = bearerToken(request.headers["authorization"]) else { return fail(.missingCredentials) }
+        guard case .valid(let account) = accessTokens.check(bearer, now: world.now) else { return fail(.invalidCredentials) }
+        let projectName = String(segments[3])
+        guard let project = projects.first(where: { ($0.projectID == projectName || $0.projectNumber == projectName) && $0.serviceAccount == account })
+        else { return fail(.permissionDenied(project: projectName)) }
+        let message: FCMMessage
+        switch FCMMessage.parse(body: request.body) {
+        case .failure(let e): return fail(e)
+        case .success(let m): message = m
+        }
+        guard case .token(let token) = message.target else {
+            // Topics and conditions are accepted; subscriptions are not modelled yet, so no device matches.
+            return accept(message, project: project, record: nil, exchange: exchange, world: world)
+        }
+        guard let record = tokens[token] else {
+            return fail(looksLikeFCMToken(token) ? .unregistered
+                        : .invalidArgument("The registration token is not a valid FCM registration token", field: "message.token"))
+        }
+        guard record.environment == project.projectNumber else { return fail(.senderIDMismatch) }
+        if record.invalidatedAt != nil { return fail(.unregistered) }
+        accept(message, project: project, record: record, exchange: exchange, world: world)
+    }
+
+    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, exchange: Exchange, world: World) {
+        // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
+        let id = message.validateOnly ? "fake_message_id"
+            : "0:\(world.anchor.unixMilliseconds(world.now))%\(random.hex(bytes: 8))"
+        let name = "projects/\(project.projectID)/messages/\(id)"
+        world.record(layer: "fcm", host: Self.name, kind: "fcm.accepted",
+                     ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json; charset=UTF-8"],
+                                                       text: JSONValue.object([("name", .string(name))]).serialized()))
+        guard !message.validateOnly, let record else { return }
+        deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
+                                      expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds)),
+                device: record.device, world: world)
+    }
+
+    private func messageToken(_ m: FCMMessage) -> String { if case .token(let t) = m.target { return t } else { return "" } }
+
+    private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, world: World) {
+        world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, headers: [],
+                           payload: Array(entry.message.message.serialized().utf8)) { [self] status in
+            switch status {
+            case 200?:
+                world.record(layer: "fcm", host: Self.name, kind: "fcm.delivered", ["name": entry.name, "device": device])
+            case 410?, 404?:
+                tokens.invalidate(entry.token, at: world.now)
+                world.record(layer: "fcm", host: Self.name, kind: "fcm.token-invalidated",
+                             ["token": shortToken(entry.token), "device": device, "why": "app no longer installed for this token"])
+            default:
+                if entry.message.ttlSeconds == 0 {
+                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped",
+                                 ["name": entry.name, "reason": "device unreachable and ttl is 0"])
+                    return
+                }
+                var queue = queues[device] ?? FCMOfflineQueue()
+                for event in queue.add(entry) {
+                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": event.name, "reason": event.reason])
+                }
+                queues[device] = queue
+                world.record(layer: "fcm", host: Self.name, kind: "fcm.stored", ["name": entry.name, "device": device, "pending": queue.messages.count])
+            }
+        }
+    }
+
+    // MARK: Device side
+
+    private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        switch request.path {
+        case DeviceChannel.registerPath:
+            // `environment` carries the sender id (project number) the app registers with.
+            guard let ask = DeviceRegisterRequest(body: request.body) else {
+                return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+            }
+            let token: String
+            if let existing = tokens.handle(device: exchange.caller, app: ask.app, install: ask.install),
+               tokens[existing]?.invalidatedAt == nil {
+                token = existing
+            } else {
+                let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+                token = random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet)
+                tokens.issue(token, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install,
+                                                 environment: ask.environment, issuedAt: world.now))
+                world.record(layer: "fcm", host: Self.name, kind: "fcm.token-issued",
+                             ["device": exchange.caller, "app": ask.app, "token": shortToken(token)])
+            }
+            world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(token))]).serialized()))
+        case DeviceChannel.connectPath:
+            world.respond(to: exchange, with: HTTPResponse(status: 200))
+            guard var queue = queues.removeValue(forKey: exchange.caller) else { return }
+            for entry in queue.drain() {
+                if entry.expiresAt <= world.now {
+                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": entry.name, "reason": "ttl passed while the device was offline"])
+                } else {
+                    deliver(entry, device: exchange.caller, world: world)
+                }
+            }
+        default:
+            world.respond(to: exchange, with: HTTPResponse(status: 404))
+        }
+    }
+}
+
+/// `<prefix>:APA91b<rest>` in base64url characters: the shape of FCM registration tokens.
+func looksLikeFCMToken(_ t: String) -> Bool {
+    guard let colon = t.firstIndex(of: ":") else { return false }
+    let ok: (Character) -> Bool = { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    let head = t[..<colon], tail = t[t.index(after: colon)...]
+    return !head.isEmpty && head.allSatisfy(ok) && tail.hasPrefix("APA91b") && tail.allSatisfy(ok)
+}

@@ -1,0 +1,27 @@
+import PushSimKernel
+
+/// Bearer access tokens a service handed out, with their holder and expiry (OAuth 2 for FCM,
+/// the Live login service for WNS). Expired or unknown tokens are refused by the caller.
+struct AccessTokens {
+    struct Grant { var principal: String; var expiresAt: VirtualTime }
+    private var grants: [String: Grant] = [:]   // looked up only
+
+    mutating func issue(_ token: String, to principal: String, expiresAt: VirtualTime) {
+        grants[token] = Grant(principal: principal, expiresAt: expiresAt)
+    }
+
+    enum Check: Equatable { case valid(principal: String), expired, unknown }
+
+    func check(_ token: String, now: VirtualTime) -> Check {
+        guard let grant = grants[token] else { return .unknown }
+        return now < grant.expiresAt ? .valid(principal: grant.principal) : .expired
+    }
+}
+
+/// Reads `Bearer <token>` (scheme case-insensitive); nil when absent or another scheme.
+func bearerToken(_ authorization: String?) -> String? {
+    guard let authorization else { return nil }
+    let parts = authorization.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else { return nil }
+    return String(parts[1])
+}

@@ -1,0 +1,110 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// The link between a push service and the devices it serves: how a device's OS obtains a
+/// handle and reconnects, and how the service hands a notification to a device.
+///
+/// The real services use private, persistent connections (APNs' courier on port 5223, FCM's
+/// mtalk, WNS's client channel). PushSim replaces them with a small HTTP-shaped protocol of its
+/// own on a separate device-facing host name, so that the provider API stays exactly the public one:
+///
+/// | request (device → service) | body | answer |
+/// |---|---|---|
+/// | `POST /register` | `{"app": <bundle id/package>, "install": <n>, "environment": "production"\|"sandbox"}` | `200 {"handle": …}` |
+/// | `POST /connect` | – | `200`; the service then sends what it stored for this device |
+///
+/// | request (service → device) | headers | answer |
+/// |---|---|---|
+/// | `POST /push` | `x-pushsim-service`, `x-pushsim-handle`, `x-pushsim-app`, service headers; body = payload | `200` shown/handed to the app; `410` the handle no longer belongs to an installed app |
+///
+/// `install` counts the app's installations on the device: the same (device, app, install)
+/// always gets the same handle (apps ask on every launch, A-REG, W-OVR); a new install gets a new one.
+public enum DeviceChannel {
+    public static let registerPath = "/register"
+    public static let connectPath = "/connect"
+    public static let pushPath = "/push"
+    public static let serviceHeader = "x-pushsim-service"
+    public static let handleHeader = "x-pushsim-handle"
+    public static let appHeader = "x-pushsim-app"
+}
+
+/// What the service knows about one handle it issued.
+public struct HandleRecord: Sendable, Equatable {
+    /// Primary host name of the device holding it.
+    public var device: String
+    /// Bundle id (APNs topic), Android package or Windows package family.
+    public var app: String
+    public var install: Int
+    public var environment: String
+    public var issuedAt: VirtualTime
+    /// When the service learned the app behind this handle is gone (APNs: the 410 `timestamp`).
+    public var invalidatedAt: VirtualTime?
+    /// When the handle stops working by age (WNS channels: 30 days), nil for never.
+    public var expiresAt: VirtualTime?
+}
+
+/// The handles a service has issued: by handle, and by (device, app, install) for re-issue.
+public struct HandleRegistry {
+    private var records: [String: HandleRecord] = [:]   // looked up only
+    private var byInstall: [String: String] = [:]       // "device|app|install" → handle
+
+    public init() {}
+
+    public subscript(handle: String) -> HandleRecord? { records[handle] }
+
+    public var count: Int { records.count }
+
+    /// The handle already issued for this installation, if any.
+    public func handle(device: String, app: String, install: Int) -> String? {
+        byInstall["\(device)|\(app)|\(install)"]
+    }
+
+    public mutating func issue(_ handle: String, _ record: HandleRecord) {
+        records[handle] = record
+        byInstall["\(record.device)|\(record.app)|\(record.install)"] = handle
+    }
+
+    /// Marks the handle dead as of `time` (kept, so later sends can be answered with the timestamp).
+    public mutating func invalidate(_ handle: String, at time: VirtualTime) {
+        guard records[handle]?.invalidatedAt == nil else { return }
+        records[handle]?.invalidatedAt = time
+    }
+}
+
+/// Parsed body of a device's `POST /register`.
+public struct DeviceRegisterRequest: Sendable, Equatable {
+    public var app: String
+    public var install: Int
+    public var environment: String
+
+    public init(app: String, install: Int, environment: String = "production") {
+        self.app = app
+        self.install = install
+        self.environment = environment
+    }
+
+    public init?(body: [UInt8]) {
+        guard let json = try? JSONParser.parse(body), let app = json["app"]?.stringValue,
+              let install = json["install"]?.int64Value else { return nil }
+        self.init(app: app, install: Int(install), environment: json["environment"]?.stringValue ?? "production")
+    }
+
+    public var body: [UInt8] {
+        Array(JSONValue.object([("app", .string(app)), ("environment", .string(environment)),
+                                ("install", .number(JSONNumber(Int64(install))))]).serialized().utf8)
+    }
+}
+
+extension World {
+    /// Hands one notification to a device over the device channel; `then` gets the device's
+    /// status (200 shown, 410 stale handle) or nil when the device could not be reached.
+    public func pushToDevice(service: String, device: String, handle: String, app: String,
+                             headers extra: [(String, String)], payload: [UInt8],
+                             then: @escaping (Int?) -> Void) {
+        var headers = HTTPHeaders([(DeviceChannel.serviceHeader, service), (DeviceChannel.handleHeader, handle),
+                                   (DeviceChannel.appHeader, app)])
+        for (n, v) in extra { headers.add(n, v) }
+        let request = HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload)
+        call(request, from: service, timeout: .seconds(10)) { result in then(result.status) }
+    }
+}

@@ -1,0 +1,90 @@
+import PushSimNetwork
+
+/// `X-WNS-Type` values and their rules (pns-fidelity.md §3.3, §3.6, §3.7; sources W-HDR, W-OVR, W-TOAST).
+public enum WNSNotificationType: String, Sendable, CaseIterable {
+    case toast = "wns/toast"
+    case tile = "wns/tile"
+    case badge = "wns/badge"
+    case raw = "wns/raw"
+
+    /// The `Content-Type` WNS requires: `text/xml`, or `application/octet-stream` for raw.
+    public var contentType: String { self == .raw ? "application/octet-stream" : "text/xml" }
+
+    /// The XML root element the payload must have (nil for raw).
+    public var rootElement: String? {
+        switch self {
+        case .toast: return "toast"
+        case .tile: return "tile"
+        case .badge: return "badge"
+        case .raw: return nil
+        }
+    }
+
+    /// Whether WNS keeps the notification for an offline device by default: toasts never; tile
+    /// and badge the last one; raw only with `X-WNS-Cache-Policy: cache` (W-OVR, W-HDR).
+    public func isCached(policy: String?) -> Bool {
+        switch self {
+        case .toast: return false
+        case .tile, .badge: return policy != "no-cache"
+        case .raw: return policy == "cache"
+        }
+    }
+}
+
+/// A WNS error answer: status plus `X-WNS-Error-Description` (W-HDR).
+public struct WNSRejection: Error, Equatable, Sendable {
+    public var status: Int
+    public var description: String
+    public init(_ status: Int, _ description: String) { self.status = status; self.description = description }
+
+    public func response(messageID: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["X-WNS-Error-Description": description, "X-WNS-Msg-ID": messageID,
+                                               "X-WNS-Debug-Trace": "PUSHSIM"])
+    }
+}
+
+/// Checks a notification request the way WNS does; returns the type and payload or the error.
+enum WNSRequestCheck {
+    /// Largest payload: 5000 bytes (W-HDR, 413).
+    static let maxPayloadBytes = 5_000
+
+    static func check(_ request: HTTPRequest) -> Result<WNSNotificationType, WNSRejection> {
+        guard request.method == "POST" else { return .failure(WNSRejection(405, "Only POST is supported")) }
+        guard let rawType = request.headers["X-WNS-Type"] else {
+            return .failure(WNSRejection(400, "The X-WNS-Type header is missing"))
+        }
+        guard let type = WNSNotificationType(rawValue: rawType) else {
+            return .failure(WNSRejection(400, "The X-WNS-Type header value '\(rawType)' is not valid"))
+        }
+        let contentType = request.headers["Content-Type"]?.split(separator: ";").first.map {
+            String($0).trimmingCharacters(in: " ").lowercased() } ?? ""
+        guard contentType == type.contentType else {
+            return .failure(WNSRejection(400, "Content-Type must be \(type.contentType) for \(type.rawValue)"))
+        }
+        if let tag = request.headers["X-WNS-Tag"], tag.count > 16 {
+            return .failure(WNSRejection(400, "X-WNS-Tag is longer than 16 characters"))
+        }
+        if request.headers["X-WNS-SuppressPopup"] != nil {
+            return .failure(WNSRejection(400, "X-WNS-SuppressPopup is only valid on Windows Phone channels"))
+        }
+        guard request.body.count <= maxPayloadBytes else {
+            return .failure(WNSRejection(413, "The notification payload exceeds the 5000 byte limit"))
+        }
+        if let root = type.rootElement {
+            // The payload must be well-formed XML with the right root (W-TOAST).
+            guard let doc = try? XMLDocumentParser.parse(request.body) else {
+                return .failure(WNSRejection(400, "The notification payload is not well-formed XML"))
+            }
+            guard doc.root.name == root else {
+                return .failure(WNSRejection(400, "The payload root element must be <\(root)> for \(type.rawValue)"))
+            }
+        }
+        return .success(type)
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        String(drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
+    }
+}

@@ -1,0 +1,173 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A Windows app registered for push: its Package SID and client secret (W-OVR).
+public struct WNSApp: Sendable, Equatable {
+    /// `ms-app://S-1-15-2-…`
+    public var packageSID: String
+    public var secret: String
+    /// The package family the device-side app identifies itself with.
+    public var packageFamily: String
+    public init(packageSID: String, secret: String, packageFamily: String) {
+        self.packageSID = packageSID
+        self.secret = secret
+        self.packageFamily = packageFamily
+    }
+}
+
+/// The fake Windows Push Notification Services: the Live token endpoint
+/// (`POST /accesstoken.srf` on `login.live.com`, 24-hour tokens, §3.1 W-OVR), channel URIs on
+/// `cloud.notify.windows.com` that expire after 30 days (§3.2), notification requests checked
+/// per §3.3–§3.4 (W-HDR), and the device side (``DeviceChannel`` on `client.wns.windows.com`).
+///
+/// Offline caching per §3.6 (W-OVR): toasts are dropped, tile and badge keep the last one per
+/// channel, raw only with `X-WNS-Cache-Policy: cache`.
+public final class WNSService: Host {
+    public static let name = "wns"
+    public static let channelHost = "cloud.notify.windows.com"
+    public static let loginHost = "login.live.com"
+    public static let deviceHost = "client.wns.windows.com"
+    /// Channel lifetime: 30 days (W-OVR).
+    public static let channelLifetime = VirtualDuration.days(30)
+
+    public var apps: [WNSApp]
+    public private(set) var channels = HandleRegistry()   // keyed by the channel URI's token
+    private var accessTokens = AccessTokens()
+    private var random: SeededRandom
+    private var cache: [String: Cached] = [:]   // "token|type" → last cached notification
+
+    struct Cached { var type: WNSNotificationType; var headers: [(String, String)]; var payload: [UInt8]; var messageID: String; var device: String; var token: String; var app: String }
+
+    public init(world: World, apps: [WNSApp]) {
+        self.apps = apps
+        self.random = world.randomStream(WNSService.name)
+        world.register(self, name: Self.name, aliases: [Self.channelHost, Self.loginHost, Self.deviceHost])
+    }
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        switch request.authority {
+        case Self.loginHost: handleLogin(request, exchange: exchange, world: world)
+        case Self.deviceHost: handleDevice(request, exchange: exchange, world: world)
+        default: handleNotification(request, exchange: exchange, world: world)
+        }
+    }
+
+    public func leftovers(world: World) -> [String] {
+        cache.keys.sorted().map { "\(cache[$0]!.type.rawValue) \(cache[$0]!.messageID) cached for \(cache[$0]!.device), undelivered" }
+    }
+
+    // MARK: Access tokens
+
+    private func handleLogin(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        let form = splitTarget("?" + request.bodyText).query
+        func value(_ k: String) -> String? { form.first(where: { $0.0 == k })?.1 }
+        guard request.method == "POST", value("grant_type") == "client_credentials", value("scope") == "notify.windows.com",
+              let id = value("client_id"), let app = apps.first(where: { $0.packageSID == id }), value("client_secret") == app.secret
+        else {
+            return world.respond(to: exchange, with: HTTPResponse(status: 400, headers: ["content-type": "application/json"],
+                                                                  text: #"{"error":"invalid_client","error_description":"Invalid client id"}"#))
+        }
+        let token = "EgAcAQMAAAAALYAAY/c+Huwi3Fv4Ck10UrKNmtxRO6Njk2MgA=" + random.hex(bytes: 12)
+        accessTokens.issue(token, to: app.packageSID, expiresAt: world.now + .seconds(86_400))
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json"],
+            text: #"{"access_token":"\#(token)","token_type":"bearer","expires_in":86400}"#))
+    }
+
+    // MARK: Notifications
+
+    private func handleNotification(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        let messageID = random.hex(bytes: 8).uppercased()
+        func fail(_ r: WNSRejection) {
+            world.record(layer: "wns", host: Self.name, kind: "wns.rejected", ["status": r.status, "error": r.description])
+            world.respond(to: exchange, with: r.response(messageID: messageID))
+        }
+        // Access token first: 401 when missing, malformed or expired (W-HDR).
+        guard let bearer = bearerToken(request.headers["Authorization"]),
+              case .valid(let sid) = accessTokens.check(bearer, now: world.now) else {
+            return fail(WNSRejection(401, "The access token is missing, malformed or expired"))
+        }
+        guard let token = request.queryValue("token"), request.path == "/", let record = channels[token] else {
+            return fail(WNSRejection(404, "The channel URI is not valid or is not recognized by WNS"))
+        }
+        if let expires = record.expiresAt, world.now >= expires {
+            return fail(WNSRejection(410, "The channel expired"))
+        }
+        if record.invalidatedAt != nil { return fail(WNSRejection(410, "The channel expired")) }
+        guard apps.first(where: { $0.packageSID == sid })?.packageFamily == record.app else {
+            return fail(WNSRejection(403, "The access token is not authorized to send to this channel"))
+        }
+        let type: WNSNotificationType
+        switch WNSRequestCheck.check(request) {
+        case .failure(let r): return fail(r)
+        case .success(let t): type = t
+        }
+        var headers: HTTPHeaders = ["X-WNS-Status": "received", "X-WNS-Msg-ID": messageID]
+        if request.headers["X-WNS-RequestForStatus"] == "true" {
+            headers.add("X-WNS-DeviceConnectionStatus", world.isOnline(record.device) ? "connected" : "disconnected")
+        }
+        world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers))
+        let forwarded = request.headers.fields.filter { $0.name.lowercased().hasPrefix("x-wns-") && $0.name.lowercased() != "x-wns-requestforstatus" }
+            .map { ($0.name, $0.value) }
+        deliver(Cached(type: type, headers: forwarded, payload: request.body, messageID: messageID, device: record.device, token: token, app: record.app),
+                cachePolicy: request.headers["X-WNS-Cache-Policy"], world: world)
+    }
+
+    private func deliver(_ n: Cached, cachePolicy: String?, world: World) {
+        world.pushToDevice(service: Self.name, device: n.device, handle: n.token, app: n.app,
+                           headers: n.headers, payload: n.payload) { [self] status in
+            switch status {
+            case 200?:
+                world.record(layer: "wns", host: Self.name, kind: "wns.delivered", ["msg-id": n.messageID, "device": n.device])
+            case 410?, 404?:
+                channels.invalidate(n.token, at: world.now)
+                world.record(layer: "wns", host: Self.name, kind: "wns.channel-invalidated", ["device": n.device, "why": "app no longer installed for this channel"])
+            default:
+                guard n.type.isCached(policy: cachePolicy) else {
+                    world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                                 ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
+                    return
+                }
+                let key = n.token + "|" + n.type.rawValue
+                if let old = cache[key] {
+                    world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                                 ["msg-id": old.messageID, "reason": "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
+                }
+                cache[key] = n
+                world.record(layer: "wns", host: Self.name, kind: "wns.cached", ["msg-id": n.messageID, "device": n.device])
+            }
+        }
+    }
+
+    // MARK: Device side
+
+    private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        switch request.path {
+        case DeviceChannel.registerPath:
+            guard let ask = DeviceRegisterRequest(body: request.body) else {
+                return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+            }
+            var token = channels.handle(device: exchange.caller, app: ask.app, install: ask.install)
+            if let t = token, let r = channels[t], r.invalidatedAt != nil || (r.expiresAt.map { world.now >= $0 } ?? false) {
+                token = nil // expired: the app gets a new channel (W-OVR: request one on every launch)
+            }
+            if token == nil {
+                let t = "AwYAAAD" + random.string(count: 80, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+                channels.issue(t, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
+                                               issuedAt: world.now, expiresAt: world.now + Self.channelLifetime))
+                world.record(layer: "wns", host: Self.name, kind: "wns.channel-issued", ["device": exchange.caller, "app": ask.app])
+                token = t
+            }
+            let uri = "https://\(Self.channelHost)/?token=\(token!)"
+            world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(uri))]).serialized()))
+        case DeviceChannel.connectPath:
+            world.respond(to: exchange, with: HTTPResponse(status: 200))
+            for key in cache.keys.sorted() where cache[key]!.device == exchange.caller {
+                let n = cache.removeValue(forKey: key)!
+                deliver(n, cachePolicy: "cache", world: world)
+            }
+        default:
+            world.respond(to: exchange, with: HTTPResponse(status: 404))
+        }
+    }
+}

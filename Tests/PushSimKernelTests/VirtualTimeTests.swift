@@ -1,0 +1,100 @@
+import Testing
+@testable import PushSimKernel
+
+@Suite("VirtualTime")
+struct VirtualTimeTests {
+    @Test func timeDescription() {
+        #expect(VirtualTime.zero.description == "0+00:00:00.000")
+        #expect(VirtualTime(microseconds: 5_120_000).description == "0+00:00:05.120")
+        #expect((VirtualTime.zero + .days(91) + .seconds(3)).description == "91+00:00:03.000")
+        #expect((VirtualTime.zero + .hours(23) + .minutes(59) + .seconds(59) + .milliseconds(999)).description
+                == "0+23:59:59.999")
+        #expect((VirtualTime.zero + .days(1) + .hours(2) + .minutes(3) + .seconds(4)).description
+                == "1+02:03:04.000")
+        // Milliseconds are truncated, not rounded.
+        #expect(VirtualTime(microseconds: 1_999).description == "0+00:00:00.001")
+        #expect(VirtualTime(microseconds: 999).description == "0+00:00:00.000")
+        #expect(VirtualTime(microseconds: -5_120_000).description == "-0+00:00:05.120")
+    }
+
+    @Test func durationDescriptionIsShortestExactUnit() {
+        #expect(VirtualDuration.zero.description == "0s")
+        #expect(VirtualDuration.milliseconds(250).description == "250ms")
+        #expect(VirtualDuration.seconds(5).description == "5s")
+        #expect(VirtualDuration.days(90).description == "90d")
+        #expect(VirtualDuration.microseconds(1_500).description == "1500us")
+        #expect(VirtualDuration.minutes(90).description == "90m")
+        #expect(VirtualDuration.minutes(120).description == "2h")
+        #expect(VirtualDuration.hours(48).description == "2d")
+        #expect(VirtualDuration.milliseconds(1_000).description == "1s")
+    }
+
+    @Test(arguments: [
+        ("7us", Int64(7)), ("250ms", 250_000), ("5s", 5_000_000), ("3m", 180_000_000),
+        ("2h", 7_200_000_000), ("90d", 7_776_000_000_000), ("0s", 0), ("007ms", 7_000),
+        ("9223372036854775807us", Int64.max),
+    ])
+    func parseEveryUnit(text: String, microseconds: Int64) {
+        #expect(VirtualDuration.parse(Substring(text)) == VirtualDuration(microseconds: microseconds))
+    }
+
+    @Test(arguments: ["5x", "s", "-1s", "99999999999999999d", "99999999999999999999s", "", "5", "5 s",
+                      " 5s", "5S", "1.5s", "+5s", "5sec", "5ss", "9223372036854775808us", "١s"])
+    func parseRejects(text: String) {
+        #expect(VirtualDuration.parse(Substring(text)) == nil)
+    }
+
+    @Test func parseWorksOnSubstringSlices() {
+        let line = "after 250ms send"
+        let slice = line.split(separator: " ")[1]
+        #expect(VirtualDuration.parse(slice) == .milliseconds(250))
+    }
+
+    @Test func descriptionRoundTripsThroughParse() {
+        var fixed: [VirtualDuration] = [.zero, .microseconds(1), .microseconds(1_500), .milliseconds(250),
+                                        .seconds(59), .minutes(61), .hours(25), .days(3_650),
+                                        VirtualDuration(microseconds: Int64.max)]
+        var r = SeededRandom(seed: 77)
+        for _ in 0..<1_000 {
+            let (_, size) = VirtualDuration.units[r.int(below: VirtualDuration.units.count)]
+            fixed.append(VirtualDuration(microseconds: r.int(in: 0...100_000) * size + (r.chance(Ratio(1, 3)) ? 1 : 0)))
+        }
+        for d in fixed {
+            #expect(VirtualDuration.parse(Substring(d.description)) == d, "\(d.microseconds)us -> \(d)")
+        }
+    }
+
+    @Test func arithmeticAndOrder() {
+        let a = VirtualTime.zero + .seconds(5)
+        let b = a + .milliseconds(120)
+        #expect(b.microseconds == 5_120_000)
+        #expect(b - a == .milliseconds(120))
+        #expect(a < b && !(b < a))
+        #expect(VirtualDuration.minutes(2) == .seconds(120))
+        #expect(VirtualDuration.hours(1) == .minutes(60))
+        #expect(VirtualDuration.days(1) == .hours(24))
+        #expect(VirtualDuration.seconds(2) + .milliseconds(5) == .microseconds(2_005_000))
+        #expect(VirtualDuration.seconds(3) * 4 == .seconds(12))
+        #expect(VirtualDuration.milliseconds(2_999).seconds == 2)
+        #expect(VirtualDuration.milliseconds(1) < .seconds(1))
+    }
+
+    @Test func calendarAnchorDefaultIs2026() {
+        let anchor = CalendarAnchor()
+        #expect(anchor.unixSecondsAtZero == 1_767_225_600)   // 2026-01-01T00:00:00Z
+        #expect(anchor.unixSeconds(.zero) == 1_767_225_600)
+        #expect(anchor.unixMilliseconds(.zero) == 1_767_225_600_000)
+    }
+
+    @Test func calendarAnchorConversions() {
+        let anchor = CalendarAnchor(unixSecondsAtZero: 1_000)
+        let t = VirtualTime.zero + .seconds(5) + .milliseconds(999) + .microseconds(999)
+        #expect(anchor.unixSeconds(t) == 1_005)               // rounded down
+        #expect(anchor.unixMilliseconds(t) == 1_005_999)      // rounded down
+        #expect(anchor.virtualTime(unixSeconds: 1_005) == VirtualTime.zero + .seconds(5))
+        #expect(anchor.virtualTime(unixSeconds: 1_000) == .zero)
+        let later = VirtualTime.zero + .days(90)
+        #expect(anchor.virtualTime(unixSeconds: anchor.unixSeconds(later)) == later)
+        #expect(CalendarAnchor(unixSecondsAtZero: 1_000) != CalendarAnchor())
+    }
+}
