@@ -34,8 +34,8 @@ let package = Package(
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
         .testTarget(name: "PushSimServicesTests", dependencies: ["PushSimServices"]),
         .testTarget(name: "PushSimHubTests", dependencies: ["PushSimHub", "PushSimServices"]),
-        .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices"]),
-        .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub"]),
+        .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices", "PushSimScenario"]),
+        .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
         .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend"]),
         .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"]),
     ]

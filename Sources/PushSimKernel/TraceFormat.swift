@@ -32,7 +32,7 @@ public enum TraceFormat {
     /// Fixed columns: time, layer, host, kind, correlation, then `key=value` fields in the
     /// order they were recorded (string values that are empty or hold a space, a quote or a control
     /// character are written as JSON strings, so each event stays on one line). Example:
-    /// `0+00:00:05.120  device   bob-iphone        notification.shown  c0004  text="From alice: Hi Bob"`
+    /// `0+00:00:05.120  device   bob-iphone      notification.shown          c0004  text="From alice: Hi Bob"`
     public static func timeline(_ events: [TraceEvent]) -> String {
         var out = ""
         for e in events { out += timelineLine(e); out += "\n" }
@@ -42,8 +42,8 @@ public enum TraceFormat {
     public static func timelineLine(_ e: TraceEvent) -> String {
         var line = column(e.time.description, 16)
         line += column(e.layer, 9)
-        line += column(e.host, 30)
-        line += column(e.kind, 24)
+        line += column(e.host, 16)
+        line += column(e.kind, 28)
         line += column(e.correlation.isEmpty ? "-" : e.correlation, 7)
         line += e.fields.map { f -> String in
             if case .string(let s) = f.value,

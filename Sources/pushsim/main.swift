@@ -65,14 +65,13 @@ if !missing.isEmpty { fail("no such file or folder: \(missing.joined(separator: 
 if files.isEmpty { fail("no .scenario files in \(paths.joined(separator: ", "))") }
 
 var traceOut = ""
-var passed = 0, failed = 0, failedScenarios = 0
-var broken = false
+var passed = 0, failed = 0, failedScenarios = 0, brokenScenarios = 0
 let started = DispatchTime.now().uptimeNanoseconds   // wall clock for the summary only, never inside a run
 for file in files {
     switch PushSim.run(path: file, seed: seed) {
     case .failure(let error):
         FileHandle.standardError.write(Data("\(error)\n".utf8))
-        broken = true
+        brokenScenarios += 1
     case .success(let report):
         print(report.text(), terminator: "")
         if timeline { print(TraceFormat.timeline(report.trace), terminator: "") }
@@ -90,6 +89,7 @@ if let tracePath {
     do { try traceOut.write(toFile: tracePath, atomically: true, encoding: .utf8) } catch { fail("cannot write \(tracePath): \(error)") }
 }
 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-print("\(files.count) scenario(s), \(failedScenarios) failed, in \(String(format: "%.2f", elapsed)) s wall time")
+let unreadable = brokenScenarios > 0 ? ", \(brokenScenarios) could not be read or parsed" : ""
+print("\(files.count) scenario(s): \(failedScenarios) failed\(unreadable); \(String(format: "%.2f", elapsed)) s wall time")
 print("expectations: \(passed) passed, \(failed) failed")
-exit(broken ? 2 : (failedScenarios > 0 ? 1 : 0))
+exit(brokenScenarios > 0 ? 2 : (failedScenarios > 0 ? 1 : 0))

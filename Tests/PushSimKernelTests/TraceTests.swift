@@ -56,8 +56,8 @@ struct TraceTests {
                             .init("text", "From alice: Hi Bob"), .init("badge", 1), .init("sound", "default"),
                             .init("empty", ""), .init("flag", true), .init("q", "a\"b"),
                            ])
-        //            time(16)          layer(9)  host(30)                        kind(24)                  corr(7)
-        let expected = "0+00:00:05.120  device   bob-iphone                    notification.shown      c0004  "
+        //            time(16)          layer(9)  host(16)        kind(28)                    corr(7)
+        let expected = "0+00:00:05.120  device   bob-iphone      notification.shown          c0004  "
             + #"text="From alice: Hi Bob" badge=1 sound=default empty="" flag=true q="a\"b""#
         #expect(TraceFormat.timelineLine(e) == expected)
     }
@@ -66,7 +66,7 @@ struct TraceTests {
         let e = TraceEvent(sequence: 3, time: .zero + .days(2) + .hours(3), layer: "scenario",
                            host: "a-very-long-host-name-that-overflows-its-column", kind: "run.start",
                            correlation: "", fields: [])
-        let expected = "2+03:00:00.000  scenario a-very-long-host-name-that-overflows-its-column run.start               -"
+        let expected = "2+03:00:00.000  scenario a-very-long-host-name-that-overflows-its-column run.start                   -"
         #expect(TraceFormat.timelineLine(e) == expected)
         #expect(TraceFormat.timeline([e, e]) == expected + "\n" + expected + "\n")
     }

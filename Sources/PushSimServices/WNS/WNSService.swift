@@ -114,7 +114,8 @@ public final class WNSService: Host {
     }
 
     private func deliver(_ n: Cached, cachePolicy: String?, world: World) {
-        world.pushToDevice(service: Self.name, device: n.device, handle: n.token, app: n.app,
+        // The app holds the whole channel URI as its handle.
+        world.pushToDevice(service: Self.name, device: n.device, handle: Self.channelURI(n.token), app: n.app,
                            headers: n.headers, payload: n.payload) { [self] status in
             switch status {
             case 200?:
@@ -139,6 +140,9 @@ public final class WNSService: Host {
         }
     }
 
+    /// The channel URI for a channel token: `https://cloud.notify.windows.com/?token=…` (W-OVR).
+    public static func channelURI(_ token: String) -> String { "https://\(channelHost)/?token=\(token)" }
+
     // MARK: Device side
 
     private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
@@ -158,7 +162,7 @@ public final class WNSService: Host {
                 world.record(layer: "wns", host: Self.name, kind: "wns.channel-issued", ["device": exchange.caller, "app": ask.app])
                 token = t
             }
-            let uri = "https://\(Self.channelHost)/?token=\(token!)"
+            let uri = Self.channelURI(token!)
             world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(uri))]).serialized()))
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
