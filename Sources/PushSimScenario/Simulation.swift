@@ -63,7 +63,7 @@ public final class Simulation {
     public func device(_ name: String) -> Device? { devices.first { $0.name == name } }
 
     /// Schedules `action` at `time` as the start of a new causal chain (a new correlation id).
-    public func at(_ time: VirtualTime, _ label: String, _ action: @escaping () -> Void) {
+    public func at(_ time: VirtualTime, _ label: String = "step", _ action: @escaping () -> Void) {
         world.schedule(at: time) { [world] in
             world.newCorrelation()
             world.record(layer: "scenario", host: "scenario", kind: "scenario.step", ["step": label])
