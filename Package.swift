@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices", "PushSimScenario"]),
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
         .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend"]),
-        .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"]),
+        .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"], exclude: ["Fixtures"]),
     ]
 )
