@@ -36,6 +36,16 @@ public struct TraceEvent: Sendable, Equatable {
     public var correlation: String
     public var fields: [Field]
 
+    public init(sequence: Int, time: VirtualTime, layer: String, host: String, kind: String, correlation: String, fields: [Field]) {
+        self.sequence = sequence
+        self.time = time
+        self.layer = layer
+        self.host = host
+        self.kind = kind
+        self.correlation = correlation
+        self.fields = fields
+    }
+
     public struct Field: Sendable, Equatable {
         public var key: String
         public var value: TraceValue

@@ -1,95 +1,75 @@
 import Foundation
 import PushSim
 
-// The `pushsim` command. Exit codes: 0 every expectation held; 1 an expectation failed or a run
-// hit a limit; 2 usage error, unreadable or malformed scenario.
+// The `pushsim` command: see `Options.usage` for commands, options and exit codes.
 
-let usage = """
-OVERVIEW: PushSim runs push-notification scenarios on virtual time, the same on every run.
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+let (files, missing) = PushSim.scenarioFiles(in: options.paths)
+if !missing.isEmpty { Options.fail("no such file or folder: \(missing.joined(separator: ", "))") }
+if files.isEmpty { Options.fail("no .scenario files in \(options.paths.joined(separator: ", "))") }
 
-USAGE: pushsim run <file-or-folder>... [--seed <n>] [--trace <file>] [--timeline]
+func writeError(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
-ARGUMENTS:
-  <file-or-folder>   .scenario files, or folders searched recursively for them
-
-OPTIONS:
-  --seed <n>         run with this seed instead of the one in each file
-  --trace <file>     write the trace of every run as JSON Lines (one header line per scenario)
-  --timeline         print each run's trace as a fixed-column timeline
-  -h, --help         show this help
-
-EXIT CODES:
-  0  every expectation held
-  1  an expectation failed, or a run hit a limit (the replay command is printed)
-  2  usage error, or a scenario that cannot be read or parsed (file:line:col is printed)
-"""
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("pushsim: \(message)\n\nUsage: pushsim run <file-or-folder>... [--seed <n>] [--trace <file>] [--timeline]\n".utf8))
-    exit(2)
+func write(_ text: String, to path: String) {
+    do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch { Options.fail("cannot write \(path): \(error)") }
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help") || arguments.first == "help" {
-    print(usage)
-    exit(arguments.isEmpty ? 2 : 0)
-}
-guard arguments.removeFirst() == "run" else { fail("unknown command '\(CommandLine.arguments[1])'; the command is 'run'") }
-
-var paths: [String] = []
-var seed: UInt64?
-var tracePath: String?
-var timeline = false
-while !arguments.isEmpty {
-    let arg = arguments.removeFirst()
-    switch arg {
-    case "--seed":
-        guard let value = arguments.first, let n = UInt64(value) else { fail("--seed needs a whole number from 0 to \(UInt64.max)") }
-        seed = n
-        arguments.removeFirst()
-    case "--trace":
-        guard let value = arguments.first else { fail("--trace needs a file name") }
-        tracePath = value
-        arguments.removeFirst()
-    case "--timeline":
-        timeline = true
-    default:
-        if arg.hasPrefix("-") { fail("unknown option '\(arg)'") }
-        paths.append(arg)
+if options.command == .check {
+    var bad = 0
+    for file in files {
+        switch PushSim.loadScenario(path: file) {
+        case .success(let s): print("ok    \(file) \"\(s.name)\": \(s.devices.count) device(s), \(s.actions.count) step(s), \(s.expectations.count) expectation(s)")
+        case .failure(let error): writeError("\(error)"); bad += 1
+        }
     }
+    print("\(files.count) file(s) checked, \(bad) with mistakes")
+    exit(bad > 0 ? 2 : 0)
 }
-if paths.isEmpty { fail("name at least one scenario file or folder") }
 
-let (files, missing) = PushSim.scenarioFiles(in: paths)
-if !missing.isEmpty { fail("no such file or folder: \(missing.joined(separator: ", "))") }
-if files.isEmpty { fail("no .scenario files in \(paths.joined(separator: ", "))") }
-
+var reports: [ScenarioReport] = []
+var unreadable: [String] = []
 var traceOut = ""
-var passed = 0, failed = 0, failedScenarios = 0, brokenScenarios = 0
+var nondeterministic = 0
 let started = DispatchTime.now().uptimeNanoseconds   // wall clock for the summary only, never inside a run
 for file in files {
-    switch PushSim.run(path: file, seed: seed) {
+    switch PushSim.run(path: file, seed: options.seed) {
     case .failure(let error):
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-        brokenScenarios += 1
+        writeError("\(error)")
+        unreadable.append(file)
     case .success(let report):
-        print(report.text(), terminator: "")
-        if timeline { print(TraceFormat.timeline(report.trace), terminator: "") }
-        passed += report.results.filter(\.passed).count
-        failed += report.failedCount
-        if !report.passed { failedScenarios += 1 }
-        if tracePath != nil {
+        reports.append(report)
+        if options.format == .text {
+            print(report.text(), terminator: "")
+            if options.timeline { print(TraceFormat.timeline(report.trace), terminator: "") }
+        }
+        if options.checkDeterminism, case .success(let again) = PushSim.run(path: file, seed: report.seed) {
+            if let d = Reports.firstDifference(report.trace, again.trace) {
+                nondeterministic += 1
+                print("  NOT DETERMINISTIC: trace line \(d.line) differs between two runs with seed \(report.seed)\n    first:  \(d.first)\n    second: \(d.second)")
+            } else if options.format == .text {
+                print("  deterministic: two runs gave the same \(report.trace.count)-event trace")
+            }
+        }
+        if options.tracePath != nil {
             var header = "{\"scenario\":"
             appendJSONString(file, to: &header)
             traceOut += header + ",\"seed\":\(report.seed)}\n" + TraceFormat.jsonLines(report.trace)
         }
     }
 }
-if let tracePath {
-    do { try traceOut.write(toFile: tracePath, atomically: true, encoding: .utf8) } catch { fail("cannot write \(tracePath): \(error)") }
+if let path = options.tracePath { write(traceOut, to: path) }
+if let path = options.junitPath { write(Reports.junit(reports), to: path) }
+
+let failedScenarios = reports.filter { !$0.passed }.count
+if options.format == .json {
+    print(Reports.jsonSummary(reports, unreadable: unreadable), terminator: "")
+} else {
+    let passed = reports.reduce(0) { $0 + $1.results.filter(\.passed).count }
+    let failed = reports.reduce(0) { $0 + $1.failedCount }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let extra = (unreadable.isEmpty ? "" : ", \(unreadable.count) could not be read or parsed")
+        + (nondeterministic == 0 ? "" : ", \(nondeterministic) not deterministic")
+    print("\(files.count) scenario(s): \(failedScenarios) failed\(extra); \(String(format: "%.2f", elapsed)) s wall time")
+    print("expectations: \(passed) passed, \(failed) failed")
 }
-let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-let unreadable = brokenScenarios > 0 ? ", \(brokenScenarios) could not be read or parsed" : ""
-print("\(files.count) scenario(s): \(failedScenarios) failed\(unreadable); \(String(format: "%.2f", elapsed)) s wall time")
-print("expectations: \(passed) passed, \(failed) failed")
-exit(brokenScenarios > 0 ? 2 : (failedScenarios > 0 ? 1 : 0))
+exit(!unreadable.isEmpty ? 2 : (failedScenarios + nondeterministic > 0 ? 1 : 0))

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The command line, parsed. Usage errors end the process with status 2.
+struct Options {
+    enum Command: String { case run, check }
+    enum Format: String { case text, json }
+
+    var command: Command = .run
+    var paths: [String] = []
+    var seed: UInt64?
+    var tracePath: String?
+    var junitPath: String?
+    var timeline = false
+    var format: Format = .text
+    var checkDeterminism = false
+
+    static let usage = """
+    OVERVIEW: PushSim runs push-notification scenarios on virtual time, the same on every run.
+
+    USAGE: pushsim run <file-or-folder>... [--seed <n>] [--trace <file>] [--timeline] [--junit <file>]
+                                          [--format text|json] [--check-determinism]
+           pushsim check <file-or-folder>...
+
+    COMMANDS:
+      run                 run scenarios and check their expectations
+      check               only read and check scenario files; report every mistake
+
+    ARGUMENTS:
+      <file-or-folder>    .scenario files, or folders searched recursively for them
+
+    OPTIONS:
+      --seed <n>          run with this seed instead of the one in each file
+      --trace <file>      write the trace of every run as JSON Lines (one header line per scenario)
+      --timeline          print each run's trace as a fixed-column timeline
+      --junit <file>      write JUnit XML, one test case per expectation
+      --format text|json  the summary on standard output (default text)
+      --check-determinism run each scenario twice and report the first trace line that differs
+      -h, --help          show this help
+
+    EXIT CODES:
+      0  every expectation held
+      1  an expectation failed, a run hit a limit, or a run was not deterministic (the replay command is printed)
+      2  usage error, or a scenario that cannot be read or parsed (file:line:col is printed)
+    """
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("pushsim: \(message)\n\nUsage: pushsim run|check <file-or-folder>... (see pushsim --help)\n".utf8))
+        exit(2)
+    }
+
+    static func parse(_ raw: [String]) -> Options {
+        var arguments = raw
+        if arguments.isEmpty { print(usage); exit(2) }
+        if arguments.contains("-h") || arguments.contains("--help") || arguments.first == "help" { print(usage); exit(0) }
+        var options = Options()
+        let name = arguments.removeFirst()
+        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are 'run' and 'check'") }
+        options.command = command
+        func value(_ flag: String) -> String {
+            guard let v = arguments.first, !v.hasPrefix("--") else { fail("\(flag) needs a value") }
+            arguments.removeFirst()
+            return v
+        }
+        while !arguments.isEmpty {
+            let arg = arguments.removeFirst()
+            switch arg {
+            case "--seed":
+                guard let n = UInt64(value(arg)) else { fail("--seed needs a whole number from 0 to \(UInt64.max)") }
+                options.seed = n
+            case "--trace": options.tracePath = value(arg)
+            case "--junit": options.junitPath = value(arg)
+            case "--timeline": options.timeline = true
+            case "--check-determinism": options.checkDeterminism = true
+            case "--format":
+                let v = value(arg)
+                guard let f = Format(rawValue: v) else { fail("--format takes text or json, not '\(v)'") }
+                options.format = f
+            default:
+                if arg.hasPrefix("-") { fail("unknown option '\(arg)'") }
+                options.paths.append(arg)
+            }
+        }
+        if options.paths.isEmpty { fail("name at least one scenario file or folder") }
+        if command == .check && (options.seed != nil || options.tracePath != nil || options.junitPath != nil || options.timeline) {
+            fail("check only reads files; --seed, --trace, --junit and --timeline belong to run")
+        }
+        return options
+    }
+}
