@@ -61,7 +61,8 @@ enum PNSVerdict: Equatable {
 }
 
 extension NotificationHub {
-    func handlePNSResult(_ result: CallResult, _ n: HubNotification, _ r: StoredRegistration, attempt: Int, world: World) {
+    func handlePNSResult(_ result: CallResult, _ n: HubNotification, _ r: StoredRegistration, attempt: Int,
+                         renewed: Bool = false, world: World) {
         let verdict = PNSVerdict(result, platform: r.platform)
         switch verdict {
         case .accepted:
@@ -71,23 +72,31 @@ extension NotificationHub {
             drop(n, r, reason: reason, world: world)
         case .renewCredentials(let reason):
             pnsTokens.forget(r.platform)
-            guard attempt == 1 else { return drop(n, r, reason: "\(reason), again after renewing credentials", world: world) }
-            dispatch(n, to: r, attempt: attempt + 1, world: world)
+            // Renew once per notification, whichever attempt met the stale credentials.
+            guard !renewed else { return drop(n, r, reason: "\(reason), again after renewing credentials", world: world) }
+            dispatch(n, to: r, attempt: attempt + 1, renewed: true, world: world)
         case .retry(let reason, let after):
-            let delay = after ?? Self.firstRetryDelay * Int64(1 << min(attempt - 1, 20))
-            guard world.now + delay < n.acceptedAt + Self.handOffDeadline else {
-                return drop(n, r, reason: "\(reason); not handed to the PNS within 30 minutes", world: world)
-            }
-            world.record(layer: "hub", host: Self.name, kind: "hub.pns-retry",
-                         ["notification": n.id, "registration": r.id, "reason": reason, "in": "\(delay)"])
-            let key = "\(n.id)/\(r.id)"
-            inFlight[key] = "notification \(n.id) for registration \(r.id) waiting to retry (\(reason))"
-            world.schedule(after: delay) { [self] in
-                inFlight[key] = nil
-                dispatch(n, to: r, attempt: attempt + 1, world: world)
-            }
+            retry(n, r, attempt: attempt, renewed: renewed, reason: reason, after: after, world: world)
         case .refused(let reason):
             drop(n, r, reason: reason, world: world)
+        }
+    }
+
+    /// Tries again after `after` (Retry-After) or an exponential back-off from 1 s, unless that
+    /// would pass the 30-minute hand-off deadline, in which case the notification is dropped.
+    func retry(_ n: HubNotification, _ r: StoredRegistration, attempt: Int, renewed: Bool, reason: String,
+               after: VirtualDuration?, world: World) {
+        let delay = after ?? Self.firstRetryDelay * Int64(1 << min(attempt - 1, 20))
+        guard world.now + delay < n.acceptedAt + Self.handOffDeadline else {
+            return drop(n, r, reason: "\(reason); not handed to the PNS within 30 minutes", world: world)
+        }
+        world.record(layer: "hub", host: Self.name, kind: "hub.pns-retry",
+                     ["notification": n.id, "registration": r.id, "reason": reason, "in": "\(delay)"])
+        let key = "\(n.id)/\(r.id)"
+        inFlight[key] = "notification \(n.id) for registration \(r.id) waiting to retry (\(reason))"
+        world.schedule(after: delay) { [self] in
+            inFlight[key] = nil
+            dispatch(n, to: r, attempt: attempt + 1, renewed: renewed, world: world)
         }
     }
 

@@ -71,21 +71,29 @@ extension NotificationHub {
         for r in targets { dispatch(notification, to: r, attempt: 1, world: world) }
     }
 
-    /// Hands one notification to the PNS of one registration.
-    func dispatch(_ n: HubNotification, to r: StoredRegistration, attempt: Int, world: World) {
+    /// Hands one notification to the PNS of one registration. `renewed` is true once the hub has
+    /// renewed its credentials for this notification (it does so at most once).
+    func dispatch(_ n: HubNotification, to r: StoredRegistration, attempt: Int, renewed: Bool = false, world: World) {
         let key = "\(n.id)/\(r.id)"
         inFlight[key] = "notification \(n.id) for registration \(r.id) not yet accepted by its PNS (attempt \(attempt))"
         withPNSRequest(n, r, world: world) { [self] built in
             guard case .success(let request) = built else {
                 inFlight[key] = nil
-                if case .failure(let problem) = built { drop(n, r, reason: problem.reason, world: world) }
+                if case .failure(let problem) = built {
+                    // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
+                    if problem.retryable {
+                        retry(n, r, attempt: attempt, renewed: renewed, reason: problem.reason, after: nil, world: world)
+                    } else {
+                        drop(n, r, reason: problem.reason, world: world)
+                    }
+                }
                 return
             }
             world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
                          ["notification": n.id, "registration": r.id, "pns": request.authority, "attempt": attempt])
             world.call(request, from: Self.name) { [self] result in
                 inFlight[key] = nil
-                handlePNSResult(result, n, r, attempt: attempt, world: world)
+                handlePNSResult(result, n, r, attempt: attempt, renewed: renewed, world: world)
             }
         }
     }
@@ -94,7 +102,6 @@ extension NotificationHub {
     private func withPNSRequest(_ n: HubNotification, _ r: StoredRegistration, world: World,
                                 then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
         let noCredentials = PNSRequestProblem(reason: "the hub has no \(r.platform.rawValue) credentials")
-        let refused = PNSRequestProblem(reason: "the PNS token endpoint refused the hub's credentials")
         switch r.platform {
         case .apple:
             guard let c = configuration.apns else { return then(.failure(noCredentials)) }
@@ -105,8 +112,8 @@ extension NotificationHub {
                                       headers: headers, body: n.payload)))
         case .fcmV1:
             guard let c = configuration.fcm else { return then(.failure(noCredentials)) }
-            PNSAccessTokenCache.fcmToken(self, c, world: world) { token in
-                guard let token else { return then(.failure(refused)) }
+            PNSAccessTokenCache.fcmToken(self, c, world: world) { answer in
+                guard let token = PNSRequestProblem.token(answer, then) else { return }
                 guard let json = try? JSONParser.parse(n.payload), let members = json["message"]?.objectMembers else {
                     return then(.failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object")))
                 }
@@ -118,8 +125,8 @@ extension NotificationHub {
             }
         case .windows:
             guard let c = configuration.wns else { return then(.failure(noCredentials)) }
-            PNSAccessTokenCache.wnsToken(self, c, world: world) { token in
-                guard let token else { return then(.failure(refused)) }
+            PNSAccessTokenCache.wnsToken(self, c, world: world) { answer in
+                guard let token = PNSRequestProblem.token(answer, then) else { return }
                 let type = n.forwardedHeaders.first(where: { $0.0.lowercased() == "x-wns-type" })?.1 ?? "wns/toast"
                 var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
                                            ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
@@ -135,5 +142,20 @@ extension NotificationHub {
     }
 }
 
-/// Why the hub could not build a request for a PNS.
-struct PNSRequestProblem: Error { var reason: String }
+/// Why the hub could not build a request for a PNS; `retryable` when it may work later
+/// (the token endpoint could not be reached).
+struct PNSRequestProblem: Error {
+    var reason: String
+    var retryable = false
+
+    /// The token in `answer`, or nil after passing the matching problem to `then`.
+    static func token(_ answer: PNSAccessTokenCache.Answer,
+                      _ then: (Result<HTTPRequest, PNSRequestProblem>) -> Void) -> String? {
+        switch answer {
+        case .token(let t): return t
+        case .refused(let why): then(.failure(PNSRequestProblem(reason: why)))
+        case .unavailable(let why): then(.failure(PNSRequestProblem(reason: why, retryable: true)))
+        }
+        return nil
+    }
+}

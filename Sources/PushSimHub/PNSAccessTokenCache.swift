@@ -9,12 +9,21 @@ import PushSimNetwork
 /// - WNS: an access token from `login.live.com` for the package SID and secret (W-OVR).
 /// Callers waiting while a token is being fetched are queued and answered in order.
 struct PNSAccessTokenCache {
+    /// What a token request came to: a token, a refusal of the hub's credentials (the endpoint
+    /// answered, but not with a token), or no usable answer (transport failure, 408, 429, 5xx),
+    /// which the hub treats like a PNS outage and retries.
+    enum Answer: Equatable {
+        case token(String)
+        case refused(String)
+        case unavailable(String)
+    }
+
     struct Cached { var token: String; var expiresAt: VirtualTime }
     private var apns: Cached?
     private var fcm: Cached?
     private var wns: Cached?
-    private var fcmWaiters: [(String?) -> Void] = []
-    private var wnsWaiters: [(String?) -> Void] = []
+    private var fcmWaiters: [(Answer) -> Void] = []
+    private var wnsWaiters: [(Answer) -> Void] = []
 
     static let apnsRenewal = VirtualDuration.minutes(50)
 
@@ -36,8 +45,8 @@ struct PNSAccessTokenCache {
         }
     }
 
-    /// The FCM access token, fetched first if needed; nil if the token endpoint refused.
-    static func fcmToken(_ hub: NotificationHub, _ c: FCMCredential, world: World, then: @escaping (String?) -> Void) {
+    /// The FCM access token, fetched first if needed.
+    static func fcmToken(_ hub: NotificationHub, _ c: FCMCredential, world: World, then: @escaping (Answer) -> Void) {
         let now = world.anchor.unixSeconds(world.now)
         let assertion = JSONWebToken.make(
             header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
@@ -50,8 +59,8 @@ struct PNSAccessTokenCache {
               form: form, world: world, then: then)
     }
 
-    /// The WNS access token, fetched first if needed; nil if the login service refused.
-    static func wnsToken(_ hub: NotificationHub, _ c: WNSCredential, world: World, then: @escaping (String?) -> Void) {
+    /// The WNS access token, fetched first if needed.
+    static func wnsToken(_ hub: NotificationHub, _ c: WNSCredential, world: World, then: @escaping (Answer) -> Void) {
         let form = "grant_type=client_credentials&client_id=\(percentEncode(c.packageSID))&client_secret=\(percentEncode(c.secret))&scope=notify.windows.com"
         fetch(hub, slot: \.wns, waiters: \.wnsWaiters, authority: "login.live.com", path: "/accesstoken.srf",
               form: form, world: world, then: then)
@@ -60,26 +69,32 @@ struct PNSAccessTokenCache {
     /// Answers from the cache, or posts `form` to the token endpoint (once for all waiters) and
     /// caches `access_token` until 5 minutes before `expires_in` runs out.
     private static func fetch(_ hub: NotificationHub, slot: WritableKeyPath<PNSAccessTokenCache, Cached?>,
-                              waiters: WritableKeyPath<PNSAccessTokenCache, [(String?) -> Void]>,
-                              authority: String, path: String, form: String, world: World, then: @escaping (String?) -> Void) {
-        if let cached = hub.pnsTokens[keyPath: slot], world.now < cached.expiresAt { return then(cached.token) }
+                              waiters: WritableKeyPath<PNSAccessTokenCache, [(Answer) -> Void]>,
+                              authority: String, path: String, form: String, world: World, then: @escaping (Answer) -> Void) {
+        if let cached = hub.pnsTokens[keyPath: slot], world.now < cached.expiresAt { return then(.token(cached.token)) }
         hub.pnsTokens[keyPath: waiters].append(then)
         guard hub.pnsTokens[keyPath: waiters].count == 1 else { return }
         let request = HTTPRequest(method: "POST", authority: authority, path: path,
                                   headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(form.utf8))
         world.call(request, from: NotificationHub.name) { result in
-            var token: String?
+            let answer: Answer
             if let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
                let t = json["access_token"]?.stringValue, let life = json["expires_in"]?.int64Value {
-                token = t
+                answer = .token(t)
                 hub.pnsTokens[keyPath: slot] = Cached(token: t, expiresAt: world.now + .seconds(max(0, life - 300)))
             } else {
                 world.record(layer: "hub", host: NotificationHub.name, kind: "hub.pns-auth-failed",
                              ["endpoint": authority, "result": result.summary])
+                switch result.status {
+                case nil, 408?, 429?, 500?, 502?, 503?, 504?:
+                    answer = .unavailable("the PNS token endpoint could not be reached (\(result.summary))")
+                default:
+                    answer = .refused("the PNS token endpoint refused the hub's credentials")
+                }
             }
             let queued = hub.pnsTokens[keyPath: waiters]
             hub.pnsTokens[keyPath: waiters] = []
-            for w in queued { w(token) }
+            for w in queued { w(answer) }
         }
     }
 }

@@ -41,7 +41,8 @@ struct APNsProviderTokens {
               jwt.claims["iss"]?.stringValue == key.teamID, let iat = jwt.claims["iat"]?.int64Value,
               jwt.isSigned(with: key.secret)
         else { return .invalidProviderToken }
-        if anchor.unixSeconds(now) - iat > 3_600 { return .expiredProviderToken }
+        // Written as a comparison on `iat` so that no claim value can overflow the subtraction.
+        if iat < anchor.unixSeconds(now) - 3_600 { return .expiredProviderToken }
         let slot = caller + "|" + kid
         let token = String(parts[1])
         if let previous = adopted[slot], previous.token != token {

@@ -81,7 +81,7 @@ public final class APNsService: Host {
         let fallbackID = random.uuidString()
         if let rejection = providerTokens.check(request.headers["authorization"], caller: exchange.caller,
                                                 now: world.now, anchor: world.anchor) {
-            return reject(rejection, id: fallbackID, exchange: exchange, world: world)
+            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, exchange: exchange, world: world)
         }
         let notification: APNsNotification
         switch APNsRequestCheck.check(request, apnsID: fallbackID) {
@@ -141,7 +141,10 @@ public final class APNsService: Host {
             return
         }
         var expiresAt = world.now + configuration.maxStorage
-        if let e = n.expiration { expiresAt = min(expiresAt, world.anchor.virtualTime(unixSeconds: e)) }
+        // Only an expiration inside the storage limit can shorten it (converting a far-future one would overflow).
+        if let e = n.expiration, e <= world.anchor.unixSeconds(expiresAt) {
+            expiresAt = min(expiresAt, world.anchor.virtualTime(unixSeconds: e))
+        }
         if expiresAt <= world.now {
             world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
                          ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration has passed"])

@@ -31,11 +31,12 @@ struct FCMOfflineQueue {
                 messages.remove(at: oldest)
             }
         } else if messages.filter({ $0.message.collapseKey == nil }).count >= Self.maxNonCollapsible {
-            // Past 100 FCM deletes the stored non-collapsible messages; the app gets onDeletedMessages().
-            for m in messages where m.message.collapseKey == nil {
+            // Past 100 FCM deletes every stored message, collapsible ones too (§2.5, F-COLL);
+            // the app gets onDeletedMessages().
+            for m in messages {
                 dropped.append((m.name, "more than \(Self.maxNonCollapsible) messages stored for the device: FCM deleted them (onDeletedMessages)"))
             }
-            messages.removeAll { $0.message.collapseKey == nil }
+            messages.removeAll()
         }
         messages.append(entry)
         return dropped

@@ -82,7 +82,8 @@ public final class FCMService: Host {
             return refuse("invalid_scope", "Invalid OAuth scope or ID token audience provided.")
         }
         guard let iat = jwt.claims["iat"]?.int64Value, let exp = jwt.claims["exp"]?.int64Value,
-              exp > iat, exp - iat <= 3_600, world.anchor.unixSeconds(world.now) < exp else {
+              exp > iat, !exp.subtractingReportingOverflow(iat).overflow, exp - iat <= 3_600,
+              world.anchor.unixSeconds(world.now) < exp else {
             return refuse("invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.")
         }
         let token = "ya29." + random.string(count: 40, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

@@ -1,0 +1,104 @@
+import PushSimKernel
+import PushSimNetwork
+@testable import PushSimHub
+import Testing
+
+/// The hub's wire formats and the client's view of failures: Atom entries and feeds, the XML
+/// error body, the SDK's exception classes (NH-DOTNET `ExceptionUtility.cs`), and run-to-run determinism.
+@Suite("Hub wire format")
+struct HubWireFormatTests {
+    @Test(arguments: [
+        (404, nil, HubError.Kind.entityNotFound), (401, nil, .unauthorized), (403, "30", .quotaExceeded),
+        (403, nil, .unauthorized), (429, nil, .quotaExceeded), (400, nil, .badRequest), (500, nil, .serverBusy),
+        (503, nil, .serverBusy), (504, nil, .serverBusy), (408, nil, .serverBusy), (410, nil, .messaging),
+        (412, nil, .messaging), (409, nil, .messaging),
+    ] as [(Int, String?, HubError.Kind)])
+    func statusesMapToTheSDKsExceptionTypes(status: Int, retryAfter: String?, kind: HubError.Kind) {
+        var headers = HTTPHeaders()
+        if let retryAfter { headers.add("Retry-After", retryAfter) }
+        let body = AtomRegistration.errorBody(code: status, detail: "why \(status)")
+        let e = HubError(.response(HTTPResponse(status: status, headers: headers, text: body)))
+        #expect(e.kind == kind)
+        #expect(e.status == status)
+        #expect(e.detail == "why \(status)")
+    }
+
+    @Test func transportFailureIsATimeoutWithoutStatus() {
+        let e = HubError(.failure(.timedOut))
+        #expect(e == HubError(kind: .transport, status: nil, detail: "timed out"))
+        #expect(e.description == "TimeoutException (no response): timed out")
+    }
+
+    @Test func errorBodyIsTheHubsXMLShape() {
+        #expect(AtomRegistration.errorBody(code: 410, detail: "Gone & gone") ==
+                "<Error><Code>410</Code><Detail>Gone &amp; gone</Detail></Error>")
+        // A body that is not XML becomes the detail as it is.
+        #expect(HubError(.response(HTTPResponse(status: 400, text: "plain"))).detail == "plain")
+    }
+
+    @Test func requestBodyRoundTripsThroughTheParser() throws {
+        for platform in [RegistrationPlatform.apple, .fcmV1, .windows] {
+            let d = RegistrationDescription(platform: platform, handle: "h<&>1", tags: ["a", "b:c"])
+            let parsed = try AtomRegistration.parseEntry(AtomRegistration.requestBody(d)).get()
+            #expect(parsed.platform == platform)
+            #expect(parsed.handle == "h<&>1")
+            #expect(parsed.tags == ["a", "b:c"])
+            let text = String(decoding: AtomRegistration.requestBody(d), as: UTF8.self)
+            #expect(text.contains("<\(platform.descriptionElement) "))
+            #expect(text.contains("<\(platform.handleElement)>"))
+        }
+    }
+
+    @Test func tagsAreOneCommaSeparatedStringWithSpacesTrimmed() throws {
+        let body = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\"><WindowsRegistrationDescription>"
+            + "<Tags>myTag, myOtherTag ,,third</Tags><ChannelUri>https://x/</ChannelUri></WindowsRegistrationDescription></content></entry>"
+        let d = try AtomRegistration.parseEntry(Array(body.utf8)).get()
+        #expect(d.tags == ["myTag", "myOtherTag", "third"])
+    }
+
+    @Test func platformNamesMatchTheHubs() {
+        #expect(RegistrationPlatform.allCases.map(\.descriptionElement) == [
+            "AppleRegistrationDescription", "FcmV1RegistrationDescription", "WindowsRegistrationDescription",
+            "GcmRegistrationDescription", "MpnsRegistrationDescription"])
+        #expect(RegistrationPlatform.allCases.map(\.sendFormat) == ["apple", "fcmv1", "windows", "gcm", "windowsphone"])
+        #expect(RegistrationPlatform.allCases.filter(\.isRetired) == [.gcm, .mpns])
+        #expect(RegistrationPlatform(descriptionElement: "AdmRegistrationDescription") == nil)
+    }
+
+    @Test func sasTokenHasTheServiceBusShape() {
+        let t = SharedAccessSignature.token(resource: "https://NS.servicebus.windows.net/Hub", keyName: "k", key: "s",
+                                            expiresAtUnixSeconds: 1_800_000_000)
+        #expect(t.hasPrefix("SharedAccessSignature sr=https%3A%2F%2Fns.servicebus.windows.net%2Fhub&sig="))
+        #expect(t.hasSuffix("&se=1800000000&skn=k"))
+        let rules = [SharedAccessRule(keyName: "k", key: "s", rights: [.send])]
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 1_799_999_999) == nil)
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 1_800_000_000) == "ExpiredToken: The token is expired.")
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .listen, nowUnixSeconds: 0)?.hasPrefix("Unauthorized") == true)
+        let manage = [SharedAccessRule(keyName: "k", key: "s", rights: [.manage])]
+        #expect(SharedAccessSignature.problem(t, rules: manage, right: .listen, nowUnixSeconds: 0) == nil)
+    }
+
+    // MARK: Determinism
+
+    /// A whole exchange: devices, registrations, sends, a dead handle, an outage-free fan-out.
+    private func runTrace(seed: UInt64) -> String {
+        let w = HubWorld(seed: seed)
+        let iphone = TestDevice.iPhone(w, "iphone"), android = TestDevice.android(w, "android"), pc = TestDevice.windows(w, "pc")
+        w.register(.apple, iphone.handle ?? "", tags: ["t"])
+        w.register(.fcmV1, android.handle ?? "", tags: ["t"])
+        w.register(.windows, pc.handle ?? "", tags: ["t"])
+        iphone.installed = false
+        for format in ["apple", "fcmv1", "windows", "apple"] {
+            let body = format == "apple" ? Payload.apple : format == "fcmv1" ? Payload.fcm : Payload.toast
+            _ = w.send(format: format, body: body, tags: "t", headers: format == "windows" ? [("X-WNS-Type", "wns/toast")] : [])
+        }
+        return TraceFormat.jsonLines(w.world.trace.events)
+    }
+
+    @Test func sameSeedGivesTheSameTraceBytes() {
+        let a = runTrace(seed: 7)
+        #expect(a == runTrace(seed: 7))
+        #expect(a != runTrace(seed: 8)) // handles are drawn from the services' seeded streams
+        #expect(a.contains("\"kind\":\"hub.registration-deleted\""))
+    }
+}

@@ -1,0 +1,167 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+@testable import PushSimHub
+import Testing
+
+/// Native sends (pns-fidelity.md §4.6): the answer, the fan-out through the fake APNs, FCM and
+/// WNS to devices, and the 400/413 refusals.
+@Suite("Hub sends")
+struct SendTests {
+    /// Two iPhones, an Android phone and a Windows PC, registered with tags.
+    private func fleet() -> (w: HubWorld, iphone: TestDevice, iphone2: TestDevice, android: TestDevice, pc: TestDevice) {
+        let w = HubWorld()
+        let iphone = TestDevice.iPhone(w, "iphone"), iphone2 = TestDevice.iPhone(w, "iphone2")
+        let android = TestDevice.android(w, "android"), pc = TestDevice.windows(w, "pc")
+        w.register(.apple, iphone.handle ?? "", tags: ["sports"])
+        w.register(.apple, iphone2.handle ?? "", tags: ["news"])
+        w.register(.fcmV1, android.handle ?? "", tags: ["sports"])
+        w.register(.windows, pc.handle ?? "", tags: ["sports"])
+        return (w, iphone, iphone2, android, pc)
+    }
+
+    @Test func appleSendReachesOnlyMatchingApplePlatformDevices() {
+        let f = fleet()
+        let outcome = f.w.wait { f.w.client.sendAppleNativeNotification(Payload.apple, tags: ["sports"], $0) }
+        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil)))
+        #expect(f.iphone.pushes.map(\.body) == [Payload.apple])
+        #expect(f.iphone.pushes.map(\.service) == ["apns"])
+        #expect(f.iphone2.pushes.isEmpty)
+        #expect(f.android.pushes.isEmpty)
+        #expect(f.pc.pushes.isEmpty)
+        #expect(f.w.hubRequests(authority: "api.push.apple.com").count == 1)
+        #expect(f.w.events("hub.pns-accepted").count == 1)
+    }
+
+    @Test func fcmSendReachesOnlyTheAndroidDeviceWithTheTokenFilledIn() throws {
+        let f = fleet()
+        let outcome = f.w.wait { f.w.client.sendFcmV1NativeNotification(Payload.fcm, tags: ["sports"], $0) }
+        guard case .success? = outcome else { Issue.record("send failed: \(String(describing: outcome))"); return }
+        #expect(f.android.pushes.count == 1)
+        #expect(f.iphone.pushes.isEmpty && f.iphone2.pushes.isEmpty && f.pc.pushes.isEmpty)
+        let sent = f.w.hubRequests(authority: "fcm.googleapis.com")
+        #expect(sent.count == 1)
+        #expect(sent.first?.request.path == "/v1/projects/example-notify/messages:send")
+        let message = try JSONParser.parse(sent.first?.request.body ?? [])
+        #expect(message["message"]?["token"]?.stringValue == f.android.handle)
+        #expect(message["message"]?["notification"]?["title"]?.stringValue == "Hi")
+    }
+
+    @Test func windowsSendReachesOnlyTheWindowsDevice() {
+        let f = fleet()
+        let outcome = f.w.wait { f.w.client.sendWindowsNativeNotification(Payload.toast, tags: ["sports"], $0) }
+        guard case .success? = outcome else { Issue.record("send failed: \(String(describing: outcome))"); return }
+        #expect(f.pc.pushes.map(\.body) == [Payload.toast])
+        #expect(f.iphone.pushes.isEmpty && f.iphone2.pushes.isEmpty && f.android.pushes.isEmpty)
+        let sent = f.w.hubRequests(authority: "cloud.notify.windows.com")
+        #expect(sent.first?.request.headers["X-WNS-Type"] == "wns/toast")
+        #expect(sent.first?.request.headers["Content-Type"] == "text/xml")
+    }
+
+    @Test func broadcastGoesToEveryRegistrationOfTheFormatsPlatform() {
+        let f = fleet()
+        let r = f.w.send(format: "apple", body: Payload.apple)
+        #expect(r?.status == 201)
+        #expect(f.iphone.pushes.count == 1 && f.iphone2.pushes.count == 1)
+        #expect(f.android.pushes.isEmpty && f.pc.pushes.isEmpty)
+        #expect(f.w.events("hub.send-accepted").first?["tags"] == "(broadcast)")
+    }
+
+    @Test func duplicateRegistrationsOfOneHandleEachGetTheNotification() {
+        let f = fleet()
+        f.w.register(.apple, f.iphone.handle ?? "", tags: ["sports"]) // the same phone, registered twice
+        #expect(f.w.send(format: "apple", body: Payload.apple, tags: "sports")?.status == 201)
+        #expect(f.iphone.pushes.count == 2) // the double notification §5.1 warns about
+    }
+
+    @Test func acceptedSendAnswers201WithLocation() {
+        let w = HubWorld()
+        let r = w.send(format: "apple", body: Payload.apple)
+        #expect(r?.status == 201)
+        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/messages/ntf-000001?api-version=2015-01")
+        let second = w.send(format: "fcmv1", body: Payload.fcm)
+        #expect(second?.headers["Location"]?.contains("/messages/ntf-000002?") == true)
+    }
+
+    @Test func sendWithoutTargetsIsAcceptedAndTracedAsNoTarget() {
+        let f = fleet()
+        #expect(f.w.send(format: "apple", body: Payload.apple, tags: "nobody")?.status == 201)
+        let none = f.w.events("hub.no-target")
+        #expect(none.count == 1)
+        #expect(none.first?["notification"] == "ntf-000001")
+        #expect(f.w.events("hub.pns-request").isEmpty)
+        // A matching send does not say so.
+        #expect(f.w.send(format: "apple", body: Payload.apple, tags: "sports")?.status == 201)
+        #expect(f.w.events("hub.no-target").count == 1)
+    }
+
+    @Test func pnsHeadersAreForwarded() {
+        let f = fleet()
+        let r = f.w.send(format: "apple", body: Payload.apple, tags: "sports",
+                         headers: [("apns-priority", "5"), ("apns-push-type", "alert"), ("Unrelated", "x")])
+        #expect(r?.status == 201)
+        let sent = f.w.hubRequests(authority: "api.push.apple.com").first?.request
+        #expect(sent?.headers["apns-priority"] == "5")
+        #expect(sent?.headers.values("apns-push-type") == ["alert"])
+        #expect(sent?.headers["Unrelated"] == nil)
+        #expect(sent?.headers["apns-topic"] == TestIdentity.bundleID)
+        #expect(sent?.path == "/3/device/\(f.iphone.handle ?? "")")
+    }
+
+    // MARK: Refusals
+
+    @Test(arguments: [
+        (nil, "The ServiceBusNotification-Format header is required."),
+        ("gcm", "FCM legacy (gcm) notifications are no longer supported; send with the fcmv1 format."),
+        ("windowsphone", "MPNS (windowsphone) notifications are no longer supported."),
+        ("baidu", "Unknown ServiceBusNotification-Format 'baidu'."),
+    ] as [(String?, String)])
+    func badFormatsAre400(format: String?, detail: String) {
+        let f = fleet()
+        let r = f.w.send(format: format, body: Payload.apple)
+        #expect(r?.status == 400)
+        #expect(f.w.detail(r) == detail)
+        #expect(f.w.events("hub.send-accepted").isEmpty)
+        #expect(f.iphone.pushes.isEmpty && f.android.pushes.isEmpty)
+    }
+
+    @Test func windowsWithoutXWNSTypeIs400() {
+        let f = fleet()
+        let r = f.w.send(format: "windows", body: Payload.toast, tags: "sports")
+        #expect(r?.status == 400)
+        #expect(f.w.detail(r) == "The X-WNS-Type header is required for windows notifications.")
+        #expect(f.pc.pushes.isEmpty)
+        #expect(f.w.send(format: "windows", body: Payload.toast, tags: "sports", headers: [("X-WNS-Type", "wns/toast")])?.status == 201)
+        #expect(f.pc.pushes.count == 1)
+    }
+
+    @Test(arguments: [#"{"notification":{"title":"x"}}"#, #"{"message":"text"}"#, "not json", #"["message"]"#])
+    func fcmBodyWithoutMessageObjectIs400(body: String) {
+        let f = fleet()
+        let r = f.w.send(format: "fcmv1", body: body)
+        #expect(r?.status == 400)
+        #expect(f.w.detail(r) == "The fcmv1 payload must be a JSON object with a \"message\" object.")
+        #expect(f.android.pushes.isEmpty)
+    }
+
+    @Test func bodyOver64KBIs413() {
+        let w = HubWorld()
+        let limit = String(repeating: "x", count: 65_536)
+        #expect(w.send(format: "apple", body: limit, tags: "nobody")?.status == 201)
+        let over = w.send(format: "apple", body: limit + "x", tags: "nobody")
+        #expect(over?.status == 413)
+        #expect(w.detail(over) == "The notification body exceeds 64 KB.")
+        #expect(w.events("hub.send-accepted").count == 1)
+    }
+
+    @Test func missingCredentialsForAPlatformDropTheNotificationWithAReason() {
+        let w = HubWorld(configuration: TestIdentity.configuration(fcm: nil))
+        let android = TestDevice.android(w, "android")
+        let id = w.register(.fcmV1, android.handle ?? "")
+        #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
+        let dropped = w.events("notification.dropped").filter { $0.layer == "hub" }
+        #expect(dropped.map { $0["reason"]?.description } == ["the hub has no fcmV1 credentials"])
+        #expect(dropped.first?["registration"]?.description == id)
+        #expect(android.pushes.isEmpty)
+    }
+}
