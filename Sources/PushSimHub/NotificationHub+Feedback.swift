@@ -96,7 +96,12 @@ extension NotificationHub {
         inFlight[key] = "notification \(n.id) for registration \(r.id) waiting to retry (\(reason))"
         world.schedule(after: delay) { [self] in
             inFlight[key] = nil
-            dispatch(n, to: r, attempt: attempt + 1, renewed: renewed, world: world)
+            // Retry against the registration as it is now: deleted, expired or moved to another
+            // handle meanwhile means this copy of the notification has no target any more.
+            guard case .live(let current) = store.lookup(r.id, now: world.now), current.handle == r.handle else {
+                return drop(n, r, reason: "\(reason); the registration was deleted, expired or changed handle before the retry", world: world)
+            }
+            dispatch(n, to: current, attempt: attempt + 1, renewed: renewed, world: world)
         }
     }
 
@@ -104,7 +109,11 @@ extension NotificationHub {
     /// re-registered since (a new handle, or, for APNs, an update after the 410 `timestamp`:
     /// §1.8 A-RESP, §4.9 NH-FIX).
     private func removeDeadRegistration(_ r: StoredRegistration, reason: String, sinceUnixMilliseconds: Int64?, world: World) {
-        guard case .live(let current) = store.lookup(r.id, now: world.now), current.handle == r.handle else { return }
+        guard case .live(let current) = store.lookup(r.id, now: world.now), current.handle == r.handle else {
+            world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                         ["registration": r.id, "why": "the registration was already deleted or has a new handle"])
+            return
+        }
         if let since = sinceUnixMilliseconds, world.anchor.unixMilliseconds(current.updatedAt) > since {
             world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
                          ["registration": r.id, "why": "re-registered after the PNS timestamp"])

@@ -44,7 +44,8 @@ public final class NotificationHub: Host {
         // Sends need the Send claim; registration management needs Listen (Manage covers both).
         let right: HubRight = rest.first == "messages" ? .send : .listen
         if let problem = SharedAccessSignature.problem(request.headers["Authorization"], rules: configuration.accessRules,
-                                                         right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now)) {
+                                                         right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now),
+                                                         resource: hubURL) {
             return fail(401, problem, exchange, world)
         }
         switch (request.method, rest.first ?? "", rest.count) {

@@ -16,7 +16,8 @@ public enum SharedAccessSignature {
 
     /// Why a request is not authorised, as the 401 detail says it; nil when the token is good
     /// and the rule has `right`.
-    static func problem(_ header: String?, rules: [SharedAccessRule], right: HubRight, nowUnixSeconds: Int64) -> String? {
+    static func problem(_ header: String?, rules: [SharedAccessRule], right: HubRight, nowUnixSeconds: Int64,
+                        resource: String) -> String? {
         guard let header, header.hasPrefix("SharedAccessSignature ") else {
             return "MissingToken: The authorization header was not found."
         }
@@ -34,6 +35,13 @@ public enum SharedAccessSignature {
             return "InvalidSignature: The token has an invalid signature."
         }
         guard nowUnixSeconds < se else { return "ExpiredToken: The token is expired." }
+        // The signed resource must be this hub or a prefix of it (e.g. the namespace).
+        var signed = percentDecode(sr).lowercased()
+        if signed.hasSuffix("/") { signed.removeLast() }
+        let target = resource.lowercased()
+        guard target == signed || target.hasPrefix(signed + "/") else {
+            return "InvalidAudience: The token was issued for '\(signed)', not for this hub."
+        }
         guard rule.rights.contains(right) || rule.rights.contains(.manage) else {
             return "Unauthorized: The token does not grant the '\(right.rawValue)' claim needed for this operation."
         }

@@ -71,11 +71,15 @@ struct HubWireFormatTests {
         #expect(t.hasPrefix("SharedAccessSignature sr=https%3A%2F%2Fns.servicebus.windows.net%2Fhub&sig="))
         #expect(t.hasSuffix("&se=1800000000&skn=k"))
         let rules = [SharedAccessRule(keyName: "k", key: "s", rights: [.send])]
-        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 1_799_999_999) == nil)
-        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 1_800_000_000) == "ExpiredToken: The token is expired.")
-        #expect(SharedAccessSignature.problem(t, rules: rules, right: .listen, nowUnixSeconds: 0)?.hasPrefix("Unauthorized") == true)
+        let hub = "https://ns.servicebus.windows.net/hub"
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 1_799_999_999, resource: hub) == nil)
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 1_800_000_000, resource: hub) == "ExpiredToken: The token is expired.")
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .listen, nowUnixSeconds: 0, resource: hub)?.hasPrefix("Unauthorized") == true)
+        // A good token signed for another hub is refused.
+        #expect(SharedAccessSignature.problem(t, rules: rules, right: .send, nowUnixSeconds: 0,
+                                              resource: "https://ns.servicebus.windows.net/otherhub")?.hasPrefix("InvalidAudience") == true)
         let manage = [SharedAccessRule(keyName: "k", key: "s", rights: [.manage])]
-        #expect(SharedAccessSignature.problem(t, rules: manage, right: .listen, nowUnixSeconds: 0) == nil)
+        #expect(SharedAccessSignature.problem(t, rules: manage, right: .listen, nowUnixSeconds: 0, resource: hub) == nil)
     }
 
     // MARK: Determinism

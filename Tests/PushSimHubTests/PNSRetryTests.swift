@@ -39,6 +39,19 @@ struct PNSRetryTests {
         #expect(w.events("hub.pns-request").map { $0["attempt"]?.description } == ["1", "2", "3", "4"])
     }
 
+    @Test func retryForARegistrationDeletedMeanwhileIsDroppedWithAReason() {
+        let (w, apns, id) = appleHub { _, _ in ScriptedPNS.apns(503, "ServiceUnavailable") }
+        let delete = HTTPRequest(method: "DELETE", authority: TestIdentity.hubHost, path: w.path("registrations/\(id)"),
+                                 query: [("api-version", "2015-01")], headers: HTTPHeaders([("Authorization", w.sas(TestIdentity.full))]))
+        // The registration goes away while the hub waits to retry after the first 503.
+        w.world.schedule(after: .milliseconds(500)) { w.world.call(delete, from: HubWorld.caller) { _ in } }
+        _ = w.send(format: "apple", body: Payload.apple)
+        #expect(apns.requests.count == 1)
+        #expect(!w.exists(id))
+        let reason = hubDrops(w).first?["reason"]?.description ?? ""
+        #expect(reason.contains("the registration was deleted, expired or changed handle before the retry"))
+    }
+
     @Test func retryAfterIsHonoured() {
         let (w, apns, _) = appleHub { _, i in
             i == 0 ? ScriptedPNS.apns(429, "TooManyRequests", headers: [("Retry-After", "7")]) : HTTPResponse(status: 200)
