@@ -41,8 +41,10 @@ public final class TutorialBackend: Host {
         case .exception(let text):
             return reply.exception(text, defect: text.hasPrefix("InvalidOperation") ? "c" : nil)
         }
+        // Web API's route template `api/{controller}/{id}`: anything outside `api/` matches no controller.
         let segments = request.path.split(separator: "/").map(String.init)
-        switch (request.method, segments.count > 1 ? segments[1].lowercased() : "", segments.count) {
+        let controller = segments.count > 1 && segments[0].lowercased() == "api" ? segments[1].lowercased() : ""
+        switch (request.method, controller, segments.count) {
         case ("POST", "register", 2): register(handle: request.queryValue("handle"), reply)
         case ("PUT", "register", 3): upsert(id: segments[2], body: request.body, user: user, reply)
         case ("DELETE", "register", 3): delete(id: segments[2], reply)
@@ -127,7 +129,7 @@ public final class TutorialBackend: Host {
 
     /// The tutorial's `catch (MessagingException e) { ReturnGoneIfHubResponseIsGone(e); }` (defect e).
     private func returnGoneIfHubResponseIsGone(_ e: HubError, _ reply: Reply) {
-        guard e.kind != .transport else {
+        guard e.kind != .transport && e.kind != .argument else {
             // Not a MessagingException: not caught at all.
             return reply.exception("TimeoutException from CreateOrUpdateRegistrationAsync: \(e.detail)")
         }

@@ -15,6 +15,8 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case messaging = "MessagingException"
         /// No HTTP answer at all (the SDK's timeout or connection failure).
         case transport = "TimeoutException"
+        /// The SDK refused the arguments before sending anything (not a `MessagingException`).
+        case argument = "ArgumentException"
     }
 
     public var kind: Kind

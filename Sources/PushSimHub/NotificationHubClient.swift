@@ -97,14 +97,23 @@ public final class NotificationHubClient {
         sendNative(format: "fcmv1", contentType: "application/json;charset=utf-8", extra: [], payload: payload, tags: tags, completion)
     }
 
-    /// Native WNS send. Like the SDK's `WindowsNotification`, the `X-WNS-Type` is taken from the
-    /// payload's root element (`toast`, `tile`, `badge`); anything else is sent as raw.
+    /// Native WNS send. Like the SDK's `WindowsNotification` (NH-DOTNET,
+    /// `DetectWindowsTemplateRegistationType`), the `X-WNS-Type` is taken from the payload's root
+    /// element (`toast`, `tile`, `badge`); a payload that is not such XML makes the SDK throw
+    /// `ArgumentException` before any request is sent.
     public func sendWindowsNativeNotification(_ payload: String, tags: [String],
                                               _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        let root = (try? XMLDocumentParser.parse(payload))?.root.name
-        let type = ["toast", "tile", "badge"].contains(root ?? "") ? "wns/\(root!)" : "wns/raw"
-        sendNative(format: "windows", contentType: type == "wns/raw" ? "application/octet-stream" : "application/xml",
-                   extra: [("X-WNS-Type", type)], payload: payload, tags: tags, completion)
+        guard let root = (try? XMLDocumentParser.parse(payload))?.root.name, ["toast", "tile", "badge"].contains(root) else {
+            world.record(layer: "hub-client", host: caller, kind: "sdk.argument-exception",
+                         ["why": "the Windows payload is not toast, tile or badge XML"])
+            world.schedule(after: .zero) {
+                completion(.failure(HubError(kind: .argument, status: nil,
+                                             detail: "The payload is not a valid toast, tile or badge notification.")))
+            }
+            return
+        }
+        sendNative(format: "windows", contentType: "application/xml", extra: [("X-WNS-Type", "wns/\(root)")],
+                   payload: payload, tags: tags, completion)
     }
 
     private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, tags: [String],
