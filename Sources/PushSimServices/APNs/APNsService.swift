@@ -164,21 +164,9 @@ public final class APNsService: Host {
     private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
         switch request.path {
         case DeviceChannel.registerPath:
-            guard let ask = DeviceRegisterRequest(body: request.body) else {
-                return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
-            }
-            let token: String
-            if let existing = tokens.handle(device: exchange.caller, app: ask.app, install: ask.install),
-               tokens[existing]?.invalidatedAt == nil {
-                token = existing
-            } else {
-                token = random.hex(bytes: 32) // classic 32-byte token, 64 hex digits (§1.5)
-                tokens.issue(token, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install,
-                                                 environment: ask.environment, issuedAt: world.now))
-                world.record(layer: "apns", host: Self.name, kind: "apns.token-issued",
-                             ["device": exchange.caller, "app": ask.app, "token": shortToken(token)])
-            }
-            world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(token))]).serialized()))
+            // A classic 32-byte token, 64 hex digits (§1.5).
+            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "apns.token-issued",
+                                  make: { random.hex(bytes: 32) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             flush(device: exchange.caller, world: world)

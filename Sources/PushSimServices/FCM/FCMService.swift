@@ -179,22 +179,9 @@ public final class FCMService: Host {
         switch request.path {
         case DeviceChannel.registerPath:
             // `environment` carries the sender id (project number) the app registers with.
-            guard let ask = DeviceRegisterRequest(body: request.body) else {
-                return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
-            }
-            let token: String
-            if let existing = tokens.handle(device: exchange.caller, app: ask.app, install: ask.install),
-               tokens[existing]?.invalidatedAt == nil {
-                token = existing
-            } else {
-                let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-                token = random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet)
-                tokens.issue(token, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install,
-                                                 environment: ask.environment, issuedAt: world.now))
-                world.record(layer: "fcm", host: Self.name, kind: "fcm.token-issued",
-                             ["device": exchange.caller, "app": ask.app, "token": shortToken(token)])
-            }
-            world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(token))]).serialized()))
+            let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "fcm.token-issued",
+                                  make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             guard var queue = queues.removeValue(forKey: exchange.caller) else { return }

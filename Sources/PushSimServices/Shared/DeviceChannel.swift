@@ -71,6 +71,32 @@ public struct HandleRegistry {
     }
 }
 
+extension HandleRegistry {
+    /// Answers a device's `POST /register`: the live handle already issued to this (device, app,
+    /// install), or a new one from `make` (expiring after `lifetime`, if given). `present` turns a
+    /// handle into what the app receives (WNS hands out the whole channel URI). Traces `issuedKind`.
+    mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: String,
+                                 lifetime: VirtualDuration? = nil, make: () -> String, present: (String) -> String = { $0 }) {
+        guard let ask = DeviceRegisterRequest(body: request.body) else {
+            return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+        }
+        var handle = self.handle(device: exchange.caller, app: ask.app, install: ask.install)
+        if let h = handle, let r = self[h], r.invalidatedAt != nil || (r.expiresAt.map { world.now >= $0 } ?? false) {
+            handle = nil // dead or expired: this install gets a new one
+        }
+        if handle == nil {
+            let h = make()
+            issue(h, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
+                                  issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }))
+            world.record(layer: service, host: service, kind: issuedKind,
+                         ["device": exchange.caller, "app": ask.app, "handle": shortToken(h)])
+            handle = h
+        }
+        world.respond(to: exchange, with: HTTPResponse(status: 200,
+                                                       text: JSONValue.object([("handle", .string(present(handle!)))]).serialized()))
+    }
+}
+
 /// Parsed body of a device's `POST /register`.
 public struct DeviceRegisterRequest: Sendable, Equatable {
     public var app: String

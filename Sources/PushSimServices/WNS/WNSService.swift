@@ -148,22 +148,11 @@ public final class WNSService: Host {
     private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
         switch request.path {
         case DeviceChannel.registerPath:
-            guard let ask = DeviceRegisterRequest(body: request.body) else {
-                return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
-            }
-            var token = channels.handle(device: exchange.caller, app: ask.app, install: ask.install)
-            if let t = token, let r = channels[t], r.invalidatedAt != nil || (r.expiresAt.map { world.now >= $0 } ?? false) {
-                token = nil // expired: the app gets a new channel (W-OVR: request one on every launch)
-            }
-            if token == nil {
-                let t = "AwYAAAD" + random.string(count: 80, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-                channels.issue(t, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
-                                               issuedAt: world.now, expiresAt: world.now + Self.channelLifetime))
-                world.record(layer: "wns", host: Self.name, kind: "wns.channel-issued", ["device": exchange.caller, "app": ask.app])
-                token = t
-            }
-            let uri = Self.channelURI(token!)
-            world.respond(to: exchange, with: HTTPResponse(status: 200, text: JSONValue.object([("handle", .string(uri))]).serialized()))
+            // A channel lives 30 days; an app asking after that gets a new one (W-OVR).
+            channels.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "wns.channel-issued",
+                                    lifetime: Self.channelLifetime,
+                                    make: { "AwYAAAD" + random.string(count: 80, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") },
+                                    present: Self.channelURI)
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             for key in cache.keys.sorted() where cache[key]!.device == exchange.caller {
