@@ -27,6 +27,49 @@ extension Device {
         }
     }
 
+    /// Registers again, asking for `tags` besides the user tag (a client that asks for tags it
+    /// should not have, e.g. `username:someone-else`, is how defect i is shown).
+    public func register(withTags tags: [String]) {
+        requestedTags = tags
+        record("app.tags-requested", ["tags": tags.joined(separator: ",")])
+        register()
+    }
+
+    /// Logs out: deletes the registration through the backend (`DELETE /api/register/<id>`), then
+    /// forgets the stored id and the credentials. (The tutorial app has no logout; this is the
+    /// obvious one on top of the tutorial backend's DELETE.)
+    public func logout() {
+        guard isAppInstalled, authorization != nil else {
+            return record("app.ignored", ["action": "logout", "why": "nobody is logged in"])
+        }
+        record("app.logout", ["user": loggedInUser ?? ""])
+        let forget = { [self] in
+            storage[Device.registrationIDKey] = nil
+            authorization = nil
+            loggedInUser = nil
+            requestedTags = []
+        }
+        guard let id = storage[Device.registrationIDKey] else { return forget() }
+        callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in }
+        forget()
+    }
+
+    /// Sends a request written out by hand to the backend (not the app's logic): for showing
+    /// how the backend answers malformed or unauthenticated calls. `target` is `path?query`.
+    public func request(_ method: String, _ target: String, authorization auth: RequestAuthorization, body: String?) {
+        let (path, query) = splitTarget(target)
+        var headers = HTTPHeaders()
+        switch auth {
+        case .none: break
+        case .basic(let user, let password): headers.add("Authorization", "Basic " + Base64.encode(Array("\(user):\(password)".utf8)))
+        case .header(let value): headers.add("Authorization", value)
+        }
+        if body != nil { headers.add("Content-Type", "application/json") }
+        record("app.request", ["method": method, "target": target])
+        send(HTTPRequest(method: method, authority: app.backendHost, path: path, query: query, headers: headers,
+                         body: Array((body ?? "").utf8)), as: .request) { _ in }
+    }
+
     /// Called when the OS delivers a handle to the app.
     func appDidReceiveHandle(changed: Bool) {
         // The tutorial app only enables its Log In button. The recommended app re-registers
@@ -54,8 +97,13 @@ extension Device {
                      contentType: String? = nil, body: String = "", then: @escaping (CallResult) -> Void) {
         var headers = HTTPHeaders([("Authorization", "Basic \(authorization ?? "")")])
         if let contentType { headers.add("Content-Type", contentType) }
-        let request = HTTPRequest(method: method, authority: app.backendHost, path: path, query: query,
-                                  headers: headers, body: Array(body.utf8))
+        send(HTTPRequest(method: method, authority: app.backendHost, path: path, query: query, headers: headers,
+                         body: Array(body.utf8)), as: op, then: then)
+    }
+
+    /// Sends `request` to the backend, records the outcome under `op`, and continues with `then`
+    /// unless the app was removed meanwhile.
+    private func send(_ request: HTTPRequest, as op: AppOperation, then: @escaping (CallResult) -> Void) {
         let sentAt = world.now
         let generation = self.generation
         world.call(request, from: name, timeout: .seconds(60)) { [self] result in

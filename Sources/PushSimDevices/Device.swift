@@ -13,6 +13,11 @@ public final class Device: Host {
     public let platform: DevicePlatform
     public let client: ClientFlavour
     public let app: AppIdentity
+    /// The OS major version. On iOS 13 and later `[deviceToken description]` no longer gives hex,
+    /// which breaks the tutorial client's handle (defect h, NH-IOS, IOS13).
+    public let osVersion: Int
+    /// Tags the app asks the backend for besides its user tag (the tutorial app asks for none).
+    public internal(set) var requestedTags: [String] = []
 
     // OS side
     public private(set) var isAppInstalled = false
@@ -36,15 +41,25 @@ public final class Device: Host {
 
     let world: World
 
+    /// iOS 12 (the tutorial's era, before the token description changed), Android 14, Windows 11.
+    public static func defaultOSVersion(_ platform: DevicePlatform) -> Int {
+        switch platform {
+        case .ios: return 12
+        case .android: return 14
+        case .windows: return 11
+        }
+    }
+
     /// The storage key of the registration id (the tutorial's `RegistrationIdLocalStorageKey`).
     public static let registrationIDKey = "RegistrationId"
 
-    public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity) {
+    public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity, osVersion: Int? = nil) {
         self.world = world
         self.name = name
         self.platform = platform
         self.client = client
         self.app = app
+        self.osVersion = osVersion ?? Device.defaultOSVersion(platform)
         world.register(self, name: name)
     }
 

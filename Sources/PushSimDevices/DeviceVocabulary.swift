@@ -54,6 +54,18 @@ public enum AppOperation: String, Sendable, CaseIterable {
     case unregister
     /// `POST /api/notifications?pns=&to_tag=`
     case send
+    /// A request written out by hand in a scenario (`<device> request …`), outside the app's logic.
+    case request
+}
+
+/// The `Authorization` a hand-written request carries.
+public enum RequestAuthorization: Sendable, Equatable {
+    /// No `Authorization` header at all.
+    case none
+    /// `Basic base64(user:password)`.
+    case basic(user: String, password: String)
+    /// This exact header value.
+    case header(String)
 }
 
 /// The app's identity with each push service: one app, published on three platforms.

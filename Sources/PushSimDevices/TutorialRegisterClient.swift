@@ -12,7 +12,12 @@ struct TutorialRegisterClient {
     let device: Device
 
     func register(handle: String, retry: Bool) {
-        let token = device.platform == .ios ? handle.uppercased() : handle
+        guard let token = Self.tokenString(handle, on: device) else {
+            // NSURL cannot be built from "{length=32,bytes=0x…}": the request is never sent.
+            device.record("app.registration-failed", ["step": "create-id", "defect": "h",
+                "why": "the token taken from [deviceToken description] is not hex on iOS \(device.osVersion), so the request URL cannot be built"])
+            return
+        }
         retrieveOrRequestRegistrationID(token) { id in
             guard let id else { return }
             upsert(id: id, token: token) { status in
@@ -27,6 +32,14 @@ struct TutorialRegisterClient {
                 }
             }
         }
+    }
+
+    /// The handle string the tutorial's code makes: on iOS, `[token description]` with `<>` and
+    /// spaces removed, upper-cased. Before iOS 13 that is the token's hex; from iOS 13 the
+    /// description is `{length = 32, bytes = 0x… … }`, which makes no usable URL (nil here).
+    static func tokenString(_ handle: String, on device: Device) -> String? {
+        guard device.platform == .ios else { return handle }
+        return device.osVersion < 13 ? handle.uppercased() : nil
     }
 
     private func retrieveOrRequestRegistrationID(_ token: String, then: @escaping (String?) -> Void) {
@@ -44,7 +57,8 @@ struct TutorialRegisterClient {
     }
 
     private func upsert(id: String, token: String, then: @escaping (Int?) -> Void) {
-        let body = "{\n  \"Platform\" : \(jsonString(device.platform.registrationPlatform)),\n  \"Handle\" : \(jsonString(token)),\n  \"Tags\" : [\n\n  ]\n}"
+        let tags = device.requestedTags.isEmpty ? "[\n\n  ]" : "[\n    " + device.requestedTags.map(jsonString).joined(separator: ",\n    ") + "\n  ]"
+        let body = "{\n  \"Platform\" : \(jsonString(device.platform.registrationPlatform)),\n  \"Handle\" : \(jsonString(token)),\n  \"Tags\" : \(tags)\n}"
         device.callBackend(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body) { result in
             then(result.status)
         }
@@ -60,7 +74,8 @@ struct RecommendedRegisterClient {
     func register(handle: String, restartsLeft: Int) {
         let token = device.platform == .ios ? handle.uppercased() : handle
         let proceed: (String) -> Void = { id in
-            let body = "{\"Platform\":\(jsonString(device.platform.registrationPlatform)),\"Handle\":\(jsonString(token)),\"Tags\":[]}"
+            let tags = device.requestedTags.map(jsonString).joined(separator: ",")
+            let body = "{\"Platform\":\(jsonString(device.platform.registrationPlatform)),\"Handle\":\(jsonString(token)),\"Tags\":[\(tags)]}"
             device.callBackend(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body) { result in
                 switch result.status {
                 case 200?:

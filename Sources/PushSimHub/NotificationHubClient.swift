@@ -78,6 +78,15 @@ public final class NotificationHubClient {
         }
     }
 
+    /// `GET /registrations/<id>`.
+    public func getRegistration(_ id: String, _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        send("GET", "registrations/\(id)", expect: 200) { result in
+            completion(result.flatMap { r in
+                AtomRegistration.parseEntry(r.body).mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
+            })
+        }
+    }
+
     /// `DELETE /registrations/<id>` with `If-Match: *`.
     public func deleteRegistration(_ id: String, _ completion: @escaping (Result<Void, HubError>) -> Void) {
         send("DELETE", "registrations/\(id)", headers: [("If-Match", "*")], expect: 200) { completion($0.map { _ in () }) }

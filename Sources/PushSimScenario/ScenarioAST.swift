@@ -26,6 +26,9 @@ public enum Setting: Equatable, Sendable {
     case partition(String, String, from: VirtualTime, to: VirtualTime)
     case limitEvents(Int)
     case limitTime(VirtualDuration)
+    /// An account on the hardened backend (`account bob password s3cret`). Without any, every
+    /// device's `user` gets an account whose password is the user name.
+    case account(user: String, password: String)
 }
 
 /// `device <name> <platform> [user <name>] [client <flavour>]`
@@ -34,9 +37,15 @@ public struct DeviceDeclaration: Equatable, Sendable {
     public var platform: DevicePlatform
     public var user: String?
     public var client: ClientFlavour
+    /// The backend this device's app talks to; nil means the scenario's `backend` setting.
+    public var backend: BackendFlavour?
+    /// The OS major version (`os 17`); nil means the platform's default (iOS 12).
+    public var osVersion: Int?
     public var location: SourceLocation
-    public init(name: String, platform: DevicePlatform, user: String?, client: ClientFlavour, location: SourceLocation) {
+    public init(name: String, platform: DevicePlatform, user: String?, client: ClientFlavour, location: SourceLocation,
+                backend: BackendFlavour? = nil, osVersion: Int? = nil) {
         self.name = name; self.platform = platform; self.user = user; self.client = client; self.location = location
+        self.backend = backend; self.osVersion = osVersion
     }
 }
 
@@ -53,6 +62,12 @@ public enum ActionKind: Equatable, Sendable {
     /// The device loses or regains its network connection.
     case offline
     case online
+    /// Log out: delete the registration through the backend, forget the id and credentials.
+    case logout
+    /// Register again asking for extra tags (`register with tags username:bob`).
+    case register(tags: [String])
+    /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).
+    case request(method: String, target: String, authorization: RequestAuthorization, body: String?)
 }
 
 /// One timed action, with its time already resolved to an absolute virtual time.

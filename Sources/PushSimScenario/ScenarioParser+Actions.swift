@@ -4,7 +4,7 @@ import PushSimDevices
 
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
-    static let actionVerbs = ["install", "uninstall", "login", "send", "offline", "online"]
+    static let actionVerbs = ["install", "uninstall", "login", "logout", "register", "send", "request", "offline", "online"]
     static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
     static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
 }
@@ -69,12 +69,57 @@ extension ScenarioParser.Session {
             let user = try t.word("a user name after to", hint: usage)
             try t.keyword("via", hint: "say which switches the app sends with: via apns, via fcm,wns, ... (\(ScenarioParser.switchHint))")
             kind = .send(message: message.text, to: user.text, via: try switches(&t))
+        case "logout": kind = .logout
+        case "register":
+            var tags: [String] = []
+            if t.skip("with") {
+                try t.keyword("tags", hint: "write register with tags <tag>[,<tag>...]")
+                var words: [String] = []
+                while let w = t.peek, w.isWord { _ = t.next(); words.append(w.text) }
+                tags = words.joined().split(separator: ",").map(String.init)
+                guard !tags.isEmpty else { throw t.expected("a tag after tags", hint: "e.g. register with tags username:bob") }
+            }
+            kind = .register(tags: tags)
+        case "request":
+            kind = try request(&t)
         default:
             throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted)",
                                      hint: ScenarioParser.actionHint)
         }
         try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
         actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+    }
+
+    /// `request <METHOD> "<path?query>" [auth none|basic <user> <password>|header "<value>"] [body "<text>"]`;
+    /// without `auth` the request carries no Authorization header.
+    private func request(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ActionKind {
+        let usage = "write request <METHOD> \"/api/…\" [auth none|basic <user> <password>|header \"<value>\"] [body \"<text>\"]"
+        let method = try t.word("an HTTP method such as POST", hint: usage)
+        guard ["GET", "POST", "PUT", "DELETE", "PATCH"].contains(method.text) else {
+            throw ScenarioDiagnostic(location: t.location(method), message: "unknown HTTP method \(method.quoted)",
+                                     hint: "methods are GET, POST, PUT, DELETE, PATCH")
+        }
+        let target = try t.string("the request path in double quotes, e.g. \"/api/register?handle=AB\"", hint: usage)
+        guard target.text.hasPrefix("/") else {
+            throw ScenarioDiagnostic(location: t.location(target), message: "the request path must start with /", hint: usage)
+        }
+        var auth = RequestAuthorization.none
+        if t.skip("auth") {
+            if t.skip("none") {
+                auth = .none
+            } else if t.skip("basic") {
+                let user = try t.text("a user name after basic", hint: usage)
+                let password = try t.text("a password after the user name", hint: usage)
+                auth = .basic(user: user.text, password: password.text)
+            } else if t.skip("header") {
+                auth = .header(try t.string("the header value in double quotes", hint: usage).text)
+            } else {
+                throw t.expected("none, basic or header after auth", hint: usage)
+            }
+        }
+        var body: String?
+        if t.skip("body") { body = try t.string("the body in double quotes", hint: usage).text }
+        return .request(method: method.text, target: target.text, authorization: auth, body: body)
     }
 
     /// `apns`, `apns,wns`, `apns, wns`, `apns ,wns`: one or more switches separated by commas.

@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimBackend
 import PushSimDevices
 
-/// `device <name> ios|android|windows [user <name>] [client tutorial|recommended]`
+/// `device <name> ios|android|windows [user <name>] [client tutorial|recommended] [backend tutorial|hardened] [os <n>]`
 extension ScenarioParser.Session {
     /// Declares a device. Its name must be unique and must not be a statement keyword;
     /// `user` and `client` may come in either order, each at most once; the client defaults to `tutorial`.
@@ -23,19 +23,41 @@ extension ScenarioParser.Session {
         let platform = try t.choice(DevicePlatform.self, what: "platform", plural: "platforms")
         var user: String?
         var client: ClientFlavour?
-        while let option = t.peek, option.isWord("user") || option.isWord("client") {
+        var backend: BackendFlavour?
+        var os: Int?
+        var seen: [String] = []
+        while let option = t.peek, ["user", "client", "backend", "os"].contains(where: { option.isWord($0) }) {
             _ = t.next()
-            if option.text == "user" {
-                guard user == nil else { throw twice(option, t) }
-                user = try t.word("a user name such as bob", hint: usage).text
-            } else {
-                guard client == nil else { throw twice(option, t) }
-                client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
+            guard !seen.contains(option.text) else { throw twice(option, t) }
+            seen.append(option.text)
+            switch option.text {
+            case "user": user = try t.word("a user name such as bob", hint: usage).text
+            case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
+            case "backend": backend = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
+            default:
+                let (version, token) = try t.number("an OS major version such as 17", as: Int.self)
+                guard (1...99).contains(version) else {
+                    throw ScenarioDiagnostic(location: t.location(token), message: "OS version \(version) is out of range",
+                                             hint: "give the major version, e.g. os 12 or os 17")
+                }
+                os = version
             }
         }
-        try t.finish(hint: "a device declaration may end with user <name> and client tutorial|recommended")
+        try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened and os <version>")
         devices.append(DeviceDeclaration(name: name.text, platform: platform, user: user,
-                                         client: client ?? .tutorial, location: t.location(t.line.tokens[0])))
+                                         client: client ?? .tutorial, location: t.location(t.line.tokens[0]),
+                                         backend: backend, osVersion: os))
+    }
+
+    /// `account <user> password <password>`: an account on the hardened backend.
+    mutating func accountStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let usage = "write account <user> password <password>"
+        let user = try t.word("a user name after account", hint: usage)
+        try t.keyword("password", hint: usage)
+        let password = try t.text("a password", hint: usage)
+        try t.finish(hint: usage)
+        settings.append(.account(user: user.text, password: password.text))
     }
 
     private func twice(_ option: ScenarioToken, _ t: ScenarioParser.Tokens) -> ScenarioDiagnostic {

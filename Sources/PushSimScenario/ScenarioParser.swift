@@ -46,7 +46,7 @@ public enum ScenarioParser {
     }
 
     /// The words that start a statement; no device may be named after one.
-    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "limit", "device", "at", "advance", "expect"]
+    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "limit", "account", "device", "at", "advance", "expect"]
 
     static let unknownStatementHint =
         "statements are \(statementKeywords.joined(separator: ", ")), or <device> <action> for a declared device"
@@ -104,6 +104,7 @@ public enum ScenarioParser {
             case "network": try networkStatement(&t)
             case "limit": try limitStatement(&t)
             case "device": try deviceStatement(&t)
+            case "account": try accountStatement(&t)
             case "at": try atStatement(&t)
             case "advance": try advanceStatement(&t)
             case "expect": try expectStatement(&t)

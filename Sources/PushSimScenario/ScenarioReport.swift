@@ -6,6 +6,8 @@ public struct ScenarioReport: Sendable {
     public var scenario: Scenario
     public var seed: UInt64
     public var results: [ExpectationResult]
+    /// Invariants checked on every run (see `Invariants.swift`).
+    public var invariants: [InvariantResult]
     public var end: RunEnd
     public var finalTime: VirtualTime
     public var events: Int
@@ -13,7 +15,7 @@ public struct ScenarioReport: Sendable {
     public var trace: [TraceEvent]
 
     /// Every expectation held and the run did not stop at a limit.
-    public var passed: Bool { !end.isLimit && results.allSatisfy(\.passed) }
+    public var passed: Bool { !end.isLimit && results.allSatisfy(\.passed) && invariants.allSatisfy { $0.holds || !$0.enforced } }
     public var failedCount: Int { results.filter { !$0.passed }.count }
 
     /// The command that replays this run exactly.
@@ -31,6 +33,11 @@ public struct ScenarioReport: Sendable {
             }
         }
         if case .limitReached(let message) = end { out += "  FAIL  \(message)\n" }
+        for inv in invariants where !inv.holds {
+            out += "  \(inv.enforced ? "FAIL" : "note")  invariant \"\(inv.name)\" broken \(inv.violations.count) time(s)"
+                + (inv.enforced ? "" : " (not enforced: a tutorial flavour is in use)") + "\n"
+            for v in inv.violations.prefix(5) { out += "        \(v)\n" }
+        }
         let how: String
         switch end {
         case .quiescent: how = "nothing left to run"

@@ -14,10 +14,8 @@ public enum ScenarioRunner {
         let fileStart = SourceLocation(file: scenario.path, line: 1, column: 1)
         for setting in scenario.settings {
             switch setting {
-            case .backend(.tutorial): break
-            case .backend(.hardened):
-                problems.append(ScenarioDiagnostic(location: fileStart, message: "the hardened backend is not available yet",
-                                                   hint: "use 'backend tutorial'"))
+            case .backend(let flavour): options.backend = flavour
+            case .account(let user, let password): options.accounts = (options.accounts ?? [:]).merging([user: password]) { $1 }
             case .hubRegistrationTTL(let ttl): options.registrationTimeToLive = ttl
             case .limitEvents(let n): options.limits.maxEvents = n
             case .limitTime(let d): options.limits.maxTime = .zero + d
@@ -25,7 +23,9 @@ public enum ScenarioRunner {
             }
         }
         let simulation = Simulation(seed: seed, options: options)
-        for d in scenario.devices { simulation.addDevice(d.name, d.platform, client: d.client) }
+        for d in scenario.devices {
+            simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
+        }
         for setting in scenario.settings {
             switch setting {
             case .latency(let min, let max):
@@ -45,9 +45,15 @@ public enum ScenarioRunner {
             guard let device = simulation.device(action.device) else { continue }
             simulation.at(action.time, "\(action.device) \(describe(action.kind))") { perform(action.kind, on: device) }
         }
+        // Checkers observe the trace from outside. Cross-user delivery fails the run only when
+        // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
+        let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
+        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened)]
+        simulation.world.trace.observe { event in for c in checkers { c.observe(event) } }
         let end = simulation.run()
         let results = scenario.expectations.map { ExpectationCheck.evaluate($0, in: simulation) }
-        return .success(ScenarioReport(scenario: scenario, seed: seed, results: results, end: end,
+        return .success(ScenarioReport(scenario: scenario, seed: seed, results: results,
+                                       invariants: checkers.map { $0.result() }, end: end,
                                        finalTime: simulation.world.now, events: simulation.world.eventsProcessed,
                                        leftovers: simulation.world.leftovers(), trace: simulation.world.trace.events))
     }
@@ -60,6 +66,9 @@ public enum ScenarioRunner {
         case .send(let message, let to, let via): device.send(message, to: to, via: via)
         case .offline: device.goOffline()
         case .online: device.goOnline()
+        case .logout: device.logout()
+        case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
+        case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
     }
 
@@ -71,6 +80,9 @@ public enum ScenarioRunner {
         case .send(let message, let to, let via): return "send \(jsonString(message)) to \(to) via \(via.map(\.rawValue).joined(separator: ","))"
         case .offline: return "offline"
         case .online: return "online"
+        case .logout: return "logout"
+        case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
+        case .request(let method, let target, _, _): return "request \(method) \(target)"
         }
     }
 

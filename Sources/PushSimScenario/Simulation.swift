@@ -15,7 +15,11 @@ public final class Simulation {
     public let fcm: FCMService
     public let wns: WNSService
     public let hub: NotificationHub
+    /// The tutorial's backend, defects included.
     public let backend: TutorialBackend
+    /// The same backend with its defects fixed; both run side by side, each device picks one.
+    public let hardenedBackend: HardenedBackend
+    public let options: Options
     /// Devices in the order they were added.
     public private(set) var devices: [Device] = []
     public let identity: SimulationIdentity
@@ -26,11 +30,17 @@ public final class Simulation {
         public var hubSDK: TutorialHubSDK = .current
         public var limits = RunLimits()
         public var apnsUnregisteredReportDelay: VirtualDuration = .zero
+        /// The backend devices use unless they choose one.
+        public var backend: BackendFlavour = .tutorial
+        /// Accounts of the hardened backend (user → password). Nil: each device's user gets an
+        /// account with the user name as password, as the tutorial's convention has it.
+        public var accounts: [String: String]?
         public init() {}
     }
 
     public init(seed: UInt64, options: Options = Options(), identity: SimulationIdentity = SimulationIdentity()) {
         self.identity = identity
+        self.options = options
         world = World(seed: seed, limits: options.limits)
         apns = APNsService(world: world, configuration: APNsConfiguration(
             keys: [APNsSigningKey(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: identity.apnsKeySecret)],
@@ -48,14 +58,21 @@ public final class Simulation {
             fcm: FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount, secret: identity.fcmKeySecret),
             wns: WNSCredential(packageSID: identity.wnsPackageSID, secret: identity.wnsSecret))
         hub = NotificationHub(world: world, configuration: hubConfiguration)
-        backend = TutorialBackend(world: world, configuration: BackendConfiguration(
-            hubConnectionString: hubConfiguration.connectionString(for: full), hubPath: identity.hubName, hubSDK: options.hubSDK))!
+        let backendConfiguration = BackendConfiguration(hubConnectionString: hubConfiguration.connectionString(for: full),
+                                                        hubPath: identity.hubName, hubSDK: options.hubSDK)
+        backend = TutorialBackend(world: world, configuration: backendConfiguration)!
+        hardenedBackend = HardenedBackend(world: world, configuration: backendConfiguration, accounts: options.accounts ?? [:])!
     }
 
-    /// Adds a device running the app's client logic.
+    /// Adds a device running the app's client logic. `user` is who uses it (it gets an account on
+    /// the hardened backend unless accounts were given); `backend` defaults to the options' one.
     @discardableResult
-    public func addDevice(_ name: String, _ platform: DevicePlatform, client: ClientFlavour = .tutorial) -> Device {
-        let device = Device(world: world, name: name, platform: platform, client: client, app: identity.app)
+    public func addDevice(_ name: String, _ platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
+                          backend: BackendFlavour? = nil, osVersion: Int? = nil) -> Device {
+        var app = identity.app
+        app.backendHost = (backend ?? options.backend) == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost
+        if let user, options.accounts == nil, hardenedBackend.accounts[user] == nil { hardenedBackend.accounts[user] = user }
+        let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion)
         devices.append(device)
         return device
     }

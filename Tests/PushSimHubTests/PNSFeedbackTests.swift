@@ -115,7 +115,7 @@ struct PNSFeedbackTests {
         #expect(w.send(format: "windows", body: Payload.toast, headers: [("X-WNS-Type", "wns/toast")])?.status == 201)
         let deleted = deletedByFeedback(w)
         #expect(deleted.map { $0["id"]?.description } == [id])
-        #expect(deleted.first?["why"] == "PNS feedback: WNS 410 The channel expired")
+        #expect(deleted.first?["why"] == "PNS feedback: WNS 410 The channel is no longer valid: the app was removed")
         #expect(!w.exists(id))
     }
 

@@ -257,17 +257,17 @@ struct BadLine: Sendable, CustomTestStringConvertible {
     var testDescription: String { body.split(separator: "\n").joined(separator: " ⏎ ") }
 }
 
-private let statementsHint = "statements are scenario, seed, backend, hub, network, limit, device, at, advance, expect, or <device> <action> for a declared device"
+private let statementsHint = "statements are scenario, seed, backend, hub, network, limit, account, device, at, advance, expect, or <device> <action> for a declared device"
 private let switchesHint = "switches are apns, fcm, gcm, wns; separate several with commas, e.g. via apns,wns"
 
 private let badLines: [BadLine] = [
     // Unknown words.
     BadLine("dance now", 4, 1, "unknown statement \"dance\"", hint: statementsHint),
     BadLine("\"hello\"", 4, 1, "expected a statement, found the string \"hello\"", hint: statementsHint),
-    BadLine("bob-iphone dance", 4, 12, "unknown action \"dance\"", hint: "actions are install, uninstall, login, send, offline, online"),
+    BadLine("bob-iphone dance", 4, 12, "unknown action \"dance\"", hint: "actions are install, uninstall, login, logout, register, send, request, offline, online"),
     BadLine("bob-iphone", 4, 11, "expected an action after \"bob-iphone\", found end of line"),
     BadLine("expect bob-iphone regster status 410", 4, 19, "unknown expectation \"regster\"",
-            hint: "after the device comes shows or an operation: create-id, register, unregister, send"),
+            hint: "after the device comes shows or an operation: create-id, register, unregister, send, request"),
     BadLine("device carol-phone iphone", 4, 20, "unknown platform \"iphone\"", hint: "platforms are ios, android, windows"),
     BadLine("backend fancy", 4, 9, "unknown backend \"fancy\"", hint: "backends are tutorial, hardened"),
     BadLine("device carol ios client fancy", 4, 25, "unknown client \"fancy\"", hint: "clients are tutorial, recommended"),

@@ -170,7 +170,7 @@ struct WNSRequestTests {
         bench.pc.uninstall()
         #expect(bench.notify().status == 200)
         #expect(bench.pc.refused == 1)
-        expectWNSError(bench.notify(), 410, "The channel expired")
+        expectWNSError(bench.notify(), 410, "The channel is no longer valid: the app was removed")
     }
 
     @Test func tokenOfAnotherAppIs403() {

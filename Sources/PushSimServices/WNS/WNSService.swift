@@ -92,7 +92,7 @@ public final class WNSService: Host {
         if let expires = record.expiresAt, world.now >= expires {
             return fail(WNSRejection(410, "The channel expired"))
         }
-        if record.invalidatedAt != nil { return fail(WNSRejection(410, "The channel expired")) }
+        if record.invalidatedAt != nil { return fail(WNSRejection(410, "The channel is no longer valid: the app was removed")) }
         guard apps.first(where: { $0.packageSID == sid })?.packageFamily == record.app else {
             return fail(WNSRejection(403, "The access token is not authorized to send to this channel"))
         }

@@ -1,0 +1,196 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimHub
+
+/// The tutorial's backend with its defects fixed (tutorial-system.md, pns-fidelity.md §5):
+/// - real accounts: a missing, malformed or wrong `Authorization` is 401 with `WWW-Authenticate`
+///   (fixes c and the user-equals-password stand-in);
+/// - input checked before use, with a 400 that says what is wrong (fixes f), bodies over 64 KB 413;
+/// - payloads built by encoders: JSON strings escaped, XML text escaped (fixes d);
+/// - a hub 410 on create-or-update is answered 410, other hub errors 400 or 503 (fixes e);
+/// - `gcm` accepted as the old name of `fcm` (fixes b);
+/// - sends go to `username:<recipient>` only (fixes g);
+/// - tag authorisation: a registration always carries the user's own `username:` tag; the client
+///   may add tags only under ``HardenedBackend/allowedTagPrefixes``; any other tag is refused with
+///   403, never silently dropped (fixes i); a user may delete only registrations tagged with their name.
+public final class HardenedBackend: Host {
+    public static let name = "backend-hardened"
+    public static let publicHost = "pushsim-backend-hardened.azurewebsites.net"
+    /// Largest request body accepted.
+    public static let maxBody = 65_536
+    /// Tag prefixes a client may ask for besides its own `username:` tag.
+    public static let allowedTagPrefixes = ["topic:"]
+
+    /// User name → password.
+    public var accounts: [String: String]
+    let hub: NotificationHubClient
+
+    public init?(world: World, configuration: BackendConfiguration, accounts: [String: String]) {
+        guard let client = NotificationHubClient(connectionString: configuration.hubConnectionString,
+                                                 hubPath: configuration.hubPath, world: world, caller: Self.name) else { return nil }
+        self.accounts = accounts
+        self.hub = client
+        world.register(self, name: Self.name, aliases: [Self.publicHost])
+    }
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        let reply = HardenedReply(world: world, exchange: exchange)
+        guard let user = authenticate(request.headers) else {
+            world.record(layer: "backend", host: Self.name, kind: "backend.auth-refused", ["status": 401])
+            return reply.world.respond(to: exchange, with: HTTPResponse(status: 401, headers: [
+                "WWW-Authenticate": "Basic realm=\"PushSim\"", "Content-Type": "application/json; charset=utf-8"],
+                text: #"{"error":"authentication required: send Authorization: Basic <user:password>"}"#))
+        }
+        guard request.body.count <= Self.maxBody else { return reply.error(413, "the request body is larger than 64 KB") }
+        let segments = request.path.split(separator: "/").map(String.init)
+        guard segments.count >= 2, segments[0].lowercased() == "api" else { return reply.error(404, "no such route") }
+        switch (request.method, segments[1].lowercased(), segments.count) {
+        case ("POST", "register", 2): register(handle: request.queryValue("handle"), reply)
+        case ("PUT", "register", 3): upsert(id: segments[2], body: request.body, user: user, reply)
+        case ("DELETE", "register", 3): delete(id: segments[2], user: user, reply)
+        case ("POST", "notifications", 2):
+            notify(pns: request.queryValue("pns"), toTag: request.queryValue("to_tag"), body: request.body, user: user, reply)
+        default: reply.error(404, "no such route")
+        }
+    }
+
+    /// The account behind a Basic header, or nil.
+    func authenticate(_ headers: HTTPHeaders) -> String? {
+        guard let header = headers["Authorization"], header.lowercased().hasPrefix("basic "),
+              let bytes = Base64.decode(String(header.dropFirst(6))) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let user = String(text[..<colon]), password = String(text[text.index(after: colon)...])
+        return accounts[user] == password ? user : nil
+    }
+
+    // MARK: Registrations
+
+    /// `POST api/register?handle=`: as the tutorial (reuse the first registration for the handle,
+    /// delete the others, else create an id), with the handle required.
+    func register(handle: String?, _ reply: HardenedReply) {
+        guard let handle, !handle.isEmpty else { return reply.error(400, "the handle query parameter is required") }
+        hub.getRegistrationsByChannel(handle, top: 100) { [self] result in
+            switch result {
+            case .failure(let e): reply.hubFailure(e)
+            case .success(let found):
+                deleteExtra(Array(found.dropFirst()), reply) { [self] in
+                    if let id = found.first?.registrationID { return reply.jsonString(id) }
+                    hub.createRegistrationId { result in
+                        switch result {
+                        case .success(let id): reply.jsonString(id)
+                        case .failure(let e): reply.hubFailure(e)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func deleteExtra(_ regs: [RegistrationDescription], _ reply: HardenedReply, then: @escaping () -> Void) {
+        guard let id = regs.first?.registrationID else { return then() }
+        hub.deleteRegistration(id) { [self] result in
+            if case .failure(let e) = result, e.status != 404 { return reply.hubFailure(e) }
+            deleteExtra(Array(regs.dropFirst()), reply, then: then)
+        }
+    }
+
+    /// `PUT api/register/<id>` with `{"Platform", "Handle", "Tags"?}`.
+    func upsert(id: String, body: [UInt8], user: String, _ reply: HardenedReply) {
+        guard let json = try? JSONParser.parse(body), json.objectMembers != nil else {
+            return reply.error(400, "the body must be a JSON object {\"Platform\": …, \"Handle\": …, \"Tags\": […]}")
+        }
+        let platform: RegistrationPlatform
+        switch json["Platform"]?.stringValue?.lowercased() {
+        case "apns"?: platform = .apple
+        case "fcm"?, "gcm"?: platform = .fcmV1
+        case "wns"?: platform = .windows
+        case "mpns"?: return reply.error(400, "mpns is retired; use wns")
+        case nil: return reply.error(400, "Platform is required: apns, fcm or wns")
+        case let other?: return reply.error(400, "unknown Platform '\(other)': use apns, fcm or wns")
+        }
+        guard let handle = json["Handle"]?.stringValue, !handle.isEmpty else { return reply.error(400, "Handle is required") }
+        if let problem = Self.handleProblem(handle, platform) { return reply.error(400, problem) }
+        var requested: [String] = []
+        if let tags = json["Tags"] {
+            guard let list = tags.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                return reply.error(400, "Tags must be an array of strings")
+            }
+            requested = list.compactMap(\.stringValue)
+        }
+        let own = "username:" + user
+        if let refused = requested.first(where: { $0 != own && !Self.allowedTagPrefixes.contains(where: $0.hasPrefix) }) {
+            reply.world.record(layer: "backend", host: Self.name, kind: "backend.tag-refused", ["tag": refused, "user": user])
+            return reply.error(403, "the tag '\(refused)' is not allowed for user '\(user)'")
+        }
+        var tags = [own]
+        for t in requested where !tags.contains(t) { tags.append(t) }
+        hub.createOrUpdateRegistration(RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)) { result in
+            switch result {
+            case .success: reply.world.respond(to: reply.exchange, with: HTTPResponse(status: 200))
+            case .failure(let e) where e.status == 410:
+                reply.error(410, "the registration \(id) is gone (expired or deleted): forget it and create a new one")
+            case .failure(let e): reply.hubFailure(e)
+            }
+        }
+    }
+
+    /// `DELETE api/register/<id>`: only a registration tagged with the caller's user name.
+    func delete(id: String, user: String, _ reply: HardenedReply) {
+        hub.getRegistration(id) { [self] result in
+            switch result {
+            case .failure(let e) where e.status == 404: reply.error(404, "no registration \(id)")
+            case .failure(let e): reply.hubFailure(e)
+            case .success(let r):
+                guard r.tags.contains("username:" + user) else { return reply.error(403, "the registration \(id) belongs to another user") }
+                hub.deleteRegistration(id) { result in
+                    switch result {
+                    case .success: reply.world.respond(to: reply.exchange, with: HTTPResponse(status: 200))
+                    case .failure(let e) where e.status == 404: reply.world.respond(to: reply.exchange, with: HTTPResponse(status: 200))
+                    case .failure(let e): reply.hubFailure(e)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Why a handle cannot be the platform's: APNs tokens are even-length hex (§1.5), WNS channels
+    /// are https URLs under notify.windows.com (W-OVR).
+    static func handleProblem(_ handle: String, _ platform: RegistrationPlatform) -> String? {
+        switch platform {
+        case .apple:
+            let hex = handle.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
+            return hex && handle.utf8.count % 2 == 0 ? nil : "an APNs Handle is the device token in hex"
+        case .windows:
+            guard let r = HTTPRequest(method: "POST", url: handle), handle.hasPrefix("https://"),
+                  r.authority.hasSuffix("notify.windows.com") else { return "a WNS Handle is an https channel URI under notify.windows.com" }
+            return nil
+        default:
+            return handle.count > 4_096 ? "the Handle is too long" : nil
+        }
+    }
+}
+
+/// The answer to one request to the hardened backend.
+struct HardenedReply {
+    let world: World
+    let exchange: Exchange
+
+    func error(_ status: Int, _ message: String) {
+        world.respond(to: exchange, with: HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
+                                                       text: JSONValue.object([("error", .string(message))]).serialized()))
+    }
+
+    func jsonString(_ s: String) {
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"],
+                                                       text: JSONValue.string(s).serialized()))
+    }
+
+    /// Hub errors the client can act on: 400 for a request the hub refused, 503 with Retry-After otherwise.
+    func hubFailure(_ e: HubError) {
+        world.record(layer: "backend", host: HardenedBackend.name, kind: "backend.hub-error", ["error": e.description])
+        if e.kind == .badRequest || e.kind == .argument { return error(400, "the hub refused the request: \(e.detail)") }
+        world.respond(to: exchange, with: HTTPResponse(status: 503, headers: ["Retry-After": "30", "Content-Type": "application/json; charset=utf-8"],
+                                                       text: JSONValue.object([("error", .string("the notification hub is unavailable: \(e.detail)"))]).serialized()))
+    }
+}

@@ -1,0 +1,54 @@
+import PushSimKernel
+
+/// The verdict of one invariant over a whole run.
+public struct InvariantResult: Sendable, Equatable {
+    public var name: String
+    /// What the invariant says, in words.
+    public var statement: String
+    /// True when a violation fails the run; false when violations are only reported (e.g. the
+    /// tutorial flavours, whose defects break the invariant on purpose).
+    public var enforced: Bool
+    /// One line per violation; empty when the invariant held.
+    public var violations: [String]
+
+    public var holds: Bool { violations.isEmpty }
+}
+
+/// An invariant checker: it observes trace events as they are recorded, from outside (house
+/// style rule 11), and gives a verdict at the end. Services never call checkers.
+protocol InvariantChecker: AnyObject {
+    func observe(_ event: TraceEvent)
+    func result() -> InvariantResult
+}
+
+/// No device shows a notification sent to another user.
+///
+/// It follows each send's recipient by correlation id (`app.send` … `to=`) and who is logged in
+/// on each device (`app.login` / `app.logout` / `device.uninstall`), and reports every
+/// `notification.shown` whose device belongs to someone else.
+final class CrossUserDeliveryChecker: InvariantChecker {
+    let enforced: Bool
+    private var recipients: [String: String] = [:]   // correlation → recipient (looked up only)
+    private var users: [String: String] = [:]        // device → logged-in user (looked up only)
+    private var violations: [String] = []
+
+    init(enforced: Bool) { self.enforced = enforced }
+
+    func observe(_ e: TraceEvent) {
+        switch e.kind {
+        case "app.send": if let to = e["to"] { recipients[e.correlation] = to.description }
+        case "app.login": if let user = e["user"] { users[e.host] = user.description }
+        case "app.logout", "device.uninstall": users[e.host] = nil
+        case "notification.shown":
+            guard let recipient = recipients[e.correlation], let user = users[e.host], user != recipient else { return }
+            violations.append("\(e.time) \(e.host) (user \(user)) showed a notification sent to \(recipient) [\(e.correlation)]: \(e["text"]?.description ?? "")")
+        default: break
+        }
+    }
+
+    func result() -> InvariantResult {
+        InvariantResult(name: "no cross-user delivery",
+                        statement: "a device only shows notifications sent to the user logged in on it",
+                        enforced: enforced, violations: violations)
+    }
+}
