@@ -21,8 +21,11 @@ public final class Device: Host {
 
     // OS side
     public private(set) var isAppInstalled = false
-    /// How many times the app was installed on this device (each install gets a new handle).
+    /// How many times the app was installed on this device.
     public private(set) var installCount = 0
+    /// The app instance the OS asks a handle for: a new one on every install, restore and handle
+    /// refresh, so the service issues a new handle (the same instance always gets the same one).
+    public private(set) var appInstance = 0
     /// The handle the OS handed to the app, nil until it arrives.
     public private(set) var handle: String?
     /// Bumped on every install and uninstall, so answers meant for an older install are ignored.
@@ -83,10 +86,36 @@ public final class Device: Host {
         guard !isAppInstalled else { return record("device.ignored", ["action": "install", "why": "the app is already installed"]) }
         isAppInstalled = true
         installCount += 1
+        appInstance += 1
         generation += 1
         storage = [:]
         handle = nil
         record("device.install", ["install": installCount])
+        launch()
+    }
+
+    /// Installs the app from another device's backup: its storage (the stored registration id)
+    /// comes along, but this device gets its own push handle (A-REG, F-TOK: restoring to a new
+    /// device yields a new token). Credentials kept in memory do not come along.
+    public func restore(from other: Device) {
+        guard !isAppInstalled else { return record("device.ignored", ["action": "restore", "why": "the app is already installed"]) }
+        isAppInstalled = true
+        installCount += 1
+        appInstance += 1
+        generation += 1
+        storage = other.storage
+        handle = nil
+        record("device.restore", ["from": other.name, "stored-id": storage[Device.registrationIDKey] ?? "none"])
+        launch()
+    }
+
+    /// The push handle changes while the app stays installed: FCM rotates a token (F-TOK), an OS
+    /// update or backup restore gives APNs a new token (A-REG). The app learns it at once
+    /// (`onNewToken`, a new `didRegisterForRemoteNotifications…`).
+    public func refreshHandle() {
+        guard isAppInstalled else { return record("device.ignored", ["action": "refresh-handle", "why": "the app is not installed"]) }
+        appInstance += 1
+        record("device.handle-refresh")
         launch()
     }
 
@@ -107,7 +136,7 @@ public final class Device: Host {
     public func launch() {
         guard isAppInstalled else { return }
         let generation = self.generation
-        let ask = DeviceRegisterRequest(app: service.appID, install: installCount, environment: service.scope)
+        let ask = DeviceRegisterRequest(app: service.appID, install: appInstance, environment: service.scope)
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.registerPath, body: ask.body)
         world.call(request, from: name) { [self] result in
             guard generation == self.generation else { return }

@@ -22,8 +22,9 @@ struct PNSAccessTokenCache {
     private var apns: Cached?
     private var fcm: Cached?
     private var wns: Cached?
-    private var fcmWaiters: [(Answer) -> Void] = []
-    private var wnsWaiters: [(Answer) -> Void] = []
+    /// Callers waiting for a token fetch, each resumed in its own causal chain.
+    private var fcmWaiters: [(chain: String, resume: (Answer) -> Void)] = []
+    private var wnsWaiters: [(chain: String, resume: (Answer) -> Void)] = []
 
     static let apnsRenewal = VirtualDuration.minutes(50)
 
@@ -69,10 +70,10 @@ struct PNSAccessTokenCache {
     /// Answers from the cache, or posts `form` to the token endpoint (once for all waiters) and
     /// caches `access_token` until 5 minutes before `expires_in` runs out.
     private static func fetch(_ hub: NotificationHub, slot: WritableKeyPath<PNSAccessTokenCache, Cached?>,
-                              waiters: WritableKeyPath<PNSAccessTokenCache, [(Answer) -> Void]>,
+                              waiters: WritableKeyPath<PNSAccessTokenCache, [(chain: String, resume: (Answer) -> Void)]>,
                               authority: String, path: String, form: String, world: World, then: @escaping (Answer) -> Void) {
         if let cached = hub.pnsTokens[keyPath: slot], world.now < cached.expiresAt { return then(.token(cached.token)) }
-        hub.pnsTokens[keyPath: waiters].append(then)
+        hub.pnsTokens[keyPath: waiters].append((world.correlation, then))
         guard hub.pnsTokens[keyPath: waiters].count == 1 else { return }
         let request = HTTPRequest(method: "POST", authority: authority, path: path,
                                   headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(form.utf8))
@@ -94,7 +95,7 @@ struct PNSAccessTokenCache {
             }
             let queued = hub.pnsTokens[keyPath: waiters]
             hub.pnsTokens[keyPath: waiters] = []
-            for w in queued { w(answer) }
+            for w in queued { world.inCorrelation(w.chain) { w.resume(answer) } }
         }
     }
 }

@@ -82,6 +82,16 @@ public final class World {
         return correlation
     }
 
+    /// Runs `body` as part of the causal chain `chain`, then returns to the current one: for work
+    /// queued by one chain and resumed by another (callers waiting on a shared token fetch, a
+    /// notification kept for an offline device and sent when it reconnects).
+    public func inCorrelation<T>(_ chain: String, _ body: () -> T) -> T {
+        let saved = correlation
+        correlation = chain
+        defer { correlation = saved }
+        return body()
+    }
+
     /// Records a trace event at `now` in the current causal chain.
     /// Fields keep the order written: `["status": 200, "to": "hub"]`.
     public func record(layer: String, host: String, kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {

@@ -64,6 +64,12 @@ public enum ActionKind: Equatable, Sendable {
     case online
     /// Log out: delete the registration through the backend, forget the id and credentials.
     case logout
+    /// The app starts again: it asks the OS for its handle (a WNS channel past 30 days is renewed).
+    case launch
+    /// The push handle changes while the app stays installed (FCM token rotation, APNs token change).
+    case refreshHandle
+    /// Install the app from another device's backup (`restore from <device>`).
+    case restore(from: String)
     /// Register again asking for extra tags (`register with tags username:bob`).
     case register(tags: [String])
     /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).

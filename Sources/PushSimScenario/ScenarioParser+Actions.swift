@@ -4,7 +4,8 @@ import PushSimDevices
 
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
-    static let actionVerbs = ["install", "uninstall", "login", "logout", "register", "send", "request", "offline", "online"]
+    static let actionVerbs = ["install", "uninstall", "launch", "restore", "refresh-handle", "login", "logout", "register", "send",
+                              "request", "offline", "online"]
     static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
     static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
 }
@@ -70,6 +71,17 @@ extension ScenarioParser.Session {
             try t.keyword("via", hint: "say which switches the app sends with: via apns, via fcm,wns, ... (\(ScenarioParser.switchHint))")
             kind = .send(message: message.text, to: user.text, via: try switches(&t))
         case "logout": kind = .logout
+        case "launch": kind = .launch
+        case "refresh-handle": kind = .refreshHandle
+        case "restore":
+            try t.keyword("from", hint: "write restore from <device>: install the app from that device's backup")
+            let other = try t.word("the device whose backup is restored", hint: "write restore from <device>")
+            use(other, t)
+            guard other.text != device.text else {
+                throw ScenarioDiagnostic(location: t.location(other), message: "a device cannot restore from itself",
+                                         hint: "restore from another device, e.g. the old phone")
+            }
+            kind = .restore(from: other.text)
         case "register":
             var tags: [String] = []
             if t.skip("with") {

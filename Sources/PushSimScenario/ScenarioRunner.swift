@@ -43,7 +43,7 @@ public enum ScenarioRunner {
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
         for action in scenario.actions {
             guard let device = simulation.device(action.device) else { continue }
-            simulation.at(action.time, "\(action.device) \(describe(action.kind))") { perform(action.kind, on: device) }
+            simulation.at(action.time, "\(action.device) \(describe(action.kind))") { perform(action.kind, on: device, in: simulation) }
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
@@ -58,7 +58,7 @@ public enum ScenarioRunner {
                                        leftovers: simulation.world.leftovers(), trace: simulation.world.trace.events))
     }
 
-    static func perform(_ kind: ActionKind, on device: Device) {
+    static func perform(_ kind: ActionKind, on device: Device, in simulation: Simulation) {
         switch kind {
         case .install: device.install()
         case .uninstall: device.uninstall()
@@ -67,6 +67,9 @@ public enum ScenarioRunner {
         case .offline: device.goOffline()
         case .online: device.goOnline()
         case .logout: device.logout()
+        case .launch: device.launch()
+        case .refreshHandle: device.refreshHandle()
+        case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
@@ -81,6 +84,9 @@ public enum ScenarioRunner {
         case .offline: return "offline"
         case .online: return "online"
         case .logout: return "logout"
+        case .launch: return "launch"
+        case .refreshHandle: return "refresh-handle"
+        case .restore(let other): return "restore from \(other)"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"
         }

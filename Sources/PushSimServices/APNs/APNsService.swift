@@ -45,6 +45,8 @@ public final class APNsService: Host {
 
     struct Stored {
         var notification: APNsNotification
+        /// The causal chain of the send, kept so the later delivery is traced as part of it.
+        var correlation: String
         var device: String
         var app: String
         var storedAt: VirtualTime
@@ -155,7 +157,8 @@ public final class APNsService: Host {
             world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
                          ["apns-id": older.notification.apnsID, "reason": "replaced by a newer notification for the same app (APNs keeps one)"])
         }
-        stored[key] = Stored(notification: n, device: record.device, app: record.app, storedAt: world.now, expiresAt: expiresAt)
+        stored[key] = Stored(notification: n, correlation: world.correlation, device: record.device, app: record.app,
+                             storedAt: world.now, expiresAt: expiresAt)
         world.record(layer: "apns", host: Self.name, kind: "apns.stored", ["apns-id": n.apnsID, "device": record.device])
     }
 
@@ -179,13 +182,14 @@ public final class APNsService: Host {
     private func flush(device: String, world: World) {
         for key in stored.keys.sorted() where stored[key]!.device == device {
             let s = stored.removeValue(forKey: key)!
-            if s.expiresAt <= world.now {
-                world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
-                             ["apns-id": s.notification.apnsID, "reason": "expired while the device was unreachable"])
-                continue
+            world.inCorrelation(s.correlation) {
+                if s.expiresAt <= world.now {
+                    world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+                                 ["apns-id": s.notification.apnsID, "reason": "expired while the device was unreachable"])
+                } else if let record = tokens[s.notification.token] {
+                    deliver(s.notification, record: record, world: world)
+                }
             }
-            guard let record = tokens[s.notification.token] else { continue }
-            deliver(s.notification, record: record, world: world)
         }
     }
 }

@@ -8,6 +8,8 @@ struct FCMOfflineQueue {
         var token: String
         var app: String
         var expiresAt: VirtualTime
+        /// The causal chain of the send, kept so a later delivery is traced as part of it.
+        var correlation: String
     }
 
     /// Non-collapsible messages kept per device before FCM discards them all.

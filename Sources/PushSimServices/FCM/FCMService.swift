@@ -141,7 +141,7 @@ public final class FCMService: Host {
                                                        text: JSONValue.object([("name", .string(name))]).serialized()))
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
-                                      expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds)),
+                                      expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
                 device: record.device, world: world)
     }
 
@@ -186,10 +186,12 @@ public final class FCMService: Host {
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             guard var queue = queues.removeValue(forKey: exchange.caller) else { return }
             for entry in queue.drain() {
-                if entry.expiresAt <= world.now {
-                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": entry.name, "reason": "ttl passed while the device was offline"])
-                } else {
-                    deliver(entry, device: exchange.caller, world: world)
+                world.inCorrelation(entry.correlation) {
+                    if entry.expiresAt <= world.now {
+                        world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": entry.name, "reason": "ttl passed while the device was offline"])
+                    } else {
+                        deliver(entry, device: exchange.caller, world: world)
+                    }
                 }
             }
         default:

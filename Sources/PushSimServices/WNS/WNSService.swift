@@ -36,7 +36,17 @@ public final class WNSService: Host {
     private var random: SeededRandom
     private var cache: [String: Cached] = [:]   // "token|type" → last cached notification
 
-    struct Cached { var type: WNSNotificationType; var headers: [(String, String)]; var payload: [UInt8]; var messageID: String; var device: String; var token: String; var app: String }
+    struct Cached {
+        var type: WNSNotificationType
+        var headers: [(String, String)]
+        var payload: [UInt8]
+        var messageID: String
+        var device: String
+        var token: String
+        var app: String
+        /// The causal chain of the send, kept so a later delivery is traced as part of it.
+        var correlation: String
+    }
 
     public init(world: World, apps: [WNSApp]) {
         self.apps = apps
@@ -109,7 +119,7 @@ public final class WNSService: Host {
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers))
         let forwarded = request.headers.fields.filter { $0.name.lowercased().hasPrefix("x-wns-") && $0.name.lowercased() != "x-wns-requestforstatus" }
             .map { ($0.name, $0.value) }
-        deliver(Cached(type: type, headers: forwarded, payload: request.body, messageID: messageID, device: record.device, token: token, app: record.app),
+        deliver(Cached(type: type, headers: forwarded, payload: request.body, messageID: messageID, device: record.device, token: token, app: record.app, correlation: world.correlation),
                 cachePolicy: request.headers["X-WNS-Cache-Policy"], world: world)
     }
 
@@ -157,7 +167,7 @@ public final class WNSService: Host {
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             for key in cache.keys.sorted() where cache[key]!.device == exchange.caller {
                 let n = cache.removeValue(forKey: key)!
-                deliver(n, cachePolicy: "cache", world: world)
+                world.inCorrelation(n.correlation) { deliver(n, cachePolicy: "cache", world: world) }
             }
         default:
             world.respond(to: exchange, with: HTTPResponse(status: 404))

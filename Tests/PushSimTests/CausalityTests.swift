@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import PushSim
+
+/// Correlation ids follow a notification from the send step to the device that shows it, across
+/// every layer, also when it waited: for the hub's token fetch, in APNs/FCM/WNS offline storage.
+@Suite struct CausalityTests {
+    @Test(arguments: ScenarioLibraryTests.files)
+    func everyShownNotificationBelongsToTheStepThatSentIt(_ path: String) throws {
+        let report = try PushSim.run(path: path).get()
+        var stepOf: [String: String] = [:]
+        for e in report.trace where e.kind == "scenario.step" { stepOf[e.correlation] = e["step"]?.description }
+        for shown in report.trace where shown.kind == "notification.shown" {
+            let text = shown["text"]?.description ?? ""
+            guard let colon = text.range(of: ": ") else { continue }
+            let message = String(text[colon.upperBound...])
+            let step = stepOf[shown.correlation] ?? "(no step)"
+            var quoted = ""
+            appendJSONString(message, to: &quoted)
+            #expect(step.contains(" send \(quoted) to ") || (message.isEmpty && step.contains(" send ")),
+                    "\(path): \(shown.host) showed \(text) in chain \(shown.correlation), whose step is \(step)")
+            // The step's recipient is the device's user, except where a defect routes messages to
+            // others on purpose (g: the sender's from: tag; i: an injected username: tag).
+            let crossUserOnPurpose = path.hasSuffix("g-sender-tag-or.scenario") || path.hasSuffix("i-tag-injection.scenario")
+            if let user = report.scenario.devices.first(where: { $0.name == shown.host })?.user, !crossUserOnPurpose {
+                #expect(step.contains(" to \(user) via "), "\(path): \(shown.host) (user \(user)) showed a step of \(step)")
+            }
+        }
+    }
+
+    @Test func storedAPNsNotificationIsDeliveredInItsSendersChain() throws {
+        let report = try PushSim.run(path: Repo.scenarios + "/services/apns-offline-keeps-last.scenario").get()
+        let shown = try #require(report.trace.first { $0.kind == "notification.shown" })
+        let step = report.trace.first { $0.kind == "scenario.step" && $0.correlation == shown.correlation }
+        #expect(step?["step"]?.description.contains("send \"three\"") == true)
+        // The delivery happened at the reconnect, an hour later than the send.
+        #expect(shown.time > .zero + .minutes(59))
+    }
+}
