@@ -66,7 +66,8 @@ extension NotificationHub {
         let verdict = PNSVerdict(result, platform: r.platform)
         switch verdict {
         case .accepted:
-            world.record(layer: "hub", host: Self.name, kind: "hub.pns-accepted", ["notification": n.id, "registration": r.id])
+            world.record(layer: "hub", host: Self.name, kind: "hub.pns-accepted",
+                         ["notification": n.id, "registration": r.id, "message": Self.pnsMessageID(result, r.platform)])
         case .deadHandle(let reason, let since):
             removeDeadRegistration(r, reason: reason, sinceUnixMilliseconds: since, world: world)
             drop(n, r, reason: reason, world: world)
@@ -120,7 +121,18 @@ extension NotificationHub {
             return
         }
         store.remove(r.id)
-        world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted", ["id": r.id, "why": "PNS feedback: \(reason)"])
+        world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted",
+                     ["id": r.id, "why": "PNS feedback: \(reason)", "handle": handleLabel(r.handle), "dead-handle": true])
+    }
+
+    /// The PNS's id for an accepted message: APNs' `apns-id`, FCM's message `name`, WNS's `X-WNS-Msg-ID`.
+    static func pnsMessageID(_ result: CallResult, _ platform: RegistrationPlatform) -> String {
+        guard let r = result.response else { return "" }
+        switch platform {
+        case .apple: return r.headers["apns-id"] ?? ""
+        case .fcmV1: return (try? JSONParser.parse(r.body))?["name"]?.stringValue ?? ""
+        default: return r.headers["X-WNS-Msg-ID"] ?? ""
+        }
     }
 
     func drop(_ n: HubNotification, _ r: StoredRegistration, reason: String, world: World) {

@@ -90,7 +90,8 @@ extension NotificationHub {
                 return
             }
             world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
-                         ["notification": n.id, "registration": r.id, "pns": request.authority, "attempt": attempt])
+                         ["notification": n.id, "registration": r.id, "pns": request.authority, "handle": handleLabel(r.handle),
+                          "attempt": attempt])
             world.call(request, from: Self.name) { [self] result in
                 inFlight[key] = nil
                 handlePNSResult(result, n, r, attempt: attempt, renewed: renewed, world: world)

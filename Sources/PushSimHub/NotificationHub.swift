@@ -128,7 +128,7 @@ public final class NotificationHub: Host {
                                         expiresAt: configuration.registrationTimeToLive.map { world.now + $0 }, etag: etag)
         store.upsert(stored)
         world.record(layer: "hub", host: Self.name, kind: "hub.registration-upserted",
-                     ["id": id, "platform": description.platform.rawValue, "tags": tags.joined(separator: ","),
+                     ["id": id, "platform": description.platform.rawValue, "handle": handleLabel(handle), "tags": tags.joined(separator: ","),
                       "expires": stored.expiresAt.map { "\($0)" } ?? "never"])
         // 201 with the validated entry and its ETag (NH-DN495630).
         respondEntry(201, stored, exchange, world)

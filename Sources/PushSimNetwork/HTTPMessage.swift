@@ -146,3 +146,12 @@ public func percentEncode(_ text: String) -> String {
     }
     return out
 }
+
+/// A short, readable label for a push handle in traces: for a URL the part after `token=`, then,
+/// if long, its first 8 and last 6 characters (`fa60bd34…9a7ffb`). Two different handles of the
+/// same service practically never share a label, so checkers can compare labels.
+public func handleLabel(_ handle: String) -> String {
+    var h = Substring(handle)
+    if let r = h.firstRange(of: "token=") { h = h[r.upperBound...] }
+    return h.count > 16 ? String(h.prefix(8)) + "…" + String(h.suffix(6)) : String(h)
+}

@@ -132,8 +132,8 @@ public final class World {
         calls[id] = PendingCall(request: request, caller: caller, callee: callee, continuation: continuation,
                                 correlation: correlation, journalIndex: journalIndex)
         record(layer: "network", host: caller, kind: "http.request",
-               ["to": request.authority, "method": request.method, "target": request.target,
-                "bytes": request.body.count])
+               ["to": request.authority, "callee": callee ?? request.authority, "method": request.method,
+                "target": request.target, "bytes": request.body.count])
         guard let callee else { return fail(id, .noSuchHost, after: .zero) }
         if offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
         loop.schedule(.callTimeout(id), at: now + timeout)

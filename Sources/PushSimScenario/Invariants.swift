@@ -52,3 +52,33 @@ final class CrossUserDeliveryChecker: InvariantChecker {
                         enforced: enforced, violations: violations)
     }
 }
+
+/// Nothing is sent to a handle after the hub learned it is dead, unless it was registered again
+/// (what-users-expect.md; pns-fidelity.md §6: a provider stops using a handle the PNS reported).
+///
+/// It watches the hub's PNS feedback deletions (`hub.registration-deleted` with `dead-handle`),
+/// re-registrations (`hub.registration-upserted`) and requests to a PNS (`hub.pns-request`),
+/// comparing handle labels.
+final class DeadHandleChecker: InvariantChecker {
+    private var dead: [String: String] = [:]   // handle label → when it was reported dead (looked up only)
+    private var violations: [String] = []
+
+    func observe(_ e: TraceEvent) {
+        guard e.layer == "hub", let handle = e["handle"]?.description else { return }
+        switch e.kind {
+        case "hub.registration-deleted" where e["dead-handle"] == .bool(true): dead[handle] = e.time.description
+        case "hub.registration-upserted": dead[handle] = nil
+        case "hub.pns-request":
+            if let since = dead[handle] {
+                violations.append("\(e.time) the hub sent \(e["notification"]?.description ?? "?") to \(handle), reported dead at \(since) [\(e.correlation)]")
+            }
+        default: break
+        }
+    }
+
+    func result() -> InvariantResult {
+        InvariantResult(name: "no sends to dead handles",
+                        statement: "nothing is sent to a handle after the hub learned it is dead, unless it was registered again",
+                        enforced: true, violations: violations)
+    }
+}

@@ -48,7 +48,7 @@ public enum ScenarioRunner {
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
         let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
-        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened)]
+        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker()]
         simulation.world.trace.observe { event in for c in checkers { c.observe(event) } }
         let end = simulation.run()
         let results = scenario.expectations.map { ExpectationCheck.evaluate($0, in: simulation) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The command line, parsed. Usage errors end the process with status 2.
 struct Options {
-    enum Command: String { case run, check }
+    enum Command: String { case run, check, explain }
     enum Format: String { case text, json }
 
     var command: Command = .run
@@ -13,6 +13,7 @@ struct Options {
     var timeline = false
     var format: Format = .text
     var checkDeterminism = false
+    var diagramPath: String?
 
     static let usage = """
     OVERVIEW: PushSim runs push-notification scenarios on virtual time, the same on every run.
@@ -20,10 +21,12 @@ struct Options {
     USAGE: pushsim run <file-or-folder>... [--seed <n>] [--trace <file>] [--timeline] [--junit <file>]
                                           [--format text|json] [--check-determinism]
            pushsim check <file-or-folder>...
+           pushsim explain <file> [--seed <n>]
 
     COMMANDS:
       run                 run scenarios and check their expectations
       check               only read and check scenario files; report every mistake
+      explain             run one scenario and narrate it step by step, for learning how the parts fit
 
     ARGUMENTS:
       <file-or-folder>    .scenario files, or folders searched recursively for them
@@ -33,6 +36,7 @@ struct Options {
       --trace <file>      write the trace of every run as JSON Lines (one header line per scenario)
       --timeline          print each run's trace as a fixed-column timeline
       --junit <file>      write JUnit XML, one test case per expectation
+      --diagram <file>    write a Mermaid sequence diagram of the run (a .md file holds one per scenario)
       --format text|json  the summary on standard output (default text)
       --check-determinism run each scenario twice and report the first trace line that differs
       -h, --help          show this help
@@ -54,7 +58,7 @@ struct Options {
         if arguments.contains("-h") || arguments.contains("--help") || arguments.first == "help" { print(usage); exit(0) }
         var options = Options()
         let name = arguments.removeFirst()
-        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are 'run' and 'check'") }
+        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are run, check and explain") }
         options.command = command
         func value(_ flag: String) -> String {
             guard let v = arguments.first, !v.hasPrefix("--") else { fail("\(flag) needs a value") }
@@ -69,6 +73,7 @@ struct Options {
                 options.seed = n
             case "--trace": options.tracePath = value(arg)
             case "--junit": options.junitPath = value(arg)
+            case "--diagram": options.diagramPath = value(arg)
             case "--timeline": options.timeline = true
             case "--check-determinism": options.checkDeterminism = true
             case "--format":
@@ -81,8 +86,12 @@ struct Options {
             }
         }
         if options.paths.isEmpty { fail("name at least one scenario file or folder") }
-        if command == .check && (options.seed != nil || options.tracePath != nil || options.junitPath != nil || options.timeline) {
-            fail("check only reads files; --seed, --trace, --junit and --timeline belong to run")
+        if command == .check && (options.seed != nil || options.tracePath != nil || options.junitPath != nil || options.timeline
+                                 || options.diagramPath != nil) {
+            fail("check only reads files; --seed, --trace, --junit, --diagram and --timeline belong to run")
+        }
+        if command == .explain && (options.paths.count != 1 || options.paths[0].hasSuffix("/")) {
+            fail("explain takes one scenario file")
         }
         return options
     }

@@ -26,6 +26,18 @@ if options.command == .check {
     exit(bad > 0 ? 2 : 0)
 }
 
+if options.command == .explain {
+    switch PushSim.run(path: files[0], seed: options.seed) {
+    case .failure(let error): writeError("\(error)"); exit(2)
+    case .success(let report):
+        print(Explanation.narrate(report), terminator: "")
+        exit(report.passed ? 0 : 1)
+    }
+}
+if let path = options.diagramPath, files.count > 1, !path.hasSuffix(".md") {
+    Options.fail("several scenarios need a Markdown diagram file (one diagram per scenario): name it <something>.md")
+}
+
 var reports: [ScenarioReport] = []
 var unreadable: [String] = []
 var traceOut = ""
@@ -59,6 +71,14 @@ for file in files {
 }
 if let path = options.tracePath { write(traceOut, to: path) }
 if let path = options.junitPath { write(Reports.junit(reports), to: path) }
+if let path = options.diagramPath {
+    if path.hasSuffix(".md") {
+        write(reports.map { "## \($0.scenario.name)\n\n`\($0.scenario.path)`, seed \($0.seed)\n\n```mermaid\n" + SequenceDiagram.mermaid($0) + "```\n" }
+            .joined(separator: "\n"), to: path)
+    } else if let report = reports.first {
+        write(SequenceDiagram.mermaid(report), to: path)
+    }
+}
 
 let failedScenarios = reports.filter { !$0.passed }.count
 if options.format == .json {

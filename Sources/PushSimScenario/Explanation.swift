@@ -1,0 +1,92 @@
+import PushSimKernel
+
+/// Narrates a run step by step for someone learning how the pieces fit: each scenario step, then
+/// what every part did because of it, in plain sentences. Built from the trace alone.
+public enum Explanation {
+    public static func narrate(_ report: ScenarioReport) -> String {
+        var out = """
+            \(report.scenario.name) (seed \(report.seed))
+
+            The parts: each device runs the app and gets a push handle from its platform's push service
+            (APNs on iOS, FCM on Android, WNS on Windows). The app registers through the app backend, which
+            keeps registrations on the notification hub under the tag username:<user>. To send, the backend asks
+            the hub to notify a tag; the hub finds matching registrations and hands the notification to each
+            one's push service, which delivers it to the device. Times are virtual: d+hh:mm:ss.mmm.
+
+            """
+        for e in report.trace {
+            if e.kind == "scenario.step" {
+                out += "\n[\(e.time)] \(e["step"]?.description ?? "")   (causal chain \(e.correlation))\n"
+                continue
+            }
+            if let sentence = sentence(e, report) { out += "  \(e.time)  \(sentence)\n" }
+        }
+        out += "\nOutcome: "
+        out += report.results.isEmpty ? "no expectations.\n"
+            : "\(report.results.filter(\.passed).count) of \(report.results.count) expectations held.\n"
+        for r in report.results where !r.passed { out += "  not met: \(r.expectation.source) — \(r.seen)\n" }
+        for inv in report.invariants where !inv.holds {
+            out += "  invariant \"\(inv.name)\" was broken: \(inv.violations.first ?? "")\n"
+        }
+        if !report.leftovers.isEmpty { out += "Still pending at the end: \(report.leftovers.joined(separator: "; ")).\n" }
+        return out
+    }
+
+    /// A part's name in words.
+    static func role(_ host: String, _ report: ScenarioReport) -> String {
+        if report.scenario.devices.contains(where: { $0.name == host }) { return host }
+        switch host {
+        case "backend": return "the tutorial backend"
+        case "backend-hardened": return "the hardened backend"
+        case "hub": return "the notification hub"
+        case "apns": return "APNs"
+        case "fcm": return "FCM"
+        case "wns": return "WNS"
+        default: return host
+        }
+    }
+
+    static func sentence(_ e: TraceEvent, _ report: ScenarioReport) -> String? {
+        func f(_ k: String) -> String { e[k]?.description ?? "" }
+        let who = role(e.host, report)
+        switch e.kind {
+        case "http.request":
+            return "\(who) → \(role(f("callee"), report)): \(f("method")) \(SequenceDiagram.shorten(f("target")))"
+        case "http.response":
+            return "\(who) answers \(role(f("to"), report)): \(f("status"))\(SequenceDiagram.statusWord(f("status")))"
+        case "http.failure": return "\(who) got no answer from \(f("to")): \(f("error"))"
+        case "fault.injected": return "an injected fault (\(f("fault"))) loses the \(f("lost")) to \(f("to"))"
+        case "device.install": return "\(who): the app is installed (install #\(f("install"))) and asks the OS for a push handle"
+        case "device.uninstall": return "\(who): the app is removed, with its stored registration id"
+        case "device.handle-received": return "\(who): the app receives its push handle \(f("handle"))\(f("changed") == "true" ? "" : " (unchanged)")"
+        case "app.login": return "\(who): \(f("user")) logs in; the app builds the Basic header and registers"
+        case "app.send": return "\(who): the app asks the backend to send \"\(f("message"))\" to \(f("to")) with the \(f("pns")) switch"
+        case "app.registered": return "\(who): registered as \(f("registration"))"
+        case "app.retry": return "\(who): \(f("why"))"
+        case "app.registration-failed": return "\(who): registration failed (\(f("status"))\(f("why")))"
+        case "hub.registration-id-created": return "the hub creates registration id \(f("id"))"
+        case "hub.registration-upserted":
+            return "the hub stores registration \(f("id")) (\(f("platform")), tags \(f("tags")), expires \(f("expires")))"
+        case "hub.registration-gone": return "the hub answers 410 Gone: registration \(f("id")) was deleted or has expired"
+        case "hub.send-accepted":
+            return "the hub accepts \(f("format")) notification \(f("notification")) for \(f("tags")) and finds \(f("targets")) matching registration(s)"
+        case "hub.no-target": return "no registration matches: nobody gets \(f("notification"))"
+        case "hub.pns-accepted": return "the push service accepted \(f("notification")) for registration \(f("registration"))"
+        case "hub.pns-retry": return "the hub will retry \(f("notification")) in \(f("in")): \(f("reason"))"
+        case "hub.registration-deleted": return "the hub deletes registration \(f("id")): \(f("why"))"
+        case "apns.accepted", "fcm.accepted", "wns.accepted": return "\(who) accepts the notification for \(f("device"))"
+        case "apns.stored", "fcm.stored", "wns.cached": return "\(who) cannot reach \(f("device")) and keeps the notification for later"
+        case "apns.token-invalidated", "fcm.token-invalidated", "wns.channel-invalidated":
+            return "\(who) learns the handle of \(f("device")) is dead: \(f("why"))"
+        case "apns.rejected", "fcm.rejected", "wns.rejected":
+            return "\(who) refuses the request: \(f("status")) \(f("reason"))\(f("error"))"
+        case "notification.shown": return "\(who) shows \"\(f("text"))\""
+        case "notification.dropped": return "\(who) drops a notification: \(f("reason"))"
+        case "backend.exception": return "\(who) throws \(f("exception")) and answers 500" + (f("defect").isEmpty ? "" : " (tutorial defect \(f("defect")))")
+        case "backend.unknown-pns": return "\(who) knows no pns \"\(f("pns"))\": nothing is sent (tutorial defect b)"
+        case "backend.tags-unchecked": return "\(who) accepts the tags \(f("tags")) unchecked (tutorial defect i)"
+        case "backend.tag-refused": return "\(who) refuses the tag \(f("tag")) for \(f("user")) (403)"
+        default: return nil
+        }
+    }
+}
