@@ -12,7 +12,8 @@ import PushSimHub
 /// - sends go to `username:<recipient>` only (fixes g);
 /// - tag authorisation: a registration always carries the user's own `username:` tag; the client
 ///   may add tags only under ``HardenedBackend/allowedTagPrefixes``; any other tag is refused with
-///   403, never silently dropped (fixes i); a user may delete only registrations tagged with their name.
+///   403, never silently dropped (fixes i); a user may delete only registrations tagged with their
+///   name, and write only a registration that is new, theirs, or for the same device handle.
 public final class HardenedBackend: Host {
     public static let name = "backend-hardened"
     public static let publicHost = "pushsim-backend-hardened.azurewebsites.net"
@@ -70,6 +71,10 @@ public final class HardenedBackend: Host {
     /// delete the others, else create an id), with the handle required.
     func register(handle: String?, _ reply: HardenedReply) {
         guard let handle, !handle.isEmpty else { return reply.error(400, "the handle query parameter is required") }
+        // The handle goes into the hub's $filter between quotes: refuse what could break out of them.
+        guard handle.count <= 4_096, !handle.contains(where: { $0 == "'" || $0.isWhitespace }) else {
+            return reply.error(400, "the handle contains characters no push handle has")
+        }
         hub.getRegistrationsByChannel(handle, top: 100) { [self] result in
             switch result {
             case .failure(let e): reply.hubFailure(e)
@@ -125,12 +130,28 @@ public final class HardenedBackend: Host {
         }
         var tags = [own]
         for t in requested where !tags.contains(t) { tags.append(t) }
-        hub.createOrUpdateRegistration(RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)) { result in
-            switch result {
-            case .success: reply.world.respond(to: reply.exchange, with: HTTPResponse(status: 200))
-            case .failure(let e) where e.status == 410:
-                reply.error(410, "the registration \(id) is gone (expired or deleted): forget it and create a new one")
-            case .failure(let e): reply.hubFailure(e)
+        let description = RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)
+        // Ownership: a user may write a registration that is new (the hub has none under this id),
+        // already theirs, or for this same handle (another user logging in on the same device).
+        // Anything else would let a user take over someone else's registration by its id.
+        hub.getRegistration(id) { [self] existing in
+            switch existing {
+            case .success(let r):
+                let sameDevice = r.handle.lowercased() == handle.lowercased()
+                guard r.tags.contains(own) || sameDevice else {
+                    reply.world.record(layer: "backend", host: Self.name, kind: "backend.registration-refused", ["id": id, "user": user])
+                    return reply.error(403, "the registration \(id) belongs to another user's device")
+                }
+            case .failure(let e) where e.status == 404: break   // new, or gone: the PUT says which
+            case .failure(let e): return reply.hubFailure(e)
+            }
+            hub.createOrUpdateRegistration(description) { result in
+                switch result {
+                case .success: reply.world.respond(to: reply.exchange, with: HTTPResponse(status: 200))
+                case .failure(let e) where e.status == 410:
+                    reply.error(410, "the registration \(id) is gone (expired or deleted): forget it and create a new one")
+                case .failure(let e): reply.hubFailure(e)
+                }
             }
         }
     }
@@ -162,8 +183,17 @@ public final class HardenedBackend: Host {
             let hex = handle.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
             return hex && handle.utf8.count % 2 == 0 ? nil : "an APNs Handle is the device token in hex"
         case .windows:
-            guard let r = HTTPRequest(method: "POST", url: handle), handle.hasPrefix("https://"),
-                  r.authority.hasSuffix("notify.windows.com") else { return "a WNS Handle is an https channel URI under notify.windows.com" }
+            // The whole authority must be a plain host name under notify.windows.com: no user info,
+            // port, `#` or `\` that would make a URL parser see another host, and a dot before
+            // `notify` (the hub sends its WNS access token to this URI).
+            guard let r = HTTPRequest(method: "POST", url: handle), handle.hasPrefix("https://") else {
+                return "a WNS Handle is an https channel URI under notify.windows.com"
+            }
+            let host = r.authority.lowercased()
+            let plain = host.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 }
+            guard plain, host == "notify.windows.com" || host.hasSuffix(".notify.windows.com") else {
+                return "a WNS Handle is an https channel URI under notify.windows.com"
+            }
             return nil
         default:
             return handle.count > 4_096 ? "the Handle is too long" : nil
@@ -186,10 +216,12 @@ struct HardenedReply {
                                                        text: JSONValue.string(s).serialized()))
     }
 
-    /// Hub errors the client can act on: 400 for a request the hub refused, 503 with Retry-After otherwise.
+    /// Hub errors the client can act on: 400 for a request the hub refused, 413 for a payload too
+    /// large for the hub (retrying cannot help), 503 with Retry-After otherwise.
     func hubFailure(_ e: HubError) {
         world.record(layer: "backend", host: HardenedBackend.name, kind: "backend.hub-error", ["error": e.description])
         if e.kind == .badRequest || e.kind == .argument { return error(400, "the hub refused the request: \(e.detail)") }
+        if e.status == 413 { return error(413, "the notification is too large: \(e.detail)") }
         world.respond(to: exchange, with: HTTPResponse(status: 503, headers: ["Retry-After": "30", "Content-Type": "application/json; charset=utf-8"],
                                                        text: JSONValue.object([("error", .string("the notification hub is unavailable: \(e.detail)"))]).serialized()))
     }

@@ -32,6 +32,12 @@ public final class NotificationHub: Host {
     /// Number of live registrations (expired ones are dropped as they are met).
     public var registrationCount: Int { store.count }
 
+    /// Live registrations at `now`, all of them or those carrying `tag`.
+    public func liveRegistrations(tag: String? = nil, now: VirtualTime) -> Int {
+        let expression = tag.map { TagExpression.tag($0) }
+        return RegistrationPlatform.allCases.reduce(0) { $0 + store.matching(expression, platform: $1, now: now).count }
+    }
+
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         guard segments.first == configuration.hubName else {

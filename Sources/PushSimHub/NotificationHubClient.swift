@@ -125,10 +125,35 @@ public final class NotificationHubClient {
                    payload: payload, tags: tags, completion)
     }
 
+    /// Native send to a tag expression (the SDK's `SendNotificationAsync(notification, tagExpression)`);
+    /// nil sends to everyone. `format` is `apple`, `fcmv1` or `windows` (X-WNS-Type from the root, as above).
+    public func sendNativeNotification(format: String, payload: String, tagExpression: String?,
+                                       _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        var extra: [(String, String)] = []
+        var contentType = "application/json;charset=utf-8"
+        if format == "windows" {
+            guard let root = (try? XMLDocumentParser.parse(payload))?.root.name, ["toast", "tile", "badge"].contains(root) else {
+                world.schedule(after: .zero) {
+                    completion(.failure(HubError(kind: .argument, status: nil, detail: "The payload is not a valid toast, tile or badge notification.")))
+                }
+                return
+            }
+            extra = [("X-WNS-Type", "wns/\(root)")]
+            contentType = "application/xml"
+        }
+        sendNative(format: format, contentType: contentType, extra: extra, payload: payload, expression: tagExpression, completion)
+    }
+
     private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, tags: [String],
                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNative(format: format, contentType: contentType, extra: extra, payload: payload,
+                   expression: tags.isEmpty ? nil : TagExpressionParser.orList(tags), completion)
+    }
+
+    private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, expression: String?,
+                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         var headers = [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + extra
-        if !tags.isEmpty { headers.append(("ServiceBusNotification-Tags", TagExpressionParser.orList(tags))) }
+        if let expression { headers.append(("ServiceBusNotification-Tags", expression)) }
         send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: 201) { result in
             completion(result.map { r in
                 let id = r.headers["Location"]?.split(separator: "?").first?.split(separator: "/").last.map(String.init)

@@ -1,5 +1,6 @@
 import PushSimKernel
 import PushSimDevices
+import PushSimNetwork
 
 /// The verdict on one expectation, with what was seen when it failed.
 public struct ExpectationResult: Sendable, Equatable {
@@ -11,7 +12,8 @@ public struct ExpectationResult: Sendable, Equatable {
 
 /// Checks expectations against what the devices recorded.
 enum ExpectationCheck {
-    static func evaluate(_ e: Expectation, in simulation: Simulation) -> ExpectationResult {
+    /// `probed`: for hub state with `by <time>`, the count a probe read at that time.
+    static func evaluate(_ e: Expectation, in simulation: Simulation, invariants: [InvariantResult], probed: Int? = nil) -> ExpectationResult {
         let by = e.by ?? VirtualTime(microseconds: .max)
         func result(_ passed: Bool, _ seen: @autoclosure () -> String) -> ExpectationResult {
             ExpectationResult(expectation: e, passed: passed, seen: passed ? "" : seen())
@@ -26,11 +28,46 @@ enum ExpectationCheck {
         case .showsCount(let name, let count):
             let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
             return result(shown.count == count, describe(shown, name))
+        case .neverShows(let name, let text):
+            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            return result(!shown.contains { $0.text == text }, describe(shown, name))
+        case .showsInOrder(let name, let texts):
+            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            var rest = shown.map(\.text)[...]
+            let inOrder = texts.allSatisfy { text in
+                guard let i = rest.firstIndex(of: text) else { return false }
+                rest = rest[(i + 1)...]
+                return true
+            }
+            return result(inOrder, describe(shown, name))
+        case .hubRegistrations(let tag, let count):
+            let n = probed ?? simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now)
+            let when = e.by.map { "at \($0)" } ?? "at the end"
+            return result(n == count, "the hub had \(n) live registration(s)\(tag.map { " for \"\($0)\"" } ?? "") \(when)")
+        case .received(let host, let count, let status):
+            let entries = simulation.world.journal.requests(to: host)
+                .filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
+                .filter { status == nil || $0.result?.status == status }
+            return result(entries.count == count, "\(host) received \(entries.count) such request(s)")
+        case .invariant(let id, let holds):
+            guard let inv = invariants.first(where: { $0.id == id }) else { return result(false, "no invariant \(id) was checked") }
+            return result(inv.holds == holds, inv.holds ? "the invariant held" : "broken: \(inv.violations.first ?? "")")
         case .status(let name, let op, let code):
-            let calls = simulation.device(name)?.calls.filter { $0.operation == op && $0.completedAt <= by } ?? []
+            let calls = simulation.calls(of: name).filter { $0.operation == op && $0.completedAt <= by }
             let seen = calls.isEmpty ? "\(name) made no \(op.rawValue) call" + (e.by == nil ? "" : " by \(by)")
                 : "\(op.rawValue) answers: " + calls.map { "\($0.status.map(String.init) ?? $0.failure ?? "?") at \($0.completedAt)" }.joined(separator: ", ")
             return result(calls.contains { $0.status == code }, seen)
+        }
+    }
+
+    /// For a push service only its provider API counts (what a sender pushed), not the device
+    /// channel or token endpoints.
+    static func countsAsReceived(_ r: HTTPRequest, by host: String) -> Bool {
+        switch host {
+        case "apns": return r.path.hasPrefix("/3/device/")
+        case "fcm": return r.path.hasSuffix("/messages:send")
+        case "wns": return r.authority == "cloud.notify.windows.com"
+        default: return true
         }
     }
 

@@ -2,6 +2,8 @@ import PushSimKernel
 
 /// The verdict of one invariant over a whole run.
 public struct InvariantResult: Sendable, Equatable {
+    /// Short id used in scenario files (`expect invariant cross-user-delivery broken`).
+    public var id: String
     public var name: String
     /// What the invariant says, in words.
     public var statement: String
@@ -47,7 +49,7 @@ final class CrossUserDeliveryChecker: InvariantChecker {
     }
 
     func result() -> InvariantResult {
-        InvariantResult(name: "no cross-user delivery",
+        InvariantResult(id: "cross-user-delivery", name: "no cross-user delivery",
                         statement: "a device only shows notifications sent to the user logged in on it",
                         enforced: enforced, violations: violations)
     }
@@ -77,7 +79,7 @@ final class DeadHandleChecker: InvariantChecker {
     }
 
     func result() -> InvariantResult {
-        InvariantResult(name: "no sends to dead handles",
+        InvariantResult(id: "dead-handles", name: "no sends to dead handles",
                         statement: "nothing is sent to a handle after the hub learned it is dead, unless it was registered again",
                         enforced: true, violations: violations)
     }

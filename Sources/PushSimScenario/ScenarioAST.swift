@@ -70,6 +70,8 @@ public enum ActionKind: Equatable, Sendable {
     case refreshHandle
     /// Install the app from another device's backup (`restore from <device>`).
     case restore(from: String)
+    /// The operator sends straight through the hub: `operator send apple|fcmv1|windows "<payload>" [to "<expression>"]`.
+    case hubSend(format: String, payload: String, tagExpression: String?)
     /// Register again asking for extra tags (`register with tags username:bob`).
     case register(tags: [String])
     /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).
@@ -97,6 +99,18 @@ public enum ExpectationKind: Equatable, Sendable {
     case showsCount(device: String, count: Int)
     /// `expect <device> <operation> status <code>`: some response to that call had this status.
     case status(device: String, operation: AppOperation, code: Int)
+    /// `expect <device> never shows "<text>"`
+    case neverShows(device: String, text: String)
+    /// `expect <device> shows "<a>" then "<b>" …`: these were shown in this order (others may come between).
+    case showsInOrder(device: String, texts: [String])
+    /// `expect hub has <n> registration(s) [for "<tag>"] [by <time>]`: live registrations when the run
+    /// ends, or at `<time>` when given (a probe reads the hub then).
+    case hubRegistrations(tag: String?, count: Int)
+    /// `expect apns|fcm|wns|hub|backend|backend-hardened received <n> request(s) [with status <code>]`:
+    /// from the request journal; for a push service, only its provider API counts (sends, not device traffic).
+    case received(host: String, count: Int, status: Int?)
+    /// `expect invariant <id> holds|broken`
+    case invariant(id: String, holds: Bool)
 }
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).

@@ -49,6 +49,7 @@ extension ScenarioParser.Session {
     /// `<device> send "<message>" to <user> via <switch>[,<switch>...]`
     mutating func deviceAction(_ t: inout ScenarioParser.Tokens, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let device = try t.word("a device name")
+        if device.text == OperatorConsole.name { return try operatorAction(&t, device: device, at: time) }
         use(device, t)
         let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
         let kind: ActionKind
@@ -100,6 +101,22 @@ extension ScenarioParser.Session {
         }
         try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
         actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+    }
+
+    /// `operator send apple|fcmv1|windows "<payload>" [to "<tag expression>"]`
+    private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
+        let usage = "write operator send apple|fcmv1|windows \"<payload>\" [to \"<tag expression>\"]"
+        try t.keyword("send", hint: usage)
+        let format = try t.word("a format: apple, fcmv1 or windows", hint: usage)
+        guard ["apple", "fcmv1", "windows"].contains(format.text) else {
+            throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)", hint: "formats are apple, fcmv1, windows")
+        }
+        let payload = try t.string("the payload in double quotes", hint: usage)
+        var expression: String?
+        if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
+        try t.finish(hint: usage)
+        actions.append(Action(time: time, device: device.text, kind: .hubSend(format: format.text, payload: payload.text, tagExpression: expression),
+                              location: t.location(device)))
     }
 
     /// `request <METHOD> "<path?query>" [auth none|basic <user> <password>|header "<value>"] [body "<text>"]`;

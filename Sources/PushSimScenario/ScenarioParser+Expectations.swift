@@ -12,11 +12,30 @@ extension ScenarioParser.Session {
         let usage = "write expect <device> shows \"<text>\" | nothing | <n> notifications, "
             + "or expect <device> \(operations) status <code>"
         let device = try t.word("a device name after expect", hint: usage)
-        use(device, t)
-        let what = try t.word("shows or an operation (\(names.joined(separator: ", ")))", hint: usage)
+        let kind: ExpectationKind
+        if device.text == "invariant" {
+            kind = try invariant(&t)
+        } else if device.text == "hub", t.peek?.isWord("has") == true {
+            kind = try hubRegistrations(&t)
+        } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {
+            kind = try received(&t, host: device.text)
+        } else {
+            if device.text != "operator" { use(device, t) }
+            kind = try deviceExpectation(&t, device: device, names: names, operations: operations, usage: usage)
+        }
+        try by(&t, keyword: keyword, kind: kind)
+    }
+
+    /// What a device (or the operator) saw: `shows …`, `never shows …`, `<operation> status <code>`.
+    private mutating func deviceExpectation(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, names: [String], operations: String,
+                                            usage: String) throws(ScenarioDiagnostic) -> ExpectationKind {
+        let what = try t.word("shows, never shows or an operation (\(names.joined(separator: ", ")))", hint: usage)
         let kind: ExpectationKind
         if what.text == "shows" {
             kind = try shows(&t, device: device.text, usage: usage)
+        } else if what.text == "never" {
+            try t.keyword("shows", hint: "write expect <device> never shows \"<text>\"")
+            kind = .neverShows(device: device.text, text: try t.string("the text in double quotes", hint: "write never shows \"<text>\"").text)
         } else if let operation = AppOperation(rawValue: what.text) {
             try t.keyword("status", hint: "write expect <device> \(operation.rawValue) status <code>, e.g. status 410")
             let (code, token) = try t.number("an HTTP status such as 410", as: Int.self)
@@ -29,6 +48,49 @@ extension ScenarioParser.Session {
             throw ScenarioDiagnostic(location: t.location(what), message: "unknown expectation \(what.quoted)",
                                      hint: "after the device comes shows or an operation: \(names.joined(separator: ", "))")
         }
+        return kind
+    }
+
+    /// `expect invariant cross-user-delivery|dead-handles holds|broken`
+    private func invariant(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ExpectationKind {
+        let ids = ScenarioParser.invariantIDs
+        let hint = "invariants are \(ids.joined(separator: ", ")); write expect invariant <id> holds|broken"
+        let id = try t.word("an invariant", hint: hint)
+        guard ids.contains(id.text) else {
+            throw ScenarioDiagnostic(location: t.location(id), message: "unknown invariant \(id.quoted)", hint: hint)
+        }
+        if t.skip("holds") { return .invariant(id: id.text, holds: true) }
+        if t.skip("broken") { return .invariant(id: id.text, holds: false) }
+        throw t.expected("holds or broken", hint: hint)
+    }
+
+    /// `expect hub has <n> registration(s) [for "<tag>"]`
+    private func hubRegistrations(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ExpectationKind {
+        let usage = "write expect hub has <n> registrations [for \"<tag>\"]"
+        _ = t.next()
+        let (count, _) = try t.number("a number of registrations", as: Int.self)
+        guard t.skip("registrations") || t.skip("registration") else { throw t.expected("\"registrations\"", hint: usage) }
+        var tag: String?
+        if t.skip("for") { tag = try t.string("a tag in double quotes, e.g. \"username:bob\"", hint: usage).text }
+        return .hubRegistrations(tag: tag, count: count)
+    }
+
+    /// `expect <service> received <n> request(s) [with status <code>]`
+    private func received(_ t: inout ScenarioParser.Tokens, host: String) throws(ScenarioDiagnostic) -> ExpectationKind {
+        let usage = "write expect \(host) received <n> requests [with status <code>]"
+        try t.keyword("received", hint: usage)
+        let (count, _) = try t.number("a number of requests", as: Int.self)
+        guard t.skip("requests") || t.skip("request") else { throw t.expected("\"requests\"", hint: usage) }
+        var status: Int?
+        if t.skip("with") {
+            try t.keyword("status", hint: usage)
+            status = try t.number("an HTTP status such as 410", as: Int.self).0
+        }
+        return .received(host: host, count: count, status: status)
+    }
+
+    /// The optional `by <time>`, the end of the line, and the expectation itself.
+    private mutating func by(_ t: inout ScenarioParser.Tokens, keyword: ScenarioToken, kind: ExpectationKind) throws(ScenarioDiagnostic) {
         var by: VirtualTime?
         if t.skip("by") {
             let (spec, token) = try t.time()
@@ -47,7 +109,9 @@ extension ScenarioParser.Session {
         guard let next = t.peek else { throw t.expected("\"<text>\", nothing or <n> notifications after shows", hint: usage) }
         if next.kind == .string {
             _ = t.next()
-            return .shows(device: device, text: next.text)
+            var texts = [next.text]
+            while t.skip("then") { texts.append(try t.string("the next text in double quotes after then", hint: usage).text) }
+            return texts.count == 1 ? .shows(device: device, text: next.text) : .showsInOrder(device: device, texts: texts)
         }
         if t.skip("nothing") { return .showsNothing(device: device) }
         guard ScenarioParser.isDigits(next.text[...]) else {

@@ -108,13 +108,16 @@ extension ScenarioParser.Session {
     }
 
     /// Two different host names (`bob-iphone backend`).
-    private func twoHosts(_ t: inout ScenarioParser.Tokens, after keyword: String) throws(ScenarioDiagnostic) -> [String] {
+    private mutating func twoHosts(_ t: inout ScenarioParser.Tokens, after keyword: String) throws(ScenarioDiagnostic) -> [String] {
         let hint = "name two hosts after \(keyword), e.g. \(keyword) bob-iphone backend"
         let a = try t.word("a host name", hint: hint)
         let b = try t.word("a second host name", hint: hint)
         guard a.text != b.text else {
             throw ScenarioDiagnostic(location: t.location(b), message: "\(keyword) names host \(a.quoted) twice", hint: hint)
         }
+        // Checked once the whole file is read: a host is a device or one of the services.
+        hostUses.append((a.text, t.location(a)))
+        hostUses.append((b.text, t.location(b)))
         return [a.text, b.text]
     }
 

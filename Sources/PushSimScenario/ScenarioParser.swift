@@ -46,6 +46,10 @@ public enum ScenarioParser {
     }
 
     /// The words that start a statement; no device may be named after one.
+    /// The invariants every run checks, by id (`expect invariant <id> holds|broken`).
+    static let invariantIDs = ["cross-user-delivery", "dead-handles"]
+    /// The services' host names, usable in network rules besides device names.
+    static let serviceHosts = ["backend", "backend-hardened", "hub", "apns", "fcm", "wns", "operator"]
     static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "limit", "account", "device", "at", "advance", "expect"]
 
     static let unknownStatementHint =
@@ -67,6 +71,8 @@ public enum ScenarioParser {
         var devices: [DeviceDeclaration] = []
         /// Every use of a device name, in file order, checked against `declaredNames` at the end.
         var deviceUses: [(name: String, location: SourceLocation)] = []
+        /// Every host named in a network rule, checked against devices and services at the end.
+        var hostUses: [(name: String, location: SourceLocation)] = []
         var actions: [Action] = []
         var expectations: [Expectation] = []
         /// The time of the current step.
@@ -112,7 +118,7 @@ public enum ScenarioParser {
                 // A device action without a time; an action word after an unknown name also counts,
                 // so that the diagnostic is "never declared" rather than "unknown statement".
                 let verb = t.peekSecond.map { $0.isWord && ScenarioParser.actionVerbs.contains($0.text) } ?? false
-                guard declaredNames.contains(first.text) || verb else {
+                guard declaredNames.contains(first.text) || verb || first.text == OperatorConsole.name else {
                     throw ScenarioDiagnostic(location: t.location(first), message: "unknown statement \(first.quoted)",
                                              hint: ScenarioParser.unknownStatementHint)
                 }
@@ -136,6 +142,10 @@ public enum ScenarioParser {
                 found.append(ScenarioDiagnostic(location: use.location,
                                                 message: "device \"\(use.name)\" is used but never declared\(also)",
                                                 hint: "declare it with: device \(use.name) ios|android|windows"))
+            }
+            for use in hostUses where !declaredNames.contains(use.name) && !ScenarioParser.serviceHosts.contains(use.name) {
+                found.append(ScenarioDiagnostic(location: use.location, message: "unknown host \"\(use.name)\" in a network rule",
+                                                hint: "hosts are the declared devices and \(ScenarioParser.serviceHosts.joined(separator: ", "))"))
             }
             // Sorted by position; the index keeps the order of diagnostics at the same place.
             var ordered = found.enumerated().sorted {

@@ -42,18 +42,32 @@ public enum ScenarioRunner {
         }
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
         for action in scenario.actions {
+            let label = "\(action.device) \(describe(action.kind))"
+            if case .hubSend(let format, let payload, let expression) = action.kind {
+                simulation.at(action.time, label) { simulation.operatorConsole.send(format: format, payload: payload, tagExpression: expression) }
+                continue
+            }
             guard let device = simulation.device(action.device) else { continue }
-            simulation.at(action.time, "\(action.device) \(describe(action.kind))") { perform(action.kind, on: device, in: simulation) }
+            simulation.at(action.time, label) { perform(action.kind, on: device, in: simulation) }
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
         let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
         let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker()]
         simulation.world.trace.observe { event in for c in checkers { c.observe(event) } }
+        // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
+        var probes: [Int: Int] = [:]   // expectation index → live registrations seen (looked up only)
+        for (i, e) in scenario.expectations.enumerated() {
+            guard case .hubRegistrations(let tag, _) = e.kind, let at = e.by else { continue }
+            simulation.world.schedule(at: at) { probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
+        }
         let end = simulation.run()
-        let results = scenario.expectations.map { ExpectationCheck.evaluate($0, in: simulation) }
+        let invariants = checkers.map { $0.result() }
+        let results = scenario.expectations.enumerated().map {
+            ExpectationCheck.evaluate($0.element, in: simulation, invariants: invariants, probed: probes[$0.offset])
+        }
         return .success(ScenarioReport(scenario: scenario, seed: seed, results: results,
-                                       invariants: checkers.map { $0.result() }, end: end,
+                                       invariants: invariants, end: end,
                                        finalTime: simulation.world.now, events: simulation.world.eventsProcessed,
                                        leftovers: simulation.world.leftovers(), trace: simulation.world.trace.events))
     }
@@ -70,6 +84,7 @@ public enum ScenarioRunner {
         case .launch: device.launch()
         case .refreshHandle: device.refreshHandle()
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
+        case .hubSend: break // the operator's, scheduled by the runner
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
@@ -87,6 +102,7 @@ public enum ScenarioRunner {
         case .launch: return "launch"
         case .refreshHandle: return "refresh-handle"
         case .restore(let other): return "restore from \(other)"
+        case .hubSend(let format, _, let expression): return "send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"
         }

@@ -20,6 +20,8 @@ public final class Simulation {
     /// The same backend with its defects fixed; both run side by side, each device picks one.
     public let hardenedBackend: HardenedBackend
     public let options: Options
+    /// Sends straight through the hub (scenario name `operator`).
+    public let operatorConsole: OperatorConsole
     /// Devices in the order they were added.
     public private(set) var devices: [Device] = []
     public let identity: SimulationIdentity
@@ -62,6 +64,13 @@ public final class Simulation {
                                                         hubPath: identity.hubName, hubSDK: options.hubSDK)
         backend = TutorialBackend(world: world, configuration: backendConfiguration)!
         hardenedBackend = HardenedBackend(world: world, configuration: backendConfiguration, accounts: options.accounts ?? [:])!
+        operatorConsole = OperatorConsole(world: world, connectionString: hubConfiguration.connectionString(for: full),
+                                          hubPath: identity.hubName)
+    }
+
+    /// The backend calls of a device, or the operator's sends.
+    public func calls(of name: String) -> [AppCallRecord] {
+        name == OperatorConsole.name ? operatorConsole.calls : device(name)?.calls ?? []
     }
 
     /// Adds a device running the app's client logic. `user` is who uses it (it gets an account on

@@ -39,19 +39,20 @@ final class Answer {
 }
 
 extension Simulation {
-    /// Sends one request to the app backend at `time`, from a test host named `tester`.
-    /// `path` and `body` are evaluated when the request is sent, so they may use earlier answers
-    /// and the state devices have reached by then.
+    /// Sends one request to the app backend (`to`: the tutorial one unless told) at `time`, from a
+    /// test host named `tester`. `path` and `body` are evaluated when the request is sent, so they
+    /// may use earlier answers and the state devices have reached by then.
     @discardableResult
     func request(at time: VirtualTime, _ method: String, _ path: @escaping @autoclosure () -> String,
                  query: [(String, String)] = [], auth: Credentials = .user("alice"), body: @escaping @autoclosure () -> String = "",
-                 contentType: String? = "application/json") -> Answer {
+                 contentType: String? = "application/json", to backend: BackendFlavour = .tutorial) -> Answer {
         let answer = Answer()
         at(time, "\(method) by tester") { [world] in
             var headers = HTTPHeaders()
             if let value = auth.headerValue { headers.add("Authorization", value) }
             if let contentType { headers.add("Content-Type", contentType) }
-            let request = HTTPRequest(method: method, authority: TutorialBackend.publicHost, path: path(),
+            let host = backend == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost
+            let request = HTTPRequest(method: method, authority: host, path: path(),
                                       query: query, headers: headers, body: Array(body().utf8))
             world.call(request, from: "tester", timeout: .seconds(120)) { answer.result = $0 }
         }
@@ -61,17 +62,25 @@ extension Simulation {
     /// Trace events of one kind, in order.
     func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind == kind } }
 
-    /// Requests the backend made to the hub, as `METHOD path` (hub path without the hub name).
-    var hubCalls: [String] {
-        world.journal.requests(to: "hub").filter { $0.from == TutorialBackend.name }.map { entry in
+    /// Requests the tutorial backend made to the hub, as `METHOD path` (hub path without the hub name).
+    var hubCalls: [String] { hubCalls(by: .tutorial) }
+
+    /// Requests one backend made to the hub, as `METHOD path` (hub path without the hub name).
+    func hubCalls(by backend: BackendFlavour) -> [String] {
+        let caller = backend == .hardened ? HardenedBackend.name : TutorialBackend.name
+        return world.journal.requests(to: "hub").filter { $0.from == caller }.map { entry in
             let path = entry.request.path.split(separator: "/").dropFirst().joined(separator: "/")
             return "\(entry.request.method) \(path)"
         }
     }
 
-    /// Hub answers to the backend's calls, in order (nil while in flight).
-    var hubStatuses: [Int?] {
-        world.journal.requests(to: "hub").filter { $0.from == TutorialBackend.name }.map { $0.result?.status }
+    /// Hub answers to the tutorial backend's calls, in order (nil while in flight).
+    var hubStatuses: [Int?] { hubStatuses(by: .tutorial) }
+
+    /// Hub answers to one backend's calls, in order (nil while in flight).
+    func hubStatuses(by backend: BackendFlavour) -> [Int?] {
+        let caller = backend == .hardened ? HardenedBackend.name : TutorialBackend.name
+        return world.journal.requests(to: "hub").filter { $0.from == caller }.map { $0.result?.status }
     }
 
     /// Provider requests that reached the push service `service` (`apns`, `fcm`, `wns`) from the hub.

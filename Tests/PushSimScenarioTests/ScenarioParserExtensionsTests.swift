@@ -67,4 +67,66 @@ import PushSimBackend
             #expect(f.diagnostics.first?.message == message, "\(line)")
         }
     }
+
+    @Test func expectationsOnHubJournalInvariantsOrderAndNever() throws {
+        let s = try parse("""
+            at 1s operator send apple "{}" to "a && b"
+            operator send windows "<toast/>"
+            expect bob-iphone never shows "x"
+            expect bob-iphone shows "a" then "b" then "c"
+            expect hub has 2 registrations for "username:bob" by +0s
+            expect hub has 1 registration
+            expect apns received 3 requests with status 200
+            expect backend received 1 request
+            expect invariant cross-user-delivery broken
+            expect invariant dead-handles holds
+            expect operator send status 400
+            """).get()
+        #expect(s.actions.map(\.kind) == [.hubSend(format: "apple", payload: "{}", tagExpression: "a && b"),
+                                          .hubSend(format: "windows", payload: "<toast/>", tagExpression: nil)])
+        #expect(s.actions.map(\.device) == ["operator", "operator"])
+        #expect(s.expectations.map(\.kind) == [
+            .neverShows(device: "bob-iphone", text: "x"),
+            .showsInOrder(device: "bob-iphone", texts: ["a", "b", "c"]),
+            .hubRegistrations(tag: "username:bob", count: 2), .hubRegistrations(tag: nil, count: 1),
+            .received(host: "apns", count: 3, status: 200), .received(host: "backend", count: 1, status: nil),
+            .invariant(id: "cross-user-delivery", holds: false), .invariant(id: "dead-handles", holds: true),
+            .status(device: "operator", operation: .send, code: 400),
+        ])
+        #expect(s.expectations[2].by == .zero + .seconds(1))
+    }
+
+    @Test func mistakesInTheNewExpectationsAreLocated() {
+        let cases: [(String, Int, String)] = [
+            ("expect invariant nonsense holds", 18, "unknown invariant \"nonsense\""),
+            ("expect invariant dead-handles maybe", 31, "expected holds or broken, found \"maybe\""),
+            ("expect hub has two registrations", 16, "expected a number of registrations, found \"two\""),
+            ("expect apns got 3 requests", 13, "expected \"received\", found \"got\""),
+            ("operator send mpns \"x\"", 15, "unknown format \"mpns\""),
+            ("network loss 1/10 between bob-iphone nowhere", 38, "unknown host \"nowhere\" in a network rule"),
+        ]
+        for (line, column, message) in cases {
+            guard case .failure(let f) = parse(line) else { Issue.record("\(line) parsed"); continue }
+            #expect(f.diagnostics.count == 1, "\(line): \(f)")
+            #expect(f.diagnostics.first?.location.column == column, "\(line): \(f.diagnostics.first?.description ?? "")")
+            #expect(f.diagnostics.first?.message == message, "\(line)")
+        }
+    }
+
+    @Test func hubStateByATimeIsReadAtThatTime() throws {
+        let scenario = try ScenarioParser.parse("""
+            scenario "t"
+            hub ttl 1d
+            device bob-iphone ios user bob
+            at 0s bob-iphone install
+            at 1s bob-iphone login bob password bob
+            expect hub has 1 registration for "username:bob" by 2s
+            advance 2d
+            expect hub has 0 registrations for "username:bob" by +0s
+            expect hub has 0 registrations
+            """, path: "t.scenario").get()
+        let report = try ScenarioRunner.run(scenario).get()
+        #expect(report.results.map(\.passed) == [true, true, true])
+        #expect(report.results.allSatisfy { $0.seen.isEmpty })
+    }
 }
