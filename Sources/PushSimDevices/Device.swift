@@ -39,8 +39,21 @@ public final class Device: Host {
     public internal(set) var loggedInUser: String?
 
     // What a test can look at
-    public private(set) var inbox: [ShownNotification] = []
+    /// Every notification shown, in order, replaced ones included (see ``displayed``).
+    public internal(set) var inbox: [ShownNotification] = []
     public internal(set) var calls: [AppCallRecord] = []
+    /// The app icon badge, as the last `aps.badge` or WNS badge notification set it; nil until one does.
+    public internal(set) var badge: Int?
+    /// How many times FCM told the app that stored messages were deleted (`onDeletedMessages()`, F-COLL).
+    public internal(set) var deletedMessagesNotices = 0
+
+    // OS settings
+    /// The OS budget for background (silent) pushes: at most this many wake the app in any
+    /// window, the rest are dropped. Default 3 per hour, Apple's "no more than two or three per
+    /// hour" (§1.10, A-BG, PINPOINT); nil = no budget. Applies to iOS only.
+    public var backgroundPushLimit: RateLimit? = RateLimit(3, per: .hours(1))
+    /// Background pushes that woke the app, for ``backgroundPushLimit``.
+    var backgroundWakes = SlidingWindowCounter()
 
     let world: World
 
@@ -175,11 +188,6 @@ public final class Device: Host {
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200))
         present(request)
-    }
-
-    func show(_ text: String, service: String) {
-        inbox.append(ShownNotification(time: world.now, text: text, service: service, correlation: world.correlation))
-        record("notification.shown", ["service": service, "text": text])
     }
 
     public func leftovers(world: World) -> [String] { [] }

@@ -91,6 +91,11 @@ public struct AppIdentity: Sendable, Equatable {
 }
 
 /// A notification the device put in front of its user.
+///
+/// The device's ``Device/inbox`` keeps every notification ever shown, in order; one that a newer
+/// notification with the same `apns-collapse-id` replaced in Notification Center keeps its place
+/// with ``replacedAt`` set (A-SEND: "the device shows only the newest"), and ``Device/displayed``
+/// leaves it out.
 public struct ShownNotification: Sendable, Equatable {
     public var time: VirtualTime
     /// The text shown: the alert (iOS), the data message (Android), the toast text (Windows).
@@ -98,6 +103,30 @@ public struct ShownNotification: Sendable, Equatable {
     /// `apns`, `fcm` or `wns`.
     public var service: String
     public var correlation: String
+    /// The app icon badge the notification set (`aps.badge`, A-GEN), nil when it set none.
+    public var badge: Int?
+    /// The sound it played: `aps.sound` (a name, or a dictionary's `name`, A-GEN) or a toast's
+    /// `<audio src>` (W-TOAST); nil when the payload names none.
+    public var sound: String?
+    /// The `apns-collapse-id` it arrived with (A-SEND), nil for none.
+    public var collapseID: String?
+    /// When a newer notification with the same collapse id replaced it; nil while it is on screen.
+    public var replacedAt: VirtualTime?
+
+    /// True once a newer notification with the same collapse id took its place.
+    public var isReplaced: Bool { replacedAt != nil }
+
+    public init(time: VirtualTime, text: String, service: String, correlation: String, badge: Int? = nil,
+                sound: String? = nil, collapseID: String? = nil, replacedAt: VirtualTime? = nil) {
+        self.time = time
+        self.text = text
+        self.service = service
+        self.correlation = correlation
+        self.badge = badge
+        self.sound = sound
+        self.collapseID = collapseID
+        self.replacedAt = replacedAt
+    }
 }
 
 /// One call the app made to its backend, and how it ended.

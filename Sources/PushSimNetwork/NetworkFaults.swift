@@ -8,6 +8,8 @@ public struct NetworkFaults: Sendable {
     public var latencyMin: VirtualDuration = .milliseconds(10)
     public var latencyMax: VirtualDuration = .milliseconds(10)
     public var rules: [LinkFault] = []
+    /// Latency of particular links (either direction), overriding the default range.
+    public var linkLatency: [LinkLatency] = []
 
     public init() {}
 
@@ -28,8 +30,10 @@ public struct NetworkFaults: Sendable {
                 if random.chance(ratio) { return .drop(label: rule.label) }
             }
         }
-        if latencyMin == latencyMax { return .deliver(after: latencyMin) }
-        let us = random.int(in: latencyMin.microseconds...latencyMax.microseconds)
+        var (low, high) = (latencyMin, latencyMax)
+        if let link = linkLatency.last(where: { $0.connects(a, b) }) { (low, high) = (link.min, link.max) }
+        if low == high { return .deliver(after: low) }
+        let us = random.int(in: low.microseconds...high.microseconds)
         return .deliver(after: .microseconds(us))
     }
 }
@@ -67,5 +71,21 @@ public struct LinkFault: Sendable, Equatable {
         if let window, !window.contains(t) { return false }
         guard let between, between.count == 2 else { return true }
         return (between[0] == a && between[1] == b) || (between[0] == b && between[1] == a)
+    }
+}
+
+/// The one-way latency of the link between two hosts (either direction), uniform in `min...max`.
+public struct LinkLatency: Sendable, Equatable {
+    public var between: [String]
+    public var min: VirtualDuration
+    public var max: VirtualDuration
+    public init(between: [String], min: VirtualDuration, max: VirtualDuration) {
+        self.between = between
+        self.min = min
+        self.max = max
+    }
+
+    func connects(_ a: String, _ b: String) -> Bool {
+        between.count == 2 && ((between[0] == a && between[1] == b) || (between[0] == b && between[1] == a))
     }
 }

@@ -19,6 +19,10 @@ public enum Setting: Equatable, Sendable {
     case hubRegistrationTTL(VirtualDuration)
     /// One-way latency of every network message, uniform in `min...max` (`network latency 5ms..80ms`).
     case latency(min: VirtualDuration, max: VirtualDuration)
+    /// Latency of one link (`network latency 200ms..2s between hub apns`).
+    case linkLatency(min: VirtualDuration, max: VirtualDuration, between: [String])
+    /// The hub's credentials for a push service are wrong or missing (`hub credentials apns wrong`).
+    case hubCredentials(service: String, problem: String)
     /// Each message is lost with this probability, on every link or only between two hosts
     /// (`network loss 1/100`, `network loss 1/10 between bob-iphone backend`).
     case loss(Ratio, between: [String]?)

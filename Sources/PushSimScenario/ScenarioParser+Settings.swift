@@ -42,9 +42,22 @@ extension ScenarioParser.Session {
         settings.append(.backend(flavour))
     }
 
-    /// `hub ttl <duration>`
+    /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`
     mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
+        let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing"
+        if t.skip("credentials") {
+            let service = try t.word("a push service: apns, fcm or wns", hint: hint)
+            guard ["apns", "fcm", "wns"].contains(service.text) else {
+                throw ScenarioDiagnostic(location: t.location(service), message: "unknown push service \(service.quoted)", hint: hint)
+            }
+            let problem = try t.word("wrong or missing", hint: hint)
+            guard ["wrong", "missing"].contains(problem.text) else {
+                throw ScenarioDiagnostic(location: t.location(problem), message: "expected wrong or missing, found \(problem.quoted)", hint: hint)
+            }
+            try t.finish()
+            return settings.append(.hubCredentials(service: service.text, problem: problem.text))
+        }
         try t.keyword("ttl", hint: "the hub setting is: hub ttl <duration>, e.g. hub ttl 90d")
         let ttl = try t.duration()
         try t.finish()
@@ -61,8 +74,14 @@ extension ScenarioParser.Session {
         case "latency":
             let range = try t.word("a latency such as 10ms or 5ms..80ms", hint: ScenarioParser.durationHint)
             let (low, high) = try latencyRange(range, t)
-            try t.finish()
-            settings.append(.latency(min: low, max: high))
+            if t.skip("between") {
+                let hosts = try twoHosts(&t, after: "between")
+                try t.finish()
+                settings.append(.linkLatency(min: low, max: high, between: hosts))
+            } else {
+                try t.finish(hint: "to set one link's latency, write: between <host> <host>")
+                settings.append(.latency(min: low, max: high))
+            }
         case "loss":
             let ratio = try t.ratio()
             var between: [String]?

@@ -18,12 +18,38 @@ public struct ScenarioReport: Sendable {
     public var passed: Bool { !end.isLimit && results.allSatisfy(\.passed) && invariants.allSatisfy { $0.holds || !$0.enforced } }
     public var failedCount: Int { results.filter { !$0.passed }.count }
 
+    /// The world's settings in one line: backend, hub, network, limits, devices.
+    public var settingsSummary: String {
+        var parts: [String] = []
+        var backend = "tutorial"
+        for setting in scenario.settings {
+            switch setting {
+            case .backend(let b): backend = b.rawValue
+            case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
+            case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
+            case .latency(let a, let b): parts.append("latency \(a == b ? "\(a)" : "\(a)..\(b)")")
+            case .linkLatency(let a, let b, let hosts): parts.append("latency \(a)..\(b) \(hosts.joined(separator: "<->"))")
+            case .loss(let r, let hosts): parts.append("loss \(r)\(hosts.map { " \($0.joined(separator: "<->"))" } ?? "")")
+            case .partition(let a, let b, let from, let to): parts.append("partition \(a)<->\(b) [\(from), \(to))")
+            case .limitEvents(let n): parts.append("limit events \(n)")
+            case .limitTime(let d): parts.append("limit time \(d)")
+            case .account(let user, _): parts.append("account \(user)")
+            }
+        }
+        let devices = scenario.devices.map { d in
+            "\(d.name) (\(d.platform.rawValue), client \(d.client.rawValue)\(d.backend.map { ", backend \($0.rawValue)" } ?? ""))"
+        }
+        return (["backend \(backend)"] + parts + ["devices: " + (devices.isEmpty ? "none" : devices.joined(separator: ", "))])
+            .joined(separator: "; ")
+    }
+
     /// The command that replays this run exactly.
     public var replayCommand: String { "swift run pushsim run \(shellQuoted(scenario.path)) --seed \(seed)" }
 
     /// The text report: the seed first, one line per expectation, the replay command on failure.
     public func text() -> String {
         var out = "scenario \(scenario.path) \(jsonString(scenario.name)) seed \(seed)\n"
+        out += "  settings: \(settingsSummary)\n"
         for r in results {
             let loc = "\(r.expectation.location.line):\(r.expectation.location.column)"
             out += "  \(r.passed ? "pass" : "FAIL")  \(loc)  \(r.expectation.source)\n"

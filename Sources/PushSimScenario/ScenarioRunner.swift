@@ -19,7 +19,8 @@ public enum ScenarioRunner {
             case .hubRegistrationTTL(let ttl): options.registrationTimeToLive = ttl
             case .limitEvents(let n): options.limits.maxEvents = n
             case .limitTime(let d): options.limits.maxTime = .zero + d
-            case .latency, .loss, .partition: break // network settings, applied below
+            case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
+            case .latency, .linkLatency, .loss, .partition: break // network settings, applied below
             }
         }
         let simulation = Simulation(seed: seed, options: options)
@@ -31,6 +32,8 @@ public enum ScenarioRunner {
             case .latency(let min, let max):
                 simulation.world.faults.latencyMin = min
                 simulation.world.faults.latencyMax = max
+            case .linkLatency(let min, let max, let between):
+                simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))
             case .loss(let ratio, let between):
                 problems += unknownHosts(between ?? [], simulation, fileStart)
                 simulation.world.faults.rules.append(LinkFault(between: between, effect: .loss(ratio)))

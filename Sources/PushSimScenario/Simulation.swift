@@ -37,6 +37,8 @@ public final class Simulation {
         /// Accounts of the hardened backend (user → password). Nil: each device's user gets an
         /// account with the user name as password, as the tutorial's convention has it.
         public var accounts: [String: String]?
+        /// Push services whose credentials the hub has wrong (`"wrong"`) or lacks (`"missing"`).
+        public var hubCredentialProblems: [String: String] = [:]
         public init() {}
     }
 
@@ -56,9 +58,9 @@ public final class Simulation {
         let hubConfiguration = HubConfiguration(
             namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen],
             registrationTimeToLive: options.registrationTimeToLive,
-            apns: APNsCredential(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: identity.apnsKeySecret, bundleID: identity.app.bundleID),
-            fcm: FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount, secret: identity.fcmKeySecret),
-            wns: WNSCredential(packageSID: identity.wnsPackageSID, secret: identity.wnsSecret))
+            apns: Self.credential(options, "apns") { APNsCredential(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: $0 ? "wrong-key" : identity.apnsKeySecret, bundleID: identity.app.bundleID) },
+            fcm: Self.credential(options, "fcm") { FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount, secret: $0 ? "wrong-key" : identity.fcmKeySecret) },
+            wns: Self.credential(options, "wns") { WNSCredential(packageSID: identity.wnsPackageSID, secret: $0 ? "wrong-secret" : identity.wnsSecret) })
         hub = NotificationHub(world: world, configuration: hubConfiguration)
         let backendConfiguration = BackendConfiguration(hubConnectionString: hubConfiguration.connectionString(for: full),
                                                         hubPath: identity.hubName, hubSDK: options.hubSDK)
@@ -66,6 +68,15 @@ public final class Simulation {
         hardenedBackend = HardenedBackend(world: world, configuration: backendConfiguration, accounts: options.accounts ?? [:])!
         operatorConsole = OperatorConsole(world: world, connectionString: hubConfiguration.connectionString(for: full),
                                           hubPath: identity.hubName)
+    }
+
+    /// A hub credential as the options want it: nil when missing, made with a wrong secret when wrong.
+    static func credential<C>(_ options: Options, _ service: String, _ make: (_ wrong: Bool) -> C) -> C? {
+        switch options.hubCredentialProblems[service] {
+        case "missing": return nil
+        case "wrong": return make(true)
+        default: return make(false)
+        }
     }
 
     /// The backend calls of a device, or the operator's sends.

@@ -45,7 +45,7 @@ struct DeviceDisplayTests {
         #expect(sim.events("notification.dropped", on: "dev").isEmpty)
     }
 
-    @Test(arguments: [#"{"aps":{"alert":"From alice: say "hi""}}"#, "plain text", #"{"alert":"no aps"}"#, #"{"aps":{"badge":3}}"#])
+    @Test(arguments: [#"{"aps":{"alert":"From alice: say "hi""}}"#, "plain text", #"{"alert":"no aps"}"#, #"{"aps":{"category":"x"}}"#])
     func iOSDiscardsWhatItCannotShow(payload: String) {
         let (sim, phone) = deliver(payload, to: .ios)
         #expect(phone.inbox.isEmpty)

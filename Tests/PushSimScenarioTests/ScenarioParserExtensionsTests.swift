@@ -130,3 +130,78 @@ import PushSimBackend
         #expect(report.results.allSatisfy { $0.seen.isEmpty })
     }
 }
+
+/// Hub credential problems, per-link latency and the report's settings line.
+@Suite struct WorldSettingsTests {
+    private func run(_ text: String) throws -> ScenarioReport {
+        try ScenarioRunner.run(try ScenarioParser.parse(text, path: "t.scenario").get()).get()
+    }
+
+    @Test func settingsParse() throws {
+        let s = try ScenarioParser.parse("""
+            scenario "t"
+            hub credentials apns wrong
+            hub credentials wns missing
+            network latency 1s..2s between hub fcm
+            """, path: "t.scenario").get()
+        #expect(s.settings == [.hubCredentials(service: "apns", problem: "wrong"), .hubCredentials(service: "wns", problem: "missing"),
+                               .linkLatency(min: .seconds(1), max: .seconds(2), between: ["hub", "fcm"])])
+        guard case .failure(let f) = ScenarioParser.parse("scenario \"t\"\nhub credentials gcm wrong", path: "t.scenario") else {
+            Issue.record("parsed"); return
+        }
+        #expect(f.diagnostics.first?.message == "unknown push service \"gcm\"")
+    }
+
+    @Test func wrongAPNsKeyMeansForbiddenAndADropWithTheReason() throws {
+        let report = try run("""
+            scenario "t"
+            hub credentials apns wrong
+            device bob-iphone ios user bob
+            device alice-pixel android user alice
+            at 0s bob-iphone install
+            at 0s alice-pixel install
+            at 1s bob-iphone login bob password bob
+            at 1s alice-pixel login alice password alice
+            at 5s alice-pixel send "x" to bob via apns
+            expect bob-iphone shows nothing
+            expect apns received 1 request with status 403
+            """)
+        #expect(report.passed)
+        let drop = report.trace.first { $0.kind == "notification.dropped" && $0.layer == "hub" }
+        #expect(drop?["reason"]?.description == "APNs 403 InvalidProviderToken")
+    }
+
+    @Test func missingWNSCredentialsDropWithoutCallingWNS() throws {
+        let report = try run("""
+            scenario "t"
+            hub credentials wns missing
+            device carol-surface windows user carol
+            device alice-pixel android user alice
+            at 0s carol-surface install
+            at 0s alice-pixel install
+            at 1s carol-surface login carol password carol
+            at 1s alice-pixel login alice password alice
+            at 5s alice-pixel send "x" to carol via wns
+            expect carol-surface shows nothing
+            expect wns received 0 requests
+            """)
+        #expect(report.passed)
+        #expect(report.trace.contains { $0.kind == "notification.dropped" && $0["reason"]?.description == "the hub has no windows credentials" })
+    }
+
+    @Test func linkLatencyAppliesToThatLinkOnly() throws {
+        let report = try run("""
+            scenario "t"
+            network latency 3s between bob-iphone backend
+            device bob-iphone ios user bob
+            at 0s bob-iphone install
+            at 1s bob-iphone login bob password bob
+            expect bob-iphone create-id status 200 by 8s
+            expect bob-iphone create-id status 200 by 7s
+            """)
+        // Sent at 1 s, at the backend at 4 s, two hub round trips of 20 ms (default 10 ms each way),
+        // back at the phone at 7.04 s: after 7 s, before 8 s.
+        #expect(report.results.map(\.passed) == [true, false])
+        #expect(report.text().contains("settings: backend tutorial; latency 3s..3s bob-iphone<->backend; devices: bob-iphone (ios, client tutorial)"))
+    }
+}

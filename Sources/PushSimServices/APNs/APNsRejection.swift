@@ -37,6 +37,8 @@ public struct APNsRejection: Error, Equatable, Sendable {
     public static let methodNotAllowed = APNsRejection(405, "MethodNotAllowed")
     public static let payloadTooLarge = APNsRejection(413, "PayloadTooLarge")
     public static let tooManyProviderTokenUpdates = APNsRejection(429, "TooManyProviderTokenUpdates")
+    /// Too many pushes to the same device token in a short time (A-RESP, A-FORUM-806522).
+    public static let tooManyRequests = APNsRejection(429, "TooManyRequests")
     public static let internalServerError = APNsRejection(500, "InternalServerError")
     public static let serviceUnavailable = APNsRejection(503, "ServiceUnavailable")
 

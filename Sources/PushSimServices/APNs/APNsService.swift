@@ -11,10 +11,16 @@ public struct APNsConfiguration: Sendable {
     /// The longest APNs keeps a notification for an offline device. Apple gives no figure;
     /// 30 days is the commonly cited one (§1.9, unconfirmed).
     public var maxStorage: VirtualDuration = .days(30)
+    /// How many pushes one device token may get before APNs answers 429 `TooManyRequests`
+    /// ("too many requests to the same device token in a short time", §1.7, A-RESP, A-FORUM-806522).
+    /// Default nil (off): Apple publishes no number, so any default would be invented, and
+    /// scenarios that do not ask for the limit keep their behaviour. Only accepted pushes count.
+    public var perTokenRateLimit: RateLimit?
 
-    public init(keys: [APNsSigningKey], unregisteredReportDelay: VirtualDuration = .zero) {
+    public init(keys: [APNsSigningKey], unregisteredReportDelay: VirtualDuration = .zero, perTokenRateLimit: RateLimit? = nil) {
         self.keys = keys
         self.unregisteredReportDelay = unregisteredReportDelay
+        self.perTokenRateLimit = perTokenRateLimit
     }
 }
 
@@ -28,6 +34,11 @@ public struct APNsConfiguration: Sendable {
 /// is gone keeps being accepted with 200 until a delivery attempt finds the app missing; from then
 /// (plus ``APNsConfiguration/unregisteredReportDelay``) sends get 410 `Unregistered` with that
 /// moment as `timestamp` in milliseconds (§1.8, A-RESP).
+///
+/// Optional per-token rate limit (``APNsConfiguration/perTokenRateLimit``, off by default): 429
+/// `TooManyRequests` (§1.7, A-RESP). Injected ``faults`` (see ``ServiceFault``) apply to the
+/// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
+/// or a late answer.
 public final class APNsService: Host {
     public static let name = "apns"
     public static let productionHost = "api.push.apple.com"
@@ -37,9 +48,15 @@ public final class APNsService: Host {
     public static let deviceHost = "courier.push.apple.com"
 
     public var configuration: APNsConfiguration
+    /// Injected faults, asked in order on every provider-API request (never on the device channel);
+    /// the first that hits wins. See ``ServiceFault``.
+    public var faults: [ServiceFault] = []
     public private(set) var tokens = HandleRegistry()
     private var providerTokens: APNsProviderTokens
     private var random: SeededRandom
+    private var faultInterpreter: ServiceFaultInterpreter
+    /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).
+    private var pushesPerToken: [String: SlidingWindowCounter] = [:]
     /// Kept notifications by "device|app": at most one per app per device.
     private var stored: [String: Stored] = [:]
 
@@ -57,6 +74,7 @@ public final class APNsService: Host {
         self.configuration = configuration
         self.providerTokens = APNsProviderTokens(keys: configuration.keys)
         self.random = world.randomStream(APNsService.name)
+        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: APNsService.name)
         world.register(self, name: APNsService.name,
                        aliases: [Self.productionHost, Self.sandboxHost, Self.developmentAlias, Self.deviceHost])
     }
@@ -80,39 +98,62 @@ public final class APNsService: Host {
 
     private func handleProvider(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let environment = request.authority == Self.productionHost ? "production" : "sandbox"
+        // Drawn before anything else, so that the apns stream moves the same whether or not a fault hits.
         let fallbackID = random.uuidString()
-        if let rejection = providerTokens.check(request.headers["authorization"], caller: exchange.caller,
+        var reply = Reply(exchange: exchange)
+        if let fault = faultInterpreter.match(faults, at: world.now) {
+            guard let rejection = APNsRejection.injected(fault.effect) else {
+                if case .slow(let d) = fault.effect { reply.delay = d }
+                world.recordInjected(fault, service: Self.name, status: nil, reason: "")
+                return process(request, environment: environment, fallbackID: fallbackID, reply: reply, world: world)
+            }
+            world.recordInjected(fault, service: Self.name, status: rejection.status, reason: rejection.reason)
+            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
+        }
+        process(request, environment: environment, fallbackID: fallbackID, reply: reply, world: world)
+    }
+
+    /// Checks and accepts (or rejects) a provider request that no injected fault stopped.
+    private func process(_ request: HTTPRequest, environment: String, fallbackID: String, reply: Reply, world: World) {
+        if let rejection = providerTokens.check(request.headers["authorization"], caller: reply.exchange.caller,
                                                 now: world.now, anchor: world.anchor) {
-            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, exchange: exchange, world: world)
+            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
         }
         let notification: APNsNotification
         switch APNsRequestCheck.check(request, apnsID: fallbackID) {
-        case .failure(let rejection): return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, exchange: exchange, world: world)
+        case .failure(let rejection): return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
         case .success(let n): notification = n
         }
         // A token from the other environment is unknown here: BadDeviceToken (§1.5, A-RESP, A-FORUM-807380).
         guard let record = tokens[notification.token], record.environment == environment else {
-            return reject(.badDeviceToken, id: notification.apnsID, exchange: exchange, world: world)
+            return reject(.badDeviceToken, id: notification.apnsID, reply: reply, world: world)
         }
         let suffix = notification.pushType.topicSuffix ?? ""
         guard notification.topic == record.app + suffix || (notification.pushType == .mdm) else {
-            return reject(.deviceTokenNotForTopic, id: notification.apnsID, exchange: exchange, world: world)
+            return reject(.deviceTokenNotForTopic, id: notification.apnsID, reply: reply, world: world)
         }
         if let gone = record.invalidatedAt, world.now >= gone + configuration.unregisteredReportDelay {
             return reject(.unregistered(timestampMilliseconds: world.anchor.unixMilliseconds(gone)),
-                          id: notification.apnsID, exchange: exchange, world: world)
+                          id: notification.apnsID, reply: reply, world: world)
+        }
+        // Too many pushes to one token in a short time: 429 TooManyRequests (§1.7, A-RESP, A-FORUM-806522).
+        if let limit = configuration.perTokenRateLimit {
+            var counter = pushesPerToken[notification.token] ?? SlidingWindowCounter()
+            let admitted = counter.admit(at: world.now, under: limit)
+            pushesPerToken[notification.token] = counter
+            guard admitted else { return reject(.tooManyRequests, id: notification.apnsID, reply: reply, world: world) }
         }
         world.record(layer: "apns", host: Self.name, kind: "apns.accepted",
                      ["apns-id": notification.apnsID, "token": shortToken(notification.token), "device": record.device])
         // Success: 200, empty body, apns-id header (§1.8, A-RESP).
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["apns-id": notification.apnsID]))
+        reply.send(HTTPResponse(status: 200, headers: ["apns-id": notification.apnsID]), world: world)
         deliver(notification, record: record, world: world)
     }
 
-    private func reject(_ rejection: APNsRejection, id: String, exchange: Exchange, world: World) {
+    private func reject(_ rejection: APNsRejection, id: String, reply: Reply, world: World) {
         world.record(layer: "apns", host: Self.name, kind: "apns.rejected",
                      ["status": rejection.status, "reason": rejection.reason])
-        world.respond(to: exchange, with: rejection.response(apnsID: id))
+        reply.send(rejection.response(apnsID: id), world: world)
     }
 
     // MARK: Delivery

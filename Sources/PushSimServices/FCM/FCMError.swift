@@ -38,8 +38,16 @@ public struct FCMError: Error, Equatable, Sendable {
     public static func permissionDenied(project: String) -> FCMError {
         FCMError(403, "PERMISSION_DENIED", "Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).", errorCode: nil)
     }
-    public static let quotaExceeded = FCMError(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Send requests'.", errorCode: "QUOTA_EXCEEDED", retryAfter: 60)
-    public static let unavailable = FCMError(503, "UNAVAILABLE", "The service is currently unavailable.", errorCode: "UNAVAILABLE", retryAfter: 30)
+    public static let quotaExceeded = quotaExceeded(retryAfter: 60)
+    public static let unavailable = unavailable(retryAfter: 30)
+    /// 429 `RESOURCE_EXHAUSTED` / `QUOTA_EXCEEDED` with `Retry-After: <seconds>` (F-ERR, F-QUOTA).
+    public static func quotaExceeded(retryAfter seconds: Int) -> FCMError {
+        FCMError(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Send requests'.", errorCode: "QUOTA_EXCEEDED", retryAfter: seconds)
+    }
+    /// 503 `UNAVAILABLE` with `Retry-After: <seconds>` (F-ERR).
+    public static func unavailable(retryAfter seconds: Int) -> FCMError {
+        FCMError(503, "UNAVAILABLE", "The service is currently unavailable.", errorCode: "UNAVAILABLE", retryAfter: seconds)
+    }
     public static let internalError = FCMError(500, "INTERNAL", "Internal error encountered.", errorCode: "INTERNAL")
 
     public var response: HTTPResponse {

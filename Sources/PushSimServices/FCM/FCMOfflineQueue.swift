@@ -17,7 +17,18 @@ struct FCMOfflineQueue {
     /// Collapse keys kept per device at once.
     static let maxCollapseKeys = 4
 
+    /// Who to tell that stored messages were deleted: the app gets `onDeletedMessages()` on its
+    /// next connection (F-COLL). Nil when nothing was deleted since the last connection.
+    struct DeletedNotice {
+        var token: String
+        var app: String
+        /// The send that overflowed the store.
+        var correlation: String
+    }
+
     private(set) var messages: [Entry] = []
+    /// Pending `onDeletedMessages()` for this device, if the store overflowed.
+    var deletedNotice: DeletedNotice?
 
     /// Adds `entry`; returns what had to be dropped to make room, with the reason.
     mutating func add(_ entry: Entry) -> [(name: String, reason: String)] {
@@ -39,14 +50,15 @@ struct FCMOfflineQueue {
                 dropped.append((m.name, "more than \(Self.maxNonCollapsible) messages stored for the device: FCM deleted them (onDeletedMessages)"))
             }
             messages.removeAll()
+            deletedNotice = DeletedNotice(token: entry.token, app: entry.app, correlation: entry.correlation)
         }
         messages.append(entry)
         return dropped
     }
 
-    /// Everything kept, oldest first, leaving the queue empty.
-    mutating func drain() -> [Entry] {
-        defer { messages = [] }
-        return messages
+    /// Everything kept, oldest first, and the pending deletion notice, leaving the queue empty.
+    mutating func drain() -> (notice: DeletedNotice?, messages: [Entry]) {
+        defer { messages = []; deletedNotice = nil }
+        return (deletedNotice, messages)
     }
 }

@@ -25,6 +25,13 @@ public struct FCMProject: Sendable, Equatable {
 /// more drops them all, and the app is told messages were deleted); per collapse key only the
 /// newest; at most 4 collapse keys (the oldest key goes, the docs leave which unspecified);
 /// each message dropped when its TTL passes (default and maximum 4 weeks; TTL 0: now or never).
+/// When the store overflows, the app is told on its next connection: FCM sends it
+/// `{"message_type":"deleted_messages"}`, which the Android SDK turns into `onDeletedMessages()`.
+///
+/// A token with no sign of life (issued, asked for again by the app, or delivered to) for
+/// ``tokenInactivityLimit`` (270 days) has expired: sends get 404 `UNREGISTERED` and the app gets a
+/// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
+/// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (``RetiredEndpoints``).
 public final class FCMService: Host {
     public static let name = "fcm"
     public static let apiHost = "fcm.googleapis.com"
@@ -32,18 +39,28 @@ public final class FCMService: Host {
     public static let deviceHost = "mtalk.google.com"
 
     public var projects: [FCMProject]
+    /// Injected faults, asked in order on every `messages:send` request; the first that hits wins.
+    public var faults: [ServiceFault] = []
+    /// How long a token may go without a sign of life before it expires (F-TOK: 270 days on
+    /// Android); nil never expires tokens.
+    public var tokenInactivityLimit: VirtualDuration? = .days(270)
     public private(set) var tokens = HandleRegistry()
     private var accessTokens = AccessTokens()
     private var random: SeededRandom
+    private var faultInterpreter: ServiceFaultInterpreter
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
 
     public init(world: World, projects: [FCMProject]) {
         self.projects = projects
         self.random = world.randomStream(FCMService.name)
-        world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost])
+        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: FCMService.name)
+        world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
     }
 
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        if RetiredEndpoints.isRetiredGoogle(request) {
+            return RetiredEndpoints.answer(request, exchange: exchange, world: world, service: Self.name)
+        }
         switch request.authority {
         case Self.deviceHost: handleDevice(request, exchange: exchange, world: world)
         case Self.oauthHost: handleTokenRequest(request, exchange: exchange, world: world)
@@ -53,7 +70,8 @@ public final class FCMService: Host {
 
     public func leftovers(world: World) -> [String] {
         queues.keys.sorted().flatMap { device in
-            queues[device]!.messages.map { "message \($0.name) kept for \(device), undelivered" }
+            (queues[device]!.deletedNotice == nil ? [] : ["onDeletedMessages() pending for \(device)"])
+                + queues[device]!.messages.map { "message \($0.name) kept for \(device), undelivered" }
         }
     }
 
@@ -96,9 +114,18 @@ public final class FCMService: Host {
     // MARK: Send
 
     private func handleSend(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        var reply = Reply(exchange: exchange)
         func fail(_ e: FCMError) {
             world.record(layer: "fcm", host: Self.name, kind: "fcm.rejected", ["status": e.httpStatus, "error": e.errorCode ?? e.status])
-            world.respond(to: exchange, with: e.response)
+            reply.send(e.response, world: world)
+        }
+        if let fault = faultInterpreter.match(faults, at: world.now) {
+            if let e = FCMError.injected(fault.effect) {
+                world.recordInjected(fault, service: Self.name, status: e.httpStatus, reason: e.errorCode ?? e.status)
+                return fail(e)
+            }
+            if case .slow(let d) = fault.effect { reply.delay = d }
+            world.recordInjected(fault, service: Self.name, status: nil, reason: "")
         }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
         // "/v1/projects/<p>/messages:send"
@@ -119,7 +146,7 @@ public final class FCMService: Host {
         }
         guard case .token(let token) = message.target else {
             // Topics and conditions are accepted; subscriptions are not modelled yet, so no device matches.
-            return accept(message, project: project, record: nil, exchange: exchange, world: world)
+            return accept(message, project: project, record: nil, reply: reply, world: world)
         }
         guard let record = tokens[token] else {
             return fail(looksLikeFCMToken(token) ? .unregistered
@@ -127,18 +154,25 @@ public final class FCMService: Host {
         }
         guard record.environment == project.projectNumber else { return fail(.senderIDMismatch) }
         if record.invalidatedAt != nil { return fail(.unregistered) }
-        accept(message, project: project, record: record, exchange: exchange, world: world)
+        // No sign of life for 270 days: the token expired (§2.6, F-TOK).
+        if let limit = tokenInactivityLimit, world.now >= record.lastActiveAt + limit {
+            tokens.invalidate(token, at: record.lastActiveAt + limit)
+            world.record(layer: "fcm", host: Self.name, kind: "fcm.token-expired",
+                         ["token": shortToken(token), "device": record.device, "inactive-since": record.lastActiveAt.description])
+            return fail(.unregistered)
+        }
+        accept(message, project: project, record: record, reply: reply, world: world)
     }
 
-    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, exchange: Exchange, world: World) {
+    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, reply: Reply, world: World) {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
         let id = message.validateOnly ? "fake_message_id"
             : "0:\(world.anchor.unixMilliseconds(world.now))%\(random.hex(bytes: 8))"
         let name = "projects/\(project.projectID)/messages/\(id)"
         world.record(layer: "fcm", host: Self.name, kind: "fcm.accepted",
                      ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json; charset=UTF-8"],
-                                                       text: JSONValue.object([("name", .string(name))]).serialized()))
+        reply.send(HTTPResponse(status: 200, headers: ["content-type": "application/json; charset=UTF-8"],
+                                text: JSONValue.object([("name", .string(name))]).serialized()), world: world)
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
                                       expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
@@ -152,6 +186,7 @@ public final class FCMService: Host {
                            payload: Array(entry.message.message.serialized().utf8)) { [self] status in
             switch status {
             case 200?:
+                tokens.touch(entry.token, at: world.now)
                 world.record(layer: "fcm", host: Self.name, kind: "fcm.delivered", ["name": entry.name, "device": device])
             case 410?, 404?:
                 tokens.invalidate(entry.token, at: world.now)
@@ -173,6 +208,29 @@ public final class FCMService: Host {
         }
     }
 
+    /// Tells the app that FCM deleted its stored messages: `{"message_type":"deleted_messages"}`,
+    /// the message the Android SDK turns into `onDeletedMessages()` (F-COLL; `message_type` is a
+    /// key FCM reserves, F-MSG). Kept for the next connection if the device is unreachable again.
+    private func tellDeleted(_ notice: FCMOfflineQueue.DeletedNotice, device: String, world: World) {
+        world.inCorrelation(notice.correlation) {
+            world.pushToDevice(service: Self.name, device: device, handle: notice.token, app: notice.app,
+                               headers: [(DeviceChannel.eventHeader, "deleted_messages")],
+                               payload: Array(#"{"message_type":"deleted_messages"}"#.utf8)) { [self] status in
+                switch status {
+                case 200?:
+                    world.record(layer: "fcm", host: Self.name, kind: "fcm.deleted-messages-sent", ["device": device])
+                case nil:
+                    var queue = queues[device] ?? FCMOfflineQueue()
+                    if queue.deletedNotice == nil { queue.deletedNotice = notice }
+                    queues[device] = queue
+                default:
+                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped",
+                                 ["name": "deleted_messages", "reason": "the app that should hear of the deleted messages is gone"])
+                }
+            }
+        }
+    }
+
     // MARK: Device side
 
     private func handleDevice(_ request: HTTPRequest, exchange: Exchange, world: World) {
@@ -181,11 +239,13 @@ public final class FCMService: Host {
             // `environment` carries the sender id (project number) the app registers with.
             let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
             tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "fcm.token-issued",
-                                  make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
+                                  inactivityLimit: tokenInactivityLimit, make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             guard var queue = queues.removeValue(forKey: exchange.caller) else { return }
-            for entry in queue.drain() {
+            let (notice, entries) = queue.drain()
+            if let notice { tellDeleted(notice, device: exchange.caller, world: world) }
+            for entry in entries {
                 world.inCorrelation(entry.correlation) {
                     if entry.expiresAt <= world.now {
                         world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": entry.name, "reason": "ttl passed while the device was offline"])

@@ -16,6 +16,7 @@ import PushSimNetwork
 /// | request (service → device) | headers | answer |
 /// |---|---|---|
 /// | `POST /push` | `x-pushsim-service`, `x-pushsim-handle`, `x-pushsim-app`, service headers; body = payload | `200` shown/handed to the app; `410` the handle no longer belongs to an installed app |
+/// | `POST /push` with `x-pushsim-event: deleted_messages` | as above; body `{"message_type":"deleted_messages"}` | FCM's "stored messages were deleted" signal, which the SDK turns into `onDeletedMessages()` |
 ///
 /// `install` counts the app's installations on the device: the same (device, app, install)
 /// always gets the same handle (apps ask on every launch, A-REG, W-OVR); a new install gets a new one.
@@ -26,6 +27,8 @@ public enum DeviceChannel {
     public static let serviceHeader = "x-pushsim-service"
     public static let handleHeader = "x-pushsim-handle"
     public static let appHeader = "x-pushsim-app"
+    /// Marks a push that is an OS-level event rather than a provider's message (FCM: `deleted_messages`).
+    public static let eventHeader = "x-pushsim-event"
 }
 
 /// What the service knows about one handle it issued.
@@ -41,6 +44,9 @@ public struct HandleRecord: Sendable, Equatable {
     public var invalidatedAt: VirtualTime?
     /// When the handle stops working by age (WNS channels: 30 days), nil for never.
     public var expiresAt: VirtualTime?
+    /// The last sign of life: issued, asked for again by the app, or a push delivered to it.
+    /// FCM expires a token inactive for 270 days (F-TOK).
+    public var lastActiveAt: VirtualTime
 }
 
 /// The handles a service has issued: by handle, and by (device, app, install) for re-issue.
@@ -64,6 +70,12 @@ public struct HandleRegistry {
         byInstall["\(record.device)|\(record.app)|\(record.install)"] = handle
     }
 
+    /// Records a sign of life of `handle` at `time` (a delivery, a renewed registration).
+    public mutating func touch(_ handle: String, at time: VirtualTime) {
+        guard records[handle] != nil else { return }
+        records[handle]?.lastActiveAt = time
+    }
+
     /// Marks the handle dead as of `time` (kept, so later sends can be answered with the timestamp).
     public mutating func invalidate(_ handle: String, at time: VirtualTime) {
         guard records[handle]?.invalidatedAt == nil else { return }
@@ -73,21 +85,30 @@ public struct HandleRegistry {
 
 extension HandleRegistry {
     /// Answers a device's `POST /register`: the live handle already issued to this (device, app,
-    /// install), or a new one from `make` (expiring after `lifetime`, if given). `present` turns a
-    /// handle into what the app receives (WNS hands out the whole channel URI). Traces `issuedKind`.
+    /// install), or a new one from `make` (expiring after `lifetime`, if given). A handle unused for
+    /// `inactivityLimit` counts as expired (FCM: 270 days, F-TOK); asking for it again is a sign of
+    /// life. `present` turns a handle into what the app receives (WNS hands out the whole channel
+    /// URI). Traces `issuedKind`.
     mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: String,
-                                 lifetime: VirtualDuration? = nil, make: () -> String, present: (String) -> String = { $0 }) {
+                                 lifetime: VirtualDuration? = nil, inactivityLimit: VirtualDuration? = nil,
+                                 make: () -> String, present: (String) -> String = { $0 }) {
         guard let ask = DeviceRegisterRequest(body: request.body) else {
             return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
         }
         var handle = self.handle(device: exchange.caller, app: ask.app, install: ask.install)
-        if let h = handle, let r = self[h], r.invalidatedAt != nil || (r.expiresAt.map { world.now >= $0 } ?? false) {
-            handle = nil // dead or expired: this install gets a new one
+        if let h = handle, let r = self[h] {
+            if let limit = inactivityLimit, world.now >= r.lastActiveAt + limit {
+                invalidate(h, at: r.lastActiveAt + limit) // expired unused: later sends to it fail
+                handle = nil
+            } else if r.invalidatedAt != nil || (r.expiresAt.map { world.now >= $0 } ?? false) {
+                handle = nil // dead or expired: this install gets a new one
+            }
         }
+        if let h = handle { touch(h, at: world.now) }
         if handle == nil {
             let h = make()
             issue(h, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
-                                  issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }))
+                                  issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }, lastActiveAt: world.now))
             world.record(layer: service, host: service, kind: issuedKind,
                          ["device": exchange.caller, "app": ask.app, "handle": shortToken(h)])
             handle = h

@@ -31,15 +31,23 @@ public enum WNSNotificationType: String, Sendable, CaseIterable {
     }
 }
 
-/// A WNS error answer: status plus `X-WNS-Error-Description` (W-HDR).
+/// A WNS error answer: status plus `X-WNS-Error-Description` (W-HDR), and any headers the
+/// condition adds (406 throttling: `X-WNS-CONTINUE-AFTER`, W-TRBL).
 public struct WNSRejection: Error, Equatable, Sendable {
     public var status: Int
     public var description: String
-    public init(_ status: Int, _ description: String) { self.status = status; self.description = description }
+    /// Extra response headers, written after the standard ones.
+    public var headers: HTTPHeaders
+    public init(_ status: Int, _ description: String, headers: [(String, String)] = []) {
+        self.status = status
+        self.description = description
+        self.headers = HTTPHeaders(headers)
+    }
 
     public func response(messageID: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["X-WNS-Error-Description": description, "X-WNS-Msg-ID": messageID,
-                                               "X-WNS-Debug-Trace": "PUSHSIM"])
+        var all: HTTPHeaders = ["X-WNS-Error-Description": description, "X-WNS-Msg-ID": messageID, "X-WNS-Debug-Trace": "PUSHSIM"]
+        for field in headers { all.add(field.name, field.value) }
+        return HTTPResponse(status: status, headers: all)
     }
 }
 
@@ -61,8 +69,16 @@ enum WNSRequestCheck {
         guard contentType == type.contentType else {
             return .failure(WNSRejection(400, "Content-Type must be \(type.contentType) for \(type.rawValue)"))
         }
-        if let tag = request.headers["X-WNS-Tag"], tag.count > 16 {
-            return .failure(WNSRejection(400, "X-WNS-Tag is longer than 16 characters"))
+        // X-WNS-Tag: at most 16 alphanumeric characters (W-HDR).
+        if let tag = request.headers["X-WNS-Tag"] {
+            if tag.count > 16 { return .failure(WNSRejection(400, "X-WNS-Tag is longer than 16 characters")) }
+            if tag.isEmpty || !tag.unicodeScalars.allSatisfy(isASCIIAlphanumeric) {
+                return .failure(WNSRejection(400, "X-WNS-Tag must be alphanumeric"))
+            }
+        }
+        // X-WNS-TTL: whole seconds (W-HDR).
+        if let ttl = request.headers["X-WNS-TTL"], WNSRequestCheck.ttlSeconds(ttl) == nil {
+            return .failure(WNSRejection(400, "X-WNS-TTL must be a whole number of seconds"))
         }
         if request.headers["X-WNS-SuppressPopup"] != nil {
             return .failure(WNSRejection(400, "X-WNS-SuppressPopup is only valid on Windows Phone channels"))
@@ -81,6 +97,18 @@ enum WNSRequestCheck {
         }
         return .success(type)
     }
+}
+
+extension WNSRequestCheck {
+    /// `X-WNS-TTL` as seconds: ASCII digits only, no sign (W-HDR: "integer seconds"); nil otherwise.
+    static func ttlSeconds(_ raw: String) -> Int64? {
+        guard !raw.isEmpty, raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int64(raw)
+    }
+}
+
+func isASCIIAlphanumeric(_ c: Unicode.Scalar) -> Bool {
+    ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
 }
 
 extension String {

@@ -21,7 +21,10 @@ public struct WNSApp: Sendable, Equatable {
 /// per §3.3–§3.4 (W-HDR), and the device side (``DeviceChannel`` on `client.wns.windows.com`).
 ///
 /// Offline caching per §3.6 (W-OVR): toasts are dropped, tile and badge keep the last one per
-/// channel, raw only with `X-WNS-Cache-Policy: cache`.
+/// channel, raw only with `X-WNS-Cache-Policy: cache`. A cached notification is not delivered
+/// once its `X-WNS-TTL` (seconds, W-HDR) has passed; tiles and badges without a TTL expire
+/// ``tileAndBadgeExpiry`` (3 days) after they were sent (W-OVR). Injected ``faults`` (see
+/// ``ServiceFault``) apply to notification requests only, not to the Live token endpoint.
 public final class WNSService: Host {
     public static let name = "wns"
     public static let channelHost = "cloud.notify.windows.com"
@@ -29,11 +32,16 @@ public final class WNSService: Host {
     public static let deviceHost = "client.wns.windows.com"
     /// Channel lifetime: 30 days (W-OVR).
     public static let channelLifetime = VirtualDuration.days(30)
+    /// How long a tile or badge notification lasts by default: 3 days (W-OVR); `X-WNS-TTL` overrides it.
+    public static let tileAndBadgeExpiry = VirtualDuration.days(3)
 
     public var apps: [WNSApp]
+    /// Injected faults, asked in order on every notification request; the first that hits wins.
+    public var faults: [ServiceFault] = []
     public private(set) var channels = HandleRegistry()   // keyed by the channel URI's token
     private var accessTokens = AccessTokens()
     private var random: SeededRandom
+    private var faultInterpreter: ServiceFaultInterpreter
     private var cache: [String: Cached] = [:]   // "token|type" → last cached notification
 
     struct Cached {
@@ -46,11 +54,17 @@ public final class WNSService: Host {
         var app: String
         /// The causal chain of the send, kept so a later delivery is traced as part of it.
         var correlation: String
+        /// When it may no longer be delivered: `X-WNS-TTL` after the send, else 3 days for tile
+        /// and badge (W-HDR, W-OVR); nil for none.
+        var expiresAt: VirtualTime?
+        /// True when the expiry comes from `X-WNS-TTL`, for the drop reason.
+        var hasTTL: Bool
     }
 
     public init(world: World, apps: [WNSApp]) {
         self.apps = apps
         self.random = world.randomStream(WNSService.name)
+        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: WNSService.name)
         world.register(self, name: Self.name, aliases: [Self.channelHost, Self.loginHost, Self.deviceHost])
     }
 
@@ -87,9 +101,18 @@ public final class WNSService: Host {
 
     private func handleNotification(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let messageID = random.hex(bytes: 8).uppercased()
+        var reply = Reply(exchange: exchange)
         func fail(_ r: WNSRejection) {
             world.record(layer: "wns", host: Self.name, kind: "wns.rejected", ["status": r.status, "error": r.description])
-            world.respond(to: exchange, with: r.response(messageID: messageID))
+            reply.send(r.response(messageID: messageID), world: world)
+        }
+        if let fault = faultInterpreter.match(faults, at: world.now) {
+            if let r = WNSRejection.injected(fault.effect) {
+                world.recordInjected(fault, service: Self.name, status: r.status, reason: r.description)
+                return fail(r)
+            }
+            if case .slow(let d) = fault.effect { reply.delay = d }
+            world.recordInjected(fault, service: Self.name, status: nil, reason: "")
         }
         // Access token first: 401 when missing, malformed or expired (W-HDR).
         guard let bearer = bearerToken(request.headers["Authorization"]),
@@ -116,10 +139,15 @@ public final class WNSService: Host {
             headers.add("X-WNS-DeviceConnectionStatus", world.isOnline(record.device) ? "connected" : "disconnected")
         }
         world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers))
+        reply.send(HTTPResponse(status: 200, headers: headers), world: world)
         let forwarded = request.headers.fields.filter { $0.name.lowercased().hasPrefix("x-wns-") && $0.name.lowercased() != "x-wns-requestforstatus" }
             .map { ($0.name, $0.value) }
-        deliver(Cached(type: type, headers: forwarded, payload: request.body, messageID: messageID, device: record.device, token: token, app: record.app, correlation: world.correlation),
+        let ttl = request.headers["X-WNS-TTL"].flatMap(WNSRequestCheck.ttlSeconds)
+        // X-WNS-TTL, else 3 days for tiles and badges (W-HDR, W-OVR). Capped so the sum cannot overflow.
+        let lifetime = ttl.map { VirtualDuration.seconds(min($0, 100 * 365 * 86_400)) }
+            ?? (type == .tile || type == .badge ? Self.tileAndBadgeExpiry : nil)
+        deliver(Cached(type: type, headers: forwarded, payload: request.body, messageID: messageID, device: record.device, token: token,
+                       app: record.app, correlation: world.correlation, expiresAt: lifetime.map { world.now + $0 }, hasTTL: ttl != nil),
                 cachePolicy: request.headers["X-WNS-Cache-Policy"], world: world)
     }
 
@@ -139,6 +167,11 @@ public final class WNSService: Host {
                                  ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
                     return
                 }
+                if let reason = expiryReason(n, world: world) {
+                    world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                                 ["msg-id": n.messageID, "reason": "device offline and " + reason])
+                    return
+                }
                 let key = n.token + "|" + n.type.rawValue
                 if let old = cache[key] {
                     world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
@@ -148,6 +181,12 @@ public final class WNSService: Host {
                 world.record(layer: "wns", host: Self.name, kind: "wns.cached", ["msg-id": n.messageID, "device": n.device])
             }
         }
+    }
+
+    /// Why `n` may no longer be delivered, or nil while it may.
+    private func expiryReason(_ n: Cached, world: World) -> String? {
+        guard let e = n.expiresAt, world.now >= e else { return nil }
+        return n.hasTTL ? "its X-WNS-TTL has passed" : "the \(n.type.rawValue) expired (3 days)"
     }
 
     /// The channel URI for a channel token: `https://cloud.notify.windows.com/?token=…` (W-OVR).
@@ -167,7 +206,14 @@ public final class WNSService: Host {
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             for key in cache.keys.sorted() where cache[key]!.device == exchange.caller {
                 let n = cache.removeValue(forKey: key)!
-                world.inCorrelation(n.correlation) { deliver(n, cachePolicy: "cache", world: world) }
+                world.inCorrelation(n.correlation) {
+                    if let reason = expiryReason(n, world: world) {
+                        world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                                     ["msg-id": n.messageID, "reason": "cached but " + reason])
+                    } else {
+                        deliver(n, cachePolicy: "cache", world: world)
+                    }
+                }
             }
         default:
             world.respond(to: exchange, with: HTTPResponse(status: 404))

@@ -1,0 +1,54 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+
+extension Device {
+    /// The notifications still on screen: the ``inbox`` without those a newer notification with
+    /// the same collapse id replaced (A-SEND: the device shows only the newest).
+    public var displayed: [ShownNotification] { inbox.filter { !$0.isReplaced } }
+
+    /// Puts a notification in front of the user. With a `collapseID`, every notification of the
+    /// same service still on screen with that id is marked replaced first (`notification.replaced`),
+    /// as Notification Center does for `apns-collapse-id` (§1.9, A-SEND). The trace's
+    /// `notification.shown` gets `badge`, `sound` and `collapse-id` fields only when present.
+    func show(_ text: String, service: String, badge: Int? = nil, sound: String? = nil, collapseID: String? = nil) {
+        if let collapseID {
+            for i in inbox.indices where inbox[i].service == service && inbox[i].collapseID == collapseID && !inbox[i].isReplaced {
+                inbox[i].replacedAt = world.now
+                record("notification.replaced", ["service": service, "collapse-id": collapseID, "text": inbox[i].text])
+            }
+        }
+        inbox.append(ShownNotification(time: world.now, text: text, service: service, correlation: world.correlation,
+                                       badge: badge, sound: sound, collapseID: collapseID))
+        var fields: [TraceEvent.Field] = [TraceEvent.Field("service", .string(service)), TraceEvent.Field("text", .string(text))]
+        if let badge { fields.append(TraceEvent.Field("badge", .int(Int64(badge)))) }
+        if let sound { fields.append(TraceEvent.Field("sound", .string(sound))) }
+        if let collapseID { fields.append(TraceEvent.Field("collapse-id", .string(collapseID))) }
+        world.trace.record(time: world.now, layer: "device", host: name, kind: "notification.shown",
+                           correlation: world.correlation, fields: fields)
+    }
+
+    /// Sets the app icon badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's `value`).
+    func setBadge(_ value: Int, service: String) {
+        badge = value
+        record("app.badge-updated", ["service": service, "badge": value])
+    }
+
+    /// A background (silent) push: the OS wakes the app unless the background budget
+    /// (``backgroundPushLimit``, default 3 per hour) is spent, in which case the push is dropped
+    /// with the reason (§1.10, A-BG: the system throttles background pushes; PINPOINT).
+    func wakeInBackground(service: String) {
+        if let limit = backgroundPushLimit, !backgroundWakes.admit(at: world.now, under: limit) {
+            return record("notification.dropped", ["service": service,
+                                                   "reason": "the OS throttles background pushes: more than \(limit) would wake the app"])
+        }
+        record("app.woken", ["service": service, "why": "background push (content-available)"])
+    }
+
+    /// FCM deleted the messages it stored for this device; the app's `onDeletedMessages()` runs
+    /// (§2.5, F-COLL) and should do a full sync with its server.
+    func messagesWereDeleted(service: String) {
+        deletedMessagesNotices += 1
+        record("app.messages-deleted", ["service": service, "why": "FCM dropped more than 100 stored messages (onDeletedMessages)"])
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+@testable import PushSimServices
+import PushSimNetwork
+import PushSimKernel
+
+@Suite("APNs TooManyRequests per device token (pns-fidelity §1.7)")
+struct APNsRateLimitTests {
+    @Test func offByDefault() {
+        let bench = APNsBench()
+        #expect(bench.apns.configuration.perTokenRateLimit == nil)
+        #expect((0..<100).allSatisfy { _ in bench.send().status == 200 })
+        #expect(bench.phone.pushes.count == 100)
+    }
+
+    @Test func tooManyPushesToOneTokenAre429TooManyRequests() {
+        let bench = APNsBench()
+        bench.apns.configuration.perTokenRateLimit = RateLimit(3, per: .seconds(10))
+        let start = bench.world.now
+        #expect((0..<3).map { _ in bench.send().status } == [200, 200, 200])
+        let r = bench.send()
+        #expect(r.status == 429)
+        #expect(r.bodyText == #"{"reason":"TooManyRequests"}"#)
+        #expect(r.headers["apns-id"] != nil)
+        #expect(bench.phone.pushes.count == 3)
+        #expect(bench.world.events("apns.rejected").last?["reason"] == "TooManyRequests")
+        #expect(bench.world.events("fault.injected").isEmpty) // a configured limit, not an injected fault
+        // Once the window has moved past the three accepted pushes, three more are allowed.
+        bench.world.run(until: start + .seconds(10) + .milliseconds(200))
+        #expect((0..<4).map { _ in bench.send().status } == [200, 200, 200, 429])
+    }
+
+    @Test func rejectedPushesDoNotCountAndOtherTokensAreUnaffected() {
+        let bench = APNsBench()
+        bench.apns.configuration.perTokenRateLimit = RateLimit(2, per: .minutes(1))
+        let ipad = FakeDevice(world: bench.world, name: "ipad", serviceHost: APNsService.deviceHost)
+        let other = ipad.register(app: APNsBench.bundle, environment: "production")
+        #expect((0..<5).map { _ in bench.send().status } == [200, 200, 429, 429, 429])
+        #expect((0..<2).map { _ in bench.send(to: other).status } == [200, 200])
+        bench.world.advance(by: .minutes(1))
+        // The three 429s were not counted: the window is free again after one minute.
+        #expect((0..<3).map { _ in bench.send().status } == [200, 200, 429])
+    }
+
+    @Test func slidingWindowCounterForgetsOldEvents() {
+        var counter = SlidingWindowCounter()
+        let limit = RateLimit(2, per: .seconds(10))
+        let at = { (s: Int64) in VirtualTime.zero + .seconds(s) }
+        let admitted = [0, 5, 9, 10].map { counter.admit(at: at($0), under: limit) }
+        #expect(admitted == [true, true, false, true]) // at 10 s the event at 0 s has left the window
+        #expect(counter.count(at: at(10), window: .seconds(10)) == 2)
+        #expect(limit.description == "2 per 10s")
+    }
+}
