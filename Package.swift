@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "PushSimHubTests", dependencies: ["PushSimHub", "PushSimServices"]),
         .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices", "PushSimScenario"]),
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
-        .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend"]),
+        .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend", "PushSimServices"]),
         .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"], exclude: ["Fixtures"]),
     ]
 )

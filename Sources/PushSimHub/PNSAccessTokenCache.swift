@@ -34,6 +34,8 @@ struct PNSAccessTokenCache {
                                     claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
                                     secret: c.secret)
         apns = Cached(token: jwt, expiresAt: world.now + Self.apnsRenewal)
+        world.record(layer: "hub", host: NotificationHub.name, kind: "hub.provider-token",
+                     ["kid": c.keyID, "iat": world.anchor.unixSeconds(world.now), "renew-after": "\(Self.apnsRenewal)"])
         return jwt
     }
 

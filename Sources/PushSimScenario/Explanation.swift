@@ -55,7 +55,9 @@ public enum Explanation {
         case "http.response":
             return "\(who) answers \(role(f("to"), report)): \(f("status"))\(SequenceDiagram.statusWord(f("status")))"
         case "http.failure": return "\(who) got no answer from \(f("to")): \(f("error"))"
-        case "fault.injected": return "an injected fault (\(f("fault"))) loses the \(f("lost")) to \(f("to"))"
+        case "fault.injected":
+            if !f("lost").isEmpty { return "an injected fault (\(f("fault"))) loses the \(f("lost")) to \(f("to"))" }
+            return "\(who) is hit by an injected fault (\(f("fault"))): \(f("status").isEmpty ? "answer delayed \(f("delay"))" : "answers \(f("status")) \(f("reason"))")"
         case "device.install": return "\(who): the app is installed (install #\(f("install"))) and asks the OS for a push handle"
         case "device.uninstall": return "\(who): the app is removed, with its stored registration id"
         case "device.handle-received": return "\(who): the app receives its push handle \(f("handle"))\(f("changed") == "true" ? "" : " (unchanged)")"

@@ -1,6 +1,7 @@
 import PushSimKernel
 import PushSimBackend
 import PushSimDevices
+import PushSimServices
 
 /// A place in a scenario file, 1-based line and column (columns count Unicode characters).
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
@@ -23,6 +24,8 @@ public enum Setting: Equatable, Sendable {
     case linkLatency(min: VirtualDuration, max: VirtualDuration, between: [String])
     /// The hub's credentials for a push service are wrong or missing (`hub credentials apns wrong`).
     case hubCredentials(service: String, problem: String)
+    /// An injected fault of a push service (`fault apns outage from 10s to 40s retry-after 30s`).
+    case fault(service: String, ServiceFault)
     /// Each message is lost with this probability, on every link or only between two hosts
     /// (`network loss 1/100`, `network loss 1/10 between bob-iphone backend`).
     case loss(Ratio, between: [String]?)

@@ -50,7 +50,8 @@ public enum ScenarioParser {
     static let invariantIDs = ["cross-user-delivery", "dead-handles"]
     /// The services' host names, usable in network rules besides device names.
     static let serviceHosts = ["backend", "backend-hardened", "hub", "apns", "fcm", "wns", "operator"]
-    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "limit", "account", "device", "at", "advance", "expect"]
+    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "fault", "limit", "account", "device", "at", "advance",
+                                    "expect"]
 
     static let unknownStatementHint =
         "statements are \(statementKeywords.joined(separator: ", ")), or <device> <action> for a declared device"
@@ -108,6 +109,7 @@ public enum ScenarioParser {
             case "backend": try backendStatement(&t)
             case "hub": try hubStatement(&t)
             case "network": try networkStatement(&t)
+            case "fault": try faultStatement(&t)
             case "limit": try limitStatement(&t)
             case "device": try deviceStatement(&t)
             case "account": try accountStatement(&t)

@@ -34,6 +34,7 @@ public struct ScenarioReport: Sendable {
             case .limitEvents(let n): parts.append("limit events \(n)")
             case .limitTime(let d): parts.append("limit time \(d)")
             case .account(let user, _): parts.append("account \(user)")
+            case .fault(let service, let fault): parts.append("fault \(service) \(fault.label)")
             }
         }
         let devices = scenario.devices.map { d in

@@ -20,7 +20,7 @@ public enum ScenarioRunner {
             case .limitEvents(let n): options.limits.maxEvents = n
             case .limitTime(let d): options.limits.maxTime = .zero + d
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
-            case .latency, .linkLatency, .loss, .partition: break // network settings, applied below
+            case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings, applied below
             }
         }
         let simulation = Simulation(seed: seed, options: options)
@@ -32,6 +32,12 @@ public enum ScenarioRunner {
             case .latency(let min, let max):
                 simulation.world.faults.latencyMin = min
                 simulation.world.faults.latencyMax = max
+            case .fault(let service, let fault):
+                switch service {
+                case "apns": simulation.apns.faults.append(fault)
+                case "fcm": simulation.fcm.faults.append(fault)
+                default: simulation.wns.faults.append(fault)
+                }
             case .linkLatency(let min, let max, let between):
                 simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))
             case .loss(let ratio, let between):

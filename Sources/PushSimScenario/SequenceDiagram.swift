@@ -46,7 +46,8 @@ public enum SequenceDiagram {
                 out += "    Note over \(at): \(escape("no answer from \(e["to"]?.description ?? "?"): \(e["error"]?.description ?? "")"))\n"
             case "fault.injected":
                 guard let at = id(e.host) else { continue }
-                out += "    Note over \(at): \(escape("injected fault: \(e["fault"]?.description ?? "") (\(e["lost"]?.description ?? "message") lost)"))\n"
+                let what = e["lost"].map { "\($0) lost" } ?? e["status"].map { "answered \($0)" } ?? e["delay"].map { "answer delayed \($0)" } ?? ""
+                out += "    Note over \(at): \(escape("injected fault: \(e["fault"]?.description ?? "") (\(what))"))\n"
             case "notification.shown":
                 guard let at = id(e.host) else { continue }
                 out += "    Note over \(at): \(escape("shows \"\(e["text"]?.description ?? "")\""))\n"

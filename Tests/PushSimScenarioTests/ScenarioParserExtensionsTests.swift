@@ -3,6 +3,7 @@ import Testing
 @testable import PushSimScenario
 import PushSimDevices
 import PushSimBackend
+import PushSimServices
 
 /// Statements added for the hardened backend and the defect scenarios: accounts, per-device
 /// backend and OS version, logout, register with tags, hand-written requests.
@@ -203,5 +204,43 @@ import PushSimBackend
         // back at the phone at 7.04 s: after 7 s, before 8 s.
         #expect(report.results.map(\.passed) == [true, false])
         #expect(report.text().contains("settings: backend tutorial; latency 3s..3s bob-iphone<->backend; devices: bob-iphone (ios, client tutorial)"))
+    }
+}
+
+/// `fault apns|fcm|wns …`: service faults as data.
+@Suite struct FaultStatementTests {
+    @Test func faultsParseIntoServiceFaults() throws {
+        let s = try ScenarioParser.parse("""
+            scenario "t"
+            fault apns outage from 10s to 40s
+            fault fcm throttle from 0s to 1m retry-after 45s probability 1/4
+            fault wns internal-error from 1s to 2s
+            fault apns slow 3s from 0s to 1h
+            """, path: "t.scenario").get()
+        #expect(s.settings == [
+            .fault(service: "apns", ServiceFault(effect: .outage(retryAfter: .seconds(30)), from: .zero + .seconds(10), to: .zero + .seconds(40))),
+            .fault(service: "fcm", ServiceFault(effect: .throttle(retryAfter: .seconds(45)), from: .zero, to: .zero + .minutes(1),
+                                                probability: Ratio(1, 4))),
+            .fault(service: "wns", ServiceFault(effect: .internalError, from: .zero + .seconds(1), to: .zero + .seconds(2))),
+            .fault(service: "apns", ServiceFault(effect: .slow(.seconds(3)), from: .zero, to: .zero + .hours(1))),
+        ])
+    }
+
+    @Test func faultMistakesAreLocated() {
+        let cases: [(String, Int, String)] = [
+            ("fault gcm outage from 0s to 1s", 7, "unknown push service \"gcm\""),
+            ("fault apns meltdown from 0s to 1s", 12, "unknown fault \"meltdown\""),
+            ("fault apns outage from 5s to 5s", 30, "the fault ends at 5s, not after it starts"),
+            ("fault apns outage from +1s to 5s", 24, "fault windows are absolute times"),
+            ("fault apns outage from 0s to 5s probability 3/2", 45, "ratio \"3/2\" is more than 1"),
+        ]
+        for (line, column, message) in cases {
+            guard case .failure(let f) = ScenarioParser.parse("scenario \"t\"\n" + line, path: "t.scenario") else {
+                Issue.record("\(line) parsed"); continue
+            }
+            #expect(f.diagnostics.count == 1, "\(line): \(f)")
+            #expect(f.diagnostics.first?.location.column == column, "\(line): \(f.diagnostics.first?.description ?? "")")
+            #expect(f.diagnostics.first?.message == message, "\(line): \(f.diagnostics.first?.message ?? "")")
+        }
     }
 }
