@@ -181,12 +181,15 @@ public final class Device: Host {
             return world.respond(to: exchange, with: HTTPResponse(status: 404))
         }
         let pushedHandle = request.headers[DeviceChannel.handleHeader]
+        let message = request.headers[DeviceChannel.messageHeader] ?? ""
         guard isAppInstalled, let handle, pushedHandle == handle else {
             // The handle belongs to an app install that is gone: refuse, so the service learns it.
-            record("device.push-refused", ["why": isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
+            record("device.push-refused", ["message": message,
+                                           "why": isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
             return world.respond(to: exchange, with: HTTPResponse(status: 410))
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200))
+        record("device.push-received", ["service": request.headers[DeviceChannel.serviceHeader] ?? "?", "message": message])
         present(request)
     }
 

@@ -20,7 +20,8 @@ public struct InvariantResult: Sendable, Equatable {
 /// style rule 11), and gives a verdict at the end. Services never call checkers.
 protocol InvariantChecker: AnyObject {
     func observe(_ event: TraceEvent)
-    func result() -> InvariantResult
+    /// The verdict once the run is over; `leftovers` is the run's leftovers report.
+    func result(leftovers: [String]) -> InvariantResult
 }
 
 /// No device shows a notification sent to another user.
@@ -48,7 +49,7 @@ final class CrossUserDeliveryChecker: InvariantChecker {
         }
     }
 
-    func result() -> InvariantResult {
+    func result(leftovers: [String]) -> InvariantResult {
         InvariantResult(id: "cross-user-delivery", name: "no cross-user delivery",
                         statement: "a device only shows notifications sent to the user logged in on it",
                         enforced: enforced, violations: violations)
@@ -78,9 +79,65 @@ final class DeadHandleChecker: InvariantChecker {
         }
     }
 
-    func result() -> InvariantResult {
+    func result(leftovers: [String]) -> InvariantResult {
         InvariantResult(id: "dead-handles", name: "no sends to dead handles",
                         statement: "nothing is sent to a handle after the hub learned it is dead, unless it was registered again",
                         enforced: true, violations: violations)
+    }
+}
+
+/// Every notification is accounted for: each copy the hub hands to a PNS, and each message a PNS
+/// accepts, ends delivered to a device, dropped with a reason, or still pending (listed in the
+/// run's leftovers). Anything else was lost silently.
+///
+/// It follows copies by `notification/registration` from `hub.pns-request` to `hub.pns-accepted`
+/// or a hub `notification.dropped`, and messages by the PNS's id from `hub.pns-accepted` to the
+/// device (`device.push-received`, `device.push-refused`) or a service's `notification.dropped`.
+final class AccountingChecker: InvariantChecker {
+    private var copies: [String: String] = [:]     // "ntf/reg" → description (looked up; reported sorted)
+    private var messages: [String: String] = [:]   // PNS message id → description
+    /// Messages that already ended: on a slow hub–PNS link the device can have a push before the
+    /// hub hears the PNS's 200 (membership tests only, never iterated).
+    private var ended: Set<String> = []
+    private var violations: [String] = []
+
+    func observe(_ e: TraceEvent) {
+        func f(_ k: String) -> String { e[k]?.description ?? "" }
+        switch (e.layer, e.kind) {
+        case ("hub", "hub.pns-request"):
+            let key = f("notification") + "/" + f("registration")
+            if copies[key] == nil { copies[key] = "\(f("notification")) for registration \(f("registration")) (since \(e.time), \(e.correlation))" }
+        case ("hub", "hub.pns-accepted"):
+            copies[f("notification") + "/" + f("registration")] = nil
+            let id = f("message")
+            if !id.isEmpty && !ended.contains(id) {
+                messages[id] = "message \(id) of \(f("notification")) (accepted \(e.time), \(e.correlation))"
+            }
+        case ("hub", "notification.dropped"):
+            copies[f("notification") + "/" + f("registration")] = nil
+        case ("apns", "notification.dropped"): end(f("apns-id"))
+        case ("fcm", "notification.dropped"): end(f("name"))
+        case ("wns", "notification.dropped"): end(f("msg-id"))
+        case ("device", "device.push-received"), ("device", "device.push-refused"): end(f("message"))
+        default: break
+        }
+    }
+
+    private func end(_ id: String) {
+        messages[id] = nil
+        ended.insert(id)
+    }
+
+    func result(leftovers: [String]) -> InvariantResult {
+        let report = leftovers.joined(separator: "\n")
+        for key in copies.keys.sorted() where !report.contains(String(key.split(separator: "/").first ?? "")) {
+            violations.append("the hub's copy \(copies[key]!) neither reached its PNS nor was dropped, and is not reported pending")
+        }
+        for id in messages.keys.sorted() where !report.contains(id) {
+            violations.append("\(messages[id]!) was neither delivered nor dropped, and is not reported pending")
+        }
+        return InvariantResult(id: "accounting", name: "every notification accounted for",
+                               statement: "each notification ends delivered, dropped with a reason, or reported pending",
+                               enforced: true, violations: violations)
     }
 }

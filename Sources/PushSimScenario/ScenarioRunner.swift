@@ -62,7 +62,7 @@ public enum ScenarioRunner {
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
         let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
-        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker()]
+        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker()]
         simulation.world.trace.observe { event in for c in checkers { c.observe(event) } }
         // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
         var probes: [Int: Int] = [:]   // expectation index → live registrations seen (looked up only)
@@ -71,14 +71,15 @@ public enum ScenarioRunner {
             simulation.world.schedule(at: at) { probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
         }
         let end = simulation.run()
-        let invariants = checkers.map { $0.result() }
+        let leftovers = simulation.world.leftovers()
+        let invariants = checkers.map { $0.result(leftovers: leftovers) }
         let results = scenario.expectations.enumerated().map {
             ExpectationCheck.evaluate($0.element, in: simulation, invariants: invariants, probed: probes[$0.offset])
         }
         return .success(ScenarioReport(scenario: scenario, seed: seed, results: results,
                                        invariants: invariants, end: end,
                                        finalTime: simulation.world.now, events: simulation.world.eventsProcessed,
-                                       leftovers: simulation.world.leftovers(), trace: simulation.world.trace.events))
+                                       leftovers: leftovers, trace: simulation.world.trace.events))
     }
 
     static func perform(_ kind: ActionKind, on device: Device, in simulation: Simulation) {

@@ -28,7 +28,7 @@ private final class Feed {
         event("notification.shown", device, correlation: correlation, at: 2, [.init("service", "apns"), .init("text", .string(text))])
     }
 
-    var result: InvariantResult { checker.result() }
+    var result: InvariantResult { checker.result(leftovers: []) }
 }
 
 @Suite("Invariant: no cross-user delivery")

@@ -162,7 +162,7 @@ public final class APNsService: Host {
         var headers: [(String, String)] = [("apns-push-type", n.pushType.rawValue), ("apns-id", n.apnsID),
                                            ("apns-priority", String(n.priority))]
         if let c = n.collapseID { headers.append(("apns-collapse-id", c)) }
-        world.pushToDevice(service: Self.name, device: record.device, handle: n.token, app: record.app,
+        world.pushToDevice(service: Self.name, device: record.device, handle: n.token, app: record.app, message: n.apnsID,
                            headers: headers, payload: n.payload) { [self] status in
             switch status {
             case 200?:

@@ -182,7 +182,7 @@ public final class FCMService: Host {
     private func messageToken(_ m: FCMMessage) -> String { if case .token(let t) = m.target { return t } else { return "" } }
 
     private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, world: World) {
-        world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, headers: [],
+        world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, message: entry.name, headers: [],
                            payload: Array(entry.message.message.serialized().utf8)) { [self] status in
             switch status {
             case 200?:

@@ -27,6 +27,7 @@ public enum DeviceChannel {
     public static let serviceHeader = "x-pushsim-service"
     public static let handleHeader = "x-pushsim-handle"
     public static let appHeader = "x-pushsim-app"
+    public static let messageHeader = "x-pushsim-message"
     /// Marks a push that is an OS-level event rather than a provider's message (FCM: `deleted_messages`).
     public static let eventHeader = "x-pushsim-event"
 }
@@ -145,11 +146,13 @@ public struct DeviceRegisterRequest: Sendable, Equatable {
 extension World {
     /// Hands one notification to a device over the device channel; `then` gets the device's
     /// status (200 shown, 410 stale handle) or nil when the device could not be reached.
-    public func pushToDevice(service: String, device: String, handle: String, app: String,
+    /// `message` is the service's id for the notification (APNs `apns-id`, FCM message name, WNS
+    /// `X-WNS-Msg-ID`), sent as `x-pushsim-message` so the device's trace names it too.
+    public func pushToDevice(service: String, device: String, handle: String, app: String, message: String = "",
                              headers extra: [(String, String)], payload: [UInt8],
                              then: @escaping (Int?) -> Void) {
         var headers = HTTPHeaders([(DeviceChannel.serviceHeader, service), (DeviceChannel.handleHeader, handle),
-                                   (DeviceChannel.appHeader, app)])
+                                   (DeviceChannel.appHeader, app), (DeviceChannel.messageHeader, message)])
         for (n, v) in extra { headers.add(n, v) }
         let request = HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload)
         call(request, from: service, timeout: .seconds(10)) { result in then(result.status) }

@@ -153,7 +153,7 @@ public final class WNSService: Host {
 
     private func deliver(_ n: Cached, cachePolicy: String?, world: World) {
         // The app holds the whole channel URI as its handle.
-        world.pushToDevice(service: Self.name, device: n.device, handle: Self.channelURI(n.token), app: n.app,
+        world.pushToDevice(service: Self.name, device: n.device, handle: Self.channelURI(n.token), app: n.app, message: n.messageID,
                            headers: n.headers, payload: n.payload) { [self] status in
             switch status {
             case 200?:

@@ -1,0 +1,81 @@
+import PushSimKernel
+import Testing
+@testable import PushSimScenario
+
+/// "Every notification accounted for": delivered, dropped with a reason, or reported pending.
+@Suite struct AccountingCheckerTests {
+    private func e(_ layer: String, _ kind: String, _ fields: [TraceEvent.Field]) -> TraceEvent {
+        TraceEvent(sequence: 0, time: .zero, layer: layer, host: layer, kind: kind, correlation: "c0001", fields: fields)
+    }
+    private let request: [TraceEvent.Field] = [.init("notification", "ntf-1"), .init("registration", "reg-1")]
+    private var accepted: [TraceEvent.Field] { request + [.init("message", "m-1")] }
+
+    @Test func deliveredMessageIsAccounted() {
+        let c = AccountingChecker()
+        c.observe(e("hub", "hub.pns-request", request))
+        c.observe(e("hub", "hub.pns-accepted", accepted))
+        c.observe(e("device", "device.push-received", [.init("message", "m-1")]))
+        #expect(c.result(leftovers: []).holds)
+    }
+
+    @Test func deviceBeforeTheHubHearsThe200IsAccounted() {
+        let c = AccountingChecker()
+        c.observe(e("hub", "hub.pns-request", request))
+        c.observe(e("device", "device.push-received", [.init("message", "m-1")]))
+        c.observe(e("hub", "hub.pns-accepted", accepted))
+        #expect(c.result(leftovers: []).holds)
+    }
+
+    @Test func droppedByTheServiceOrTheHubIsAccounted() {
+        let a = AccountingChecker()
+        a.observe(e("hub", "hub.pns-request", request))
+        a.observe(e("hub", "hub.pns-accepted", [.init("notification", "ntf-1"), .init("registration", "reg-1"), .init("message", "id-9")]))
+        a.observe(e("apns", "notification.dropped", [.init("apns-id", "id-9"), .init("reason", "expired")]))
+        #expect(a.result(leftovers: []).holds)
+        let h = AccountingChecker()
+        h.observe(e("hub", "hub.pns-request", request))
+        h.observe(e("hub", "notification.dropped", request + [.init("reason", "APNs 403 InvalidProviderToken")]))
+        #expect(h.result(leftovers: []).holds)
+    }
+
+    @Test func pendingIsAccountedOnlyWhenTheLeftoversSaySo() {
+        let c = AccountingChecker()
+        c.observe(e("hub", "hub.pns-request", request))
+        c.observe(e("hub", "hub.pns-accepted", accepted))
+        #expect(c.result(leftovers: ["apns: notification m-1 kept for bob-iphone (app) since 0+00:00:01.000, undelivered"]).holds)
+        let lost = AccountingChecker()
+        lost.observe(e("hub", "hub.pns-request", request))
+        lost.observe(e("hub", "hub.pns-accepted", accepted))
+        let r = lost.result(leftovers: [])
+        #expect(!r.holds && r.enforced)
+        #expect(r.violations.first?.contains("message m-1 of ntf-1") == true)
+    }
+
+    @Test func aCopyThatNeverReachedItsPNSIsReported() {
+        let c = AccountingChecker()
+        c.observe(e("hub", "hub.pns-request", request))
+        #expect(c.result(leftovers: []).violations.first?.contains("ntf-1 for registration reg-1") == true)
+        let pending = AccountingChecker()
+        pending.observe(e("hub", "hub.pns-request", request))
+        #expect(pending.result(leftovers: ["hub: notification ntf-1 for registration reg-1 waiting to retry"]).holds)
+    }
+
+    @Test func anOfflineDeviceAtTheEndLeavesItsNotificationPendingNotLost() throws {
+        let scenario = try ScenarioParser.parse("""
+            scenario "t"
+            device bob-iphone ios user bob
+            device alice-pixel android user alice
+            at 0s bob-iphone install
+            at 0s alice-pixel install
+            at 1s bob-iphone login bob password bob
+            at 1s alice-pixel login alice password alice
+            at 2s bob-iphone offline
+            at 3s alice-pixel send "later" to bob via apns
+            expect bob-iphone shows nothing
+            expect invariant accounting holds
+            """, path: "t.scenario").get()
+        let report = try ScenarioRunner.run(scenario).get()
+        #expect(report.passed)
+        #expect(report.leftovers.contains { $0.hasPrefix("apns: notification") })
+    }
+}
