@@ -9,6 +9,9 @@ struct HubNotification {
     /// PNS headers the sender gave (`apns-*`, `X-WNS-*`), forwarded as they are.
     var forwardedHeaders: [(String, String)]
     var acceptedAt: VirtualTime
+    /// For fcmv1: the `message` members other than `token`, serialized once when the send is
+    /// accepted (`"data":{…},…`), so each target costs one string join, not a parse.
+    var fcmMessageTail: String?
 }
 
 extension NotificationHub {
@@ -49,17 +52,21 @@ extension NotificationHub {
         if platform == .windows && request.headers["X-WNS-Type"] == nil {
             return fail(400, "The X-WNS-Type header is required for windows notifications.", exchange, world)
         }
+        // The payload is validated once per send, not once per target.
+        var fcmMessageTail: String?
         if platform == .fcmV1 {
-            guard let json = try? JSONParser.parse(request.body), json["message"]?.objectMembers != nil else {
+            guard let json = try? JSONParser.parse(request.body), let members = json["message"]?.objectMembers else {
                 return fail(400, "The fcmv1 payload must be a JSON object with a \"message\" object.", exchange, world)
             }
+            fcmMessageTail = String(JSONValue.object(members.filter { $0.0 != "token" }).serialized().dropFirst().dropLast())
         }
         notificationCounter += 1
         let id = "ntf-" + String(repeating: "0", count: max(0, 6 - String(notificationCounter).count)) + String(notificationCounter)
         let forwarded = request.headers.fields
             .filter { $0.name.lowercased().hasPrefix("apns-") || $0.name.lowercased().hasPrefix("x-wns-") }
             .map { ($0.name, $0.value) }
-        let notification = HubNotification(id: id, platform: platform, payload: request.body, forwardedHeaders: forwarded, acceptedAt: world.now)
+        let notification = HubNotification(id: id, platform: platform, payload: request.body, forwardedHeaders: forwarded,
+                                           acceptedAt: world.now, fcmMessageTail: fcmMessageTail)
         let targets = store.matching(expression, platform: platform, now: world.now)
         world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
                      ["notification": id, "format": format, "tags": expression.map { "\($0)" } ?? "(broadcast)", "targets": targets.count])
@@ -115,12 +122,13 @@ extension NotificationHub {
             guard let c = configuration.fcm else { return then(.failure(noCredentials)) }
             PNSAccessTokenCache.fcmToken(self, c, world: world) { answer in
                 guard let token = PNSRequestProblem.token(answer, then) else { return }
-                guard let json = try? JSONParser.parse(n.payload), let members = json["message"]?.objectMembers else {
+                guard let tail = n.fcmMessageTail else {
                     return then(.failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object")))
                 }
                 // The hub puts the registration's token into the message (the sender leaves it out).
-                let message = JSONValue.object([("token", .string(r.handle))] + members.filter { $0.0 != "token" })
-                let body = JSONValue.object([("message", message)]).serialized()
+                var body = "{\"message\":{\"token\":"
+                appendJSONString(r.handle, to: &body)
+                body += (tail.isEmpty ? "" : ",") + tail + "}}"
                 then(.success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
                                           headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Array(body.utf8))))
             }
