@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PushSim", targets: ["PushSim"]),
         .executable(name: "pushsim", targets: ["pushsim"]),
         .executable(name: "kernel-bench", targets: ["KernelBench"]),
+        .executable(name: "fanout-bench", targets: ["FanOutBench"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -29,6 +30,7 @@ let package = Package(
         .target(name: "PushSim", dependencies: ["PushSimScenario"]),
         .executableTarget(name: "pushsim", dependencies: ["PushSim"]),
         .executableTarget(name: "KernelBench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
+        .executableTarget(name: "FanOutBench", dependencies: ["PushSim"], path: "tools/FanOutBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
