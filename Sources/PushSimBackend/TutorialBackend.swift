@@ -30,8 +30,17 @@ public final class TutorialBackend: Host {
         world.register(self, name: Self.name, aliases: [Self.publicHost])
     }
 
+    /// ASP.NET's default `maxRequestLength`: 4096 KB. A larger body makes ASP.NET throw
+    /// `HttpException` ("Maximum request length exceeded") before the app runs: 500. (IIS's own
+    /// 30,000,000-byte `maxAllowedContentLength` would answer 404.13 first for bigger bodies; not
+    /// modelled. PushSim's reading of the hosting defaults, not in the tutorial text.)
+    public static let maxRequestLength = 4_194_304
+
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let reply = Reply(world: world, exchange: exchange)
+        guard request.body.count <= Self.maxRequestLength else {
+            return reply.exception("HttpException: Maximum request length exceeded (ASP.NET maxRequestLength 4096 KB)")
+        }
         let user: String
         switch TutorialAuthentication.authenticate(request.headers) {
         case .user(let u): user = u
