@@ -3,7 +3,7 @@
 /// A run has one root generator made from its seed. Each part of the world takes a named fork
 /// (`"network"`, `"apns"`, `"device/bob-iphone"`). A fork depends only on the root seed and its
 /// name, not on how many numbers anyone drew before, so a new draw in one part never shifts
-/// another part's numbers. Never use `Int.random`, `shuffled()`, `UUID()` or the system
+/// another part's numbers. Never use the standard library's random APIs, random UUIDs or the system
 /// generator inside the simulation (house style rule 4).
 public struct SeededRandom: Sendable {
     /// The seed this stream was created from (for a fork: derived from the parent and the name).
