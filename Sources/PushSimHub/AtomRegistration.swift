@@ -10,14 +10,35 @@ public enum AtomRegistration {
     static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
 
     /// The request body the SDK sends for create-or-update.
+    /// A template registration's `BodyTemplate` travels as CDATA, as the SDK writes it (`CDataMember`).
     public static func requestBody(_ d: RegistrationDescription) -> [UInt8] {
         var fields: [XMLNode] = []
         if !d.tags.isEmpty { fields.append(.element(textElement("Tags", d.tags.joined(separator: ",")))) }
         fields.append(.element(textElement(d.platform.handleElement, d.handle)))
+        if let t = d.template { fields += templateFields(t, body: cdataMarker) }
         let entry = XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
-            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(d.platform, fields))])),
+            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(d.descriptionElement, fields))])),
         ])
-        return Array(("<?xml version=\"1.0\" encoding=\"utf-8\"?>" + entry.serialized()).utf8)
+        var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + entry.serialized()
+        if let t = d.template {
+            // `]]>` cannot stand inside one CDATA section: split it across two.
+            text = text.replacing(cdataMarker, with: "<![CDATA[" + t.bodyTemplate.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>")
+        }
+        return Array(text.utf8)
+    }
+
+    private static let cdataMarker = "\u{1}PUSHSIM-BODY-TEMPLATE\u{1}"
+
+    /// `BodyTemplate`, `WnsHeaders` (Windows) and `TemplateName`, in the SDK's DataMember order.
+    static func templateFields(_ t: RegistrationTemplate, body: String) -> [XMLNode] {
+        var fields: [XMLNode] = [.element(textElement("BodyTemplate", body))]
+        if !t.wnsHeaders.isEmpty {
+            fields.append(.element(XMLElement(name: "WnsHeaders", children: t.wnsHeaders.map { h in
+                .element(XMLElement(name: "WnsHeader", children: [.element(textElement("Header", h.name)), .element(textElement("Value", h.value))]))
+            })))
+        }
+        if let name = t.templateName { fields.append(.element(textElement("TemplateName", name))) }
+        return fields
     }
 
     /// One stored registration as an Atom entry, as the hub answers it.
@@ -28,11 +49,17 @@ public enum AtomRegistration {
         fields.append(.element(textElement("RegistrationId", r.id)))
         if !r.tags.isEmpty { fields.append(.element(textElement("Tags", r.tags.joined(separator: ",")))) }
         fields.append(.element(textElement(r.platform.handleElement, r.handle)))
+        var element = r.platform.descriptionElement
+        if let t = r.template {
+            let template = RegistrationTemplate(bodyTemplate: t.compiled.source, templateName: t.name, wnsHeaders: t.sourceHeaders)
+            fields += templateFields(template, body: t.compiled.source)
+            element = element.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
+        }
         return XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
             .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/\(r.id)?api-version=2015-01")])),
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text(r.id)])),
             .element(XMLElement(name: "updated", children: [.text(anchor.iso8601(r.updatedAt))])),
-            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(r.platform, fields))])),
+            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(element, fields))])),
         ])
     }
 
@@ -53,7 +80,9 @@ public enum AtomRegistration {
             return .failure(AtomProblem("The Atom entry has no content."))
         }
         let local = d.name.split(separator: ":").last.map(String.init) ?? d.name
-        guard let platform = RegistrationPlatform(descriptionElement: local) else {
+        let isTemplate = local.hasSuffix("TemplateRegistrationDescription")
+        let native = isTemplate ? local.replacing("TemplateRegistrationDescription", with: "RegistrationDescription") : local
+        guard let platform = RegistrationPlatform(descriptionElement: native) else {
             return .failure(AtomProblem("Unknown registration description '\(local)'."))
         }
         guard let handle = d.first(platform.handleElement)?.text, !handle.isEmpty else {
@@ -65,6 +94,13 @@ public enum AtomRegistration {
                                           registrationID: d.first("RegistrationId")?.text)
         out.expirationTime = d.first("ExpirationTime")?.text
         out.etag = d.first("ETag")?.text
+        if isTemplate {
+            guard let body = d.first("BodyTemplate")?.text, !body.isEmpty else {
+                return .failure(AtomProblem("The BodyTemplate of the template registration is missing."))
+            }
+            let headers = d.first("WnsHeaders")?.elements.map { TemplateHeader($0.first("Header")?.text ?? "", $0.first("Value")?.text ?? "") } ?? []
+            out.template = RegistrationTemplate(bodyTemplate: body, templateName: d.first("TemplateName")?.text, wnsHeaders: headers)
+        }
         return .success(out)
     }
 
@@ -84,8 +120,8 @@ public enum AtomRegistration {
         XMLElement(name: "Error", children: [.element(textElement("Code", String(code))), .element(textElement("Detail", detail))]).serialized()
     }
 
-    private static func description(_ p: RegistrationPlatform, _ fields: [XMLNode]) -> XMLElement {
-        XMLElement(name: p.descriptionElement, attributes: [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)], children: fields)
+    private static func description(_ element: String, _ fields: [XMLNode]) -> XMLElement {
+        XMLElement(name: element, attributes: [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)], children: fields)
     }
 
     private static func textElement(_ name: String, _ text: String) -> XMLElement {

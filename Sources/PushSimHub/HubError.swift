@@ -59,9 +59,36 @@ public struct NotificationOutcome: Sendable, Equatable {
         case enqueued = "Enqueued", detailedStateAvailable = "DetailedStateAvailable", processing = "Processing",
              completed = "Completed", abandoned = "Abandoned", unknown = "Unknown", noTargetFound = "NoTargetFound",
              cancelled = "Cancelled"
+        /// Telemetry of a scheduled send that has not fired yet (NH-REST; not in the SDK's enum,
+        /// whose `NotificationDetails` maps unknown names to `Unknown`).
+        case scheduled = "Scheduled"
     }
     public var state: State
     /// From the `Location` header (Standard tier).
     public var notificationID: String?
     public var trackingID: String?
+    /// Test sends only (`DetailedStateAvailable`): copies the PNS accepted, copies that failed,
+    /// and one result per copy (NH-DOTNET `NotificationOutcome.cs`).
+    public var success: Int = 0
+    public var failure: Int = 0
+    public var results: [RegistrationResult] = []
+}
+
+/// One copy's outcome in a test send (NH-DOTNET `RegistrationResult.cs`).
+public struct RegistrationResult: Sendable, Equatable {
+    /// `apple`, `fcmv1` or `windows`.
+    public var applicationPlatform: String
+    public var pnsHandle: String
+    /// The registration id; for an installation `installation:<id>` (or `installation:<id>#<template>`).
+    public var registrationID: String
+    /// Free text: `The Notification was successfully sent to the Push Notification System` on success
+    /// (the wording NH-FIX shows), otherwise `<outcome name>: <reason>`.
+    public var outcome: String
+
+    public init(applicationPlatform: String, pnsHandle: String, registrationID: String, outcome: String) {
+        self.applicationPlatform = applicationPlatform
+        self.pnsHandle = pnsHandle
+        self.registrationID = registrationID
+        self.outcome = outcome
+    }
 }

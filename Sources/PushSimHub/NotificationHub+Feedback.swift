@@ -5,33 +5,38 @@ import PushSimNetwork
 enum PNSVerdict: Equatable {
     /// Accepted by the PNS.
     case accepted
-    /// The handle is dead: delete the registration. `since` is APNs' 410 timestamp (Unix ms), if any.
-    case deadHandle(reason: String, sinceUnixMilliseconds: Int64?)
+    /// The handle is dead: delete the registration. `since` is APNs' 410 timestamp (Unix ms), if any;
+    /// `outcome` is `ExpiredChannel` (gone) or `BadChannel` (never valid).
+    case deadHandle(reason: String, sinceUnixMilliseconds: Int64?, outcome: PNSOutcome)
     /// The hub's credentials were stale: renew them and try once more.
     case renewCredentials(reason: String)
-    /// Try again later (throttling, outage, transport failure); `after` from Retry-After, if given.
-    case retry(reason: String, after: VirtualDuration?)
+    /// Try again later (throttling, outage, transport failure); `after` from Retry-After, if given;
+    /// `outcome` is `Throttled`, `PnsError` or `PnsUnreachable`.
+    case retry(reason: String, after: VirtualDuration?, outcome: PNSOutcome)
     /// The PNS refused this notification for good.
-    case refused(reason: String)
+    case refused(reason: String, outcome: PNSOutcome)
 
     init(_ result: CallResult, platform: RegistrationPlatform) {
         guard let response = result.response else {
-            self = .retry(reason: "PNS not reached: \(result.summary)", after: nil)
+            self = .retry(reason: "PNS not reached: \(result.summary)", after: nil, outcome: .pnsUnreachable)
             return
         }
         let status = response.status
         let json = try? JSONParser.parse(response.body)
         let retryAfter = response.headers["Retry-After"].flatMap { Int64($0) }.map { VirtualDuration.seconds($0) }
+        let refusal: PNSOutcome = status == 400 || status == 413 ? .invalidPayload : status == 403 ? .invalidCredentials : .pnsError
         switch platform {
         case .apple:
             let reason = json?["reason"]?.stringValue ?? ""
             switch (status, reason) {
             case (200, _): self = .accepted
-            case (410, _): self = .deadHandle(reason: "APNs 410 \(reason)", sinceUnixMilliseconds: json?["timestamp"]?.int64Value)
-            case (400, "BadDeviceToken"): self = .deadHandle(reason: "APNs 400 BadDeviceToken", sinceUnixMilliseconds: nil)
+            case (410, _):
+                self = .deadHandle(reason: "APNs 410 \(reason)", sinceUnixMilliseconds: json?["timestamp"]?.int64Value, outcome: .expiredChannel)
+            case (400, "BadDeviceToken"): self = .deadHandle(reason: "APNs 400 BadDeviceToken", sinceUnixMilliseconds: nil, outcome: .badChannel)
             case (403, "ExpiredProviderToken"): self = .renewCredentials(reason: "APNs 403 ExpiredProviderToken")
-            case (429, "TooManyRequests"), (500, _), (503, _): self = .retry(reason: "APNs \(status) \(reason)", after: retryAfter)
-            default: self = .refused(reason: "APNs \(status) \(reason)")
+            case (429, "TooManyRequests"): self = .retry(reason: "APNs \(status) \(reason)", after: retryAfter, outcome: .throttled)
+            case (500, _), (503, _): self = .retry(reason: "APNs \(status) \(reason)", after: retryAfter, outcome: .pnsError)
+            default: self = .refused(reason: "APNs \(status) \(reason)", outcome: refusal)
             }
         case .fcmV1:
             let code = json?["error"]?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first ?? ""
@@ -39,90 +44,131 @@ enum PNSVerdict: Equatable {
                 .compactMap { $0["fieldViolations"]?.arrayValue?.first?["field"]?.stringValue }.first
             switch status {
             case 200: self = .accepted
-            case 404 where code == "UNREGISTERED": self = .deadHandle(reason: "FCM 404 UNREGISTERED", sinceUnixMilliseconds: nil)
-            case 400 where field == "message.token": self = .deadHandle(reason: "FCM 400 INVALID_ARGUMENT (token)", sinceUnixMilliseconds: nil)
+            case 404 where code == "UNREGISTERED":
+                self = .deadHandle(reason: "FCM 404 UNREGISTERED", sinceUnixMilliseconds: nil, outcome: .expiredChannel)
+            case 400 where field == "message.token":
+                self = .deadHandle(reason: "FCM 400 INVALID_ARGUMENT (token)", sinceUnixMilliseconds: nil, outcome: .badChannel)
             case 401: self = .renewCredentials(reason: "FCM 401 UNAUTHENTICATED")
-            case 429, 500, 503: self = .retry(reason: "FCM \(status) \(code)", after: retryAfter)
-            default: self = .refused(reason: "FCM \(status) \(code)")
+            case 429: self = .retry(reason: "FCM \(status) \(code)", after: retryAfter, outcome: .throttled)
+            case 500, 503: self = .retry(reason: "FCM \(status) \(code)", after: retryAfter, outcome: .pnsError)
+            default: self = .refused(reason: "FCM \(status) \(code)", outcome: refusal)
             }
         case .windows:
             let detail = response.headers["X-WNS-Error-Description"] ?? ""
             switch status {
             case 200: self = .accepted
-            case 404, 410: self = .deadHandle(reason: "WNS \(status) \(detail)", sinceUnixMilliseconds: nil)
+            case 404, 410:
+                self = .deadHandle(reason: "WNS \(status) \(detail)", sinceUnixMilliseconds: nil, outcome: status == 410 ? .expiredChannel : .badChannel)
             case 401: self = .renewCredentials(reason: "WNS 401")
-            case 406, 500, 503: self = .retry(reason: "WNS \(status) \(detail)", after: retryAfter)
-            default: self = .refused(reason: "WNS \(status) \(detail)")
+            case 406: self = .retry(reason: "WNS \(status) \(detail)", after: retryAfter, outcome: .throttled)
+            case 500, 503: self = .retry(reason: "WNS \(status) \(detail)", after: retryAfter, outcome: .pnsError)
+            default: self = .refused(reason: "WNS \(status) \(detail)", outcome: refusal)
             }
         case .gcm, .mpns:
-            self = .refused(reason: "retired platform")
+            self = .refused(reason: "retired platform", outcome: .pnsError)
         }
     }
 }
 
 extension NotificationHub {
-    func handlePNSResult(_ result: CallResult, _ n: HubNotification, _ r: StoredRegistration, attempt: Int,
+    func handlePNSResult(_ result: CallResult, _ n: HubNotification, _ t: SendTarget, attempt: Int,
                          renewed: Bool = false, world: World) {
-        let verdict = PNSVerdict(result, platform: r.platform)
+        let verdict = PNSVerdict(result, platform: t.platform)
         switch verdict {
         case .accepted:
             world.record(layer: "hub", host: Self.name, kind: "hub.pns-accepted",
-                         ["notification": n.id, "registration": r.id, "message": Self.pnsMessageID(result, r.platform)])
-        case .deadHandle(let reason, let since):
-            removeDeadRegistration(r, reason: reason, sinceUnixMilliseconds: since, world: world)
-            drop(n, r, reason: reason, world: world)
+                         ["notification": n.id, "registration": t.label, "message": Self.pnsMessageID(result, t.platform)])
+            finishCopy(n, t, .success, reason: "", world: world)
+        case .deadHandle(let reason, let since, let outcome):
+            handleDeadTarget(t, n, reason: reason, sinceUnixMilliseconds: since, outcome: outcome, world: world)
+            drop(n, t, reason: reason, outcome: outcome, world: world)
         case .renewCredentials(let reason):
-            pnsTokens.forget(r.platform)
+            pnsTokens.forget(t.platform)
             // Renew once per notification, whichever attempt met the stale credentials.
-            guard !renewed else { return drop(n, r, reason: "\(reason), again after renewing credentials", world: world) }
-            dispatch(n, to: r, attempt: attempt + 1, renewed: true, world: world)
-        case .retry(let reason, let after):
-            retry(n, r, attempt: attempt, renewed: renewed, reason: reason, after: after, world: world)
-        case .refused(let reason):
-            drop(n, r, reason: reason, world: world)
+            guard !renewed else {
+                return drop(n, t, reason: "\(reason), again after renewing credentials", outcome: .invalidCredentials, world: world)
+            }
+            dispatch(n, to: t, attempt: attempt + 1, renewed: true, world: world)
+        case .retry(let reason, let after, let outcome):
+            retry(n, t, attempt: attempt, renewed: renewed, reason: reason, outcome: outcome, after: after, world: world)
+        case .refused(let reason, let outcome):
+            drop(n, t, reason: reason, outcome: outcome, world: world)
         }
     }
 
     /// Tries again after `after` (Retry-After) or an exponential back-off from 1 s, unless that
-    /// would pass the 30-minute hand-off deadline, in which case the notification is dropped.
-    func retry(_ n: HubNotification, _ r: StoredRegistration, attempt: Int, renewed: Bool, reason: String,
+    /// would pass the 30-minute hand-off deadline, in which case the notification is dropped
+    /// (`Throttled` when the PNS was throttling, else `Dropped`) and its telemetry says `Abandoned`.
+    /// A test send does not retry: the copy ends with `outcome` at once.
+    func retry(_ n: HubNotification, _ t: SendTarget, attempt: Int, renewed: Bool, reason: String, outcome: PNSOutcome,
                after: VirtualDuration?, world: World) {
+        if n.isTest { return drop(n, t, reason: "\(reason); a test send makes one attempt", outcome: outcome, world: world) }
         let delay = after ?? Self.firstRetryDelay * Int64(1 << min(attempt - 1, 20))
         guard world.now + delay < n.acceptedAt + Self.handOffDeadline else {
-            return drop(n, r, reason: "\(reason); not handed to the PNS within 30 minutes", world: world)
+            records[n.id]?.abandoned = true
+            return drop(n, t, reason: "\(reason); not handed to the PNS within 30 minutes",
+                        outcome: outcome == .throttled ? .throttled : .dropped, world: world)
         }
         world.record(layer: "hub", host: Self.name, kind: "hub.pns-retry",
-                     ["notification": n.id, "registration": r.id, "reason": reason, "in": "\(delay)"])
-        let key = "\(n.id)/\(r.id)"
-        inFlight[key] = "notification \(n.id) for registration \(r.id) waiting to retry (\(reason))"
+                     ["notification": n.id, "registration": t.label, "reason": reason, "in": "\(delay)"])
+        let key = "\(n.id)/\(t.label)"
+        inFlight[key] = "notification \(n.id) for registration \(t.label) waiting to retry (\(reason))"
         world.schedule(after: delay) { [self] in
             inFlight[key] = nil
-            // Retry against the registration as it is now: deleted, expired or moved to another
+            // Retry against the target as it is now: deleted, expired or moved to another
             // handle meanwhile means this copy of the notification has no target any more.
-            guard case .live(let current) = store.lookup(r.id, now: world.now), current.handle == r.handle else {
-                return drop(n, r, reason: "\(reason); the registration was deleted, expired or changed handle before the retry", world: world)
+            guard let current = currentTarget(t, now: world.now) else {
+                return drop(n, t, reason: "\(reason); the registration was deleted, expired or changed handle before the retry",
+                            outcome: .dropped, world: world)
             }
             dispatch(n, to: current, attempt: attempt + 1, renewed: renewed, world: world)
         }
     }
 
-    /// PNS feedback: deletes the registration behind a dead handle, unless it has been
-    /// re-registered since (a new handle, or, for APNs, an update after the 410 `timestamp`:
-    /// §1.8 A-RESP, §4.9 NH-FIX).
-    private func removeDeadRegistration(_ r: StoredRegistration, reason: String, sinceUnixMilliseconds: Int64?, world: World) {
-        guard case .live(let current) = store.lookup(r.id, now: world.now), current.handle == r.handle else {
-            world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
-                         ["registration": r.id, "why": "the registration was already deleted or has a new handle"])
-            return
+    /// PNS feedback: writes a feedback record, then deletes the registration behind a dead handle
+    /// (NH-FIX), or marks an installation's channel expired (`pushChannelExpired`, NH-DOTNET
+    /// `Installation.cs`; the installation and its tags stay, are skipped by sends, and come back
+    /// when the channel is rewritten), unless it has been re-registered since: a new handle, or,
+    /// for APNs, an update after the 410 `timestamp` (§1.8 A-RESP, §4.9 NH-FIX).
+    func handleDeadTarget(_ t: SendTarget, _ n: HubNotification, reason: String, sinceUnixMilliseconds: Int64?,
+                          outcome: PNSOutcome, world: World) {
+        feedbackRecords.append(PNSFeedback(feedbackTime: world.anchor.iso8601(world.now), notificationSystemError: outcome.rawValue,
+                                           platform: t.platform.sendFormat, pnsHandle: t.handle, registrationID: t.registrationID,
+                                           installationID: t.installationID, notificationID: n.id))
+        func newer(_ updatedAt: VirtualTime) -> Bool {
+            guard let since = sinceUnixMilliseconds else { return false }
+            return world.anchor.unixMilliseconds(updatedAt) > since
         }
-        if let since = sinceUnixMilliseconds, world.anchor.unixMilliseconds(current.updatedAt) > since {
+        switch t.owner {
+        case .direct:
             world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
-                         ["registration": r.id, "why": "re-registered after the PNS timestamp"])
-            return
+                         ["registration": t.label, "why": "a direct send has no registration to delete"])
+        case .registration(let id):
+            guard case .live(let current) = store.lookup(id, now: world.now), current.handle == t.handle else {
+                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                                    ["registration": id, "why": "the registration was already deleted or has a new handle"])
+            }
+            if newer(current.updatedAt) {
+                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                                    ["registration": id, "why": "re-registered after the PNS timestamp"])
+            }
+            store.remove(id)
+            world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted",
+                         ["id": id, "why": "PNS feedback: \(reason)", "handle": handleLabel(t.handle), "dead-handle": true])
+        case .installation(let id):
+            guard var current = installations.lookup(id, now: world.now), current.pushChannel == t.handle, !current.pushChannelExpired else {
+                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                                    ["registration": t.label, "why": "the installation was deleted, has a new channel or is already marked"])
+            }
+            if newer(current.updatedAt) {
+                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                                    ["registration": t.label, "why": "re-registered after the PNS timestamp"])
+            }
+            current.pushChannelExpired = true
+            installations.upsert(current)
+            world.record(layer: "hub", host: Self.name, kind: "hub.installation-channel-expired",
+                         ["id": id, "why": "PNS feedback: \(reason)", "handle": handleLabel(t.handle), "dead-handle": true])
         }
-        store.remove(r.id)
-        world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted",
-                     ["id": r.id, "why": "PNS feedback: \(reason)", "handle": handleLabel(r.handle), "dead-handle": true])
     }
 
     /// The PNS's id for an accepted message: APNs' `apns-id`, FCM's message `name`, WNS's `X-WNS-Msg-ID`.
@@ -135,8 +181,9 @@ extension NotificationHub {
         }
     }
 
-    func drop(_ n: HubNotification, _ r: StoredRegistration, reason: String, world: World) {
+    func drop(_ n: HubNotification, _ t: SendTarget, reason: String, outcome: PNSOutcome, world: World) {
         world.record(layer: "hub", host: Self.name, kind: "notification.dropped",
-                     ["notification": n.id, "registration": r.id, "reason": reason])
+                     ["notification": n.id, "registration": t.label, "reason": reason])
+        finishCopy(n, t, outcome, reason: reason, world: world)
     }
 }

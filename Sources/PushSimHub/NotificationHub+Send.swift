@@ -1,10 +1,13 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// One accepted send, as the hub carries it to each matching registration.
+/// One accepted send, as the hub carries it to each target.
 struct HubNotification {
     var id: String
-    var platform: RegistrationPlatform
+    /// `apple`, `fcmv1`, `windows` or `template`.
+    var format: String
+    /// The native platform; nil for a template send.
+    var platform: RegistrationPlatform?
     var payload: [UInt8]
     /// PNS headers the sender gave (`apns-*`, `X-WNS-*`), forwarded as they are.
     var forwardedHeaders: [(String, String)]
@@ -12,6 +15,31 @@ struct HubNotification {
     /// For fcmv1: the `message` members other than `token`, serialized once when the send is
     /// accepted (`"data":{…},…`), so each target costs one string join, not a parse.
     var fcmMessageTail: String?
+    /// Template sends: the property bag.
+    var properties: TemplateProperties?
+    /// Test sends make one attempt per copy and report each outcome (§4.8).
+    var isTest = false
+}
+
+/// A send request the hub has read and checked, not yet given an id (so that a scheduled send can
+/// be checked now and fanned out later).
+struct SendRequest {
+    var format: String
+    var platform: RegistrationPlatform?
+    var expression: TagExpression?
+    var payload: [UInt8]
+    var forwarded: [(String, String)]
+    var fcmMessageTail: String?
+    var properties: TemplateProperties?
+
+    var tagsText: String { expression.map { "\($0)" } ?? "(broadcast)" }
+}
+
+/// A refusal with its status and the `<Detail>` text.
+struct HubRefusal: Error {
+    var status: Int
+    var detail: String
+    var headers: [(String, String)] = []
 }
 
 extension NotificationHub {
@@ -22,149 +50,151 @@ extension NotificationHub {
     /// Largest send body: 64 KB (NH-REST, 413).
     static let maxSendBody = 65_536
 
-    /// `POST /<hub>/messages/`: native send to the registrations matching `ServiceBusNotification-Tags`
-    /// (all of the format's platform when absent). Answers 201 with the notification id in
-    /// `Location` (NH-REST), then fans out.
+    /// `POST /<hub>/messages/`: a send to the registrations and installations matching
+    /// `ServiceBusNotification-Tags` (everyone when absent). Answers 201 with the notification id in
+    /// `Location` (NH-REST), then fans out. `?direct` sends to `ServiceBusNotification-DeviceHandle`
+    /// instead (+DirectSend); `&test` makes it a test send (+TestSend).
     func send(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
-        guard let format = request.headers["ServiceBusNotification-Format"] else {
-            return fail(400, "The ServiceBusNotification-Format header is required.", exchange, world)
+        let s: SendRequest
+        switch readSend(request, direct: request.queryValue("direct") != nil) {
+        case .failure(let r): return fail(r.status, r.detail, exchange, world, headers: r.headers)
+        case .success(let read): s = read
         }
-        let platform: RegistrationPlatform
+        if request.queryValue("direct") != nil { return directSend(s, request, exchange, world) }
+        let isTest = request.queryValue("test") != nil
+        if isTest, let refusal = takeTestSendQuota(world) { return fail(refusal.status, refusal.detail, exchange, world, headers: refusal.headers) }
+        let targets = targets(native: s.platform, expression: s.expression, now: world.now)
+        let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
+        world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
+                     ["notification": n.id, "format": s.format, "tags": s.tagsText, "targets": targets.count])
+        if let p = s.properties {
+            world.record(layer: "hub", host: Self.name, kind: "hub.template-send",
+                         ["notification": n.id, "properties": p.pairs.map(\.name).joined(separator: ","), "templates": targets.count])
+        }
+        if isTest { return testSend(n, targets, exchange, world) }
+        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))
+        fanOut(n, targets, world: world)
+    }
+
+    /// Reads and checks a send request: format, size, tags, platform headers and body.
+    func readSend(_ request: HTTPRequest, direct: Bool = false) -> Result<SendRequest, HubRefusal> {
+        guard let format = request.headers["ServiceBusNotification-Format"] else {
+            return .failure(HubRefusal(status: 400, detail: "The ServiceBusNotification-Format header is required."))
+        }
+        var platform: RegistrationPlatform?
         switch format {
         case "apple": platform = .apple
         case "fcmv1": platform = .fcmV1
         case "windows": platform = .windows
-        case "gcm": return fail(400, "FCM legacy (gcm) notifications are no longer supported; send with the fcmv1 format.", exchange, world)
-        case "windowsphone": return fail(400, "MPNS (windowsphone) notifications are no longer supported.", exchange, world)
-        case "template": return fail(400, "Template sends are not modelled by this PushSim version.", exchange, world)
-        default: return fail(400, "Unknown ServiceBusNotification-Format '\(format)'.", exchange, world)
+        case "template" where !direct: platform = nil
+        case "template": return .failure(HubRefusal(status: 400, detail: "A direct send needs a native format; templates apply to registrations and installations only."))
+        case "gcm": return .failure(HubRefusal(status: 400, detail: "FCM legacy (gcm) notifications are no longer supported; send with the fcmv1 format."))
+        case "windowsphone": return .failure(HubRefusal(status: 400, detail: "MPNS (windowsphone) notifications are no longer supported."))
+        default: return .failure(HubRefusal(status: 400, detail: "Unknown ServiceBusNotification-Format '\(format)'."))
         }
         guard request.body.count <= Self.maxSendBody else {
-            return fail(413, "The notification body exceeds 64 KB.", exchange, world)
+            return .failure(HubRefusal(status: 413, detail: "The notification body exceeds 64 KB."))
         }
         var expression: TagExpression?
         if let tags = request.headers["ServiceBusNotification-Tags"] {
+            if direct { return .failure(HubRefusal(status: 400, detail: "A direct send takes no ServiceBusNotification-Tags.")) }
             switch TagExpressionParser.parse(tags) {
-            case .failure(let e): return fail(400, "Invalid tag expression: \(e)", exchange, world)
+            case .failure(let e): return .failure(HubRefusal(status: 400, detail: "Invalid tag expression: \(e)"))
             case .success(let e): expression = e
             }
         }
         if platform == .windows && request.headers["X-WNS-Type"] == nil {
-            return fail(400, "The X-WNS-Type header is required for windows notifications.", exchange, world)
+            return .failure(HubRefusal(status: 400, detail: "The X-WNS-Type header is required for windows notifications."))
         }
         // The payload is validated once per send, not once per target.
         var fcmMessageTail: String?
         if platform == .fcmV1 {
-            guard let json = try? JSONParser.parse(request.body), let members = json["message"]?.objectMembers else {
-                return fail(400, "The fcmv1 payload must be a JSON object with a \"message\" object.", exchange, world)
+            guard let tail = Self.fcmTail(request.body) else {
+                return .failure(HubRefusal(status: 400, detail: "The fcmv1 payload must be a JSON object with a \"message\" object."))
             }
-            fcmMessageTail = String(JSONValue.object(members.filter { $0.0 != "token" }).serialized().dropFirst().dropLast())
+            fcmMessageTail = tail
         }
-        notificationCounter += 1
-        let id = "ntf-" + String(repeating: "0", count: max(0, 6 - String(notificationCounter).count)) + String(notificationCounter)
+        var properties: TemplateProperties?
+        if platform == nil {
+            guard let members = (try? JSONParser.parse(request.body))?.objectMembers,
+                  members.allSatisfy({ $0.1.stringValue != nil || $0.1.numberValue != nil || $0.1.boolValue != nil }) else {
+                return .failure(HubRefusal(status: 400, detail: "A template notification's body must be a flat JSON object of string properties."))
+            }
+            properties = TemplateProperties(members.map { ($0.0, $0.1.stringValue ?? "\($0.1)") })
+        }
         let forwarded = request.headers.fields
             .filter { $0.name.lowercased().hasPrefix("apns-") || $0.name.lowercased().hasPrefix("x-wns-") }
             .map { ($0.name, $0.value) }
-        let notification = HubNotification(id: id, platform: platform, payload: request.body, forwardedHeaders: forwarded,
-                                           acceptedAt: world.now, fcmMessageTail: fcmMessageTail)
-        let targets = store.matching(expression, platform: platform, now: world.now)
-        world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
-                     ["notification": id, "format": format, "tags": expression.map { "\($0)" } ?? "(broadcast)", "targets": targets.count])
-        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Location": "\(hubURL)/messages/\(id)?api-version=\(Self.apiVersion)"]))
-        if targets.isEmpty {
-            world.record(layer: "hub", host: Self.name, kind: "hub.no-target", ["notification": id])
-        }
-        for r in targets { dispatch(notification, to: r, attempt: 1, world: world) }
+        return .success(SendRequest(format: format, platform: platform, expression: expression, payload: request.body,
+                                    forwarded: forwarded, fcmMessageTail: fcmMessageTail, properties: properties))
     }
 
-    /// Hands one notification to the PNS of one registration. `renewed` is true once the hub has
+    /// `"data":{…},…`: the `message` members other than `token`, or nil without a `message` object.
+    static func fcmTail(_ body: [UInt8]) -> String? {
+        guard let json = try? JSONParser.parse(body), let members = json["message"]?.objectMembers else { return nil }
+        return String(JSONValue.object(members.filter { $0.0 != "token" }).serialized().dropFirst().dropLast())
+    }
+
+    /// `ntf-000001`, `ntf-000002`, … (also the id of a scheduled send).
+    func nextNotificationID() -> String {
+        notificationCounter += 1
+        return "ntf-" + String(repeating: "0", count: max(0, 6 - String(notificationCounter).count)) + String(notificationCounter)
+    }
+
+    /// Gives a checked request its id and telemetry record (state `Enqueued`).
+    func accept(_ s: SendRequest, id: String, isTest: Bool = false, world: World) -> HubNotification {
+        let n = HubNotification(id: id, format: s.format, platform: s.platform, payload: s.payload, forwardedHeaders: s.forwarded,
+                                acceptedAt: world.now, fcmMessageTail: s.fcmMessageTail, properties: s.properties, isTest: isTest)
+        var record = records[id] ?? NotificationRecord(id: id, state: .enqueued, body: String(decoding: s.payload, as: UTF8.self),
+                                                       tags: s.expression.map { "\($0)" })
+        record.state = .enqueued
+        record.enqueuedAt = world.now
+        records[id] = record
+        return n
+    }
+
+    /// Hands one copy to each target; `NoTargetFound` when there is none.
+    func fanOut(_ n: HubNotification, _ targets: [SendTarget], world: World) {
+        beginCopies(n, targets, world: world)
+        if targets.isEmpty {
+            world.record(layer: "hub", host: Self.name, kind: "hub.no-target", ["notification": n.id])
+        }
+        for t in targets { dispatch(n, to: t, attempt: 1, world: world) }
+    }
+
+    /// Hands one notification to the PNS of one target. `renewed` is true once the hub has
     /// renewed its credentials for this notification (it does so at most once).
-    func dispatch(_ n: HubNotification, to r: StoredRegistration, attempt: Int, renewed: Bool = false, world: World) {
-        let key = "\(n.id)/\(r.id)"
-        inFlight[key] = "notification \(n.id) for registration \(r.id) not yet accepted by its PNS (attempt \(attempt))"
-        withPNSRequest(n, r, world: world) { [self] built in
+    func dispatch(_ n: HubNotification, to t: SendTarget, attempt: Int, renewed: Bool = false, world: World) {
+        let key = "\(n.id)/\(t.label)"
+        inFlight[key] = "notification \(n.id) for registration \(t.label) not yet accepted by its PNS (attempt \(attempt))"
+        withPNSRequest(n, t, world: world) { [self] built in
             guard case .success(let request) = built else {
                 inFlight[key] = nil
                 if case .failure(let problem) = built {
                     // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
                     if problem.retryable {
-                        retry(n, r, attempt: attempt, renewed: renewed, reason: problem.reason, after: nil, world: world)
+                        retry(n, t, attempt: attempt, renewed: renewed, reason: problem.reason, outcome: problem.outcome, after: nil, world: world)
                     } else {
-                        drop(n, r, reason: problem.reason, world: world)
+                        drop(n, t, reason: problem.reason, outcome: problem.outcome, world: world)
                     }
                 }
                 return
             }
-            world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
-                         ["notification": n.id, "registration": r.id, "pns": request.authority, "handle": handleLabel(r.handle),
-                          "attempt": attempt])
+            if let template = t.template {
+                let name = template.name ?? "(unnamed)"
+                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                             ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
+                              "attempt": attempt, "template": name])
+            } else {
+                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                             ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
+                              "attempt": attempt])
+            }
             world.call(request, from: Self.name) { [self] result in
                 inFlight[key] = nil
-                handlePNSResult(result, n, r, attempt: attempt, renewed: renewed, world: world)
+                handlePNSResult(result, n, t, attempt: attempt, renewed: renewed, world: world)
             }
         }
-    }
-
-    /// Builds the PNS request (fetching an access token first when needed), or says why it cannot.
-    private func withPNSRequest(_ n: HubNotification, _ r: StoredRegistration, world: World,
-                                then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
-        let noCredentials = PNSRequestProblem(reason: "the hub has no \(r.platform.rawValue) credentials")
-        switch r.platform {
-        case .apple:
-            guard let c = configuration.apns else { return then(.failure(noCredentials)) }
-            var headers = HTTPHeaders([("authorization", "bearer " + pnsTokens.apnsToken(c, world: world)), ("apns-topic", c.bundleID)])
-            if !n.forwardedHeaders.contains(where: { $0.0.lowercased() == "apns-push-type" }) { headers.add("apns-push-type", "alert") }
-            for (k, v) in n.forwardedHeaders { headers.add(k.lowercased(), v) }
-            then(.success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/\(r.handle.lowercased())",
-                                      headers: headers, body: n.payload)))
-        case .fcmV1:
-            guard let c = configuration.fcm else { return then(.failure(noCredentials)) }
-            PNSAccessTokenCache.fcmToken(self, c, world: world) { answer in
-                guard let token = PNSRequestProblem.token(answer, then) else { return }
-                guard let tail = n.fcmMessageTail else {
-                    return then(.failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object")))
-                }
-                // The hub puts the registration's token into the message (the sender leaves it out).
-                var body = "{\"message\":{\"token\":"
-                appendJSONString(r.handle, to: &body)
-                body += (tail.isEmpty ? "" : ",") + tail + "}}"
-                then(.success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
-                                          headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Array(body.utf8))))
-            }
-        case .windows:
-            guard let c = configuration.wns else { return then(.failure(noCredentials)) }
-            PNSAccessTokenCache.wnsToken(self, c, world: world) { answer in
-                guard let token = PNSRequestProblem.token(answer, then) else { return }
-                let type = n.forwardedHeaders.first(where: { $0.0.lowercased() == "x-wns-type" })?.1 ?? "wns/toast"
-                var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
-                                           ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
-                for (k, v) in n.forwardedHeaders { headers.add(k, v) }
-                guard let request = HTTPRequest(method: "POST", url: r.handle, headers: headers, body: n.payload) else {
-                    return then(.failure(PNSRequestProblem(reason: "the channel URI is not an absolute URL")))
-                }
-                then(.success(request))
-            }
-        case .gcm, .mpns:
-            then(.failure(PNSRequestProblem(reason: "\(r.platform.rawValue) is retired")))
-        }
-    }
-}
-
-/// Why the hub could not build a request for a PNS; `retryable` when it may work later
-/// (the token endpoint could not be reached).
-struct PNSRequestProblem: Error {
-    var reason: String
-    var retryable = false
-
-    /// The token in `answer`, or nil after passing the matching problem to `then`.
-    static func token(_ answer: PNSAccessTokenCache.Answer,
-                      _ then: (Result<HTTPRequest, PNSRequestProblem>) -> Void) -> String? {
-        switch answer {
-        case .token(let t): return t
-        case .refused(let why): then(.failure(PNSRequestProblem(reason: why)))
-        case .unavailable(let why): then(.failure(PNSRequestProblem(reason: why, retryable: true)))
-        }
-        return nil
     }
 }

@@ -1,8 +1,10 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// The fake Azure Notification Hub: the registration REST API and native sends, reached at
-/// `https://<namespace>.servicebus.windows.net/<hub>/…` (pns-fidelity.md §4, NH-REST).
+/// The fake Azure Notification Hub, reached at `https://<namespace>.servicebus.windows.net/<hub>/…`
+/// (pns-fidelity.md §4, NH-REST): registrations (here), installations (+Installations), native and
+/// template sends (+Send, TemplateEngine), direct and batch sends (+DirectSend), scheduled sends
+/// (+Scheduled), test sends (+TestSend), telemetry and PNS feedback (+Telemetry, +Feedback).
 ///
 /// Registrations follow §4.2 and §5.1: Create Registration ID hands out an id; create-or-update
 /// on an id that was never handed out, was deleted, or expired answers 410 "Cannot use specified
@@ -19,6 +21,15 @@ public final class NotificationHub: Host {
     var notificationCounter = 0
     /// Sends handed to a PNS but not answered yet, and retries waiting, for the leftovers report.
     var inFlight: [String: String] = [:]   // key → description; looked up, reported sorted
+    var installations = InstallationStore()
+    /// Telemetry by notification id (looked up only).
+    var records: [String: NotificationRecord] = [:]
+    /// PNS feedback, oldest first.
+    var feedbackRecords: [PNSFeedback] = []
+    /// Scheduled sends not fired yet, by id (looked up; reported sorted).
+    var scheduled: [String: ScheduledSend] = [:]
+    /// When the test sends of the last minute were accepted, oldest first.
+    var testSendTimes: [VirtualTime] = []
 
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
@@ -31,6 +42,9 @@ public final class NotificationHub: Host {
 
     /// Number of live registrations (expired ones are dropped as they are met).
     public var registrationCount: Int { store.count }
+
+    /// Number of installations (expired ones are dropped as they are met).
+    public var installationCount: Int { installations.count }
 
     /// Live registrations at `now`, all of them or those carrying `tag`.
     public func liveRegistrations(tag: String? = nil, now: VirtualTime) -> Int {
@@ -47,8 +61,14 @@ public final class NotificationHub: Host {
         guard request.queryValue("api-version") != nil else {
             return fail(400, "The api-version query parameter is required.", exchange, world)
         }
-        // Sends need the Send claim; registration management needs Listen (Manage covers both).
-        let right: HubRight = rest.first == "messages" ? .send : .listen
+        // Sends (and their telemetry) need the Send claim; registration and installation management
+        // needs Listen; PNS feedback, which lists device handles, needs Manage (covers both).
+        let right: HubRight
+        switch rest.first ?? "" {
+        case "messages", "schedulednotifications": right = .send
+        case "feedbackcontainer", "feedback": right = .manage
+        default: right = .listen
+        }
         if let problem = SharedAccessSignature.problem(request.headers["Authorization"], rules: configuration.accessRules,
                                                          right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now),
                                                          resource: hubURL) {
@@ -60,12 +80,22 @@ public final class NotificationHub: Host {
         case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
         case ("PUT", "registrations", 2): createOrUpdate(rest[1], request, exchange, world)
         case ("DELETE", "registrations", 2): delete(rest[1], exchange, world)
+        case ("PUT", "installations", 2) where !rest[1].isEmpty: putInstallation(percentDecode(rest[1]), request, exchange, world)
+        case ("PATCH", "installations", 2) where !rest[1].isEmpty: patchInstallation(percentDecode(rest[1]), request, exchange, world)
+        case ("GET", "installations", 2) where !rest[1].isEmpty: getInstallation(percentDecode(rest[1]), exchange, world)
+        case ("DELETE", "installations", 2) where !rest[1].isEmpty: deleteInstallation(percentDecode(rest[1]), exchange, world)
+        case ("POST", "messages", 2) where rest[1] == "$batch" || rest[1] == "%24batch": batchDirectSend(request, exchange, world)
         case ("POST", "messages", _): send(request, exchange, world)
+        case ("GET", "messages", 2) where !rest[1].isEmpty: notificationDetails(rest[1], exchange, world)
+        case ("POST", "schedulednotifications", _) where rest.count == 1 || rest[1].isEmpty: schedule(request, exchange, world)
+        case ("DELETE", "schedulednotifications", 2): cancelScheduled(rest[1], exchange, world)
+        case ("GET", "feedbackcontainer", _): feedbackContainer(exchange, world)
+        case ("GET", "feedback", _): feedbackDocument(exchange, world)
         default: fail(404, "No operation at \(request.method) \(request.path).", exchange, world)
         }
     }
 
-    public func leftovers(world: World) -> [String] { inFlight.keys.sorted().map { inFlight[$0]! } }
+    public func leftovers(world: World) -> [String] { inFlight.keys.sorted().map { inFlight[$0]! } + scheduledLeftovers }
 
     // MARK: Registrations
 
@@ -123,6 +153,14 @@ public final class NotificationHub: Host {
             return fail(400, "\(description.platform.descriptionElement) is no longer supported by Notification Hubs; use FcmV1RegistrationDescription.", exchange, world)
         }
         if let problem = TagRules.problem(with: description.tags) { return fail(400, problem, exchange, world) }
+        // A template is checked now, so that a malformed one is refused at registration time (NH-TPL).
+        var template: HubTemplate?
+        if let t = description.template {
+            switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName, headers: t.wnsHeaders) {
+            case .failure(let why): return fail(400, "The template is invalid: \(why)", exchange, world)
+            case .success(let compiled): template = compiled
+            }
+        }
         var tags: [String] = []
         for t in description.tags.sorted() where tags.last != t { tags.append(t) }
         // The hub stores APNs tokens upper-cased (NH-REST).
@@ -131,11 +169,18 @@ public final class NotificationHub: Host {
         if case .live(let old) = existing { etag = old.etag + 1 }
         let stored = StoredRegistration(number: RegistrationStore.number(of: id), id: id, platform: description.platform,
                                         handle: handle, tags: tags, updatedAt: world.now,
-                                        expiresAt: configuration.registrationTimeToLive.map { world.now + $0 }, etag: etag)
+                                        expiresAt: configuration.registrationTimeToLive.map { world.now + $0 }, etag: etag,
+                                        template: template)
         store.upsert(stored)
-        world.record(layer: "hub", host: Self.name, kind: "hub.registration-upserted",
-                     ["id": id, "platform": description.platform.rawValue, "handle": handleLabel(handle), "tags": tags.joined(separator: ","),
-                      "expires": stored.expiresAt.map { "\($0)" } ?? "never"])
+        if template != nil {
+            world.record(layer: "hub", host: Self.name, kind: "hub.registration-upserted",
+                         ["id": id, "platform": description.platform.rawValue, "handle": handleLabel(handle), "tags": tags.joined(separator: ","),
+                          "expires": stored.expiresAt.map { "\($0)" } ?? "never", "template": template?.name ?? "(unnamed)"])
+        } else {
+            world.record(layer: "hub", host: Self.name, kind: "hub.registration-upserted",
+                         ["id": id, "platform": description.platform.rawValue, "handle": handleLabel(handle), "tags": tags.joined(separator: ","),
+                          "expires": stored.expiresAt.map { "\($0)" } ?? "never"])
+        }
         // 201 with the validated entry and its ETag (NH-DN495630).
         respondEntry(201, stored, exchange, world)
     }
@@ -155,9 +200,9 @@ public final class NotificationHub: Host {
             "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": "W/\"\(r.etag)\""], text: body))
     }
 
-    func fail(_ status: Int, _ detail: String, _ exchange: Exchange, _ world: World) {
+    func fail(_ status: Int, _ detail: String, _ exchange: Exchange, _ world: World, headers: [(String, String)] = []) {
         world.record(layer: "hub", host: Self.name, kind: "hub.rejected", ["status": status, "detail": detail])
-        world.respond(to: exchange, with: HTTPResponse(status: status, headers: ["Content-Type": "application/xml; charset=utf-8"],
+        world.respond(to: exchange, with: HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")] + headers),
                                                        text: AtomRegistration.errorBody(code: status, detail: detail)))
     }
 }

@@ -17,6 +17,9 @@ public final class NotificationHubClient {
     let world: World
     /// The host name calls are made from.
     let caller: String
+    /// Like the SDK's `EnableTestSend`: every request carries `&test`, so sends become test sends
+    /// (at most 10 targets, per-target outcomes in the answer; §4.8).
+    public var enableTestSend = false
 
     /// Parses `Endpoint=sb://<ns>.servicebus.windows.net/;SharedAccessKeyName=…;SharedAccessKey=…`.
     /// Nil when a part is missing.
@@ -125,6 +128,11 @@ public final class NotificationHubClient {
                    payload: payload, tags: tags, completion)
     }
 
+    /// Fails `completion` on the next turn, the way the SDK throws before sending anything.
+    func refuse<T>(_ detail: String, kind: HubError.Kind = .argument, _ completion: @escaping (Result<T, HubError>) -> Void) {
+        world.schedule(after: .zero) { completion(.failure(HubError(kind: kind, status: nil, detail: detail))) }
+    }
+
     /// Native send to a tag expression (the SDK's `SendNotificationAsync(notification, tagExpression)`);
     /// nil sends to everyone. `format` is `apple`, `fcmv1` or `windows` (X-WNS-Type from the root, as above).
     public func sendNativeNotification(format: String, payload: String, tagExpression: String?,
@@ -154,25 +162,38 @@ public final class NotificationHubClient {
                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         var headers = [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + extra
         if let expression { headers.append(("ServiceBusNotification-Tags", expression)) }
-        send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: 201) { result in
-            completion(result.map { r in
-                let id = r.headers["Location"]?.split(separator: "?").first?.split(separator: "/").last.map(String.init)
-                return NotificationOutcome(state: .enqueued, notificationID: id, trackingID: nil)
-            })
+        send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: 201) { [self] result in
+            completion(result.flatMap { outcome(of: $0) })
         }
+    }
+
+    /// `Enqueued` with the id from `Location`; for a test send, the outcome in the body.
+    func outcome(of r: HTTPResponse) -> Result<NotificationOutcome, HubError> {
+        if enableTestSend {
+            return NotificationHub.parseTestOutcome(r.body).map { .success($0) }
+                ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the test send outcome could not be read"))
+        }
+        return .success(NotificationOutcome(state: .enqueued, notificationID: Self.lastSegment(r.headers["Location"]), trackingID: nil))
+    }
+
+    /// The last path segment of a URL (`…/messages/ntf-000001?api-version=…` → `ntf-000001`).
+    static func lastSegment(_ url: String?) -> String? {
+        url?.split(separator: "?").first?.split(separator: "/").last.map(String.init)
     }
 
     // MARK: Transport
 
-    private func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
-                      body: [UInt8] = [], expect: Int, _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
+    func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+              body: [UInt8] = [], expect: Int, _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
         let resource = "https://\(host)/\(hubPath)"
         let token = SharedAccessSignature.token(resource: resource, keyName: keyName, key: key,
                                                 expiresAtUnixSeconds: world.anchor.unixSeconds(world.now) + 3_600)
         var all = HTTPHeaders([("Authorization", token), ("x-ms-version", "2015-01")])
         for (n, v) in headers { all.add(n, v) }
         let request = HTTPRequest(method: method, authority: host, path: "/\(hubPath)/\(relative)",
-                                  query: [("api-version", Self.apiVersion)] + query, headers: all, body: body)
+                                  query: (query.contains { $0.0 == "api-version" } ? [] : [("api-version", Self.apiVersion)]) + query
+                                      + (enableTestSend ? [("test", "")] : []),
+                                  headers: all, body: body)
         // The SDK's default operation timeout is 60 s (NH-DOTNET).
         world.call(request, from: caller, timeout: .seconds(60)) { result in
             if let r = result.response, r.status == expect { completion(.success(r)) } else { completion(.failure(HubError(result))) }

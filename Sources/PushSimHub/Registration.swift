@@ -66,12 +66,24 @@ public struct RegistrationDescription: Sendable, Equatable {
     /// Set by the hub: `yyyy-MM-ddTHH:mm:ssZ` (`9999-12-31T23:59:59Z` for never).
     public var expirationTime: String?
     public var etag: String?
+    /// Set for a template registration (`AppleTemplateRegistrationDescription`, …); nil for a
+    /// native one. Template registrations get template sends only; native ones native sends only.
+    public var template: RegistrationTemplate?
 
-    public init(platform: RegistrationPlatform, handle: String, tags: [String] = [], registrationID: String? = nil) {
+    public init(platform: RegistrationPlatform, handle: String, tags: [String] = [], registrationID: String? = nil,
+                template: RegistrationTemplate? = nil) {
         self.platform = platform
         self.handle = handle
         self.tags = tags
         self.registrationID = registrationID
+        self.template = template
+    }
+
+    /// The Atom element name: `AppleRegistrationDescription` or, for a template registration,
+    /// `AppleTemplateRegistrationDescription` (likewise FcmV1 and Windows).
+    public var descriptionElement: String {
+        template == nil ? platform.descriptionElement
+            : platform.descriptionElement.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
     }
 }
 
@@ -85,4 +97,6 @@ struct StoredRegistration {
     var updatedAt: VirtualTime
     var expiresAt: VirtualTime?
     var etag: Int
+    /// Set for a template registration.
+    var template: HubTemplate? = nil
 }

@@ -71,7 +71,9 @@ struct RegistrationStore {
 
     /// Live registrations of `platform` matching `expression` (nil: all), oldest first.
     /// Candidates come from the tag index when the expression needs a tag to match.
-    func matching(_ expression: TagExpression?, platform: RegistrationPlatform, now: VirtualTime) -> [StoredRegistration] {
+    /// `template`: true for template registrations only, false for native ones only, nil for both.
+    func matching(_ expression: TagExpression?, platform: RegistrationPlatform, now: VirtualTime,
+                  template: Bool? = nil) -> [StoredRegistration] {
         var numbers: [Int]
         if let expression, let candidates = candidateNumbers(expression) {
             numbers = candidates.sorted()
@@ -81,6 +83,7 @@ struct RegistrationStore {
         var out: [StoredRegistration] = []
         for n in numbers {
             guard let id = idOfNumber[n], let r = byID[id], r.platform == platform, !isExpired(r, now: now) else { continue }
+            if let template, (r.template != nil) != template { continue }
             if let expression, !expression.matches({ r.tags.contains($0) }) { continue }
             out.append(r)
         }

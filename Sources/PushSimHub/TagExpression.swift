@@ -125,6 +125,7 @@ public struct TagExpressionParser {
             guard eat(")") else { throw error(i < chars.count ? "expected ')' but found '\(chars[i])'" : "expected ')' before the end") }
             return e
         }
+        if i < chars.count, chars[i] == "$" { return .tag(try implicitTag()) }
         let start = i
         while i < chars.count, let s = chars[i].unicodeScalars.first, chars[i].unicodeScalars.count == 1, TagRules.isTagCharacter(s) { i += 1 }
         guard i > start else {
@@ -134,5 +135,26 @@ public struct TagExpressionParser {
         guard tag.count <= TagRules.maxLength else { throw TagExpressionError(offset: start, message: "tag longer than \(TagRules.maxLength) characters") }
         skipSpaces()
         return .tag(tag)
+    }
+
+    /// `$InstallationId:{id}` or `$UserId:{userId}`: the implicit tags of installations (NH-REG),
+    /// whose `$`, braces and content fall outside the tag charset. The prefix is read without
+    /// regard to case and written canonically.
+    private mutating func implicitTag() throws -> String {
+        let start = i
+        for prefix in ["$InstallationId:{", "$UserId:{"] {
+            let p = Array(prefix)
+            guard i + p.count <= chars.count, String(chars[i..<i + p.count]).lowercased() == prefix.lowercased() else { continue }
+            var k = i + p.count
+            while k < chars.count, chars[k] != "}" { k += 1 }
+            guard k < chars.count, k > i + p.count else {
+                throw TagExpressionError(offset: start, message: "the implicit tag \(prefix)…} is not closed or is empty")
+            }
+            let tag = prefix + String(chars[(i + p.count)..<k]) + "}"
+            i = k + 1
+            skipSpaces()
+            return tag
+        }
+        throw TagExpressionError(offset: start, message: "a tag starting with '$' must be $InstallationId:{…} or $UserId:{…}")
     }
 }

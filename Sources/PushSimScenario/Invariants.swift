@@ -59,9 +59,10 @@ final class CrossUserDeliveryChecker: InvariantChecker {
 /// Nothing is sent to a handle after the hub learned it is dead, unless it was registered again
 /// (what-users-expect.md; pns-fidelity.md §6: a provider stops using a handle the PNS reported).
 ///
-/// It watches the hub's PNS feedback deletions (`hub.registration-deleted` with `dead-handle`),
-/// re-registrations (`hub.registration-upserted`) and requests to a PNS (`hub.pns-request`),
-/// comparing handle labels.
+/// It watches the hub's PNS feedback (`hub.registration-deleted` and
+/// `hub.installation-channel-expired` with `dead-handle`), re-registrations
+/// (`hub.registration-upserted`, `hub.installation-upserted`, `hub.installation-patched`) and
+/// requests to a PNS (`hub.pns-request`), comparing handle labels.
 final class DeadHandleChecker: InvariantChecker {
     private var dead: [String: String] = [:]   // handle label → when it was reported dead (looked up only)
     private var violations: [String] = []
@@ -69,8 +70,10 @@ final class DeadHandleChecker: InvariantChecker {
     func observe(_ e: TraceEvent) {
         guard e.layer == "hub", let handle = e["handle"]?.description else { return }
         switch e.kind {
-        case "hub.registration-deleted" where e["dead-handle"] == .bool(true): dead[handle] = e.time.description
-        case "hub.registration-upserted": dead[handle] = nil
+        case "hub.registration-deleted" where e["dead-handle"] == .bool(true),
+             "hub.installation-channel-expired" where e["dead-handle"] == .bool(true):
+            dead[handle] = e.time.description
+        case "hub.registration-upserted", "hub.installation-upserted", "hub.installation-patched": dead[handle] = nil
         case "hub.pns-request":
             if let since = dead[handle] {
                 violations.append("\(e.time) the hub sent \(e["notification"]?.description ?? "?") to \(handle), reported dead at \(since) [\(e.correlation)]")

@@ -1,0 +1,86 @@
+import PushSimNetwork
+
+/// A header sent with a template's notification: WNS headers such as `X-WNS-Type` for Windows
+/// templates (NH-REG: "for Windows Store … an additional set of headers can be part of the
+/// template"). The value may be a template expression (NH-DOTNET validates header values with
+/// the same `ExpressionEvaluator`).
+public struct TemplateHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+/// The template of a template registration: the fields the SDK's `AppleTemplateRegistrationDescription`,
+/// `FcmV1TemplateRegistrationDescription` and `WindowsTemplateRegistrationDescription` add to a
+/// native description (`BodyTemplate`, `TemplateName`, `WnsHeaders`; NH-DOTNET).
+public struct RegistrationTemplate: Sendable, Equatable {
+    /// JSON for APNs and FCM v1 (the FCM v1 body is `{"message":{…}}` without a token), XML for WNS.
+    public var bodyTemplate: String
+    public var templateName: String?
+    /// Windows only; `X-WNS-Type` may be left out for `toast`, `tile` and `badge` bodies.
+    public var wnsHeaders: [TemplateHeader]
+
+    public init(bodyTemplate: String, templateName: String? = nil, wnsHeaders: [TemplateHeader] = []) {
+        self.bodyTemplate = bodyTemplate
+        self.templateName = templateName
+        self.wnsHeaders = wnsHeaders
+    }
+}
+
+/// A template as the hub keeps it: compiled, checked for its platform, ready to render.
+struct HubTemplate: Sendable, Equatable {
+    var name: String?
+    var compiled: CompiledTemplate
+    var headers: [Header]
+    /// Installation templates only: tags that apply to this template in addition to the
+    /// installation's own (NH-REG).
+    var tags: [String]
+
+    struct Header: Sendable, Equatable { var name: String; var value: TemplateExpression; var source: String }
+
+    /// Checks `body` for `platform`: APNs needs a JSON object, FCM v1 a JSON object with a
+    /// `message` member, WNS an XML document whose `X-WNS-Type` is given or follows from its root
+    /// (`toast`, `tile`, `badge`, as the SDK's `WindowsNotification` infers it, NH-DOTNET).
+    static func make(platform: RegistrationPlatform, body: String, name: String?, headers: [TemplateHeader],
+                     tags: [String] = []) -> Result<HubTemplate, TemplateError> {
+        let format: CompiledTemplate.Format = platform == .windows ? .xml : .json
+        let compiled: CompiledTemplate
+        switch CompiledTemplate.compile(body, format: format) {
+        case .failure(let e): return .failure(e)
+        case .success(let c): compiled = c
+        }
+        var checked: [Header] = []
+        for h in headers {
+            switch TemplateExpression.parse(h.value) {
+            case .failure(let e): return .failure(e)
+            case .success(let e): checked.append(Header(name: h.name, value: e, source: h.value))
+            }
+        }
+        switch platform {
+        case .apple:
+            guard compiled.jsonRootKeys != nil else { return .failure(TemplateError("an APNs template must be a JSON object")) }
+        case .fcmV1:
+            guard compiled.jsonRootKeys?.contains("message") == true else {
+                return .failure(TemplateError("an FCM v1 template must be a JSON object with a \"message\" object"))
+            }
+        case .windows:
+            if !checked.contains(where: { $0.name.lowercased() == "x-wns-type" }) {
+                guard let root = compiled.xmlRootName, ["toast", "tile", "badge"].contains(root) else {
+                    return .failure(TemplateError("a Windows template needs an X-WNS-Type header unless its root is toast, tile or badge"))
+                }
+                checked.insert(Header(name: "X-WNS-Type", value: .literal("wns/\(root)"), source: "wns/\(root)"), at: 0)
+            }
+        case .gcm, .mpns:
+            return .failure(TemplateError("\(platform.rawValue) is retired"))
+        }
+        return .success(HubTemplate(name: name, compiled: compiled, headers: checked, tags: tags))
+    }
+
+    /// The payload and headers for one send.
+    func render(_ properties: TemplateProperties) -> (body: [UInt8], headers: [(String, String)]) {
+        (Array(compiled.render(properties).utf8), headers.map { ($0.name, $0.value.evaluate(properties)) })
+    }
+
+    /// The headers as registered (for reading a registration or installation back).
+    var sourceHeaders: [TemplateHeader] { headers.map { TemplateHeader($0.name, $0.source) } }
+}

@@ -1,0 +1,174 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A named template of an installation: body, extra tags and (Windows) headers (NH-REG:
+/// `templates: {"name": {body, tags, headers}}`).
+public struct InstallationTemplate: Sendable, Equatable {
+    public var body: String
+    /// Tags that select this template in addition to the installation's own.
+    public var tags: [String]
+    /// Windows only, e.g. `X-WNS-Type: wns/tile`.
+    public var headers: [TemplateHeader]
+
+    public init(body: String, tags: [String] = [], headers: [TemplateHeader] = []) {
+        self.body = body
+        self.tags = tags
+        self.headers = headers
+    }
+}
+
+/// An installation, as the hub's installation REST API and the SDK's `Installation` class carry it
+/// (pns-fidelity.md §4.1, §4.3; NH-REG, NH-REST, NH-DOTNET `Installation.cs`): a client-chosen id,
+/// one platform and push channel, tags, named templates, an optional user id and expiry.
+public struct Installation: Sendable, Equatable {
+    public var installationID: String
+    public var platform: RegistrationPlatform
+    /// The PNS handle: APNs device token, FCM registration token or WNS channel URI. The hub keeps
+    /// APNs tokens upper-cased, as it does for registrations (NH-REST).
+    public var pushChannel: String
+    public var tags: [String]
+    /// Templates by name; encoded with sorted names.
+    public var templates: [String: InstallationTemplate]
+    public var userID: String?
+    /// `yyyy-MM-ddTHH:mm:ssZ`. Nil when written means "the hub's default" (no expiry, or the hub's
+    /// time to live); the hub reports `9999-12-31T23:59:59Z` for never (NH-REG, NH-DN530747).
+    public var expirationTime: String?
+    /// Set by the hub, never by the client: true once a PNS reported the push channel dead (the
+    /// SDK's read-only `PushChannelExpired`, NH-DOTNET). Cleared by a PUT (which rewrites the whole
+    /// installation) or a PATCH that changes `/pushChannel`; other PATCHes keep it.
+    public var pushChannelExpired: Bool
+
+    public init(installationID: String, platform: RegistrationPlatform, pushChannel: String, tags: [String] = [],
+                templates: [String: InstallationTemplate] = [:], userID: String? = nil, expirationTime: String? = nil) {
+        self.installationID = installationID
+        self.platform = platform
+        self.pushChannel = pushChannel
+        self.tags = tags
+        self.templates = templates
+        self.userID = userID
+        self.expirationTime = expirationTime
+        self.pushChannelExpired = false
+    }
+
+    /// `$InstallationId:{id}`: the tag every installation carries (NH-REG; the braces are part of the tag).
+    public static func installationTag(_ id: String) -> String { "$InstallationId:{\(id)}" }
+    /// `$UserId:{userId}`: the tag an installation with a user id carries (NH-REG).
+    public static func userTag(_ userID: String) -> String { "$UserId:{\(userID)}" }
+}
+
+extension RegistrationPlatform {
+    /// The `platform` value of an installation: `apns`, `fcmV1` (the SDK's spelling; NH-DOTNET
+    /// `NotificationPlatform.cs`), `wns`, and the retired `gcm`, `mpns`.
+    public var installationPlatform: String {
+        switch self {
+        case .apple: return "apns"
+        case .fcmV1: return "fcmV1"
+        case .windows: return "wns"
+        case .gcm: return "gcm"
+        case .mpns: return "mpns"
+        }
+    }
+
+    /// Reads an installation's `platform`, ignoring case (`fcmv1` and `fcmV1` both work).
+    public init?(installationPlatform: String) {
+        guard let p = RegistrationPlatform.allCases.first(where: { $0.installationPlatform.lowercased() == installationPlatform.lowercased() }) else {
+            return nil
+        }
+        self = p
+    }
+}
+
+/// Why an installation body or patch was refused, in the words of the hub's 400.
+public struct InstallationProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The installation JSON of the REST API (NH-REST "Create or overwrite an installation"; field names
+/// from NH-DOTNET `Installation.cs`). Written with sorted keys, so output never depends on order.
+public enum InstallationJSON {
+    /// The body the SDK sends (no `pushChannelExpired`, which only the hub sets).
+    public static func encode(_ i: Installation, includeHubFields: Bool = false) -> String {
+        var members: [(String, JSONValue)] = [
+            ("installationId", .string(i.installationID)), ("platform", .string(i.platform.installationPlatform)),
+            ("pushChannel", .string(i.pushChannel)), ("tags", .array(i.tags.map { .string($0) })),
+        ]
+        if !i.templates.isEmpty {
+            members.append(("templates", .object(i.templates.keys.sorted().map { name in
+                let t = i.templates[name]!
+                var fields: [(String, JSONValue)] = [("body", .string(t.body)), ("tags", .array(t.tags.map { .string($0) }))]
+                if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
+                return (name, .object(fields))
+            })))
+        }
+        if let u = i.userID { members.append(("userId", .string(u))) }
+        if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
+        if includeHubFields { members.append(("pushChannelExpired", .bool(i.pushChannelExpired))) }
+        return JSONValue.object(members).serializedSortedKeys()
+    }
+
+    /// Reads a body. `installationId` may be left out (the URL names the installation).
+    public static func decode(_ body: [UInt8], id: String) -> Result<Installation, InstallationProblem> {
+        guard let json = try? JSONParser.parse(body), json.objectMembers != nil else {
+            return .failure(InstallationProblem("The installation must be a JSON object."))
+        }
+        return decode(json, id: id)
+    }
+
+    static func decode(_ json: JSONValue, id: String) -> Result<Installation, InstallationProblem> {
+        if let given = json["installationId"], given.stringValue != id {
+            return .failure(InstallationProblem("The installationId in the body does not match the one in the URL."))
+        }
+        guard let platformText = json["platform"]?.stringValue else { return .failure(InstallationProblem("platform is required.")) }
+        guard let platform = RegistrationPlatform(installationPlatform: platformText) else {
+            return .failure(InstallationProblem("The platform '\(platformText)' is not supported: use apns, fcmV1 or wns."))
+        }
+        guard let channel = json["pushChannel"]?.stringValue, !channel.isEmpty else {
+            return .failure(InstallationProblem("pushChannel is required."))
+        }
+        var out = Installation(installationID: id, platform: platform, pushChannel: channel)
+        do {
+            out.tags = try strings(json["tags"], "tags")
+            if let templates = json["templates"], templates != .null {
+                guard let members = templates.objectMembers else { throw InstallationProblem("templates must be an object of named templates.") }
+                for (name, value) in members { out.templates[name] = try template(value, name: name) }
+            }
+            if let u = json["userId"], u != .null {
+                guard let s = u.stringValue else { throw InstallationProblem("userId must be a string.") }
+                out.userID = s
+            }
+            if let e = json["expirationTime"], e != .null {
+                guard let s = e.stringValue else { throw InstallationProblem("expirationTime must be a string.") }
+                out.expirationTime = s
+            }
+        } catch let p as InstallationProblem {
+            return .failure(p)
+        } catch {
+            return .failure(InstallationProblem("\(error)"))
+        }
+        return .success(out)
+    }
+
+    /// `{"body": …, "tags": […], "headers": {…}}`.
+    static func template(_ value: JSONValue, name: String) throws -> InstallationTemplate {
+        guard value.objectMembers != nil, let body = value["body"]?.stringValue else {
+            throw InstallationProblem("The template '\(name)' must be an object with a string body.")
+        }
+        var headers: [TemplateHeader] = []
+        if let h = value["headers"], h != .null {
+            guard let members = h.objectMembers, members.allSatisfy({ $0.1.stringValue != nil }) else {
+                throw InstallationProblem("The headers of template '\(name)' must be an object of strings.")
+            }
+            headers = members.map { TemplateHeader($0.0, $0.1.stringValue!) }
+        }
+        return InstallationTemplate(body: body, tags: try strings(value["tags"], "tags of template '\(name)'"), headers: headers)
+    }
+
+    static func strings(_ value: JSONValue?, _ what: String) throws -> [String] {
+        guard let value, value != .null else { return [] }
+        guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+            throw InstallationProblem("\(what) must be an array of strings.")
+        }
+        return list.compactMap(\.stringValue)
+    }
+}

@@ -1,0 +1,95 @@
+import PushSimKernel
+
+/// An installation as the hub keeps it: the client's fields, checked and with templates compiled,
+/// plus what only the hub knows (when it was written, when it expires, whether its channel is dead).
+struct StoredInstallation {
+    var id: String
+    var platform: RegistrationPlatform
+    var pushChannel: String
+    /// The client's tags, sorted and unique.
+    var tags: [String]
+    /// Looked up by name; iterated only through `templateNames`.
+    var templates: [String: HubTemplate]
+    var userID: String?
+    /// Nil: never.
+    var expiresAt: VirtualTime?
+    var pushChannelExpired: Bool
+    var updatedAt: VirtualTime
+
+    var templateNames: [String] { templates.keys.sorted() }
+
+    /// Whether the installation carries `tag`: its own tags plus `$InstallationId:{id}` and, with a
+    /// user id, `$UserId:{userId}` (NH-REG).
+    func hasTag(_ tag: String) -> Bool {
+        tag == Installation.installationTag(id) || (userID.map { tag == Installation.userTag($0) } ?? false)
+            || tags.contains(tag)
+    }
+
+    /// The installation as the REST API shows it.
+    func model(anchor: CalendarAnchor) -> Installation {
+        var i = Installation(installationID: id, platform: platform, pushChannel: pushChannel, tags: tags,
+                             userID: userID, expirationTime: anchor.iso8601(expiresAt ?? AtomRegistration.foreverTime(anchor)))
+        for name in templateNames {
+            let t = templates[name]!
+            i.templates[name] = InstallationTemplate(body: t.compiled.source, tags: t.tags, headers: t.sourceHeaders)
+        }
+        i.pushChannelExpired = pushChannelExpired
+        return i
+    }
+}
+
+/// The hub's installations by id, with expiry in virtual time. Ids are kept in a sorted array, so
+/// fan-out visits installations in id order; the dictionary is only looked up, never iterated.
+struct InstallationStore {
+    private var byID: [String: StoredInstallation] = [:]
+    private var sortedIDs: [String] = []
+
+    var count: Int { byID.count }
+
+    /// The installation, unless absent or expired by `now` (an expired one is removed).
+    mutating func lookup(_ id: String, now: VirtualTime) -> StoredInstallation? {
+        guard let i = byID[id] else { return nil }
+        if let e = i.expiresAt, e <= now {
+            remove(id)
+            return nil
+        }
+        return i
+    }
+
+    mutating func upsert(_ i: StoredInstallation) {
+        if byID[i.id] == nil { sortedIDs.insert(i.id, at: insertionIndex(i.id)) }
+        byID[i.id] = i
+    }
+
+    /// Removes an installation; false if there was none.
+    @discardableResult
+    mutating func remove(_ id: String) -> Bool {
+        guard byID.removeValue(forKey: id) != nil else { return false }
+        let k = insertionIndex(id)
+        if k < sortedIDs.count, sortedIDs[k] == id { sortedIDs.remove(at: k) }
+        return true
+    }
+
+    /// Live installations in id order (expired ones are skipped, not removed).
+    func live(now: VirtualTime) -> [StoredInstallation] {
+        sortedIDs.compactMap { id in
+            guard let i = byID[id] else { return nil }
+            if let e = i.expiresAt, e <= now { return nil }
+            return i
+        }
+    }
+
+    /// Live installations holding `channel`, in id order.
+    func installations(channel: String, now: VirtualTime) -> [StoredInstallation] {
+        live(now: now).filter { $0.pushChannel == channel }
+    }
+
+    private func insertionIndex(_ id: String) -> Int {
+        var lo = 0, hi = sortedIDs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sortedIDs[mid] < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

@@ -1,0 +1,73 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// Direct sends: the hub as a pass-through to a PNS, no registration needed (pns-fidelity.md §4.6;
+/// NH-REST "Direct Send", "Direct Batch Send"; NH-DOTNET `SendDirectNotificationAsync`).
+///
+/// | request | success | errors |
+/// |---|---|---|
+/// | `POST /{hub}/messages/?direct` + `ServiceBusNotification-DeviceHandle` | 201, id in `Location` | 400 no handle, template format, tags given |
+/// | `POST /{hub}/messages/$batch?direct`, `multipart/mixed` (`notification` + `devices` parts) | 201, id in `Location` | 400 malformed body, 0 or more than 1000 handles |
+///
+/// The batch body is the SDK's own multipart (see ``MultipartBody``): the `notification` part
+/// holds the payload (its Content-Type is the payload's), the `devices` part a JSON array of
+/// handles; the format and platform headers (`ServiceBusNotification-Format`, `X-WNS-Type`,
+/// `apns-*`) are on the request itself. Each handle is one copy, in list order; a handle the PNS
+/// reports dead gives a feedback record and `ExpiredChannel`/`BadChannel` telemetry, and nothing
+/// to delete.
+extension NotificationHub {
+    /// Most handles in one batch (NH-REST).
+    static let maxBatchHandles = 1_000
+
+    func directSend(_ s: SendRequest, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        guard let handle = request.headers["ServiceBusNotification-DeviceHandle"], !handle.isEmpty else {
+            return fail(400, "A direct send needs the ServiceBusNotification-DeviceHandle header.", exchange, world)
+        }
+        directSend(s, handles: [handle], batch: false, isTest: request.queryValue("test") != nil, exchange, world)
+    }
+
+    func batchDirectSend(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        guard request.queryValue("direct") != nil else {
+            return fail(400, "A $batch send must be a direct send (?direct).", exchange, world)
+        }
+        guard let body = MultipartBody.parse(request.body, contentType: request.headers["Content-Type"]),
+              let notification = body.parts.first(where: { $0.name == "notification" }),
+              let devices = body.parts.first(where: { $0.name == "devices" }) else {
+            return fail(400, "A direct batch send needs a multipart/mixed body with a 'notification' and a 'devices' part.", exchange, world)
+        }
+        guard let list = (try? JSONParser.parse(devices.body))?.arrayValue, list.allSatisfy({ $0.stringValue?.isEmpty == false }) else {
+            return fail(400, "The 'devices' part must be a JSON array of device handles.", exchange, world)
+        }
+        guard !list.isEmpty, list.count <= Self.maxBatchHandles else {
+            return fail(400, "A direct batch send takes 1 to \(Self.maxBatchHandles) device handles; \(list.count) were given.", exchange, world)
+        }
+        // Read the notification part as if it were a plain direct send's body.
+        var inner = request
+        inner.body = notification.body
+        let s: SendRequest
+        switch readSend(inner, direct: true) {
+        case .failure(let r): return fail(r.status, r.detail, exchange, world, headers: r.headers)
+        case .success(let read): s = read
+        }
+        directSend(s, handles: list.compactMap(\.stringValue), batch: true, isTest: request.queryValue("test") != nil, exchange, world)
+    }
+
+    private func directSend(_ s: SendRequest, handles: [String], batch: Bool, isTest: Bool, _ exchange: Exchange, _ world: World) {
+        if isTest, let refusal = takeTestSendQuota(world) { return fail(refusal.status, refusal.detail, exchange, world, headers: refusal.headers) }
+        guard let platform = s.platform else { return fail(400, "A direct send needs a native format.", exchange, world) }
+        let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
+        var targets: [SendTarget] = []
+        for (k, handle) in handles.enumerated() {
+            targets.append(SendTarget(owner: .direct, label: "direct:\(k + 1)", platform: platform, handle: handle, template: nil,
+                                      updatedAt: world.now, ordinal: k))
+        }
+        world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
+                     ["notification": n.id, "format": s.format, "tags": "(direct)", "targets": targets.count])
+        world.record(layer: "hub", host: Self.name, kind: "hub.direct-send",
+                     ["notification": n.id, "handles": targets.count, "batch": batch])
+        if isTest { return testSend(n, targets, exchange, world) }
+        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))
+        fanOut(n, targets, world: world)
+    }
+}

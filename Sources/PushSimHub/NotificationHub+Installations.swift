@@ -1,0 +1,144 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// The installation REST API (pns-fidelity.md §4.1, §4.3; NH-REST, NH-REG):
+///
+/// | request | success | errors |
+/// |---|---|---|
+/// | `PUT /{hub}/installations/{id}` JSON body | 200 (create or overwrite) | 400 bad body, platform, tags or template |
+/// | `PATCH /{hub}/installations/{id}`, `application/json-patch+json` | 200 | 400 bad op, path or value; 404 unknown id; 415 other content type |
+/// | `GET /{hub}/installations/{id}` | 200 JSON (with `pushChannelExpired`) | 404 |
+/// | `DELETE /{hub}/installations/{id}` | 204, also when there was none | – |
+///
+/// DELETE answering 204 for an absent installation is **unconfirmed** in the fact sheet (§7); the
+/// SDK's `DeleteInstallationAsync` expects exactly 204 (NH-DOTNET), so a 404 would surface as an
+/// exception there; PushSim answers 204 and traces `existed: false`.
+/// Tags follow the registration rules (60 tags, charset, 120 characters; NH-TAGS, NH-REG), counted
+/// without the implicit `$InstallationId:{id}` and `$UserId:{userId}`. `gcm` and `mpns` are refused
+/// as retired, like their registration descriptions (AZ-FCMLEG, MPNS-NH).
+extension NotificationHub {
+    func putInstallation(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        let installation: Installation
+        switch InstallationJSON.decode(request.body, id: id) {
+        case .failure(let p): return fail(400, p.description, exchange, world)
+        case .success(let i): installation = i
+        }
+        switch checkInstallation(installation, world: world) {
+        case .failure(let p): fail(400, p.description, exchange, world)
+        case .success(let stored):
+            installations.upsert(stored)
+            traceUpsert(stored, kind: "hub.installation-upserted", world: world)
+            world.respond(to: exchange, with: HTTPResponse(status: 200))
+        }
+    }
+
+    func patchInstallation(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+        guard type == "application/json-patch+json" else {
+            return fail(415, "A PATCH of an installation must be sent as application/json-patch+json.", exchange, world)
+        }
+        guard let current = installations.lookup(id, now: world.now) else {
+            return fail(404, "The installation with id \(id) was not found.", exchange, world)
+        }
+        let operations: [InstallationPatchOperation]
+        switch InstallationPatchOperation.parse(request.body) {
+        case .failure(let p): return fail(400, p.description, exchange, world)
+        case .success(let ops): operations = ops
+        }
+        var model = current.model(anchor: world.anchor)
+        // Keep the current expiry unless the patch touches it (the model shows it as a date).
+        model.expirationTime = current.expiresAt.map { world.anchor.iso8601($0) }
+        let patched: Installation
+        switch InstallationPatchOperation.apply(operations, to: model) {
+        case .failure(let p): return fail(400, p.description, exchange, world)
+        case .success(let i): patched = i
+        }
+        let keepsExpiry = !operations.contains { $0.path == "/expirationTime" }
+        switch checkInstallation(patched, world: world, currentExpiry: keepsExpiry ? .some(current.expiresAt) : nil) {
+        case .failure(let p): fail(400, p.description, exchange, world)
+        case .success(var stored):
+            // The dead-channel mark stays until the channel itself is rewritten.
+            if stored.pushChannel == current.pushChannel { stored.pushChannelExpired = current.pushChannelExpired }
+            installations.upsert(stored)
+            traceUpsert(stored, kind: "hub.installation-patched", world: world,
+                        operations: operations.map { "\($0.op.rawValue) \($0.path)" }.joined(separator: ", "))
+            world.respond(to: exchange, with: HTTPResponse(status: 200))
+        }
+    }
+
+    func getInstallation(_ id: String, _ exchange: Exchange, _ world: World) {
+        guard let i = installations.lookup(id, now: world.now) else {
+            return fail(404, "The installation with id \(id) was not found.", exchange, world)
+        }
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                       text: InstallationJSON.encode(i.model(anchor: world.anchor), includeHubFields: true)))
+    }
+
+    func deleteInstallation(_ id: String, _ exchange: Exchange, _ world: World) {
+        let existed = installations.lookup(id, now: world.now) != nil
+        installations.remove(id)
+        world.record(layer: "hub", host: Self.name, kind: "hub.installation-deleted", ["id": id, "existed": existed])
+        world.respond(to: exchange, with: HTTPResponse(status: 204))
+    }
+
+    /// Checks an installation and compiles its templates. `currentExpiry` (for a PATCH that does
+    /// not touch `/expirationTime`) keeps the stored expiry as it was.
+    private func checkInstallation(_ i: Installation, world: World,
+                                   currentExpiry: VirtualTime?? = nil) -> Result<StoredInstallation, InstallationProblem> {
+        if i.platform.isRetired {
+            return .failure(InstallationProblem("The platform '\(i.platform.installationPlatform)' is no longer supported by Notification Hubs; use fcmV1 or wns."))
+        }
+        if let problem = TagRules.problem(with: i.tags) { return .failure(InstallationProblem(problem)) }
+        var templates: [String: HubTemplate] = [:]
+        for name in i.templates.keys.sorted() {
+            let t = i.templates[name]!
+            guard !name.isEmpty else { return .failure(InstallationProblem("A template name cannot be empty.")) }
+            if let problem = TagRules.problem(with: t.tags) { return .failure(InstallationProblem("Template '\(name)': \(problem)")) }
+            switch HubTemplate.make(platform: i.platform, body: t.body, name: name, headers: t.headers, tags: Self.sortedUnique(t.tags)) {
+            case .failure(let why): return .failure(InstallationProblem("The template '\(name)' is invalid: \(why)"))
+            case .success(let compiled): templates[name] = compiled
+            }
+        }
+        var expiresAt: VirtualTime?
+        if let kept = currentExpiry {
+            expiresAt = kept
+        } else if let text = i.expirationTime {
+            guard let seconds = CalendarAnchor.unixSeconds(iso8601: Self.wholeSeconds(text)) else {
+                return .failure(InstallationProblem("expirationTime '\(text)' is not a date (yyyy-MM-ddTHH:mm:ssZ)."))
+            }
+            expiresAt = seconds >= 253_402_300_799 ? nil : world.anchor.virtualTime(unixSeconds: seconds)
+        } else {
+            expiresAt = configuration.registrationTimeToLive.map { world.now + $0 }
+        }
+        // The hub keeps APNs tokens upper-cased (NH-REST), as for registrations.
+        let channel = i.platform == .apple ? i.pushChannel.uppercased() : i.pushChannel
+        return .success(StoredInstallation(id: i.installationID, platform: i.platform, pushChannel: channel,
+                                           tags: Self.sortedUnique(i.tags), templates: templates, userID: i.userID,
+                                           expiresAt: expiresAt, pushChannelExpired: false, updatedAt: world.now))
+    }
+
+    private func traceUpsert(_ s: StoredInstallation, kind: String, world: World, operations: String? = nil) {
+        let expires = s.expiresAt.map { "\($0)" } ?? "never"
+        if let operations {
+            world.record(layer: "hub", host: Self.name, kind: kind,
+                         ["id": s.id, "operations": operations, "platform": s.platform.installationPlatform, "handle": handleLabel(s.pushChannel),
+                          "tags": s.tags.joined(separator: ","), "templates": s.templateNames.joined(separator: ","), "expires": expires])
+        } else {
+            world.record(layer: "hub", host: Self.name, kind: kind,
+                         ["id": s.id, "platform": s.platform.installationPlatform, "handle": handleLabel(s.pushChannel),
+                          "tags": s.tags.joined(separator: ","), "templates": s.templateNames.joined(separator: ","), "expires": expires])
+        }
+    }
+
+    static func sortedUnique(_ tags: [String]) -> [String] {
+        var out: [String] = []
+        for t in tags.sorted() where out.last != t { out.append(t) }
+        return out
+    }
+
+    /// Drops fractional seconds (`2026-01-01T00:00:00.000Z`), as .NET writes them.
+    static func wholeSeconds(_ text: String) -> String {
+        guard let dot = text.firstIndex(of: ".") else { return text }
+        return String(text[..<dot]) + (text.hasSuffix("Z") ? "Z" : "")
+    }
+}

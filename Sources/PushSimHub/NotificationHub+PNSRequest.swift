@@ -1,0 +1,99 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// Why the hub could not build a request for a PNS; `retryable` when it may work later
+/// (the token endpoint could not be reached). `outcome` is what telemetry counts if it gives up.
+struct PNSRequestProblem: Error {
+    var reason: String
+    var retryable = false
+    var outcome: PNSOutcome = .invalidCredentials
+
+    /// The token in `answer`, or nil after passing the matching problem to `then`.
+    static func token(_ answer: PNSAccessTokenCache.Answer,
+                      _ then: (Result<HTTPRequest, PNSRequestProblem>) -> Void) -> String? {
+        switch answer {
+        case .token(let t): return t
+        case .refused(let why): then(.failure(PNSRequestProblem(reason: why)))
+        case .unavailable(let why): then(.failure(PNSRequestProblem(reason: why, retryable: true, outcome: .pnsUnreachable)))
+        }
+        return nil
+    }
+}
+
+/// What one copy carries: the body, the PNS headers, and (FCM v1) the message members.
+struct CopyPayload {
+    var body: [UInt8]
+    var headers: [(String, String)]
+    var fcmMessageTail: String?
+}
+
+extension NotificationHub {
+    /// The payload of one copy: the sender's for a native send; for a template send the target's
+    /// template rendered with the property bag, and its headers (NH-TPL).
+    func copyPayload(_ n: HubNotification, _ t: SendTarget) -> Result<CopyPayload, PNSRequestProblem> {
+        guard let properties = n.properties else {
+            return .success(CopyPayload(body: n.payload, headers: n.forwardedHeaders, fcmMessageTail: n.fcmMessageTail))
+        }
+        guard let template = t.template else {
+            return .failure(PNSRequestProblem(reason: "the target has no template", outcome: .invalidPayload))
+        }
+        let rendered = template.render(properties)
+        var tail: String?
+        if t.platform == .fcmV1 {
+            guard let fcm = Self.fcmTail(rendered.body) else {
+                return .failure(PNSRequestProblem(reason: "the rendered fcmv1 template has no message object", outcome: .invalidPayload))
+            }
+            tail = fcm
+        }
+        return .success(CopyPayload(body: rendered.body, headers: rendered.headers, fcmMessageTail: tail))
+    }
+
+    /// Builds the PNS request (fetching an access token first when needed), or says why it cannot.
+    func withPNSRequest(_ n: HubNotification, _ t: SendTarget, world: World,
+                        then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
+        let copy: CopyPayload
+        switch copyPayload(n, t) {
+        case .failure(let problem): return then(.failure(problem))
+        case .success(let c): copy = c
+        }
+        let noCredentials = PNSRequestProblem(reason: "the hub has no \(t.platform.rawValue) credentials")
+        switch t.platform {
+        case .apple:
+            guard let c = configuration.apns else { return then(.failure(noCredentials)) }
+            var headers = HTTPHeaders([("authorization", "bearer " + pnsTokens.apnsToken(c, world: world)), ("apns-topic", c.bundleID)])
+            if !copy.headers.contains(where: { $0.0.lowercased() == "apns-push-type" }) { headers.add("apns-push-type", "alert") }
+            for (k, v) in copy.headers { headers.add(k.lowercased(), v) }
+            then(.success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/\(t.handle.lowercased())",
+                                      headers: headers, body: copy.body)))
+        case .fcmV1:
+            guard let c = configuration.fcm else { return then(.failure(noCredentials)) }
+            PNSAccessTokenCache.fcmToken(self, c, world: world) { answer in
+                guard let token = PNSRequestProblem.token(answer, then) else { return }
+                guard let tail = copy.fcmMessageTail else {
+                    return then(.failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload)))
+                }
+                // The hub puts the target's token into the message (the sender leaves it out).
+                var body = "{\"message\":{\"token\":"
+                appendJSONString(t.handle, to: &body)
+                body += (tail.isEmpty ? "" : ",") + tail + "}}"
+                then(.success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
+                                          headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Array(body.utf8))))
+            }
+        case .windows:
+            guard let c = configuration.wns else { return then(.failure(noCredentials)) }
+            PNSAccessTokenCache.wnsToken(self, c, world: world) { answer in
+                guard let token = PNSRequestProblem.token(answer, then) else { return }
+                let type = copy.headers.first(where: { $0.0.lowercased() == "x-wns-type" })?.1 ?? "wns/toast"
+                var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
+                                           ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
+                for (k, v) in copy.headers { headers.add(k, v) }
+                guard let request = HTTPRequest(method: "POST", url: t.handle, headers: headers, body: copy.body) else {
+                    return then(.failure(PNSRequestProblem(reason: "the channel URI is not an absolute URL", outcome: .badChannel)))
+                }
+                then(.success(request))
+            }
+        case .gcm, .mpns:
+            then(.failure(PNSRequestProblem(reason: "\(t.platform.rawValue) is retired", outcome: .pnsError)))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// Per-message telemetry and PNS feedback (pns-fidelity.md §4.7, §4.9; NH-REST):
+///
+/// | request | success | errors |
+/// |---|---|---|
+/// | `GET /{hub}/messages/{id}?api-version=2016-07` | 200 `NotificationDetails` XML | 404 unknown id |
+/// | `GET /{hub}/feedbackcontainer` | 200, the container URL as text | – |
+/// | `GET /{hub}/feedback` (PushSim's stand-in for the blob container) | 200 `PnsFeedbacks` XML | – |
+///
+/// The details are XML because the SDK reads them with a DataContractSerializer (NH-DOTNET
+/// `NotificationHubClient.GetNotificationOutcomeDetailsAsync`). Every tier's features are on:
+/// PushSim does not model the Standard-only 403.
+extension NotificationHub {
+    /// Starts the copies of a send: `Processing` (with its start time) or `NoTargetFound`.
+    func beginCopies(_ n: HubNotification, _ targets: [SendTarget], world: World) {
+        guard var r = records[n.id] else { return }
+        r.pending = targets.count
+        for t in targets where !r.platforms.contains(t.platform) { r.platforms.append(t.platform) }
+        if targets.isEmpty {
+            r.state = .noTargetFound
+            r.endedAt = world.now
+        } else {
+            r.state = .processing
+            r.startedAt = world.now
+        }
+        records[n.id] = r
+        if targets.isEmpty { finished(r, world: world) }
+    }
+
+    /// Ends one copy with `outcome`; when it was the last, the notification is `Completed`, or
+    /// `Abandoned` if a copy missed the 30-minute deadline.
+    func finishCopy(_ n: HubNotification, _ t: SendTarget, _ outcome: PNSOutcome, reason: String, world: World) {
+        // Mutated in place (one dictionary access per copy, no copy of the record).
+        guard let done = records[n.id]?.endCopy(t, outcome, reason: reason, now: world.now) else { return }
+        if done { finished(records[n.id]!, world: world) }
+    }
+
+    private func finished(_ r: NotificationRecord, world: World) {
+        world.record(layer: "hub", host: Self.name, kind: "hub.notification-outcome",
+                     ["notification": r.id, "state": r.state.rawValue, "counts": r.countsSummary])
+        if let done = r.onFinished {
+            records[r.id]?.onFinished = nil
+            done(r)
+        }
+    }
+
+    func notificationDetails(_ id: String, _ exchange: Exchange, _ world: World) {
+        guard let r = records[id] else { return fail(404, "The notification with id \(id) was not found.", exchange, world) }
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                       text: r.detailsXML(location: "\(hubURL)/messages/\(id)", anchor: world.anchor)))
+    }
+
+    /// The feedback "container": a URL of `GET /{hub}/feedback` (see ``PNSFeedback``).
+    func feedbackContainer(_ exchange: Exchange, _ world: World) {
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
+                                                       text: "\(hubURL)/feedback?api-version=\(Self.apiVersion)"))
+    }
+
+    func feedbackDocument(_ exchange: Exchange, _ world: World) {
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                       text: PNSFeedback.document(feedbackRecords)))
+    }
+
+    /// The PNS feedback records so far, oldest first.
+    public var pnsFeedback: [PNSFeedback] { feedbackRecords }
+
+    /// The telemetry state of a notification, or nil for an unknown id.
+    public func notificationState(_ id: String) -> NotificationOutcome.State? { records[id]?.state }
+}

@@ -1,0 +1,111 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// A notification to send, as the SDK's `Notification` subclasses carry it: the
+/// `ServiceBusNotification-Format`, the body, its content type and platform headers (NH-DOTNET
+/// `AppleNotification`, `FcmV1Notification`, `WindowsNotification`, `TemplateNotification`).
+public struct NotificationPayload: Sendable {
+    public var format: String
+    public var body: String
+    public var contentType: String
+    public var headers: [(String, String)]
+
+    /// APNs JSON; `headers` such as `apns-priority`, `apns-push-type` are forwarded to APNs.
+    public static func apple(_ json: String, headers: [(String, String)] = []) -> NotificationPayload {
+        NotificationPayload(format: "apple", body: json, contentType: "application/json;charset=utf-8", headers: headers)
+    }
+
+    /// `{"message":{…}}` without a token (the hub fills it in).
+    public static func fcmV1(_ json: String) -> NotificationPayload {
+        NotificationPayload(format: "fcmv1", body: json, contentType: "application/json;charset=utf-8", headers: [])
+    }
+
+    /// Toast, tile or badge XML; `X-WNS-Type` is taken from the root element, as the SDK's
+    /// `WindowsNotification` does. Nil for other XML (the SDK throws `ArgumentException`).
+    public static func windows(_ xml: String) -> NotificationPayload? {
+        guard let root = (try? XMLDocumentParser.parse(xml))?.root.name, ["toast", "tile", "badge"].contains(root) else { return nil }
+        return NotificationPayload(format: "windows", body: xml, contentType: "application/xml", headers: [("X-WNS-Type", "wns/\(root)")])
+    }
+
+    /// The property bag of a template send, as a flat JSON object (`ServiceBusNotification-Format: template`; NH-REST).
+    public static func template(_ properties: [(String, String)]) -> NotificationPayload {
+        let body = JSONValue.object(properties.map { ($0.0, .string($0.1)) }).serialized()
+        return NotificationPayload(format: "template", body: body, contentType: "application/json;charset=utf-8", headers: [])
+    }
+
+    var requestHeaders: [(String, String)] { [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + headers }
+}
+
+/// A scheduled send as the SDK returns it (`ScheduledNotification`): its id and time.
+public struct ScheduledNotification: Sendable, Equatable {
+    public var scheduledNotificationID: String
+    /// `yyyy-MM-ddTHH:mm:ss` (UTC), as sent in `ServiceBusNotification-ScheduleTime`.
+    public var scheduledTime: String
+    public var tags: String?
+}
+
+/// Template, direct, batch and scheduled sends (NH-DOTNET `SendTemplateNotificationAsync`,
+/// `SendDirectNotificationAsync`, `ScheduleNotificationAsync`, `CancelNotificationAsync`).
+extension NotificationHubClient {
+    /// Any notification to a tag expression (nil: everyone).
+    public func sendNotification(_ payload: NotificationPayload, tagExpression: String?,
+                                 _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        var headers = payload.requestHeaders
+        if let tagExpression { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
+        send("POST", "messages/", headers: headers, body: Array(payload.body.utf8), expect: 201) { [self] result in
+            completion(result.flatMap { outcome(of: $0) })
+        }
+    }
+
+    /// A template send: the hub fills each matching template with `properties` (NH-TPL).
+    public func sendTemplateNotification(properties: [(String, String)], tagExpression: String?,
+                                         _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNotification(.template(properties), tagExpression: tagExpression, completion)
+    }
+
+    /// `POST /messages/?direct` to one PNS handle; no registration needed.
+    public func sendDirectNotification(_ payload: NotificationPayload, deviceHandle: String,
+                                       _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        guard !deviceHandle.isEmpty else { return refuse("deviceHandle", completion) }
+        send("POST", "messages/", query: [("direct", "")], headers: payload.requestHeaders + [("ServiceBusNotification-DeviceHandle", deviceHandle)],
+             body: Array(payload.body.utf8), expect: 201) { [self] result in completion(result.flatMap { outcome(of: $0) }) }
+    }
+
+    /// `POST /messages/$batch?direct` to up to 1000 handles, as the SDK's multipart body.
+    public func sendDirectNotification(_ payload: NotificationPayload, deviceHandles: [String],
+                                       _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        guard !deviceHandles.isEmpty else { return refuse("deviceHandles", completion) }
+        let body = MultipartBody(parts: [
+            .init(headers: [.init("Content-Type", payload.contentType), .init("Content-Disposition", "inline; name=notification")],
+                  body: Array(payload.body.utf8)),
+            .init(headers: [.init("Content-Type", "application/json; charset=utf-8"), .init("Content-Disposition", "inline; name=devices")],
+                  body: Array(JSONValue.array(deviceHandles.map { .string($0) }).serialized().utf8)),
+        ])
+        let headers = payload.requestHeaders.filter { $0.0 != "Content-Type" } + [("Content-Type", body.contentType)]
+        send("POST", "messages/$batch", query: [("direct", "")], headers: headers, body: body.bytes, expect: 201) { [self] result in
+            completion(result.flatMap { outcome(of: $0) })
+        }
+    }
+
+    /// `POST /schedulednotifications/` to be sent at `time` (virtual time, written as UTC
+    /// `yyyy-MM-ddTHH:mm:ss` through the world's calendar anchor).
+    public func scheduleNotification(_ payload: NotificationPayload, at time: VirtualTime, tagExpression: String?,
+                                     _ completion: @escaping (Result<ScheduledNotification, HubError>) -> Void) {
+        let when = String(world.anchor.iso8601(time).dropLast())   // the SDK's "s" format has no Z
+        var headers = payload.requestHeaders + [("ServiceBusNotification-ScheduleTime", when)]
+        if let tagExpression { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
+        send("POST", "schedulednotifications/", headers: headers, body: Array(payload.body.utf8), expect: 201) { result in
+            completion(result.flatMap { r in
+                guard let id = Self.lastSegment(r.headers["Location"]) else {
+                    return .failure(HubError(kind: .messaging, status: r.status, detail: "no scheduled notification id in the answer"))
+                }
+                return .success(ScheduledNotification(scheduledNotificationID: id, scheduledTime: when, tags: tagExpression))
+            })
+        }
+    }
+
+    /// `DELETE /schedulednotifications/<id>`; 200 expected.
+    public func cancelNotification(_ scheduledNotificationID: String, _ completion: @escaping (Result<Void, HubError>) -> Void) {
+        send("DELETE", "schedulednotifications/\(scheduledNotificationID)", expect: 200) { completion($0.map { _ in () }) }
+    }
+}

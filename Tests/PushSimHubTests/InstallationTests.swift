@@ -1,0 +1,181 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+@testable import PushSimHub
+import Testing
+
+/// Installations (pns-fidelity.md §4.1, §4.3): create-or-overwrite, read, delete, the refusals,
+/// implicit tags, routing of sends, expiry and the dead-channel mark.
+@Suite("Hub installations")
+struct InstallationTests {
+    static let token = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
+
+    private func json(_ r: HTTPResponse?) -> JSONValue? { r.flatMap { try? JSONParser.parse($0.body) } }
+
+    @Test func putCreatesAndGetReadsBack() throws {
+        let w = HubWorld(services: false)
+        let r = w.putInstallation("inst-1", json: #"{"installationId":"inst-1","platform":"APNS","pushChannel":"\#(Self.token)","tags":["b","a","b"],"userId":"alice"}"#)
+        #expect(r?.status == 200)
+        #expect(r?.body.isEmpty == true)
+        let read = w.raw("GET", w.path("installations/inst-1"))
+        #expect(read?.status == 200)
+        let body = try #require(json(read))
+        #expect(body["installationId"]?.stringValue == "inst-1")
+        #expect(body["platform"]?.stringValue == "apns")
+        #expect(body["pushChannel"]?.stringValue == Self.token.uppercased())  // kept upper-case, as registrations
+        #expect(body["tags"] == ["a", "b"])
+        #expect(body["userId"]?.stringValue == "alice")
+        #expect(body["expirationTime"]?.stringValue == "9999-12-31T23:59:59Z")
+        #expect(body["pushChannelExpired"]?.boolValue == false)
+        let upserted = w.events("hub.installation-upserted")
+        #expect(upserted.map { $0["id"]?.description } == ["inst-1"])
+        #expect(upserted.first?["tags"] == "a,b")
+        #expect(w.hub.installationCount == 1)
+    }
+
+    @Test func putOverwritesTheWholeInstallation() throws {
+        let w = HubWorld(services: false)
+        #expect(w.putInstallation("i", json: #"{"platform":"wns","pushChannel":"https://x.notify.windows.com/?token=1","tags":["a"],"userId":"u"}"#)?.status == 200)
+        #expect(w.putInstallation("i", json: #"{"platform":"wns","pushChannel":"https://x.notify.windows.com/?token=2"}"#)?.status == 200)
+        let body = try #require(json(w.raw("GET", w.path("installations/i"))))
+        #expect(body["tags"] == [])
+        #expect(body["userId"] == nil)
+        #expect(body["pushChannel"]?.stringValue == "https://x.notify.windows.com/?token=2")
+        #expect(w.hub.installationCount == 1)
+    }
+
+    @Test func getOfAnUnknownInstallationIs404AndDeleteIsAlways204() {
+        let w = HubWorld(services: false)
+        let missing = w.raw("GET", w.path("installations/nobody"))
+        #expect(missing?.status == 404)
+        #expect(w.detail(missing) == "The installation with id nobody was not found.")
+        #expect(w.putInstallation("i", json: #"{"platform":"fcmv1","pushChannel":"fcm-token"}"#)?.status == 200)
+        #expect(w.raw("DELETE", w.path("installations/i"))?.status == 204)
+        #expect(w.raw("GET", w.path("installations/i"))?.status == 404)
+        // Deleting again (or something that never existed) is still 204: unconfirmed in the sheet, documented.
+        #expect(w.raw("DELETE", w.path("installations/i"))?.status == 204)
+        #expect(w.events("hub.installation-deleted").map { $0["existed"] } == [.bool(true), .bool(false)])
+    }
+
+    @Test(arguments: [
+        (#"{"platform":"gcm","pushChannel":"x"}"#, "The platform 'gcm' is no longer supported by Notification Hubs; use fcmV1 or wns."),
+        (#"{"platform":"mpns","pushChannel":"x"}"#, "The platform 'mpns' is no longer supported by Notification Hubs; use fcmV1 or wns."),
+        (#"{"platform":"baidu","pushChannel":"x"}"#, "The platform 'baidu' is not supported: use apns, fcmV1 or wns."),
+        (#"{"pushChannel":"x"}"#, "platform is required."),
+        (#"{"platform":"apns"}"#, "pushChannel is required."),
+        (#"{"installationId":"other","platform":"apns","pushChannel":"ab"}"#, "The installationId in the body does not match the one in the URL."),
+        (#"{"platform":"apns","pushChannel":"ab","tags":"a"}"#, "tags must be an array of strings."),
+        (#"{"platform":"apns","pushChannel":"ab","tags":["bad tag"]}"#, "The tag 'bad tag' is invalid: tags are 1 to 120 characters from letters, digits and _ @ # . : -"),
+        (#"{"platform":"apns","pushChannel":"ab","templates":{"t":{"body":"{\"aps\":\"$(x\"}"}}}"#,
+         "The template 't' is invalid: the expression '$(x' is malformed: no closing ')'"),
+        (#"{"platform":"apns","pushChannel":"ab","expirationTime":"tomorrow"}"#, "expirationTime 'tomorrow' is not a date (yyyy-MM-ddTHH:mm:ssZ)."),
+        ("[1]", "The installation must be a JSON object."),
+    ])
+    func badInstallationsAre400(body: String, detail: String) {
+        let w = HubWorld(services: false)
+        let r = w.putInstallation("inst-1", json: body)
+        #expect(r?.status == 400)
+        #expect(w.detail(r) == detail)
+        #expect(w.hub.installationCount == 0)
+    }
+
+    @Test func sixtyTagsAreAllowedAndSixtyOneAreNot() {
+        let w = HubWorld(services: false)
+        func body(_ n: Int) -> String {
+            #"{"platform":"apns","pushChannel":"ab","tags":["# + (1...n).map { "\"t\($0)\"" }.joined(separator: ",") + "]}"
+        }
+        #expect(w.putInstallation("i", json: body(60))?.status == 200)
+        #expect(w.putInstallation("i", json: body(61))?.status == 400)
+    }
+
+    @Test func clientCallsMirrorTheSDK() throws {
+        let w = HubWorld(services: false)
+        var i = Installation(installationID: "inst-7", platform: .fcmV1, pushChannel: "fcm-token-7", tags: ["x"],
+                             templates: ["alert": InstallationTemplate(body: Payload.fcmTemplate, tags: ["t1"])], userID: "bob")
+        guard case .success? = w.install(i) else { Issue.record("PUT failed"); return }
+        let read = try #require(try w.installation("inst-7")?.get())
+        i.expirationTime = "9999-12-31T23:59:59Z"
+        #expect(read == i)
+        #expect(w.world.journal.entries.contains { $0.request.method == "PUT" && $0.request.headers["Content-Type"] == "application/json" })
+        #expect(w.wait { w.client.installationExists("inst-7", $0) } == .success(true))
+        #expect(w.wait { w.client.deleteInstallation("inst-7", $0) }.map { (try? $0.get()) != nil } == true)
+        #expect(w.wait { w.client.installationExists("inst-7", $0) } == .success(false))
+        guard case .failure(let e)? = w.installation("inst-7") else { Issue.record("GET after delete should fail"); return }
+        #expect(e.kind == .entityNotFound && e.status == 404)
+    }
+
+    // MARK: Routing
+
+    @Test func nativeSendsReachInstallationsByTagAndByImplicitTags() {
+        let w = HubWorld()
+        let phone = TestDevice.iPhone(w, "iphone"), other = TestDevice.iPhone(w, "other")
+        w.install(Installation(installationID: "inst-a", platform: .apple, pushChannel: phone.handle ?? "", tags: ["sports"], userID: "alice"))
+        w.install(Installation(installationID: "inst-b", platform: .apple, pushChannel: other.handle ?? "", tags: ["news"]))
+        for tags in ["sports", "$InstallationId:{inst-a}", "$UserId:{alice}", "$installationid:{inst-a} && sports"] {
+            #expect(w.send(format: "apple", body: Payload.apple, tags: tags)?.status == 201)
+        }
+        #expect(phone.pushes.count == 4)
+        #expect(other.pushes.isEmpty)
+        #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)   // broadcast: both
+        #expect(phone.pushes.count == 5 && other.pushes.count == 1)
+        #expect(w.events("hub.pns-request").suffix(2).map { $0["registration"]?.description } == ["installation:inst-a", "installation:inst-b"])
+        // Another platform's send does not reach them.
+        #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
+        #expect(w.events("hub.no-target").count == 1)
+    }
+
+    @Test func registrationsComeBeforeInstallationsInFanOut() {
+        let w = HubWorld()
+        let a = TestDevice.iPhone(w, "a"), b = TestDevice.iPhone(w, "b")
+        w.install(Installation(installationID: "0-first-by-name", platform: .apple, pushChannel: a.handle ?? ""))
+        let reg = w.register(.apple, b.handle ?? "")
+        #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
+        #expect(w.events("hub.pns-request").map { $0["registration"]?.description } == [reg, "installation:0-first-by-name"])
+    }
+
+    // MARK: Expiry and dead channels
+
+    @Test func anInstallationExpiresAtItsExpirationTime() {
+        let w = HubWorld()
+        let phone = TestDevice.iPhone(w, "iphone")
+        let tomorrow = w.world.anchor.iso8601(w.world.now + .days(1))
+        w.install(Installation(installationID: "i", platform: .apple, pushChannel: phone.handle ?? "", expirationTime: tomorrow))
+        #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
+        #expect(phone.pushes.count == 1)
+        w.advance(.days(2))
+        #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
+        #expect(phone.pushes.count == 1)
+        #expect(w.raw("GET", w.path("installations/i"))?.status == 404)
+    }
+
+    /// The choice documented in `handleDeadTarget`: a dead channel marks the installation
+    /// (`pushChannelExpired`), keeps it, skips it, and a new channel brings it back.
+    @Test func aDeadChannelMarksTheInstallationUntilTheChannelIsRewritten() throws {
+        let w = HubWorld()
+        let phone = TestDevice.iPhone(w, "iphone")
+        w.install(Installation(installationID: "inst-1", platform: .apple, pushChannel: phone.handle ?? "", tags: ["sports"]))
+        phone.installed = false
+        #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)   // APNs does not know yet
+        #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)   // 410 Unregistered
+        let marked = w.events("hub.installation-channel-expired")
+        #expect(marked.map { $0["id"]?.description } == ["inst-1"])
+        #expect(marked.first?["dead-handle"] == .bool(true))
+        #expect(w.hub.installationCount == 1)
+        #expect(try w.installation("inst-1")?.get().pushChannelExpired == true)
+        #expect(w.hub.pnsFeedback.map(\.installationID) == ["inst-1"])
+        #expect(w.hub.pnsFeedback.first?.registrationID == nil)
+        // Skipped from now on: no request to APNs.
+        let before = w.events("hub.pns-request").count
+        #expect(w.send(format: "apple", body: Payload.apple, tags: "sports")?.status == 201)
+        #expect(w.events("hub.pns-request").count == before)
+        #expect(w.events("hub.no-target").count == 1)
+        // A tag-only patch keeps the mark; a new channel clears it.
+        #expect(w.patch("inst-1", [InstallationPatchOperation(.add, "/tags", "news")]).map { (try? $0.get()) != nil } == true)
+        #expect(try w.installation("inst-1")?.get().pushChannelExpired == true)
+        let fresh = TestDevice.iPhone(w, "iphone-reinstalled")
+        #expect(w.patch("inst-1", [InstallationPatchOperation(.replace, "/pushChannel", .string(fresh.handle ?? ""))]).map { (try? $0.get()) != nil } == true)
+        #expect(try w.installation("inst-1")?.get().pushChannelExpired == false)
+        #expect(w.send(format: "apple", body: Payload.apple, tags: "sports")?.status == 201)
+        #expect(fresh.pushes.count == 1)
+    }
+}
