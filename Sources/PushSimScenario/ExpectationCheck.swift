@@ -49,6 +49,9 @@ enum ExpectationCheck {
                 .filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
                 .filter { status == nil || $0.result?.status == status }
             return result(entries.count == count, "\(host) received \(entries.count) such request(s)")
+        case .testSendResults(let count):
+            let seen = simulation.operatorConsole.testSendResults
+            return result(seen.contains(count), seen.isEmpty ? "no test send answered" : "test sends answered with \(seen.map(String.init).joined(separator: ", ")) result(s)")
         case .invariant(let id, let holds):
             guard let inv = invariants.first(where: { $0.id == id }) else { return result(false, "no invariant \(id) was checked") }
             return result(inv.holds == holds, inv.holds ? "the invariant held" : "broken: \(inv.violations.first ?? "")")

@@ -9,13 +9,78 @@ import PushSimDevices
 public final class OperatorConsole: Host {
     public static let name = "operator"
     let hub: NotificationHubClient
+    /// The same, with `EnableTestSend` on: at most 10 targets and a per-target outcome (§4.8).
+    let testHub: NotificationHubClient
     let world: World
     public private(set) var calls: [AppCallRecord] = []
+    /// Ids of scheduled sends, in the order made.
+    public private(set) var scheduled: [String] = []
+    /// How many per-target results each test send returned.
+    public private(set) var testSendResults: [Int] = []
 
     init(world: World, connectionString: String, hubPath: String) {
         self.world = world
         self.hub = NotificationHubClient(connectionString: connectionString, hubPath: hubPath, world: world, caller: Self.name)!
+        self.testHub = NotificationHubClient(connectionString: connectionString, hubPath: hubPath, world: world, caller: Self.name)!
+        testHub.enableTestSend = true
         world.register(self, name: Self.name)
+    }
+
+    static func payload(_ format: String, _ body: String) -> NotificationPayload? {
+        switch format {
+        case "apple": return .apple(body)
+        case "fcmv1": return .fcmV1(body)
+        default: return .windows(body)
+        }
+    }
+
+    /// Schedules a native send for virtual time `at` (NH-REST scheduled notifications).
+    public func schedule(format: String, payload: String, at time: VirtualTime, tagExpression: String?) {
+        world.record(layer: "operator", host: Self.name, kind: "operator.schedule", ["format": format, "at": "\(time)"])
+        let sentAt = world.now
+        guard let p = Self.payload(format, payload) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
+        hub.scheduleNotification(p, at: time, tagExpression: tagExpression) { [self] result in
+            switch result {
+            case .success(let s): scheduled.append(s.scheduledNotificationID); record(sentAt, 201, nil)
+            case .failure(let e): record(sentAt, e.status, e.description)
+            }
+        }
+    }
+
+    /// Cancels the most recent scheduled send.
+    public func cancelLastScheduled() {
+        guard let id = scheduled.last else {
+            return world.record(layer: "operator", host: Self.name, kind: "operator.ignored", ["why": "nothing is scheduled"])
+        }
+        world.record(layer: "operator", host: Self.name, kind: "operator.cancel", ["id": id])
+        let sentAt = world.now
+        hub.cancelNotification(id) { [self] result in
+            switch result {
+            case .success: record(sentAt, 200, nil)
+            case .failure(let e): record(sentAt, e.status, e.description)
+            }
+        }
+    }
+
+    /// A test send: the hub answers with one outcome per target, for at most 10 targets (§4.8).
+    public func testSend(format: String, payload: String, tagExpression: String?) {
+        world.record(layer: "operator", host: Self.name, kind: "operator.test-send", ["format": format])
+        let sentAt = world.now
+        guard let p = Self.payload(format, payload) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
+        testHub.sendNotification(p, tagExpression: tagExpression) { [self] result in
+            switch result {
+            case .success(let outcome):
+                testSendResults.append(outcome.results.count)
+                world.record(layer: "operator", host: Self.name, kind: "operator.test-results",
+                             ["results": outcome.results.count, "success": outcome.success, "failure": outcome.failure])
+                record(sentAt, 201, nil)
+            case .failure(let e): record(sentAt, e.status, e.description)
+            }
+        }
+    }
+
+    private func record(_ sentAt: VirtualTime, _ status: Int?, _ failure: String?) {
+        calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
     }
 
     /// A native send (`apple`, `fcmv1`, `windows`) of `payload` to `tagExpression`, or to everyone.

@@ -79,6 +79,12 @@ public enum ActionKind: Equatable, Sendable {
     case restore(from: String)
     /// The operator sends straight through the hub: `operator send apple|fcmv1|windows "<payload>" [to "<expression>"]`.
     case hubSend(format: String, payload: String, tagExpression: String?)
+    /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`
+    case hubSchedule(format: String, payload: String, at: VirtualTime, tagExpression: String?)
+    /// `operator cancel scheduled`: cancels the most recent scheduled send.
+    case hubCancelScheduled
+    /// `operator test-send <format> "<payload>" [to "<expression>"]`
+    case hubTestSend(format: String, payload: String, tagExpression: String?)
     /// Register again asking for extra tags (`register with tags username:bob`).
     case register(tags: [String])
     /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).
@@ -118,6 +124,8 @@ public enum ExpectationKind: Equatable, Sendable {
     case received(host: String, count: Int, status: Int?)
     /// `expect invariant <id> holds|broken`
     case invariant(id: String, holds: Bool)
+    /// `expect operator test-send results <n>`: some test send answered with n per-target results.
+    case testSendResults(count: Int)
 }
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).

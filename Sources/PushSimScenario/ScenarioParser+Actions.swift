@@ -103,20 +103,44 @@ extension ScenarioParser.Session {
         actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
     }
 
-    /// `operator send apple|fcmv1|windows "<payload>" [to "<tag expression>"]`
+    /// `operator send|test-send <format> "<payload>" [to "<expression>"]`,
+    /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`, `operator cancel scheduled`
     private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
-        let usage = "write operator send apple|fcmv1|windows \"<payload>\" [to \"<tag expression>\"]"
-        try t.keyword("send", hint: usage)
-        let format = try t.word("a format: apple, fcmv1 or windows", hint: usage)
-        guard ["apple", "fcmv1", "windows"].contains(format.text) else {
-            throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)", hint: "formats are apple, fcmv1, windows")
+        let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\" [to \"<tag expression>\"], "
+            + "operator schedule <format> \"<payload>\" at <time> [to …], or operator cancel scheduled"
+        let verb = try t.word("send, schedule, cancel or test-send", hint: usage)
+        let kind: ActionKind
+        if verb.text == "cancel" {
+            try t.keyword("scheduled", hint: "write operator cancel scheduled (cancels the most recent scheduled send)")
+            kind = .hubCancelScheduled
+        } else {
+            guard ["send", "schedule", "test-send"].contains(verb.text) else {
+                throw ScenarioDiagnostic(location: t.location(verb), message: "unknown operator action \(verb.quoted)", hint: usage)
+            }
+            let format = try t.word("a format: apple, fcmv1 or windows", hint: usage)
+            guard ["apple", "fcmv1", "windows"].contains(format.text) else {
+                throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)", hint: "formats are apple, fcmv1, windows")
+            }
+            let payload = try t.string("the payload in double quotes", hint: usage)
+            var when: VirtualTime?
+            if verb.text == "schedule" {
+                try t.keyword("at", hint: "write operator schedule <format> \"<payload>\" at <time>, e.g. at +2h")
+                let (spec, token) = try t.time()
+                guard let resolved = spec.resolved(from: time) else {
+                    throw ScenarioDiagnostic(location: t.location(token), message: "\(token.quoted) is past the largest virtual time", hint: usage)
+                }
+                when = resolved
+            }
+            var expression: String?
+            if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
+            switch verb.text {
+            case "send": kind = .hubSend(format: format.text, payload: payload.text, tagExpression: expression)
+            case "schedule": kind = .hubSchedule(format: format.text, payload: payload.text, at: when!, tagExpression: expression)
+            default: kind = .hubTestSend(format: format.text, payload: payload.text, tagExpression: expression)
+            }
         }
-        let payload = try t.string("the payload in double quotes", hint: usage)
-        var expression: String?
-        if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
         try t.finish(hint: usage)
-        actions.append(Action(time: time, device: device.text, kind: .hubSend(format: format.text, payload: payload.text, tagExpression: expression),
-                              location: t.location(device)))
+        actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
     }
 
     /// `request <METHOD> "<path?query>" [auth none|basic <user> <password>|header "<value>"] [body "<text>"]`;

@@ -19,6 +19,10 @@ extension ScenarioParser.Session {
             kind = try hubRegistrations(&t)
         } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {
             kind = try received(&t, host: device.text)
+        } else if device.text == "operator", t.peek?.isWord("test-send") == true {
+            _ = t.next()
+            try t.keyword("results", hint: "write expect operator test-send results <n>")
+            kind = .testSendResults(count: try t.number("a number of results", as: Int.self).0)
         } else {
             if device.text != "operator" { use(device, t) }
             kind = try deviceExpectation(&t, device: device, names: names, operations: operations, usage: usage)

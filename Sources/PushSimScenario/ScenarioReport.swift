@@ -40,7 +40,8 @@ public struct ScenarioReport: Sendable {
         let devices = scenario.devices.map { d in
             "\(d.name) (\(d.platform.rawValue), client \(d.client.rawValue)\(d.backend.map { ", backend \($0.rawValue)" } ?? ""))"
         }
-        return (["backend \(backend)"] + parts + ["devices: " + (devices.isEmpty ? "none" : devices.joined(separator: ", "))])
+        let shown = devices.count > 6 ? devices.prefix(3).joined(separator: ", ") + ", … (\(devices.count) in all)" : devices.joined(separator: ", ")
+        return (["backend \(backend)"] + parts + ["devices: " + (devices.isEmpty ? "none" : shown)])
             .joined(separator: "; ")
     }
 

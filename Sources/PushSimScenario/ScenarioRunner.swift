@@ -52,9 +52,21 @@ public enum ScenarioRunner {
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
         for action in scenario.actions {
             let label = "\(action.device) \(describe(action.kind))"
-            if case .hubSend(let format, let payload, let expression) = action.kind {
-                simulation.at(action.time, label) { simulation.operatorConsole.send(format: format, payload: payload, tagExpression: expression) }
+            let console = simulation.operatorConsole
+            switch action.kind {
+            case .hubSend(let format, let payload, let expression):
+                simulation.at(action.time, label) { console.send(format: format, payload: payload, tagExpression: expression) }
                 continue
+            case .hubSchedule(let format, let payload, let when, let expression):
+                simulation.at(action.time, label) { console.schedule(format: format, payload: payload, at: when, tagExpression: expression) }
+                continue
+            case .hubCancelScheduled:
+                simulation.at(action.time, label) { console.cancelLastScheduled() }
+                continue
+            case .hubTestSend(let format, let payload, let expression):
+                simulation.at(action.time, label) { console.testSend(format: format, payload: payload, tagExpression: expression) }
+                continue
+            default: break
             }
             guard let device = simulation.device(action.device) else { continue }
             simulation.at(action.time, label) { perform(action.kind, on: device, in: simulation) }
@@ -94,7 +106,7 @@ public enum ScenarioRunner {
         case .launch: device.launch()
         case .refreshHandle: device.refreshHandle()
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
-        case .hubSend: break // the operator's, scheduled by the runner
+        case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend: break // the operator's, scheduled by the runner
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
@@ -113,6 +125,10 @@ public enum ScenarioRunner {
         case .refreshHandle: return "refresh-handle"
         case .restore(let other): return "restore from \(other)"
         case .hubSend(let format, _, let expression): return "send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
+        case .hubSchedule(let format, _, let when, let expression):
+            return "schedule \(format) at \(when) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
+        case .hubCancelScheduled: return "cancel scheduled"
+        case .hubTestSend(let format, _, let expression): return "test-send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"
         }

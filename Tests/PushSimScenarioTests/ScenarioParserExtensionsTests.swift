@@ -244,3 +244,41 @@ import PushSimServices
         }
     }
 }
+
+/// Operator scheduled sends, cancels and test sends.
+@Suite struct OperatorActionTests {
+    @Test func scheduleCancelAndTestSendParse() throws {
+        let s = try ScenarioParser.parse("""
+            scenario "t"
+            at 10s operator schedule apple "{}" at +2h to "username:bob"
+            operator schedule fcmv1 "{}" at 5h
+            operator cancel scheduled
+            operator test-send windows "<toast/>" to "topic:beta"
+            expect operator test-send results 10
+            """, path: "t.scenario").get()
+        let twoHoursAfterTen = VirtualTime.zero + VirtualDuration.seconds(7_210)
+        let fiveHours = VirtualTime.zero + VirtualDuration.hours(5)
+        let expected: [ActionKind] = [
+            .hubSchedule(format: "apple", payload: "{}", at: twoHoursAfterTen, tagExpression: "username:bob"),
+            .hubSchedule(format: "fcmv1", payload: "{}", at: fiveHours, tagExpression: nil),
+            .hubCancelScheduled,
+            .hubTestSend(format: "windows", payload: "<toast/>", tagExpression: "topic:beta"),
+        ]
+        #expect(s.actions.map(\.kind) == expected)
+        #expect(s.expectations.map(\.kind) == [.testSendResults(count: 10)])
+    }
+
+    @Test func operatorMistakesAreLocated() {
+        for (line, column, message) in [
+            ("operator broadcast apple \"{}\"", 10, "unknown operator action \"broadcast\""),
+            ("operator schedule apple \"{}\" in 2h", 30, "expected \"at\", found \"in\""),
+            ("operator cancel everything", 17, "expected \"scheduled\", found \"everything\""),
+        ] {
+            guard case .failure(let f) = ScenarioParser.parse("scenario \"t\"\n" + line, path: "t.scenario") else {
+                Issue.record("\(line) parsed"); continue
+            }
+            #expect(f.diagnostics.first?.location.column == column, "\(line): \(f.diagnostics.first?.description ?? "")")
+            #expect(f.diagnostics.first?.message == message, "\(line): \(f.diagnostics.first?.message ?? "")")
+        }
+    }
+}
