@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "pushsim", targets: ["pushsim"]),
         .executable(name: "kernel-bench", targets: ["KernelBench"]),
         .executable(name: "fanout-bench", targets: ["FanOutBench"]),
+        .executable(name: "hub-bench", targets: ["HubBench"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -31,6 +32,7 @@ let package = Package(
         .executableTarget(name: "pushsim", dependencies: ["PushSim"]),
         .executableTarget(name: "KernelBench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
         .executableTarget(name: "FanOutBench", dependencies: ["PushSim"], path: "tools/FanOutBench"),
+        .executableTarget(name: "HubBench", dependencies: ["PushSim"], path: "tools/HubBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
