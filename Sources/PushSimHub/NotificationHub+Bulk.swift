@@ -30,6 +30,6 @@ extension NotificationHub {
     /// How many live registrations of `platform` a send to `expression` would reach now: the
     /// routing step of a send, without the send.
     public func route(_ expression: String, platform: RegistrationPlatform, now: VirtualTime) -> Result<Int, TagExpressionError> {
-        TagExpressionParser.parse(expression).map { store.matching($0, platform: platform, now: now).count }
+        TagExpressionParser.parse(expression).map { store.matchingNumbers($0, platform: platform, now: now).count }
     }
 }

@@ -36,3 +36,44 @@ struct BulkImportTests {
         #expect(throws: AtomProblem.self) { try w.hub.importRegistrations(retired, world: w.world).get() }
     }
 }
+
+/// The tag index answers expressions exactly like evaluating each registration's tags.
+@Suite("Hub tag index")
+struct TagIndexTests {
+    @Test func sortedMergesAreSetOperations() {
+        #expect(SortedMerge.intersection([1, 3, 5, 7], [3, 4, 5, 8]) == [3, 5])
+        #expect(SortedMerge.union([1, 3, 5], [2, 3, 6]) == [1, 2, 3, 5, 6])
+        #expect(SortedMerge.difference([1, 2, 3, 4, 5], [2, 4, 9]) == [1, 3, 5])
+        #expect(SortedMerge.union([], [4]) == [4])
+        #expect(SortedMerge.lowerBound([1, 3, 5], 4) == 2)
+        #expect(SortedMerge.lowerBound([1, 3, 5], 0) == 0)
+        #expect(SortedMerge.lowerBound([1, 3, 5], 9) == 3)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func indexRoutingEqualsBruteForce(seed: UInt64) throws {
+        let w = HubWorld(services: false)
+        var random = SeededRandom(seed: seed)
+        let tagNames = ["a", "b", "c", "d"]
+        var tagsOf: [[String]] = []
+        var descriptions: [RegistrationDescription] = []
+        for i in 0..<400 {
+            let tags = tagNames.filter { _ in random.chance(Ratio(1, 3)) }
+            tagsOf.append(tags)
+            descriptions.append(RegistrationDescription(platform: random.chance(Ratio(1, 5)) ? .fcmV1 : .apple,
+                                                        handle: "h\(i)", tags: tags))
+        }
+        let ids = try w.hub.importRegistrations(descriptions, world: w.world).get()
+        // Delete some and re-upsert others with new tags, so the index sees removals and moves.
+        for i in stride(from: 0, to: 400, by: 13) { _ = w.raw("DELETE", w.path("registrations/\(ids[i])")) }
+        let expressions = ["a", "!a", "a && b", "a || b", "a && !b", "!a && b", "(a && !b) || c", "!(a || b)", "a && b && !c || d",
+                           "(a || b) && (c || d)", "!a && !b", "a && (b || !c)"]
+        for text in expressions {
+            let expression = try TagExpressionParser.parse(text).get()
+            let expected = (0..<400).filter { i in
+                i % 13 != 0 && descriptions[i].platform == .apple && expression.matches { tagsOf[i].contains($0) }
+            }.count
+            #expect(try w.hub.route(text, platform: .apple, now: w.world.now).get() == expected, "\(text)")
+        }
+    }
+}
