@@ -27,11 +27,17 @@ let (format, payload): (String, String) = {
 }()
 
 func seconds(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+}
 
 print("fanout-bench: \(count) \(platform.rawValue) devices, one \(format) broadcast of \(payload.utf8.count) bytes, \(reps) reps (trace and journal off)")
 var best = Double.infinity
 var times: [Double] = []
 for rep in 1...reps {
+    let memoryBefore = residentKiB()
     let sim = Simulation(seed: UInt64(rep))
     sim.world.trace.isRecording = false
     sim.world.journal.isRecording = false
@@ -43,6 +49,7 @@ for rep in 1...reps {
     sim.at(.zero + .seconds(1)) { for (i, d) in devices.enumerated() { d.login(user: "u\(i)", password: "u\(i)") } }
     sim.run()
     let setup = seconds(setupStart)
+    let perDevice = Double(residentKiB() - memoryBefore) * 1024 / Double(count)
     let eventsBefore = sim.world.eventsProcessed
     let registrations = sim.hub.liveRegistrations(now: sim.world.now)
     let sendAt = sim.world.now + .seconds(10)
@@ -54,8 +61,8 @@ for rep in 1...reps {
     let events = sim.world.eventsProcessed - eventsBefore
     times.append(fanout)
     best = min(best, fanout)
-    print(String(format: "rep %d: setup %.2f s (%d registrations); fan-out %.3f s for %d targets = %.1f µs/target, %d events, %d delivered",
-                 rep, setup, registrations, fanout, registrations, fanout * 1e6 / Double(max(1, registrations)), events, delivered))
+    print(String(format: "rep %d: setup %.2f s (%d registrations, %.0f bytes resident per device in all layers); fan-out %.3f s for %d targets = %.1f µs/target, %d events, %d delivered",
+                 rep, setup, registrations, perDevice, fanout, registrations, fanout * 1e6 / Double(max(1, registrations)), events, delivered))
     precondition(delivered == count, "every device must show the broadcast")
 }
 times.sort()
