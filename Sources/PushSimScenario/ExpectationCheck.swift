@@ -49,6 +49,9 @@ enum ExpectationCheck {
                 .filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
                 .filter { status == nil || $0.result?.status == status }
             return result(entries.count == count, "\(host) received \(entries.count) such request(s)")
+        case .notificationState(let id, let state):
+            let seen = simulation.hub.notificationState(id)?.rawValue
+            return result(seen == state, seen.map { "\(id) is \($0)" } ?? "the hub has no notification \(id)")
         case .testSendResults(let count):
             let seen = simulation.operatorConsole.testSendResults
             return result(seen.contains(count), seen.isEmpty ? "no test send answered" : "test sends answered with \(seen.map(String.init).joined(separator: ", ")) result(s)")

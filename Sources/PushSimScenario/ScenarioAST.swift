@@ -126,6 +126,9 @@ public enum ExpectationKind: Equatable, Sendable {
     case invariant(id: String, holds: Bool)
     /// `expect operator test-send results <n>`: some test send answered with n per-target results.
     case testSendResults(count: Int)
+    /// `expect hub notification "<id>" state <State>`: the hub's telemetry state of a notification
+    /// when the run ends (`Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`, …; NH-SDKDOC).
+    case notificationState(id: String, state: String)
 }
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).

@@ -17,6 +17,19 @@ extension ScenarioParser.Session {
             kind = try invariant(&t)
         } else if device.text == "hub", t.peek?.isWord("has") == true {
             kind = try hubRegistrations(&t)
+        } else if device.text == "hub", t.peek?.isWord("notification") == true {
+            _ = t.next()
+            let usage = "write expect hub notification \"ntf-000001\" state Completed"
+            let id = try t.string("a notification id in double quotes, e.g. \"ntf-000001\"", hint: usage)
+            try t.keyword("state", hint: usage)
+            let states = ["Enqueued", "DetailedStateAvailable", "Processing", "Completed", "Abandoned", "Unknown", "NoTargetFound",
+                          "Cancelled", "Scheduled"]
+            let state = try t.word("a state: \(states.joined(separator: ", "))", hint: usage)
+            guard states.contains(state.text) else {
+                throw ScenarioDiagnostic(location: t.location(state), message: "unknown notification state \(state.quoted)",
+                                         hint: "states are \(states.joined(separator: ", "))")
+            }
+            kind = .notificationState(id: id.text, state: state.text)
         } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {
             kind = try received(&t, host: device.text)
         } else if device.text == "operator", t.peek?.isWord("test-send") == true {

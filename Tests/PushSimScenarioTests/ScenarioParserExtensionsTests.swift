@@ -282,3 +282,16 @@ import PushSimServices
         }
     }
 }
+
+/// `expect hub notification "<id>" state <State>`
+@Suite struct NotificationStateExpectationTests {
+    @Test func parsesAndRefusesUnknownStates() throws {
+        let s = try ScenarioParser.parse("scenario \"t\"\nexpect hub notification \"ntf-000001\" state Completed", path: "t.scenario").get()
+        #expect(s.expectations.map(\.kind) == [.notificationState(id: "ntf-000001", state: "Completed")])
+        guard case .failure(let f) = ScenarioParser.parse("scenario \"t\"\nexpect hub notification \"x\" state Done", path: "t.scenario") else {
+            Issue.record("parsed"); return
+        }
+        #expect(f.diagnostics.first?.message == "unknown notification state \"Done\"")
+        #expect(f.diagnostics.first?.location.column == 35)
+    }
+}
