@@ -64,6 +64,9 @@ public struct HubConfiguration: Sendable {
     public var apns: APNsCredential?
     public var fcm: FCMCredential?
     public var wns: WNSCredential?
+    /// Most requests to the PNSs the hub keeps in flight at once; further copies of a fan-out wait
+    /// for answers (see `PNSStreams`). Not published by Azure; 1,000 is PushSim's choice.
+    public var maxPNSRequestsInFlight = 1_000
 
     public init(namespace: String, hubName: String, accessRules: [SharedAccessRule],
                 registrationTimeToLive: VirtualDuration? = nil,

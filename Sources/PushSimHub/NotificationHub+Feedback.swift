@@ -22,6 +22,11 @@ enum PNSVerdict: Equatable {
             return
         }
         let status = response.status
+        // Every PNS answers success with 200; only other answers have a body worth reading.
+        if status == 200 {
+            self = platform == .gcm || platform == .mpns ? .refused(reason: "retired platform", outcome: .pnsError) : .accepted
+            return
+        }
         let json = try? JSONParser.parse(response.body)
         let retryAfter = response.headers["Retry-After"].flatMap { Int64($0) }.map { VirtualDuration.seconds($0) }
         let refusal: PNSOutcome = status == 400 || status == 413 ? .invalidPayload : status == 403 ? .invalidCredentials : .pnsError
@@ -76,8 +81,10 @@ extension NotificationHub {
         let verdict = PNSVerdict(result, platform: t.platform)
         switch verdict {
         case .accepted:
-            world.record(layer: "hub", host: Self.name, kind: "hub.pns-accepted",
-                         ["notification": n.id, "registration": t.label, "message": Self.pnsMessageID(result, t.platform)])
+            if world.isTracing {
+                world.record(layer: "hub", host: Self.name, kind: "hub.pns-accepted",
+                             ["notification": n.id, "registration": t.label, "message": Self.pnsMessageID(result, t.platform)])
+            }
             finishCopy(n, t, .success, reason: "", world: world)
         case .deadHandle(let reason, let since, let outcome):
             handleDeadTarget(t, n, reason: reason, sinceUnixMilliseconds: since, outcome: outcome, world: world)
@@ -88,7 +95,7 @@ extension NotificationHub {
             guard !renewed else {
                 return drop(n, t, reason: "\(reason), again after renewing credentials", outcome: .invalidCredentials, world: world)
             }
-            dispatch(n, to: t, attempt: attempt + 1, renewed: true, world: world)
+            resend(n, to: t, attempt: attempt + 1, renewed: true, world: world)
         case .retry(let reason, let after, let outcome):
             retry(n, t, attempt: attempt, renewed: renewed, reason: reason, outcome: outcome, after: after, world: world)
         case .refused(let reason, let outcome):
@@ -112,16 +119,16 @@ extension NotificationHub {
         world.record(layer: "hub", host: Self.name, kind: "hub.pns-retry",
                      ["notification": n.id, "registration": t.label, "reason": reason, "in": "\(delay)"])
         let key = "\(n.id)/\(t.label)"
-        inFlight[key] = "notification \(n.id) for registration \(t.label) waiting to retry (\(reason))"
+        retriesWaiting[key] = "notification \(n.id) for registration \(t.label) waiting to retry (\(reason))"
         world.schedule(after: delay) { [self] in
-            inFlight[key] = nil
+            retriesWaiting[key] = nil
             // Retry against the target as it is now: deleted, expired or moved to another
             // handle meanwhile means this copy of the notification has no target any more.
             guard let current = currentTarget(t, now: world.now) else {
                 return drop(n, t, reason: "\(reason); the registration was deleted, expired or changed handle before the retry",
                             outcome: .dropped, world: world)
             }
-            dispatch(n, to: current, attempt: attempt + 1, renewed: renewed, world: world)
+            resend(n, to: current, attempt: attempt + 1, renewed: renewed, world: world)
         }
     }
 

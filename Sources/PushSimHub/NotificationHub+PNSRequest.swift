@@ -61,7 +61,7 @@ extension NotificationHub {
         case .apple:
             guard let c = configuration.apns else { return then(.failure(noCredentials)) }
             var headers = HTTPHeaders([("authorization", "bearer " + pnsTokens.apnsToken(c, world: world)), ("apns-topic", c.bundleID)])
-            if !copy.headers.contains(where: { $0.0.lowercased() == "apns-push-type" }) { headers.add("apns-push-type", "alert") }
+            if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { headers.add("apns-push-type", "alert") }
             for (k, v) in copy.headers { headers.add(k.lowercased(), v) }
             then(.success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/\(t.handle.lowercased())",
                                       headers: headers, body: copy.body)))
@@ -83,7 +83,7 @@ extension NotificationHub {
             guard let c = configuration.wns else { return then(.failure(noCredentials)) }
             PNSAccessTokenCache.wnsToken(self, c, world: world) { answer in
                 guard let token = PNSRequestProblem.token(answer, then) else { return }
-                let type = copy.headers.first(where: { $0.0.lowercased() == "x-wns-type" })?.1 ?? "wns/toast"
+                let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
                 var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
                                            ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
                 for (k, v) in copy.headers { headers.add(k, v) }

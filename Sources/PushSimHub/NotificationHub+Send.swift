@@ -1,24 +1,38 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// One accepted send, as the hub carries it to each target.
-struct HubNotification {
-    var id: String
+/// One accepted send, as the hub carries it to each target. A class: every copy in flight refers
+/// to the one instance instead of carrying the payload and headers along.
+final class HubNotification {
+    let id: String
     /// `apple`, `fcmv1`, `windows` or `template`.
-    var format: String
+    let format: String
     /// The native platform; nil for a template send.
-    var platform: RegistrationPlatform?
-    var payload: [UInt8]
+    let platform: RegistrationPlatform?
+    let payload: [UInt8]
     /// PNS headers the sender gave (`apns-*`, `X-WNS-*`), forwarded as they are.
-    var forwardedHeaders: [(String, String)]
-    var acceptedAt: VirtualTime
+    let forwardedHeaders: [(String, String)]
+    let acceptedAt: VirtualTime
     /// For fcmv1: the `message` members other than `token`, serialized once when the send is
     /// accepted (`"data":{…},…`), so each target costs one string join, not a parse.
-    var fcmMessageTail: String?
+    let fcmMessageTail: String?
     /// Template sends: the property bag.
-    var properties: TemplateProperties?
+    let properties: TemplateProperties?
     /// Test sends make one attempt per copy and report each outcome (§4.8).
-    var isTest = false
+    let isTest: Bool
+
+    init(id: String, format: String, platform: RegistrationPlatform?, payload: [UInt8], forwardedHeaders: [(String, String)],
+         acceptedAt: VirtualTime, fcmMessageTail: String?, properties: TemplateProperties?, isTest: Bool = false) {
+        self.id = id
+        self.format = format
+        self.platform = platform
+        self.payload = payload
+        self.forwardedHeaders = forwardedHeaders
+        self.acceptedAt = acceptedAt
+        self.fcmMessageTail = fcmMessageTail
+        self.properties = properties
+        self.isTest = isTest
+    }
 }
 
 /// A send request the hub has read and checked, not yet given an id (so that a scheduled send can
@@ -154,47 +168,66 @@ extension NotificationHub {
         return n
     }
 
-    /// Hands one copy to each target; `NoTargetFound` when there is none.
+    /// Hands one copy to each target, as PNS streams free up (see ``PNSStreams``);
+    /// `NoTargetFound` when there is none.
     func fanOut(_ n: HubNotification, _ targets: [SendTarget], world: World) {
         beginCopies(n, targets, world: world)
         if targets.isEmpty {
             world.record(layer: "hub", host: Self.name, kind: "hub.no-target", ["notification": n.id])
+            return
         }
-        for t in targets { dispatch(n, to: t, attempt: 1, world: world) }
+        streams.enqueue(.fanOut(FanOutCursor(n, targets)))
+        sendWaitingCopies(world: world)
     }
 
-    /// Hands one notification to the PNS of one target. `renewed` is true once the hub has
-    /// renewed its credentials for this notification (it does so at most once).
-    func dispatch(_ n: HubNotification, to t: SendTarget, attempt: Int, renewed: Bool = false, world: World) {
-        let key = "\(n.id)/\(t.label)"
-        inFlight[key] = "notification \(n.id) for registration \(t.label) not yet accepted by its PNS (attempt \(attempt))"
+    /// Sends another attempt of one copy when a stream is free (retries wait behind earlier copies).
+    func resend(_ n: HubNotification, to t: SendTarget, attempt: Int, renewed: Bool, world: World) {
+        streams.enqueue(.copy(PNSStreams.Copy(notification: n, target: t, attempt: attempt, renewed: renewed)))
+        sendWaitingCopies(world: world)
+    }
+
+    /// Starts waiting copies while streams are free.
+    func sendWaitingCopies(world: World) {
+        while let c = streams.takeNext() { dispatch(c, world: world) }
+    }
+
+    /// Hands one copy to the PNS of its target, on a stream already taken. `renewed` is true once
+    /// the hub has renewed its credentials for this notification (it does so at most once).
+    private func dispatch(_ c: PNSStreams.Copy, world: World) {
+        let (n, t, attempt) = (c.notification, c.target, c.attempt)
         withPNSRequest(n, t, world: world) { [self] built in
             guard case .success(let request) = built else {
-                inFlight[key] = nil
+                streams.release()
                 if case .failure(let problem) = built {
                     // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
                     if problem.retryable {
-                        retry(n, t, attempt: attempt, renewed: renewed, reason: problem.reason, outcome: problem.outcome, after: nil, world: world)
+                        retry(n, t, attempt: attempt, renewed: c.renewed, reason: problem.reason, outcome: problem.outcome, after: nil, world: world)
                     } else {
                         drop(n, t, reason: problem.reason, outcome: problem.outcome, world: world)
                     }
                 }
-                return
+                return sendWaitingCopies(world: world)
             }
-            if let template = t.template {
-                let name = template.name ?? "(unnamed)"
-                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
-                             ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
-                              "attempt": attempt, "template": name])
-            } else {
-                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
-                             ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
-                              "attempt": attempt])
+            if world.isTracing {
+                if let template = t.template {
+                    world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                                 ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
+                                  "attempt": attempt, "template": template.name ?? "(unnamed)"])
+                } else {
+                    world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                                 ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
+                                  "attempt": attempt])
+                }
             }
-            world.call(request, from: Self.name) { [self] result in
-                inFlight[key] = nil
-                handlePNSResult(result, n, t, attempt: attempt, renewed: renewed, world: world)
-            }
+            world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
         }
+    }
+
+    /// A PNS answered a copy (or the call failed): frees its stream and acts on the answer.
+    public func receive(_ result: CallResult, tag: UInt64, world: World) {
+        let c = streams.answered(tag)
+        streams.release()
+        handlePNSResult(result, c.notification, c.target, attempt: c.attempt, renewed: c.renewed, world: world)
+        sendWaitingCopies(world: world)
     }
 }

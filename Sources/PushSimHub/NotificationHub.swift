@@ -10,7 +10,7 @@ import PushSimNetwork
 /// on an id that was never handed out, was deleted, or expired answers 410 "Cannot use specified
 /// location" (NH-DN495630); duplicate handles are allowed; a PNS's "dead handle" answer deletes
 /// the registration (§4.9, §6). Every call needs a SAS token with the right claim (401 otherwise).
-public final class NotificationHub: Host {
+public final class NotificationHub: Host, CallReceiver {
     public static let name = "hub"
     public static let apiVersion = "2015-01"
 
@@ -19,8 +19,10 @@ public final class NotificationHub: Host {
     var random: SeededRandom
     var pnsTokens = PNSAccessTokenCache()
     var notificationCounter = 0
-    /// Sends handed to a PNS but not answered yet, and retries waiting, for the leftovers report.
-    var inFlight: [String: String] = [:]   // key → description; looked up, reported sorted
+    /// Retries waiting for their time, for the leftovers report.
+    var retriesWaiting: [String: String] = [:]   // key → description; looked up, reported sorted
+    /// Requests to the PNSs: in flight, and waiting for a free stream.
+    var streams: PNSStreams
     var installations = InstallationStore()
     /// Telemetry by notification id (looked up only).
     var records: [String: NotificationRecord] = [:]
@@ -34,6 +36,7 @@ public final class NotificationHub: Host {
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
+        self.streams = PNSStreams(limit: configuration.maxPNSRequestsInFlight)
         world.register(self, name: Self.name, aliases: [configuration.host])
     }
 
@@ -95,7 +98,9 @@ public final class NotificationHub: Host {
         }
     }
 
-    public func leftovers(world: World) -> [String] { inFlight.keys.sorted().map { inFlight[$0]! } + scheduledLeftovers }
+    public func leftovers(world: World) -> [String] {
+        (retriesWaiting.map { ($0.key, $0.value) } + streams.leftovers).sorted { $0.0 < $1.0 }.map(\.1) + scheduledLeftovers
+    }
 
     // MARK: Registrations
 

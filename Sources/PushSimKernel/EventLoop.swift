@@ -5,22 +5,38 @@
 /// being queued are skipped without moving the clock (the caller says which are still live).
 public struct EventLoop<Payload> {
     /// The current virtual time: the due time of the event being handled.
-    public private(set) var now: VirtualTime = .zero
-    public private(set) var queue: EventQueue<Payload>
+    @inlinable public var now: VirtualTime { currentTime }
+    @inlinable public var queue: EventQueue<Payload> { pending }
     /// Live events handed out so far.
-    public private(set) var processed: Int = 0
+    @inlinable public var processed: Int { handedOut }
+    @usableFromInline var currentTime: VirtualTime = .zero
+    @usableFromInline var pending: EventQueue<Payload>
+    @usableFromInline var handedOut: Int = 0
     public var limits: RunLimits
 
-    public init(limits: RunLimits = RunLimits(), reservingCapacity capacity: Int = 0) {
+    // The loop is generic over its payload and used from other modules: `@inlinable` lets the
+    // compiler specialise it for the payload type there (unspecialised generic code looks up
+    // type metadata and copies through value witnesses on every event: several times slower).
+    @inlinable public init(limits: RunLimits = RunLimits(), reservingCapacity capacity: Int = 0) {
         self.limits = limits
-        self.queue = EventQueue(reservingCapacity: capacity)
+        self.pending = EventQueue(reservingCapacity: capacity)
     }
 
     /// Queues `payload` at `time`, which must not be in the past.
-    public mutating func schedule(_ payload: Payload, at time: VirtualTime) {
+    @inlinable public mutating func schedule(_ payload: Payload, at time: VirtualTime) {
         precondition(time >= now, "cannot schedule at \(time), before now (\(now))")
-        queue.push(payload, at: time)
+        pending.push(payload, at: time)
     }
+
+    /// Queues `payload` at `time` in `lane` (see ``EventQueue``): for events known to come in
+    /// time order, such as timeouts of one length.
+    @inlinable public mutating func schedule(_ payload: Payload, at time: VirtualTime, lane: Int) {
+        precondition(time >= now, "cannot schedule at \(time), before now (\(now))")
+        pending.push(payload, at: time, lane: lane)
+    }
+
+    /// Adds a lane to the queue and returns its number.
+    public mutating func addLane() -> Int { pending.addLane() }
 
     /// What `next` found.
     public enum Step {
@@ -31,14 +47,14 @@ public struct EventLoop<Payload> {
     /// Hands out the next live event due no later than `stop` (if given), moving `now` to its time.
     /// Ends with `.quiescent` when nothing is left, `.stoppedAt(stop)` when the next event is
     /// later than `stop` (the clock then moves to `stop`), or `.limitReached` with a message.
-    public mutating func next(until stop: VirtualTime? = nil, isLive: (Payload) -> Bool = { _ in true }) -> Step {
-        while let first = queue.first {
+    @inlinable public mutating func next(until stop: VirtualTime? = nil, isLive: (Payload) -> Bool = { _ in true }) -> Step {
+        while let first = pending.first {
             if let stop, first.time > stop {
-                now = max(now, stop)
+                currentTime = max(now, stop)
                 return .end(.stoppedAt(stop))
             }
             guard isLive(first.payload) else {
-                _ = queue.pop()
+                _ = pending.pop()
                 continue
             }
             // Limits are checked while the event is still queued, so it stays a leftover.
@@ -47,17 +63,17 @@ public struct EventLoop<Payload> {
                     "virtual time limit reached: an event is due at \(first.time), after the limit \(limits.maxTime); "
                     + "raise it with 'limit time <duration>' or look for a loop that keeps rescheduling"))
             }
-            if processed >= limits.maxEvents {
+            if handedOut >= limits.maxEvents {
                 return .end(.limitReached(
                     "event limit reached: \(limits.maxEvents) events processed by \(now); "
                     + "raise it with 'limit events <n>' or look for a loop that never settles"))
             }
-            let entry = queue.pop()!
-            processed += 1
-            now = entry.time
+            let entry = pending.pop()!
+            handedOut += 1
+            currentTime = entry.time
             return .event(entry.payload)
         }
-        if let stop { now = max(now, stop) }
+        if let stop { currentTime = max(now, stop) }
         return .end(.quiescent)
     }
 }

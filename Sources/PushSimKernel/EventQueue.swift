@@ -6,6 +6,12 @@
 ///
 /// The queue is a value type holding a binary heap in one array of structs: no allocation per
 /// event, no closures. `Payload` should be small and value-typed (an enum of ids, say).
+///
+/// Events that are known to be scheduled in non-decreasing time order (every call's timeout,
+/// `now + 30 s`, say) can go to a *lane* instead of the heap: a first-in first-out buffer whose
+/// head is compared with the heap's top. A lane push and pop cost O(1), and the order handed out is
+/// exactly the order a single heap would give, because lanes and heap share the sequence numbers.
+/// Lanes keep a million pending timeouts out of the heap, so the heap stays small and cache-warm.
 public struct EventQueue<Payload> {
     /// One scheduled event.
     public struct Entry {
@@ -26,16 +32,76 @@ public struct EventQueue<Payload> {
         }
     }
 
+    /// A first-in first-out run of entries in non-decreasing (time, sequence) order.
+    @usableFromInline struct Lane {
+        @usableFromInline var entries: [Entry] = []
+        /// Index of the lane's first entry; the entries before it were popped.
+        @usableFromInline var head = 0
+        @inlinable init() {}
+        @inlinable var first: Entry? { head < entries.count ? entries[head] : nil }
+    }
+
     @usableFromInline var heap: [Entry] = []
+    @usableFromInline var lanes: [Lane] = []
+    @usableFromInline var laneCount = 0
     @usableFromInline var nextSequence: UInt64 = 0
 
     public init(reservingCapacity capacity: Int = 0) { heap.reserveCapacity(capacity) }
 
     /// Number of events waiting.
-    @inlinable public var count: Int { heap.count }
-    @inlinable public var isEmpty: Bool { heap.isEmpty }
+    @inlinable public var count: Int { heap.count + laneCount }
+    @inlinable public var isEmpty: Bool { count == 0 }
     /// The entry that `pop()` would return next.
-    @inlinable public var first: Entry? { heap.first }
+    @inlinable public var first: Entry? {
+        guard let lane = firstLane() else { return heap.first }
+        return lanes[lane].first
+    }
+
+    /// Adds a lane and returns its number, for ``push(_:at:lane:)``.
+    public mutating func addLane() -> Int {
+        lanes.append(Lane())
+        return lanes.count - 1
+    }
+
+    /// Schedules `payload` at `time` in `lane`, whose events must come in non-decreasing time
+    /// order (a precondition): the lane is a queue, not a heap.
+    @inlinable @discardableResult
+    public mutating func push(_ payload: Payload, at time: VirtualTime, lane: Int) -> UInt64 {
+        if let last = lanes[lane].entries.last, lanes[lane].head < lanes[lane].entries.count {
+            precondition(last.time.microseconds <= time.microseconds, "lane \(lane) takes events in time order only")
+        }
+        let seq = nextSequence
+        nextSequence &+= 1
+        lanes[lane].entries.append(Entry(time: time, sequence: seq, payload: payload))
+        laneCount += 1
+        return seq
+    }
+
+    /// The lane whose head comes before the heap's top and every other lane's head, if any.
+    @inlinable func firstLane() -> Int? {
+        guard laneCount > 0 else { return nil }
+        var best: Int? = nil
+        var bestEntry = heap.first
+        for i in lanes.indices {
+            guard let e = lanes[i].first else { continue }
+            if bestEntry == nil || e.precedes(bestEntry!) { best = i; bestEntry = e }
+        }
+        return best
+    }
+
+    @inlinable mutating func popLane(_ i: Int) -> Entry {
+        let e = lanes[i].entries[lanes[i].head]
+        lanes[i].head += 1
+        laneCount -= 1
+        if lanes[i].head == lanes[i].entries.count {
+            lanes[i].entries.removeAll(keepingCapacity: true)
+            lanes[i].head = 0
+        } else if lanes[i].head >= 4096 && lanes[i].head * 2 >= lanes[i].entries.count {
+            lanes[i].entries.removeFirst(lanes[i].head) // compact: the popped half is dropped
+            lanes[i].head = 0
+        }
+        return e
+    }
 
     /// Schedules `payload` at `time`; returns the sequence number it was given.
     @inlinable @discardableResult
@@ -58,6 +124,7 @@ public struct EventQueue<Payload> {
 
     /// Removes and returns the earliest event (smallest time, then smallest sequence).
     @inlinable public mutating func pop() -> Entry? {
+        if let lane = firstLane() { return popLane(lane) }
         guard let last = heap.popLast() else { return nil }
         guard !heap.isEmpty else { return last }
         let top = heap[0]

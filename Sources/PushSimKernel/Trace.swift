@@ -68,6 +68,9 @@ public struct Trace {
 
     public init() {}
 
+    /// Whether `record` keeps or shows events (recording, or observed).
+    public var isActive: Bool { isRecording || !observers.isEmpty }
+
     /// Adds an observer that is called with every event recorded from now on.
     public mutating func observe(_ observer: @escaping (TraceEvent) -> Void) { observers.append(observer) }
 

@@ -15,22 +15,35 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        let lower = name.lowercased()
-        return fields.first(where: { $0.name.lowercased() == lower })?.value
+        fields.first(where: { sameFieldName($0.name, name) })?.value
     }
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        let lower = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lower }.map(\.value)
+        fields.filter { sameFieldName($0.name, name) }.map(\.value)
     }
     public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
     /// Removes every `name` field, then adds one.
     public mutating func set(_ name: String, _ value: String) {
-        let lower = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == lower }
+        fields.removeAll { sameFieldName($0.name, name) }
         fields.append((name: name, value: value))
     }
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+}
+
+/// Whether two header names are equal ignoring ASCII case (header names are ASCII tokens), without
+/// building lower-cased copies: header lookups run several times per request on hot paths.
+@inlinable public func sameFieldName(_ a: String, _ b: String) -> Bool {
+    var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+    while true {
+        switch (x.next(), y.next()) {
+        case (nil, nil): return true
+        case let (p?, q?):
+            if p == q { continue }
+            let lp = p &- 65 < 26 ? p | 0x20 : p, lq = q &- 65 < 26 ? q | 0x20 : q
+            if lp != lq { return false }
+        default: return false
+        }
+    }
 }
 
 /// An HTTP-shaped request as it travels over the simulated network.

@@ -17,6 +17,12 @@ extension Host {
     public func leftovers(world: World) -> [String] { [] }
 }
 
+/// A host that takes call results as method calls rather than closures (see
+/// ``World/call(_:from:timeout:replyTo:tag:)``); `tag` is the number it gave with the call.
+public protocol CallReceiver: AnyObject {
+    func receive(_ result: CallResult, tag: UInt64, world: World)
+}
+
 /// The server side of one request in flight: who asked, and the handle to answer with.
 public struct Exchange: Hashable, Sendable {
     public let id: UInt64

@@ -19,7 +19,8 @@ public final class World {
     private var primaryNames: [String: String] = [:] // any name → primary name
     private var hostOrder: [String] = []             // primary names in registration order
     private var offline: Set<String> = []            // looked up only, never iterated
-    private var calls: [UInt64: PendingCall] = [:]
+    private var calls = CallTable()
+    private var timeoutLanes: [Int64: Int] = [:]     // timeout in µs → event-queue lane (looked up only)
     private var timers: [UInt64: PendingTimer] = [:]
     private var nextID: UInt64 = 1
     private var networkRandom: SeededRandom
@@ -94,10 +95,16 @@ public final class World {
 
     /// Records a trace event at `now` in the current causal chain.
     /// Fields keep the order written: `["status": 200, "to": "hub"]`.
-    public func record(layer: String, host: String, kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+    /// The fields are only built when something records or observes the trace.
+    public func record(layer: String, host: String, kind: String,
+                       _ fields: @autoclosure () -> KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+        guard trace.isActive else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation,
-                     fields: fields.map { TraceEvent.Field($0.key, $0.value.traceValue) })
+                     fields: fields().map { TraceEvent.Field($0.key, $0.value.traceValue) })
     }
+
+    /// Whether trace events are kept or observed: hosts skip building costly trace fields when not.
+    public var isTracing: Bool { trace.isActive }
 
     // MARK: Timers
 
@@ -124,19 +131,31 @@ public final class World {
     /// when the response arrives, or with a ``TransportFailure`` (at the latest after `timeout`).
     public func call(_ request: HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
                      then continuation: @escaping (CallResult) -> Void) {
-        let id = takeID()
+        send(request, from: from, timeout: timeout, .closure(continuation))
+    }
+
+    /// Like ``call(_:from:timeout:then:)``, but the result goes to `receiver` with `tag` (a number
+    /// of the caller's choosing, such as a slot in its own table). No closure is allocated per
+    /// call: the form for hosts that make very many calls (a hub fanning out to a million devices).
+    public func call(_ request: HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
+                     replyTo receiver: CallReceiver, tag: UInt64) {
+        send(request, from: from, timeout: timeout, .receiver(receiver, tag))
+    }
+
+    private func send(_ request: HTTPRequest, from: String, timeout: VirtualDuration, _ continuation: Continuation) {
         let caller = primaryNames[from] ?? from
-        let callee = primaryNames[request.authority]
-        let journalIndex = journal.begin(.init(sentAt: now, correlation: correlation, from: caller,
-                                               to: callee ?? request.authority, request: request))
-        calls[id] = PendingCall(request: request, caller: caller, callee: callee, continuation: continuation,
-                                correlation: correlation, journalIndex: journalIndex)
+        let callee = resolve(request.authority)?.primary
+        let journalIndex = journal.isRecording
+            ? journal.begin(.init(sentAt: now, correlation: correlation, from: caller, to: callee ?? request.authority, request: request))
+            : nil
+        let id = calls.insert(PendingCall(order: takeID(), request: request, caller: caller, callee: callee, continuation: continuation,
+                                          correlation: correlation, journalIndex: journalIndex))
         record(layer: "network", host: caller, kind: "http.request",
                ["to": request.authority, "callee": callee ?? request.authority, "method": request.method,
                 "target": request.target, "bytes": request.body.count])
         guard let callee else { return fail(id, .noSuchHost, after: .zero) }
         if offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
-        loop.schedule(.callTimeout(id), at: now + timeout)
+        loop.schedule(.callTimeout(id), at: now + timeout, lane: timeoutLane(timeout))
         switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
         case .drop(let label):
             record(layer: "network", host: caller, kind: "fault.injected",
@@ -148,22 +167,21 @@ public final class World {
 
     /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
     public func respond(to exchange: Exchange, with response: HTTPResponse) {
-        guard var pending = calls[exchange.id], pending.response == nil else {
+        guard let pending = calls[exchange.id], pending.response == nil else {
             record(layer: "network", host: exchange.caller, kind: "http.late-response", ["status": response.status])
             return
         }
         let server = pending.callee ?? "?"
+        let caller = pending.caller
         record(layer: "network", host: server, kind: "http.response",
-               ["to": pending.caller, "status": response.status, "bytes": response.body.count])
-        switch faults.verdict(from: server, to: pending.caller, at: now, random: &networkRandom) {
+               ["to": caller, "status": response.status, "bytes": response.body.count])
+        calls.update(exchange.id) { $0.response = response }
+        switch faults.verdict(from: server, to: caller, at: now, random: &networkRandom) {
         case .drop(let label):
+            // Answered, but the answer never arrives.
             record(layer: "network", host: server, kind: "fault.injected",
-                   ["fault": label, "lost": "response", "to": pending.caller])
-            pending.response = response // answered, but the answer never arrives
-            calls[exchange.id] = pending
+                   ["fault": label, "lost": "response", "to": caller])
         case .deliver(let latency):
-            pending.response = response
-            calls[exchange.id] = pending
             loop.schedule(.responseArrives(exchange.id), at: now + latency)
         }
     }
@@ -187,8 +205,7 @@ public final class World {
     /// Calls still waiting for an answer, timers not yet fired, and each host's own leftovers.
     public func leftovers() -> [String] {
         var lines: [String] = []
-        for id in calls.keys.sorted() {
-            let c = calls[id]!
+        for c in calls.pending.sorted(by: { $0.order < $1.order }) {
             lines.append("network: call \(c.request.method) \(c.request.authority)\(c.request.path) from \(c.caller) still in flight [\(c.correlation)]")
         }
         if !timers.isEmpty { lines.append("network: \(timers.count) timer(s) not yet fired") }
@@ -203,10 +220,28 @@ public final class World {
         return nextID
     }
 
+    /// The event-queue lane for timeouts of length `timeout`: all of them fall due in the order
+    /// they were set, so they queue in a lane instead of the heap.
+    private func timeoutLane(_ timeout: VirtualDuration) -> Int {
+        if let lane = timeoutLanes[timeout.microseconds] { return lane }
+        let lane = loop.addLane()
+        timeoutLanes[timeout.microseconds] = lane
+        return lane
+    }
+
+    /// The host serving `name`: a registered name or alias, or a sub-address `<host>#<member>`
+    /// (one host standing for many devices, as a device fleet does). `primary` is the name to
+    /// use for it: the primary name, or the sub-address itself (`fleet#12`).
+    private func resolve(_ name: String) -> (host: Host, primary: String)? {
+        if let primary = primaryNames[name] { return (hosts[primary]!, primary) }
+        guard let mark = name.utf8.firstIndex(of: UInt8(ascii: "#")),
+              let host = hosts[String(name[..<mark])] else { return nil }
+        return (host, name)
+    }
+
     private func fail(_ id: UInt64, _ failure: TransportFailure, after delay: VirtualDuration) {
-        guard var pending = calls[id] else { return }
-        pending.failure = failure
-        calls[id] = pending
+        guard calls[id] != nil else { return }
+        calls.update(id) { $0.failure = failure }
         loop.schedule(.failureArrives(id), at: now + delay)
     }
 
@@ -214,9 +249,7 @@ public final class World {
         switch event {
         case .timer(let id): return timers[id] != nil
         case .requestArrives(let id), .failureArrives(let id), .responseArrives(let id): return calls[id] != nil
-        case .callTimeout(let id):
-            guard let c = calls[id] else { return false }
-            return c.failure == nil && !c.delivered
+        case .callTimeout(let id): return calls.awaitsTimeout(id)
         }
     }
 
@@ -236,28 +269,30 @@ public final class World {
                 if case .deliver(let latency) = back { fail(id, .unreachable, after: latency) }
                 return
             }
-            hosts[callee]!.handle(pending.request, exchange: Exchange(id: id, caller: pending.caller), world: self)
+            resolve(callee)!.host.handle(pending.request, exchange: Exchange(id: id, caller: pending.caller), world: self)
         case .responseArrives(let id):
-            var pending = calls.removeValue(forKey: id)!
-            pending.delivered = true
+            let pending = calls.remove(id)
             finish(pending, .response(pending.response!))
         case .failureArrives(let id):
-            let pending = calls.removeValue(forKey: id)!
+            let pending = calls.remove(id)
             finish(pending, .failure(pending.failure!))
         case .callTimeout(let id):
-            let pending = calls.removeValue(forKey: id)!
+            let pending = calls.remove(id)
             finish(pending, .failure(.timedOut))
         }
     }
 
     private func finish(_ pending: PendingCall, _ result: CallResult) {
         correlation = pending.correlation
-        journal.complete(pending.journalIndex, with: result, at: now)
+        if let index = pending.journalIndex { journal.complete(index, with: result, at: now) }
         if case .failure(let f) = result {
             record(layer: "network", host: pending.caller, kind: "http.failure",
                    ["to": pending.request.authority, "error": f.rawValue])
         }
-        pending.continuation(result)
+        switch pending.continuation {
+        case .closure(let then): then(result)
+        case .receiver(let receiver, let tag): receiver.receive(result, tag: tag, world: self)
+        }
     }
 }
 
@@ -270,16 +305,23 @@ enum WorldEvent {
     case callTimeout(UInt64)
 }
 
+/// Where a call's result goes.
+enum Continuation {
+    case closure((CallResult) -> Void)
+    case receiver(CallReceiver, UInt64)
+}
+
 struct PendingCall {
+    /// When the call was made, among all ids the world handed out: orders the leftovers report.
+    var order: UInt64
     var request: HTTPRequest
     var caller: String
     var callee: String?
-    var continuation: (CallResult) -> Void
+    var continuation: Continuation
     var correlation: String
     var journalIndex: Int?
     var response: HTTPResponse?
     var failure: TransportFailure?
-    var delivered = false
 }
 
 struct PendingTimer {

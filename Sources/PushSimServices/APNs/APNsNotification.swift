@@ -33,7 +33,12 @@ enum APNsRequestCheck {
         guard request.path.hasPrefix(prefix) || request.path == "/3/device" else { return .failure(.badPath) }
         let token = String(request.path.dropFirst(min(prefix.count, request.path.count)))
         guard !token.isEmpty else { return .failure(.missingDeviceToken) }
-        for name in knownHeaders where request.headers.values(name).count > 1 { return .failure(.duplicateHeaders) }
+        var seen: UInt32 = 0 // bit i: knownHeaders[i] was present
+        for field in request.headers {
+            guard let i = knownHeaders.firstIndex(where: { sameFieldName($0, field.name) }) else { continue }
+            if seen & (1 << i) != 0 { return .failure(.duplicateHeaders) }
+            seen |= 1 << i
+        }
         let headers = request.headers
         // apns-topic: required with token-based auth (A-SEND; 400 MissingTopic).
         guard let topic = headers["apns-topic"], !topic.isEmpty else { return .failure(.missingTopic) }

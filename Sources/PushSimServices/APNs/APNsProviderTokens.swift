@@ -32,8 +32,16 @@ struct APNsProviderTokens {
 
     init(keys: [APNsSigningKey]) { self.keys = keys }
 
+    /// The last `authorization` value that verified, with its key id and `iat`: a provider sends
+    /// the same token with every request for up to an hour, so the claims and signature of a
+    /// value seen before need not be checked again (the time rules still are).
+    private var lastVerified: (authorization: String, token: String, kid: String, iat: Int64)?
+
     mutating func check(_ authorization: String?, caller: String, now: VirtualTime, anchor: CalendarAnchor) -> APNsRejection? {
         guard let authorization, !authorization.isEmpty else { return .missingProviderToken }
+        if let v = lastVerified, v.authorization == authorization {
+            return checkTimes(token: v.token, kid: v.kid, iat: v.iat, caller: caller, now: now, anchor: anchor)
+        }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", let jwt = JSONWebToken.parse(String(parts[1])),
               jwt.header["alg"]?.stringValue == "ES256",
@@ -41,10 +49,17 @@ struct APNsProviderTokens {
               jwt.claims["iss"]?.stringValue == key.teamID, let iat = jwt.claims["iat"]?.int64Value,
               jwt.isSigned(with: key.secret)
         else { return .invalidProviderToken }
+        let token = String(parts[1])
+        lastVerified = (authorization, token, kid, iat)
+        return checkTimes(token: token, kid: kid, iat: iat, caller: caller, now: now, anchor: anchor)
+    }
+
+    /// The rules on the token's age and on how often a provider changes tokens.
+    private mutating func checkTimes(token: String, kid: String, iat: Int64, caller: String, now: VirtualTime,
+                                     anchor: CalendarAnchor) -> APNsRejection? {
         // Written as a comparison on `iat` so that no claim value can overflow the subtraction.
         if iat < anchor.unixSeconds(now) - 3_600 { return .expiredProviderToken }
         let slot = caller + "|" + kid
-        let token = String(parts[1])
         if let previous = adopted[slot], previous.token != token {
             if now - previous.at < .minutes(20) { return .tooManyProviderTokenUpdates }
         }

@@ -1,0 +1,127 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// The hub's outbound requests to the PNSs: at most ``limit`` in flight at once, the rest waiting
+/// in order, and a table of the copies in flight (the tag of each PNS call is a slot here).
+///
+/// Real providers talk to APNs over HTTP/2 connections kept open, each with a bounded number of
+/// concurrent streams (A-CONN: "many concurrent streams" once a provider token is accepted), and to
+/// FCM and WNS over pooled connections; a fan-out to a million devices goes out as answers free
+/// streams, not all at the same instant. The hub's pool size is not published; PushSim's default of
+/// 1,000 requests in flight is its own choice (configurable with
+/// ``HubConfiguration/maxPNSRequestsInFlight``). A send with fewer targets than the limit goes out
+/// at once, as before any limit applies.
+struct PNSStreams {
+    /// One copy of a notification on its way to its PNS.
+    struct Copy {
+        var notification: HubNotification
+        var target: SendTarget
+        var attempt: Int
+        var renewed: Bool
+    }
+
+    /// Copies waiting for a stream: a whole fan-out (walked by a cursor) or one retried copy.
+    enum Waiting {
+        case fanOut(FanOutCursor)
+        case copy(Copy)
+    }
+
+    var limit: Int
+    /// Streams taken: copies being built (waiting for an access token) or sent and not answered.
+    private(set) var inUse = 0
+    private var waiting: [Waiting?] = []  // nil once taken
+    private var waitingHead = 0
+    private var inFlight: [Copy?] = []
+    private var freeSlots: [Int] = []
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    mutating func enqueue(_ w: Waiting) { waiting.append(w) }
+
+    /// The next waiting copy if a stream is free, taking the stream.
+    mutating func takeNext() -> Copy? {
+        guard inUse < limit else { return nil }
+        while waitingHead < waiting.count {
+            switch waiting[waitingHead]! {
+            case .copy(let c):
+                advance()
+                inUse += 1
+                return c
+            case .fanOut(let cursor):
+                guard let t = cursor.next() else { advance(); continue }
+                inUse += 1
+                return Copy(notification: cursor.notification, target: t, attempt: 1, renewed: false)
+            }
+        }
+        return nil
+    }
+
+    private mutating func advance() {
+        waiting[waitingHead] = nil
+        waitingHead += 1
+        if waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        }
+    }
+
+    /// Gives a stream back (an answer arrived, or the request could not be built).
+    mutating func release() { inUse -= 1 }
+
+    /// Records a copy sent to its PNS; returns the tag for its call.
+    mutating func sent(_ c: Copy) -> UInt64 {
+        if let slot = freeSlots.popLast() {
+            inFlight[slot] = c
+            return UInt64(slot)
+        }
+        inFlight.append(c)
+        return UInt64(inFlight.count - 1)
+    }
+
+    /// The copy whose call had `tag`, removed from the table.
+    mutating func answered(_ tag: UInt64) -> Copy {
+        let slot = Int(tag)
+        let c = inFlight[slot]!
+        inFlight[slot] = nil
+        freeSlots.append(slot)
+        return c
+    }
+
+    /// Copies sent and not answered, and how many wait for a stream, for the leftovers report:
+    /// `(key, line)` pairs that the hub sorts by key.
+    var leftovers: [(String, String)] {
+        var out = inFlight.compactMap { $0 }.map { c in
+            ("\(c.notification.id)/\(c.target.label)",
+             "notification \(c.notification.id) for registration \(c.target.label) not yet accepted by its PNS (attempt \(c.attempt))")
+        }
+        var waitingCount = 0
+        for w in waiting[waitingHead...] {
+            switch w! {
+            case .copy: waitingCount += 1
+            case .fanOut(let cursor): waitingCount += cursor.remaining
+            }
+        }
+        if waitingCount > 0 { out.append(("~waiting", "\(waitingCount) notification copies waiting for a free PNS stream")) }
+        return out
+    }
+}
+
+/// A fan-out's targets and how far it has got.
+final class FanOutCursor {
+    let notification: HubNotification
+    private let targets: [SendTarget]
+    private var position = 0
+
+    init(_ notification: HubNotification, _ targets: [SendTarget]) {
+        self.notification = notification
+        self.targets = targets
+    }
+
+    func next() -> SendTarget? {
+        guard position < targets.count else { return nil }
+        defer { position += 1 }
+        return targets[position]
+    }
+
+    var remaining: Int { targets.count - position }
+}

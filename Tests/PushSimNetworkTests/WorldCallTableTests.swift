@@ -1,0 +1,103 @@
+import PushSimKernel
+@testable import PushSimNetwork
+import Testing
+
+/// Answers 200 with the request's path, after `delay` if set; never answers when `silent`.
+private final class EchoServer: Host {
+    var delay: VirtualDuration?
+    var silent = false
+    private(set) var authorities: [String] = []
+
+    func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        authorities.append(request.authority)
+        guard !silent else { return }
+        let response = HTTPResponse(status: 200, text: request.path)
+        if let delay { world.schedule(after: delay) { world.respond(to: exchange, with: response) } }
+        else { world.respond(to: exchange, with: response) }
+    }
+}
+
+/// Collects results handed to it as a ``CallReceiver``.
+private final class Collector: Host, CallReceiver {
+    private(set) var results: [(tag: UInt64, summary: String, body: String, at: VirtualTime)] = []
+    func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {}
+    func receive(_ result: CallResult, tag: UInt64, world: World) {
+        results.append((tag, result.summary, result.response?.bodyText ?? "", world.now))
+    }
+}
+
+@Suite("World call table and receivers")
+struct WorldCallTableTests {
+    private func request(_ path: String, to authority: String = "server") -> HTTPRequest {
+        HTTPRequest(method: "GET", authority: authority, path: path)
+    }
+
+    /// A world with an echo server under `serverName` and a collecting client named `client`.
+    private func setUp(serverName: String = "server") -> (World, EchoServer, Collector) {
+        let world = World(seed: 1)
+        let server = EchoServer()
+        let client = Collector()
+        world.register(server, name: serverName)
+        world.register(client, name: "client")
+        return (world, server, client)
+    }
+
+    @Test func aReceiverGetsEachResultWithItsTag() {
+        let (world, _, client) = setUp()
+        for i in UInt64(0)..<5 { world.call(request("/\(i)"), from: "client", replyTo: client, tag: i * 10) }
+        world.run()
+        #expect(client.results.map(\.tag).sorted() == [0, 10, 20, 30, 40])
+        for r in client.results { #expect(r.summary == "200" && r.body == "/\(r.tag / 10)") }
+    }
+
+    /// Slots are reused once a call finishes; an event left over for the finished call (its
+    /// timeout) must not touch the call that reuses the slot.
+    @Test func aReusedSlotIsNotHitByTheOldCallsTimeout() {
+        let (world, server, client) = setUp()
+        world.call(request("/first"), from: "client", timeout: .seconds(1), replyTo: client, tag: 1)
+        world.run(until: .zero + .milliseconds(500)) // first answered; its timeout (1 s) still queued
+        server.delay = .seconds(5)
+        world.call(request("/second"), from: "client", timeout: .seconds(10), replyTo: client, tag: 2)
+        world.run()
+        #expect(client.results.map(\.tag) == [1, 2])
+        #expect(client.results.map(\.summary) == ["200", "200"])
+        #expect(world.leftovers().isEmpty)
+    }
+
+    @Test func timeoutsOfDifferentLengthsFireInTimeOrder() {
+        let world = World(seed: 1)
+        let server = EchoServer()
+        server.silent = true
+        let client = Collector()
+        world.register(server, name: "server")
+        world.register(client, name: "client")
+        world.call(request("/long"), from: "client", timeout: .seconds(30), replyTo: client, tag: 30)
+        world.call(request("/short"), from: "client", timeout: .seconds(10), replyTo: client, tag: 10)
+        world.call(request("/long2"), from: "client", timeout: .seconds(30), replyTo: client, tag: 31)
+        world.run()
+        #expect(client.results.map(\.tag) == [10, 30, 31])
+        #expect(client.results.allSatisfy { $0.summary == TransportFailure.timedOut.rawValue })
+        let seconds: [Int64] = client.results.map { $0.at.microseconds / 1_000_000 }
+        #expect(seconds == [10, 30, 30])
+    }
+
+    /// `fleet#7` reaches the host registered as `fleet`, which sees the whole authority; a name
+    /// whose part before `#` is unknown is still no such host.
+    @Test func subAddressesReachTheirHost() {
+        let (world, fleet, client) = setUp(serverName: "fleet")
+        world.call(request("/push", to: "fleet#7"), from: "client", replyTo: client, tag: 7)
+        world.call(request("/push", to: "nobody#7"), from: "client", replyTo: client, tag: 8)
+        world.run()
+        #expect(fleet.authorities == ["fleet#7"])
+        #expect(client.results.map(\.summary).sorted() == ["200", TransportFailure.noSuchHost.rawValue])
+    }
+
+    @Test func aSubAddressCanBeOfflineOnItsOwn() {
+        let (world, _, client) = setUp(serverName: "fleet")
+        world.setOnline("fleet#2", false)
+        world.call(request("/push", to: "fleet#1"), from: "client", replyTo: client, tag: 1)
+        world.call(request("/push", to: "fleet#2"), from: "client", replyTo: client, tag: 2)
+        world.run()
+        #expect(client.results.sorted { $0.tag < $1.tag }.map(\.summary) == ["200", TransportFailure.unreachable.rawValue])
+    }
+}
