@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "kernel-bench", targets: ["KernelBench"]),
         .executable(name: "fanout-bench", targets: ["FanOutBench"]),
         .executable(name: "hub-bench", targets: ["HubBench"]),
+        .executable(name: "broadcast-bench", targets: ["BroadcastBench"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -31,8 +32,10 @@ let package = Package(
         .target(name: "PushSim", dependencies: ["PushSimScenario"]),
         .executableTarget(name: "pushsim", dependencies: ["PushSim"]),
         .executableTarget(name: "KernelBench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
-        .executableTarget(name: "FanOutBench", dependencies: ["PushSim"], path: "tools/FanOutBench"),
-        .executableTarget(name: "HubBench", dependencies: ["PushSim"], path: "tools/HubBench"),
+        .target(name: "BenchSupport", path: "tools/BenchSupport"),
+        .executableTarget(name: "FanOutBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
+        .executableTarget(name: "HubBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
+        .executableTarget(name: "BroadcastBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/BroadcastBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),

@@ -80,13 +80,7 @@ public final class Device: Host {
     }
 
     /// The push service this device's OS talks to, and the app id it registers.
-    var service: (name: String, deviceHost: String, appID: String, scope: String) {
-        switch platform {
-        case .ios: return (APNsService.name, APNsService.deviceHost, app.bundleID, "production")
-        case .android: return (FCMService.name, FCMService.deviceHost, app.androidPackage, app.fcmSenderID)
-        case .windows: return (WNSService.name, WNSService.deviceHost, app.windowsPackageFamily, "")
-        }
-    }
+    var service: PushServiceLink { app.pushService(on: platform) }
 
     func record(_ kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
         world.record(layer: "device", host: name, kind: kind, fields)

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimServices
 
 /// The operating system of a simulated device, which decides its push service.
 public enum DevicePlatform: String, Sendable, CaseIterable {
@@ -140,3 +141,23 @@ public struct AppCallRecord: Sendable, Equatable {
     public var failure: String?
 }
 
+
+/// How a device's OS reaches its push service: the service's host name, the device-facing host of
+/// its ``DeviceChannel``, the app id it registers, and the scope sent as `environment` (APNs: the
+/// environment; FCM: the sender id; WNS: none).
+struct PushServiceLink {
+    var name: String
+    var deviceHost: String
+    var appID: String
+    var scope: String
+}
+
+extension AppIdentity {
+    func pushService(on platform: DevicePlatform) -> PushServiceLink {
+        switch platform {
+        case .ios: return PushServiceLink(name: APNsService.name, deviceHost: APNsService.deviceHost, appID: bundleID, scope: "production")
+        case .android: return PushServiceLink(name: FCMService.name, deviceHost: FCMService.deviceHost, appID: androidPackage, scope: fcmSenderID)
+        case .windows: return PushServiceLink(name: WNSService.name, deviceHost: WNSService.deviceHost, appID: windowsPackageFamily, scope: "")
+        }
+    }
+}

@@ -50,6 +50,7 @@ struct PNSAccessTokenCache {
 
     /// The FCM access token, fetched first if needed.
     static func fcmToken(_ hub: NotificationHub, _ c: FCMCredential, world: World, then: @escaping (Answer) -> Void) {
+        if let cached = hub.pnsTokens.fcm, world.now < cached.expiresAt { return then(.token(cached.token)) }
         let now = world.anchor.unixSeconds(world.now)
         let assertion = JSONWebToken.make(
             header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
@@ -64,6 +65,7 @@ struct PNSAccessTokenCache {
 
     /// The WNS access token, fetched first if needed.
     static func wnsToken(_ hub: NotificationHub, _ c: WNSCredential, world: World, then: @escaping (Answer) -> Void) {
+        if let cached = hub.pnsTokens.wns, world.now < cached.expiresAt { return then(.token(cached.token)) }
         let form = "grant_type=client_credentials&client_id=\(percentEncode(c.packageSID))&client_secret=\(percentEncode(c.secret))&scope=notify.windows.com"
         fetch(hub, slot: \.wns, waiters: \.wnsWaiters, authority: "login.live.com", path: "/accesstoken.srf",
               form: form, world: world, then: then)

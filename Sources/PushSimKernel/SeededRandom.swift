@@ -18,12 +18,7 @@ public struct SeededRandom: Sendable {
 
     /// An independent stream named `name`, derived from this stream's seed (not its position).
     public func fork(_ name: String) -> SeededRandom {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a 64
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        var sm = SplitMix64(state: seed ^ hash)
+        var sm = SplitMix64(state: seed ^ fnv1a64(name.utf8))
         return SeededRandom(seed: sm.next())
     }
 

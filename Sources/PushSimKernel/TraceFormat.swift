@@ -66,6 +66,12 @@ public enum TraceFormat {
 /// Appends `s` as a JSON string literal (quotes, backslash and control characters escaped).
 public func appendJSONString(_ s: String, to out: inout String) {
     out += "\""
+    // Most strings (handles, ids) need no escape: append them whole.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        out += s
+        out += "\""
+        return
+    }
     for scalar in s.unicodeScalars {
         switch scalar {
         case "\"": out += "\\\""

@@ -46,6 +46,16 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     }
 }
 
+/// Whether header name `name` starts with `prefix`, ignoring ASCII case (`X-WNS-` and `x-wns-tag`).
+public func fieldName(_ name: String, hasPrefix prefix: String) -> Bool {
+    var x = name.utf8.makeIterator()
+    for q in prefix.utf8 {
+        guard let p = x.next() else { return false }
+        if p != q && (p &- 65 < 26 ? p | 0x20 : p) != (q &- 65 < 26 ? q | 0x20 : q) { return false }
+    }
+    return true
+}
+
 /// An HTTP-shaped request as it travels over the simulated network.
 public struct HTTPRequest: Sendable, Equatable {
     public var method: String
@@ -116,22 +126,31 @@ public struct HTTPResponse: Sendable, Equatable {
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Splits `path?a=1&b=2` into the path and decoded query items.
+/// Splits `path?a=1&b=2` into the path and decoded query items (empty items are skipped).
 public func splitTarget(_ target: String) -> (path: String, query: [(String, String)]) {
-    guard let q = target.firstIndex(of: "?") else { return (target, []) }
+    let bytes = target.utf8
+    guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, []) }
     let path = String(target[..<q])
-    let queryText = target[target.index(after: q)...]
-    let items: [(String, String)] = queryText.split(separator: "&", omittingEmptySubsequences: true).map { item in
-        if let eq = item.firstIndex(of: "=") {
-            return (percentDecode(item[..<eq]), percentDecode(item[item.index(after: eq)...]))
+    var items: [(String, String)] = []
+    var start = bytes.index(after: q)
+    while start < bytes.endIndex {
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+        if start < end {
+            let item = target[start..<end]
+            if let eq = item.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                items.append((percentDecode(item[..<eq]), percentDecode(item[item.index(after: eq)...])))
+            } else {
+                items.append((percentDecode(item), ""))
+            }
         }
-        return (percentDecode(item), "")
+        start = end == bytes.endIndex ? end : bytes.index(after: end)
     }
     return (path, items)
 }
 
 /// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).
 public func percentDecode<S: StringProtocol>(_ text: S) -> String {
+    if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(text) }
     var bytes = [UInt8]()
     var it = Array(text.utf8)[...]
     while let b = it.popFirst() {

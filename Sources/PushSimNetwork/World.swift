@@ -53,6 +53,7 @@ public final class World {
     /// Adds `host` under a primary name and any aliases (e.g. `apns` and `api.push.apple.com`).
     public func register(_ host: Host, name: String, aliases: [String] = []) {
         precondition(hosts[name] == nil, "host name \(name) is taken")
+        precondition(([name] + aliases).allSatisfy { !$0.contains("#") }, "host names cannot contain '#' (it marks sub-addresses)")
         for n in [name] + aliases {
             hosts[n] = host
             primaryNames[n] = name
@@ -154,7 +155,7 @@ public final class World {
                ["to": request.authority, "callee": callee ?? request.authority, "method": request.method,
                 "target": request.target, "bytes": request.body.count])
         guard let callee else { return fail(id, .noSuchHost, after: .zero) }
-        if offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
+        if !offline.isEmpty && offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
         loop.schedule(.callTimeout(id), at: now + timeout, lane: timeoutLane(timeout))
         switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
         case .drop(let label):
@@ -233,10 +234,13 @@ public final class World {
     /// (one host standing for many devices, as a device fleet does). `primary` is the name to
     /// use for it: the primary name, or the sub-address itself (`fleet#12`).
     private func resolve(_ name: String) -> (host: Host, primary: String)? {
-        if let primary = primaryNames[name] { return (hosts[primary]!, primary) }
-        guard let mark = name.utf8.firstIndex(of: UInt8(ascii: "#")),
-              let host = hosts[String(name[..<mark])] else { return nil }
-        return (host, name)
+        // Registered names never contain `#`, so a sub-address skips the full-name lookup.
+        if let mark = name.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            guard let host = hosts[String(name[..<mark])] else { return nil }
+            return (host, name)
+        }
+        guard let primary = primaryNames[name] else { return nil }
+        return (hosts[primary]!, primary)
     }
 
     private func fail(_ id: UInt64, _ failure: TransportFailure, after delay: VirtualDuration) {
@@ -263,7 +267,7 @@ public final class World {
             let pending = calls[id]!
             correlation = pending.correlation
             let callee = pending.callee!
-            if offline.contains(callee) {
+            if !offline.isEmpty && offline.contains(callee) {
                 record(layer: "network", host: callee, kind: "http.refused", ["from": pending.caller])
                 let back = faults.verdict(from: callee, to: pending.caller, at: now, random: &networkRandom)
                 if case .deliver(let latency) = back { fail(id, .unreachable, after: latency) }

@@ -99,6 +99,12 @@ public final class Simulation {
 
     public func device(_ name: String) -> Device? { devices.first { $0.name == name } }
 
+    /// Adds `count` compact devices of one platform running this simulation's app, addressed
+    /// `<name>#0` … (see ``DeviceFleet``): for populations too large for a ``Device`` each.
+    public func addFleet(_ name: String, _ platform: DevicePlatform, count: Int) -> DeviceFleet {
+        DeviceFleet(world: world, name: name, platform: platform, app: identity.app, count: count)
+    }
+
     /// Schedules `action` at `time` as the start of a new causal chain (a new correlation id).
     public func at(_ time: VirtualTime, _ label: String = "step", _ action: @escaping () -> Void) {
         world.schedule(at: time) { [world] in

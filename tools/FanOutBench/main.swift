@@ -1,5 +1,6 @@
 import Foundation
 import PushSim
+import BenchSupport
 
 // Fan-out benchmark: N devices of one platform register through the tutorial backend, then one
 // operator send goes to all of them (a broadcast) and is delivered to every device. Measures the
@@ -7,11 +8,6 @@ import PushSim
 // send by the hub (for fcmv1 it is parsed once and each target costs one string join).
 // Usage: fanout-bench [--devices N] [--platform ios|android|windows] [--reps R] [--pad CHARS]
 
-func argument(_ name: String, _ fallback: String) -> String {
-    let args = CommandLine.arguments
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return fallback }
-    return args[i + 1]
-}
 
 let count = Int(argument("--devices", "10000")) ?? 10_000
 let platform = DevicePlatform(rawValue: argument("--platform", "android")) ?? .android
@@ -26,12 +22,6 @@ let (format, payload): (String, String) = {
     }
 }()
 
-func seconds(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-func residentKiB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
-    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-}
 
 print("fanout-bench: \(count) \(platform.rawValue) devices, one \(format) broadcast of \(payload.utf8.count) bytes, \(reps) reps (trace and journal off)")
 var best = Double.infinity
@@ -44,19 +34,19 @@ for rep in 1...reps {
     var devices: [Device] = []
     devices.reserveCapacity(count)
     for i in 0..<count { devices.append(sim.addDevice("d\(i)", platform, user: "u\(i)")) }
-    let setupStart = DispatchTime.now().uptimeNanoseconds
+    let setupStart = wallClock()
     sim.at(.zero) { for d in devices { d.install() } }
     sim.at(.zero + .seconds(1)) { for (i, d) in devices.enumerated() { d.login(user: "u\(i)", password: "u\(i)") } }
     sim.run()
-    let setup = seconds(setupStart)
+    let setup = seconds(since: setupStart)
     let perDevice = Double(residentKiB() - memoryBefore) * 1024 / Double(count)
     let eventsBefore = sim.world.eventsProcessed
     let registrations = sim.hub.liveRegistrations(now: sim.world.now)
     let sendAt = sim.world.now + .seconds(10)
     sim.at(sendAt) { sim.operatorConsole.send(format: format, payload: payload, tagExpression: nil) }
-    let start = DispatchTime.now().uptimeNanoseconds
+    let start = wallClock()
     sim.run()
-    let fanout = seconds(start)
+    let fanout = seconds(since: start)
     let delivered = devices.reduce(0) { $0 + $1.inbox.count }
     let events = sim.world.eventsProcessed - eventsBefore
     times.append(fanout)

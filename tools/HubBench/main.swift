@@ -1,21 +1,11 @@
 import Foundation
 import PushSim
+import BenchSupport
 
 // Hub scale benchmark: load N registrations through the bulk import, then route a tag expression
 // over them. Tags: every registration has username:u<i>; 10% have topic a, 10% topic b, 10%
 // topic c (independently, from the seed). Usage: hub-bench [--registrations N] [--reps R]
 
-func argument(_ name: String, _ fallback: String) -> String {
-    let args = CommandLine.arguments
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return fallback }
-    return args[i + 1]
-}
-func seconds(_ start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-func residentKiB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
-    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-}
 
 let count = Int(argument("--registrations", "1000000")) ?? 1_000_000
 let reps = Int(argument("--reps", "5")) ?? 5
@@ -32,9 +22,9 @@ for i in 0..<count {
     for t in ["a", "b", "c"] where random.chance(Ratio(1, 10)) { tags.append(t) }
     descriptions.append(RegistrationDescription(platform: .apple, handle: random.hex(bytes: 32, uppercase: true), tags: tags))
 }
-let start = DispatchTime.now().uptimeNanoseconds
+let start = wallClock()
 guard case .success = sim.hub.importRegistrations(descriptions, world: sim.world) else { fatalError("import failed") }
-let load = seconds(start)
+let load = seconds(since: start)
 descriptions = []
 let after = residentKiB()
 print(String(format: "hub-bench: %d registrations loaded in %.2f s; resident memory +%d MiB (%.0f bytes per registration)",
@@ -42,9 +32,9 @@ print(String(format: "hub-bench: %d registrations loaded in %.2f s; resident mem
 var times: [Double] = []
 var matched = 0
 for _ in 0..<reps {
-    let t = DispatchTime.now().uptimeNanoseconds
+    let t = wallClock()
     guard case .success(let n) = sim.hub.route(expression, platform: .apple, now: sim.world.now) else { fatalError("bad expression") }
-    times.append(seconds(t))
+    times.append(seconds(since: t))
     matched = n
 }
 times.sort()

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// A stand-in for the signatures real push credentials use (ES256 for APNs provider tokens,
 /// RS256 for Google service-account assertions, HMAC-SHA256 for Azure SAS tokens).
 ///
@@ -8,11 +10,7 @@
 /// interoperable with real keys.
 public enum SimulatedSignature {
     public static func sign(_ message: String, secret: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in secret.utf8 + [0] + message.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
+        let hash = fnv1a64(message.utf8, start: fnv1a64(secret.utf8 + [0]))
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

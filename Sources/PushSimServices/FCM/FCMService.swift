@@ -127,16 +127,13 @@ public final class FCMService: Host {
             if case .slow(let d) = fault.effect { reply.delay = d }
             world.recordInjected(fault, service: Self.name, status: nil, reason: "")
         }
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
         // "/v1/projects/<p>/messages:send"
-        guard request.method == "POST", segments.count == 5, segments[1] == "v1", segments[2] == "projects",
-              segments[4] == "messages:send" else {
+        guard request.method == "POST", let projectName = Self.project(inSendPath: request.path) else {
             return fail(FCMError(404, "NOT_FOUND", "The requested URL \(request.path) was not found on this server.", errorCode: nil))
         }
         // OAuth 2 bearer token (F-SEND): missing or bad/expired → 401 UNAUTHENTICATED (F-ERRDOC).
         guard let bearer = bearerToken(request.headers["authorization"]) else { return fail(.missingCredentials) }
         guard case .valid(let account) = accessTokens.check(bearer, now: world.now) else { return fail(.invalidCredentials) }
-        let projectName = String(segments[3])
         guard let project = projects.first(where: { ($0.projectID == projectName || $0.projectNumber == projectName) && $0.serviceAccount == account })
         else { return fail(.permissionDenied(project: projectName)) }
         let message: FCMMessage
@@ -171,12 +168,22 @@ public final class FCMService: Host {
         let name = "projects/\(project.projectID)/messages/\(id)"
         world.record(layer: "fcm", host: Self.name, kind: "fcm.accepted",
                      ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
-        reply.send(HTTPResponse(status: 200, headers: ["content-type": "application/json; charset=UTF-8"],
-                                text: JSONValue.object([("name", .string(name))]).serialized()), world: world)
+        var body = "{\"name\":"
+        appendJSONString(name, to: &body)
+        body += "}"
+        reply.send(HTTPResponse(status: 200, headers: ["content-type": "application/json; charset=UTF-8"], text: body), world: world)
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
                                       expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
                 device: record.device, world: world)
+    }
+
+    /// The `<p>` of `/v1/projects/<p>/messages:send`, or nil for any other path.
+    static func project(inSendPath path: String) -> String? {
+        let prefix = "/v1/projects/", suffix = "/messages:send"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
+        let project = String(path.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))!
+        return project.contains("/") ? nil : project
     }
 
     private func messageToken(_ m: FCMMessage) -> String { if case .token(let t) = m.target { return t } else { return "" } }

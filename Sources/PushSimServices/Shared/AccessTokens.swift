@@ -1,3 +1,4 @@
+import PushSimNetwork
 import PushSimKernel
 
 /// Bearer access tokens a service handed out, with their holder and expiry (OAuth 2 for FCM,
@@ -21,7 +22,8 @@ struct AccessTokens {
 /// Reads `Bearer <token>` (scheme case-insensitive); nil when absent or another scheme.
 func bearerToken(_ authorization: String?) -> String? {
     guard let authorization else { return nil }
-    let parts = authorization.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else { return nil }
-    return String(parts[1])
+    // "Bearer <token>": the scheme is case-insensitive; the token is the rest after one space.
+    guard fieldName(authorization, hasPrefix: "bearer "), authorization.utf8.count > 7 else { return nil }
+    let token = String(authorization.utf8.dropFirst(7))!
+    return token
 }

@@ -56,7 +56,7 @@ enum WNSRequestCheck {
     /// Largest payload: 5000 bytes (W-HDR, 413).
     static let maxPayloadBytes = 5_000
 
-    static func check(_ request: HTTPRequest) -> Result<WNSNotificationType, WNSRejection> {
+    static func check(_ request: HTTPRequest, memo: inout PayloadCheckMemo) -> Result<WNSNotificationType, WNSRejection> {
         guard request.method == "POST" else { return .failure(WNSRejection(405, "Only POST is supported")) }
         guard let rawType = request.headers["X-WNS-Type"] else {
             return .failure(WNSRejection(400, "The X-WNS-Type header is missing"))
@@ -64,9 +64,8 @@ enum WNSRequestCheck {
         guard let type = WNSNotificationType(rawValue: rawType) else {
             return .failure(WNSRejection(400, "The X-WNS-Type header value '\(rawType)' is not valid"))
         }
-        let contentType = request.headers["Content-Type"]?.split(separator: ";").first.map {
-            String($0).trimmingCharacters(in: " ").lowercased() } ?? ""
-        guard contentType == type.contentType else {
+        let contentType = request.headers["Content-Type"].map(mediaType) ?? ""
+        guard sameFieldName(contentType, type.contentType) else {
             return .failure(WNSRejection(400, "Content-Type must be \(type.contentType) for \(type.rawValue)"))
         }
         // X-WNS-Tag: at most 16 alphanumeric characters (W-HDR).
@@ -86,7 +85,7 @@ enum WNSRequestCheck {
         guard request.body.count <= maxPayloadBytes else {
             return .failure(WNSRejection(413, "The notification payload exceeds the 5000 byte limit"))
         }
-        if let root = type.rootElement {
+        if let root = type.rootElement, !memo.isKnownGood(request.body, as: root) {
             // The payload must be well-formed XML with the right root (W-TOAST).
             guard let doc = try? XMLDocumentParser.parse(request.body) else {
                 return .failure(WNSRejection(400, "The notification payload is not well-formed XML"))
@@ -94,6 +93,7 @@ enum WNSRequestCheck {
             guard doc.root.name == root else {
                 return .failure(WNSRejection(400, "The payload root element must be <\(root)> for \(type.rawValue)"))
             }
+            memo.remember(request.body, as: root)
         }
         return .success(type)
     }
@@ -111,8 +111,11 @@ func isASCIIAlphanumeric(_ c: Unicode.Scalar) -> Bool {
     ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
 }
 
-extension String {
-    func trimmingCharacters(in set: Character) -> String {
-        String(drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
-    }
+/// The media type of a `Content-Type` value: the part before any `;`, without surrounding spaces.
+func mediaType(_ contentType: String) -> String {
+    let bytes = contentType.utf8
+    let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+    let part = bytes[..<end].drop(while: { $0 == UInt8(ascii: " ") })
+    let trimmed = part.reversed().drop(while: { $0 == UInt8(ascii: " ") }).count
+    return String(decoding: part.prefix(trimmed), as: UTF8.self)
 }

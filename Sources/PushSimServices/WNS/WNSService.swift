@@ -38,7 +38,9 @@ public final class WNSService: Host {
     public var apps: [WNSApp]
     /// Injected faults, asked in order on every notification request; the first that hits wins.
     public var faults: [ServiceFault] = []
-    public private(set) var channels = HandleRegistry()   // keyed by the channel URI's token
+    public private(set) var channels = HandleRegistry()
+    /// The last payload found well-formed, so a fan-out of one payload is parsed once.
+    private var checkedPayloads = PayloadCheckMemo()   // keyed by the channel URI's token
     private var accessTokens = AccessTokens()
     private var random: SeededRandom
     private var faultInterpreter: ServiceFaultInterpreter
@@ -130,7 +132,7 @@ public final class WNSService: Host {
             return fail(WNSRejection(403, "The access token is not authorized to send to this channel"))
         }
         let type: WNSNotificationType
-        switch WNSRequestCheck.check(request) {
+        switch WNSRequestCheck.check(request, memo: &checkedPayloads) {
         case .failure(let r): return fail(r)
         case .success(let t): type = t
         }
@@ -140,7 +142,7 @@ public final class WNSService: Host {
         }
         world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
         reply.send(HTTPResponse(status: 200, headers: headers), world: world)
-        let forwarded = request.headers.fields.filter { $0.name.lowercased().hasPrefix("x-wns-") && $0.name.lowercased() != "x-wns-requestforstatus" }
+        let forwarded = request.headers.fields.filter { fieldName($0.name, hasPrefix: "x-wns-") && !sameFieldName($0.name, "x-wns-requestforstatus") }
             .map { ($0.name, $0.value) }
         let ttl = request.headers["X-WNS-TTL"].flatMap(WNSRequestCheck.ttlSeconds)
         // X-WNS-TTL, else 3 days for tiles and badges (W-HDR, W-OVR). Capped so the sum cannot overflow.

@@ -1,0 +1,158 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimServices
+
+/// Many devices of one platform with the same app, behind one host: a population for scale runs
+/// (a broadcast to a million phones), where a full ``Device`` per member (inbox, storage, call
+/// log; about 1.5 KB) would not fit.
+///
+/// Member `i` is addressed `<name>#<i>` on the network (a sub-address of the fleet's host), so it
+/// talks to its push service exactly as a ``Device`` does: it asks for a handle over the
+/// ``DeviceChannel`` (`POST /register`, one request per member) and receives pushes at `/push`,
+/// answering 200, or 410 when the push carries a handle that is not its current one (the app was
+/// uninstalled or reinstalled). Members go offline and online one by one through the world
+/// (`world.setOnline("<name>#<i>", …)`), and reconnecting asks the service for what it kept.
+///
+/// Per member the fleet keeps only: whether the app is installed, its install count, a 64-bit
+/// digest of its current handle (FNV-1a, to recognise stale handles without storing the text),
+/// and how many pushes it received: 16 bytes. What a member does with a push beyond receiving
+/// it (alert, badge, sound) is not modelled here; use ``Device`` for that.
+public final class DeviceFleet: Host, CallReceiver {
+    public let name: String
+    public let platform: DevicePlatform
+    public let app: AppIdentity
+    /// Called with (member, handle) when a member receives a handle from its service: the place to
+    /// register it with a backend or hub.
+    public var onHandle: ((Int, String) -> Void)?
+
+    private let world: World
+    private let link: PushServiceLink
+    private var installs: [UInt16]
+    private var installed: [Bool]
+    private var handleDigests: [UInt64]
+    /// Pushes each member received (answered 200).
+    public private(set) var received: [UInt32]
+    /// Pushes refused with 410 (stale handle), all members together.
+    public private(set) var refused = 0
+    /// Register requests that failed (transport failure or an answer other than 200).
+    public private(set) var handleFailures = 0
+
+    public init(world: World, name: String, platform: DevicePlatform, app: AppIdentity, count: Int) {
+        precondition(!name.contains("#"), "a fleet name cannot contain '#'")
+        self.world = world
+        self.name = name
+        self.platform = platform
+        self.app = app
+        self.link = app.pushService(on: platform)
+        installs = Array(repeating: 0, count: count)
+        installed = Array(repeating: false, count: count)
+        handleDigests = Array(repeating: 0, count: count)
+        received = Array(repeating: 0, count: count)
+        world.register(self, name: name)
+    }
+
+    public var count: Int { installed.count }
+    /// The network address of member `i`.
+    public func address(_ member: Int) -> String { name + "#" + String(member) }
+    /// Members that received at least one push.
+    public var membersReached: Int { received.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
+    /// Pushes received by all members together.
+    public var totalReceived: Int { received.reduce(0) { $0 + Int($1) } }
+    public func isInstalled(_ member: Int) -> Bool { installed[member] }
+
+    // MARK: OS actions
+
+    /// Installs the app on every member that lacks it; each asks its service for a handle.
+    public func installAll() {
+        var bodies: [UInt16: [UInt8]] = [:] // one register body per install number (looked up only)
+        for m in installed.indices where !installed[m] {
+            installed[m] = true
+            installs[m] &+= 1
+            handleDigests[m] = 0
+            let body = bodies[installs[m]] ?? DeviceRegisterRequest(app: link.appID, install: Int(installs[m]), environment: link.scope).body
+            bodies[installs[m]] = body
+            askForHandle(m, body: body)
+        }
+    }
+
+    /// Installs the app on one member (again after an uninstall: a new install, a new handle).
+    public func install(_ member: Int) {
+        guard !installed[member] else { return }
+        installed[member] = true
+        installs[member] &+= 1
+        handleDigests[member] = 0
+        askForHandle(member, body: DeviceRegisterRequest(app: link.appID, install: Int(installs[member]), environment: link.scope).body)
+    }
+
+    /// Removes the app from one member. The service is not told; the next push finds out (410).
+    public func uninstall(_ member: Int) {
+        installed[member] = false
+        handleDigests[member] = 0
+        record(member, "device.uninstall")
+    }
+
+    /// Takes one member off the network: pushes to it fail, and its service keeps them as it does
+    /// for any unreachable device.
+    public func goOffline(_ member: Int) { world.setOnline(address(member), false) }
+
+    /// Brings one member back: its OS reconnects to the service, which sends what it kept.
+    public func goOnline(_ member: Int) {
+        world.setOnline(address(member), true)
+        let request = HTTPRequest(method: "POST", authority: link.deviceHost, path: DeviceChannel.connectPath)
+        world.call(request, from: address(member)) { [self] result in record(member, "device.reconnected", ["result": result.summary]) }
+    }
+
+    private func askForHandle(_ member: Int, body: [UInt8]) {
+        let request = HTTPRequest(method: "POST", authority: link.deviceHost, path: DeviceChannel.registerPath, body: body)
+        world.call(request, from: address(member), replyTo: self, tag: UInt64(member) << 16 | UInt64(installs[member]))
+    }
+
+    /// A handle arrived (or not) for the member and install in `tag`.
+    public func receive(_ result: CallResult, tag: UInt64, world: World) {
+        let member = Int(tag >> 16), install = UInt16(tag & 0xFFFF)
+        guard installed[member], installs[member] == install else { return } // meant for an earlier install
+        guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
+              let handle = json["handle"]?.stringValue else {
+            handleFailures += 1
+            return record(member, "device.handle-failed", ["result": result.summary])
+        }
+        handleDigests[member] = fnv1a64(handle.utf8)
+        record(member, "device.handle-received", ["handle": shortToken(handle)])
+        onHandle?(member, handle)
+    }
+
+    // MARK: Pushes from the service
+
+    public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        guard request.path == DeviceChannel.pushPath, let member = member(request.authority) else {
+            return world.respond(to: exchange, with: HTTPResponse(status: 404))
+        }
+        let pushed = request.headers[DeviceChannel.handleHeader].map { fnv1a64($0.utf8) }
+        guard installed[member], handleDigests[member] != 0, pushed == handleDigests[member] else {
+            refused += 1
+            record(member, "device.push-refused", ["message": request.headers[DeviceChannel.messageHeader] ?? "",
+                                                   "why": installed[member] ? "handle belongs to an earlier install" : "app not installed"])
+            return world.respond(to: exchange, with: HTTPResponse(status: 410))
+        }
+        received[member] &+= 1
+        world.respond(to: exchange, with: HTTPResponse(status: 200))
+        if world.isTracing {
+            record(member, "device.push-received", ["service": request.headers[DeviceChannel.serviceHeader] ?? "?",
+                                                    "message": request.headers[DeviceChannel.messageHeader] ?? ""])
+        }
+    }
+
+    /// The member number in `<name>#<i>`, if it is one of this fleet's.
+    private func member(_ authority: String) -> Int? {
+        guard let mark = authority.utf8.firstIndex(of: UInt8(ascii: "#")),
+              let m = Int(authority[authority.index(after: mark)...]), m >= 0, m < count else { return nil }
+        return m
+    }
+
+    private func record(_ member: Int, _ kind: String, _ fields: @autoclosure () -> KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+        guard world.isTracing else { return }
+        world.record(layer: "device", host: address(member), kind: kind, fields())
+    }
+
+    public func leftovers(world: World) -> [String] { [] }
+}

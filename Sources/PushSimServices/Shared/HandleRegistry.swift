@@ -1,0 +1,149 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// What the service knows about one handle it issued.
+public struct HandleRecord: Sendable, Equatable {
+    /// Primary host name of the device holding it (`fleet#12` for a member of a device fleet).
+    public var device: String
+    /// Bundle id (APNs topic), Android package or Windows package family.
+    public var app: String
+    public var install: Int
+    public var environment: String
+    public var issuedAt: VirtualTime
+    /// When the service learned the app behind this handle is gone (APNs: the 410 `timestamp`).
+    public var invalidatedAt: VirtualTime?
+    /// When the handle stops working by age (WNS channels: 30 days), nil for never.
+    public var expiresAt: VirtualTime?
+    /// The last sign of life: issued, asked for again by the app, or a push delivered to it.
+    /// FCM expires a token inactive for 270 days (F-TOK).
+    public var lastActiveAt: VirtualTime
+}
+
+/// The handles a service has issued: by handle, and by (device, app, install) for re-issue.
+///
+/// Stored compactly, because a simulated population may hold a million of them: one row of
+/// fixed-size fields per handle (times as microseconds with a sentinel for "none"; app ids and
+/// environments as numbers into a small table of distinct values), the handle text once (the
+/// lookup key shares its storage), and the (device, app, install) index keyed by a small struct
+/// rather than a joined string. About 150 bytes per handle besides the handle text itself.
+/// Nothing here is iterated for behaviour or output.
+public struct HandleRegistry {
+    private struct Row {
+        var device: String
+        var install: Int32
+        var app: UInt16
+        var environment: UInt16
+        var issuedAt: Int64
+        var invalidatedAt: Int64
+        var expiresAt: Int64
+        var lastActiveAt: Int64
+    }
+    private struct InstallKey: Hashable {
+        var device: String
+        var app: UInt16
+        var install: Int32
+    }
+    /// Stands for "no time" in the optional time fields.
+    private static let none = Int64.min
+
+    private var rows: [Row] = []
+    private var handles: [String] = []                  // slot → handle
+    private var slotByHandle: [String: Int32] = [:]     // looked up only
+    private var slotByInstall: [InstallKey: Int32] = [:] // looked up only
+    private var names: [String] = []                    // app ids and environments, by number
+    private var nameNumbers: [String: UInt16] = [:]     // looked up only
+
+    public init() {}
+
+    public var count: Int { rows.count }
+
+    public subscript(handle: String) -> HandleRecord? {
+        guard let slot = slotByHandle[handle] else { return nil }
+        let r = rows[Int(slot)]
+        func time(_ us: Int64) -> VirtualTime? { us == Self.none ? nil : VirtualTime(microseconds: us) }
+        return HandleRecord(device: r.device, app: names[Int(r.app)], install: Int(r.install), environment: names[Int(r.environment)],
+                            issuedAt: VirtualTime(microseconds: r.issuedAt), invalidatedAt: time(r.invalidatedAt),
+                            expiresAt: time(r.expiresAt), lastActiveAt: VirtualTime(microseconds: r.lastActiveAt))
+    }
+
+    /// The handle already issued for this installation, if any.
+    public func handle(device: String, app: String, install: Int) -> String? {
+        guard let a = nameNumbers[app], let slot = slotByInstall[InstallKey(device: device, app: a, install: Int32(install))] else { return nil }
+        return handles[Int(slot)]
+    }
+
+    public mutating func issue(_ handle: String, _ record: HandleRecord) {
+        let row = Row(device: record.device, install: Int32(record.install), app: number(record.app),
+                      environment: number(record.environment), issuedAt: record.issuedAt.microseconds,
+                      invalidatedAt: record.invalidatedAt?.microseconds ?? Self.none,
+                      expiresAt: record.expiresAt?.microseconds ?? Self.none, lastActiveAt: record.lastActiveAt.microseconds)
+        let slot: Int32
+        if let existing = slotByHandle[handle] {
+            slot = existing
+            rows[Int(slot)] = row
+        } else {
+            slot = Int32(rows.count)
+            rows.append(row)
+            handles.append(handle)
+            slotByHandle[handle] = slot
+        }
+        slotByInstall[InstallKey(device: row.device, app: row.app, install: row.install)] = slot
+    }
+
+    /// Records a sign of life of `handle` at `time` (a delivery, a renewed registration).
+    public mutating func touch(_ handle: String, at time: VirtualTime) {
+        guard let slot = slotByHandle[handle] else { return }
+        rows[Int(slot)].lastActiveAt = time.microseconds
+    }
+
+    /// Marks the handle dead as of `time` (kept, so later sends can be answered with the timestamp).
+    public mutating func invalidate(_ handle: String, at time: VirtualTime) {
+        guard let slot = slotByHandle[handle], rows[Int(slot)].invalidatedAt == Self.none else { return }
+        rows[Int(slot)].invalidatedAt = time.microseconds
+    }
+
+    /// The number standing for an app id or environment, added on first use.
+    private mutating func number(_ name: String) -> UInt16 {
+        if let n = nameNumbers[name] { return n }
+        precondition(names.count < Int(UInt16.max), "more distinct app ids and environments than a registry holds")
+        let n = UInt16(names.count)
+        names.append(name)
+        nameNumbers[name] = n
+        return n
+    }
+}
+
+extension HandleRegistry {
+    /// Answers a device's `POST /register`: the live handle already issued to this (device, app,
+    /// install), or a new one from `make` (expiring after `lifetime`, if given). A handle unused for
+    /// `inactivityLimit` counts as expired (FCM: 270 days, F-TOK); asking for it again is a sign of
+    /// life. `present` turns a handle into what the app receives (WNS hands out the whole channel
+    /// URI). Traces `issuedKind`.
+    mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: String,
+                                 lifetime: VirtualDuration? = nil, inactivityLimit: VirtualDuration? = nil,
+                                 make: () -> String, present: (String) -> String = { $0 }) {
+        guard let ask = DeviceRegisterRequest(body: request.body) else {
+            return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+        }
+        var handle = self.handle(device: exchange.caller, app: ask.app, install: ask.install)
+        if let h = handle, let r = self[h] {
+            if let limit = inactivityLimit, world.now >= r.lastActiveAt + limit {
+                invalidate(h, at: r.lastActiveAt + limit) // expired unused: later sends to it fail
+                handle = nil
+            } else if r.invalidatedAt != nil || (r.expiresAt.map { world.now >= $0 } ?? false) {
+                handle = nil // dead or expired: this install gets a new one
+            }
+        }
+        if let h = handle { touch(h, at: world.now) }
+        if handle == nil {
+            let h = make()
+            issue(h, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
+                                  issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }, lastActiveAt: world.now))
+            world.record(layer: service, host: service, kind: issuedKind,
+                         ["device": exchange.caller, "app": ask.app, "handle": shortToken(h)])
+            handle = h
+        }
+        world.respond(to: exchange, with: HTTPResponse(status: 200,
+                                                       text: JSONValue.object([("handle", .string(present(handle!)))]).serialized()))
+    }
+}

@@ -1,0 +1,69 @@
+import Testing
+import PushSimKernel
+import PushSimNetwork
+@testable import PushSimServices
+
+/// The compact handle registry keeps every field of a record as given, re-issues by install,
+/// and the payload memo never lets a bad payload through.
+@Suite("Handle registry and payload memo")
+struct HandleRegistryTests {
+    private func record(_ device: String, install: Int = 1, app: String = "com.example.notify",
+                        expires: VirtualTime? = nil) -> HandleRecord {
+        HandleRecord(device: device, app: app, install: install, environment: "production", issuedAt: .zero + .seconds(5),
+                     invalidatedAt: nil, expiresAt: expires, lastActiveAt: .zero + .seconds(5))
+    }
+
+    @Test func aRecordComesBackAsIssuedAndChangesInPlace() {
+        var r = HandleRegistry()
+        r.issue("h1", record("phone", expires: .zero + .days(30)))
+        r.issue("h2", record("fleet#7", install: 2, app: "com.example.other"))
+        #expect(r.count == 2)
+        #expect(r["h1"] == record("phone", expires: .zero + .days(30)))
+        #expect(r["h2"] == record("fleet#7", install: 2, app: "com.example.other"))
+        #expect(r["h3"] == nil)
+        r.touch("h1", at: .zero + .seconds(9))
+        r.invalidate("h2", at: .zero + .seconds(10))
+        r.invalidate("h2", at: .zero + .seconds(20)) // the first time it was found dead stays
+        #expect(r["h1"]?.lastActiveAt == .zero + .seconds(9))
+        #expect(r["h2"]?.invalidatedAt == .zero + .seconds(10))
+    }
+
+    @Test func theHandleOfAnInstallIsFoundByDeviceAppAndInstall() {
+        var r = HandleRegistry()
+        r.issue("old", record("phone", install: 1))
+        r.issue("new", record("phone", install: 2))
+        #expect(r.handle(device: "phone", app: "com.example.notify", install: 1) == "old")
+        #expect(r.handle(device: "phone", app: "com.example.notify", install: 2) == "new")
+        #expect(r.handle(device: "phone", app: "com.example.notify", install: 3) == nil)
+        #expect(r.handle(device: "phone", app: "com.example.unknown", install: 1) == nil)
+        #expect(r.handle(device: "tablet", app: "com.example.notify", install: 1) == nil)
+    }
+
+    @Test func theMemoOnlyRemembersWhatPassedAndComparesBytes() {
+        var memo = PayloadCheckMemo()
+        let good = Array("<toast/>".utf8)
+        #expect(!memo.isKnownGood(good, as: "toast"))
+        memo.remember(good, as: "toast")
+        #expect(memo.isKnownGood(good, as: "toast"))
+        #expect(memo.isKnownGood(Array("<toast/>".utf8), as: "toast"))   // same bytes, other storage
+        #expect(!memo.isKnownGood(good, as: "tile"))
+        #expect(!memo.isKnownGood(Array("<toast>".utf8), as: "toast"))
+    }
+
+    @Test func splitTargetKeepsItsBehaviour() {
+        let (path, query) = splitTarget("/?token=Aw%2BY&empty&&x=a+b")
+        #expect(path == "/")
+        #expect(query.map(\.0) == ["token", "empty", "x"])
+        #expect(query.map(\.1) == ["Aw+Y", "", "a b"])
+        #expect(splitTarget("/plain").path == "/plain")
+        #expect(splitTarget("/plain").query.isEmpty)
+    }
+
+    @Test func bearerTokensAreReadCaseInsensitively() {
+        #expect(bearerToken("Bearer abc") == "abc")
+        #expect(bearerToken("bearer abc def") == "abc def")
+        #expect(bearerToken("Basic abc") == nil)
+        #expect(bearerToken("Bearer ") == nil)
+        #expect(bearerToken(nil) == nil)
+    }
+}

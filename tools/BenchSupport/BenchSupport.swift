@@ -1,0 +1,24 @@
+import Foundation
+
+/// What the benchmarks under tools/ share: command-line arguments, wall-clock timing and
+/// resident memory. The wall clock is read here only, never inside a simulation.
+
+/// The value after `name` on the command line, or `fallback`.
+public func argument(_ name: String, _ fallback: String) -> String {
+    let args = CommandLine.arguments
+    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return fallback }
+    return args[i + 1]
+}
+
+/// A monotonic wall-clock reading in nanoseconds, for ``seconds(since:)``.
+public func wallClock() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Wall-clock seconds since `start` (a ``wallClock()`` reading).
+public func seconds(since start: UInt64) -> Double { Double(wallClock() - start) / 1e9 }
+
+/// This process's resident memory in KiB (`VmRSS` in /proc/self/status; 0 where there is none).
+public func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PushSim
+import BenchSupport
+
+// Broadcast benchmark: a population of N devices split evenly over iOS, Android and Windows
+// (three DeviceFleets). Every member asks its push service for a handle over the device
+// channel; the handles are loaded into the hub with the bulk import (one registration each, with
+// a username:<i> tag, as the tutorial's backend would write); then one native broadcast per
+// platform (no tags) goes out at the same instant, and the run goes on until every copy has
+// been answered. Every member must receive the notification exactly once.
+//
+// Measured: wall time of the broadcast (from the three sends to the last answer), and resident
+// memory per device (everything the simulation holds: fleets, push services' handle registries,
+// hub registrations, the notification's telemetry), read from /proc/self/status.
+// Usage: broadcast-bench [--devices N] [--seed S]
+
+
+let total = Int(argument("--devices", "1000000")) ?? 1_000_000
+let seed = UInt64(argument("--seed", "1")) ?? 1
+let memoryBefore = residentKiB()
+let sim = Simulation(seed: seed)
+sim.world.trace.isRecording = false
+sim.world.journal.isRecording = false
+sim.world.limits.maxEvents = Int.max
+
+let platforms: [(DevicePlatform, RegistrationPlatform, String, String)] = [
+    (.ios, .apple, "apple", #"{"aps":{"alert":"Hello everyone"}}"#),
+    (.android, .fcmV1, "fcmv1", #"{"message":{"notification":{"title":"Hello everyone"}}}"#),
+    (.windows, .windows, "windows",
+     #"<toast><visual><binding template="ToastText01"><text id="1">Hello everyone</text></binding></visual></toast>"#),
+]
+var fleets: [DeviceFleet] = []
+var pending: [RegistrationDescription] = []
+pending.reserveCapacity(total)
+var firstUser = 0
+for (k, (device, registration, _, _)) in platforms.enumerated() {
+    let count = total / 3 + (k < total % 3 ? 1 : 0)
+    let fleet = sim.addFleet(["ios", "and", "win"][k], device, count: count)
+    let base = firstUser
+    fleet.onHandle = { member, handle in
+        pending.append(RegistrationDescription(platform: registration, handle: handle, tags: ["username:u\(base + member)"]))
+    }
+    firstUser += count
+    fleets.append(fleet)
+}
+
+print("broadcast-bench: \(total) devices (\(fleets.map { "\($0.count) \($0.platform.rawValue)" }.joined(separator: ", ")))")
+let setupStart = wallClock()
+sim.at(.zero) { for f in fleets { f.installAll() } }
+sim.run()
+let handles = seconds(since: setupStart)
+let importStart = wallClock()
+guard case .success(let ids) = sim.hub.importRegistrations(pending, world: sim.world), ids.count == total else {
+    fatalError("bulk import failed or incomplete")
+}
+pending = []
+let imported = seconds(since: importStart)
+print(String(format: "setup: %d handles over the device channel in %.2f s; %d registrations imported in %.2f s",
+             total - fleets.reduce(0) { $0 + $1.handleFailures }, handles, ids.count, imported))
+
+let eventsBefore = sim.world.eventsProcessed
+let sendAt = sim.world.now + .seconds(10)
+sim.at(sendAt) {
+    for (_, _, format, payload) in platforms { sim.operatorConsole.send(format: format, payload: payload, tagExpression: nil) }
+}
+let start = wallClock()
+sim.run()
+let wall = seconds(since: start)
+let memoryAfter = residentKiB()
+let events = sim.world.eventsProcessed - eventsBefore
+let reached = fleets.reduce(0) { $0 + $1.membersReached }
+let received = fleets.reduce(0) { $0 + $1.totalReceived }
+let perDevice = Double(memoryAfter - memoryBefore) * 1024 / Double(total)
+print(String(format: "broadcast: %.2f s wall for %d devices (%.2f µs per device), %d events, %.3f s virtual; %d reached, %d received",
+             wall, total, wall * 1e6 / Double(total), events, Double((sim.world.now - sendAt).microseconds) / 1e6, reached, received))
+print(String(format: "memory: %d MiB resident for the whole simulation = %.0f bytes per device (goal: 1024)",
+             (memoryAfter - memoryBefore) / 1024, perDevice))
+print("leftovers: \(sim.world.leftovers().count)")
+precondition(reached == total && received == total, "every device must receive the broadcast exactly once")
