@@ -87,13 +87,16 @@ public struct RegistrationDescription: Sendable, Equatable {
     }
 }
 
-/// A registration as the hub stores it.
+/// A registration as the hub stores it: the value `RegistrationStore` takes in and hands out
+/// (the store itself keeps registrations column by column, see its layout).
 struct StoredRegistration {
     var number: Int          // from the id counter; orders fan-out
     var id: String
     var platform: RegistrationPlatform
     var handle: String
-    var tags: [String]       // sorted, unique
+    /// Unique. Sorted as the store hands it out; the store takes them in any order and keeps that
+    /// order, so a bulk import shares the caller's arrays.
+    var tags: [String]
     var updatedAt: VirtualTime
     var expiresAt: VirtualTime?
     var etag: Int

@@ -8,21 +8,113 @@ import PushSimKernel
 /// expression is answered by merging sorted arrays (intersection, union, difference) instead of
 /// looking at every registration; only expressions the merge cannot settle (a bare `!a`) scan.
 /// No set or dictionary is ever iterated for behaviour or output.
+///
+/// The layout is compact, for populations of a million (`hub-bench` reports the resident bytes per
+/// registration). Registrations are kept column by column, one array per field indexed by number,
+/// and handed out as `StoredRegistration` values: per number a one-byte `SlotState` (gone,
+/// issued-unused, or live with platform, template flag and whether its tags are sorted), the
+/// handle (16 bytes plus its own storage, shared with the caller's string), the tags (8 bytes
+/// plus the array, kept in the order given so that it is shared with the caller's; sorted when
+/// handed out), `updatedAt` and expiry as Int64 microseconds and the etag as Int32: 45 bytes. The
+/// id is not stored, it is rebuilt from the number; an id written in another spelling that names
+/// the same number (`reg-42`) is remembered aside, as are templates. Numbers are Int32. Handles
+/// and tags are indexed by `PostingsIndex`, about 10 bytes per key with one member.
 struct RegistrationStore {
-    /// Slot `n` holds registration number `n` while it is live (slot 0 is unused).
-    private var slots: [StoredRegistration?] = [nil]
-    /// Per number: issued by Create Registration ID but not used yet.
-    private var issuedUnused: [Bool] = [false]
-    private var byHandle: [String: [Int]] = [:]   // handle → numbers, ascending
-    private var byTag: [String: [Int]] = [:]      // tag → numbers, ascending
+    /// Per number: what its slot holds (slot 0 is unused).
+    private var states: [SlotState] = [.gone]
+    /// Per number: the PNS handle of a live registration ("" otherwise).
+    private var handles: [String] = [""]
+    /// Per number: the tags of a live registration, unique, in the order given (empty otherwise).
+    private var tagLists: [[String]] = [[]]
+    /// Per number: when it was last written, in microseconds of virtual time.
+    private var updateTimes: [Int64] = [0]
+    /// Per number: when it expires, in microseconds of virtual time; `Self.never` for no expiry.
+    private var expiryTimes: [Int64] = [0]
+    private var etags: [Int32] = [0]
+    /// Templates of the live template registrations, by number (looked up, never iterated).
+    private var templates: [Int32: HubTemplate] = [:]
+    /// Ids of live registrations that were written under another spelling of their number's id
+    /// (`reg-42` for `reg-000042`), by number; normally empty.
+    private var spelledIDs: [Int32: String] = [:]
+    private var byHandle = PostingsIndex()   // handle → numbers, ascending
+    private var byTag = PostingsIndex()      // tag → numbers, ascending
     private(set) var count = 0
+
+    /// The expiry of a registration that never expires.
+    private static let never = Int64.max
+
+    /// What a slot holds, in one byte: gone (deleted, or never written), issued by Create
+    /// Registration ID but not used yet, or live, with the platform and whether it is a template
+    /// registration, and whether its tags were given out of order (bit 7 live, bit 6 tags
+    /// unsorted, bits 3…1 platform, bit 0 template).
+    private struct SlotState: Equatable {
+        var bits: UInt8
+        static let gone = SlotState(bits: 0)
+        static let issuedUnused = SlotState(bits: 1)
+        static func live(_ platform: RegistrationPlatform, template: Bool, tagsUnsorted: Bool = false) -> SlotState {
+            SlotState(bits: 0x80 | (tagsUnsorted ? 0x40 : 0) | Self.code(platform) << 1 | (template ? 1 : 0))
+        }
+        var isLive: Bool { bits & 0x80 != 0 }
+        var tagsUnsorted: Bool { bits & 0x40 != 0 }
+        var isTemplate: Bool { bits & 1 != 0 }
+        var platform: RegistrationPlatform {
+            switch bits >> 1 & 7 {
+            case 0: return .apple
+            case 1: return .fcmV1
+            case 2: return .windows
+            case 3: return .gcm
+            default: return .mpns
+            }
+        }
+        private static func code(_ platform: RegistrationPlatform) -> UInt8 {
+            switch platform {
+            case .apple: return 0
+            case .fcmV1: return 1
+            case .windows: return 2
+            case .gcm: return 3
+            case .mpns: return 4
+            }
+        }
+    }
 
     /// A new id (Create Registration ID).
     mutating func issueID() -> String {
-        slots.append(nil)
-        issuedUnused.append(true)
-        let n = slots.count - 1
-        return "reg-" + String(repeating: "0", count: max(0, 6 - String(n).count)) + String(n)
+        let n = states.count
+        precondition(n < Int(Int32.max), "registration numbers are Int32")
+        states.append(.issuedUnused)
+        handles.append("")
+        tagLists.append([])
+        updateTimes.append(0)
+        expiryTimes.append(0)
+        etags.append(0)
+        return Self.id(n)
+    }
+
+    /// Makes room for `registrations` more numbers and `tags` more distinct tags at most, so a
+    /// large bulk import grows each column and index once; `fitIndexes` gives back what it did not
+    /// use. It sizes exactly, like `Array.reserveCapacity`: for large batches, not in a loop.
+    mutating func reserveCapacity(registrations: Int, tags: Int) {
+        let total = states.count + registrations
+        states.reserveCapacity(total)
+        handles.reserveCapacity(total)
+        tagLists.reserveCapacity(total)
+        updateTimes.reserveCapacity(total)
+        expiryTimes.reserveCapacity(total)
+        etags.reserveCapacity(total)
+        byHandle.reserveCapacity(registrations)
+        byTag.reserveCapacity(tags)
+    }
+
+    /// Shrinks the indexes to fit their keys, after `reserveCapacity` made room for every tag a
+    /// bulk import named (repeats included).
+    mutating func fitIndexes() {
+        byHandle.shrinkToFit()
+        byTag.shrinkToFit()
+    }
+
+    /// The id issued for number `n`: `reg-` and the number, zero-padded to 6 digits.
+    static func id(_ n: Int) -> String {
+        "reg-" + String(repeating: "0", count: max(0, 6 - String(n).count)) + String(n)
     }
 
     enum Lookup { case live(StoredRegistration), issuedUnused, gone }
@@ -34,47 +126,114 @@ struct RegistrationStore {
 
     private func slot(_ id: String) -> Int? {
         let n = Self.number(of: id)
-        return n > 0 && n < slots.count ? n : nil
+        return n > 0 && n < states.count ? n : nil
     }
 
     /// Looks an id up, removing it first if it has expired by `now`.
     mutating func lookup(_ id: String, now: VirtualTime) -> Lookup {
         guard let n = slot(id) else { return .gone }
-        if let r = slots[n] {
-            if isExpired(r, now: now) { remove(id); return .gone }
-            return .live(r)
-        }
-        return issuedUnused[n] ? .issuedUnused : .gone
+        return lookup(number: n, now: now)
     }
 
-    /// Whether a live registration has expired by `now` (without removing it).
-    func isExpired(_ r: StoredRegistration, now: VirtualTime) -> Bool { r.expiresAt.map { $0 <= now } ?? false }
+    private mutating func lookup(number n: Int, now: VirtualTime) -> Lookup {
+        let state = states[n]
+        if state.isLive {
+            if isExpired(n, now: now) { removeLive(n); return .gone }
+            return .live(registration(n))
+        }
+        return state == .issuedUnused ? .issuedUnused : .gone
+    }
+
+    /// Whether live registration `n` has expired by `now` (without removing it).
+    private func isExpired(_ n: Int, now: VirtualTime) -> Bool {
+        let expiry = expiryTimes[n]
+        return expiry != Self.never && expiry <= now.microseconds
+    }
+
+    /// Live registration `n` as a value.
+    private func registration(_ n: Int) -> StoredRegistration {
+        let state = states[n]
+        let expiry = expiryTimes[n]
+        return StoredRegistration(number: n, id: (spelledIDs.isEmpty ? nil : spelledIDs[Int32(n)]) ?? Self.id(n),
+                                  platform: state.platform, handle: handles[n],
+                                  tags: state.tagsUnsorted ? tagLists[n].sorted() : tagLists[n],
+                                  updatedAt: VirtualTime(microseconds: updateTimes[n]),
+                                  expiresAt: expiry == Self.never ? nil : VirtualTime(microseconds: expiry),
+                                  etag: Int(etags[n]), template: state.isTemplate ? templates[Int32(n)] : nil)
+    }
 
     mutating func upsert(_ r: StoredRegistration) {
-        guard r.number > 0 && r.number < slots.count else { preconditionFailure("registration \(r.id) was never issued") }
-        if slots[r.number] != nil { remove(r.id) }
-        issuedUnused[r.number] = false
-        slots[r.number] = r
+        guard r.number > 0 && r.number < states.count else { preconditionFailure("registration \(r.id) was never issued") }
+        let n = r.number
+        if states[n].isLive { removeLive(n) }
+        precondition(r.expiresAt?.microseconds != Self.never, "expiry \(Self.never) µs means never")
+        states[n] = .live(r.platform, template: r.template != nil,
+                          tagsUnsorted: zip(r.tags, r.tags.dropFirst()).contains { !($0 < $1) })
+        handles[n] = r.handle
+        tagLists[n] = r.tags
+        updateTimes[n] = r.updatedAt.microseconds
+        expiryTimes[n] = r.expiresAt?.microseconds ?? Self.never
+        etags[n] = Int32(r.etag)
+        if let template = r.template { templates[Int32(n)] = template }
+        if r.id != Self.id(n) { spelledIDs[Int32(n)] = r.id }
         count += 1
-        Self.insert(r.number, into: &byHandle[r.handle, default: []])
-        for t in r.tags { Self.insert(r.number, into: &byTag[t, default: []]) }
+        addToIndexes(n)
     }
 
     @discardableResult
     mutating func remove(_ id: String) -> StoredRegistration? {
-        guard let n = slot(id), let r = slots[n] else { return nil }
-        slots[n] = nil
-        count -= 1
-        Self.erase(n, from: &byHandle, key: r.handle)
-        for t in r.tags { Self.erase(n, from: &byTag, key: t) }
+        guard let n = slot(id), states[n].isLive else { return nil }
+        let r = registration(n)
+        removeLive(n)
         return r
+    }
+
+    private mutating func removeLive(_ n: Int) {
+        removeFromIndexes(n)
+        if states[n].isTemplate { templates[Int32(n)] = nil }
+        states[n] = .gone
+        handles[n] = ""
+        tagLists[n] = []
+        if !spelledIDs.isEmpty { spelledIDs[Int32(n)] = nil }
+        count -= 1
+    }
+
+    // The indexes read keys back from the columns; the closures capture local copies (the same
+    // storage, not a copy), which end with these functions, before any column is written again.
+    private mutating func addToIndexes(_ n: Int) {
+        let handles = self.handles, tagLists = self.tagLists
+        let number = Int32(n)
+        byHandle.add(number, position: 0, key: handles[n]) { m, _ in handles[Int(m)] }
+        for (position, tag) in tagLists[n].enumerated() {
+            byTag.add(number, position: position, key: tag) { m, p in tagLists[Int(m)][p] }
+        }
+    }
+
+    private mutating func removeFromIndexes(_ n: Int) {
+        let handles = self.handles, tagLists = self.tagLists
+        let number = Int32(n)
+        byHandle.remove(number, key: handles[n], keyOf: { m, _ in handles[Int(m)] }, positionIn: { _ in 0 })
+        for tag in tagLists[n] {
+            byTag.remove(number, key: tag, keyOf: { m, p in tagLists[Int(m)][p] },
+                         positionIn: { m in tagLists[Int(m)].firstIndex(of: tag)! })
+        }
+    }
+
+    private func numbers(tag: String) -> [Int32] {
+        let tagLists = self.tagLists
+        return byTag.members(of: tag) { m, p in tagLists[Int(m)][p] }
+    }
+
+    private func numbers(handle: String) -> [Int32] {
+        let handles = self.handles
+        return byHandle.members(of: handle) { m, _ in handles[Int(m)] }
     }
 
     /// Live registrations holding `handle`, oldest first; expired ones are removed on the way.
     mutating func registrations(handle: String, now: VirtualTime) -> [StoredRegistration] {
         var out: [StoredRegistration] = []
-        for n in byHandle[handle] ?? [] {
-            if case .live(let r) = lookup(slots[n]?.id ?? "", now: now) { out.append(r) }
+        for n in numbers(handle: handle) {
+            if case .live(let r) = lookup(number: Int(n), now: now) { out.append(r) }
         }
         return out
     }
@@ -83,36 +242,38 @@ struct RegistrationStore {
     /// `template`: true for template registrations only, false for native ones only, nil for both.
     func matching(_ expression: TagExpression?, platform: RegistrationPlatform, now: VirtualTime,
                   template: Bool? = nil) -> [StoredRegistration] {
-        matchingNumbers(expression, platform: platform, now: now, template: template).map { slots[$0]! }
+        matchingNumbers(expression, platform: platform, now: now, template: template).map { registration(Int($0)) }
     }
 
     /// The numbers of the registrations `matching` returns. Candidates are read in place
     /// (member by member), never copied whole: routing a million registrations stays cheap.
     func matchingNumbers(_ expression: TagExpression?, platform: RegistrationPlatform, now: VirtualTime,
-                         template: Bool? = nil) -> [Int] {
-        var out: [Int] = []
+                         template: Bool? = nil) -> [Int32] {
+        // A slot qualifies when its live and platform bits, and its template bit if asked for,
+        // are those of `wanted`.
+        let wanted = SlotState.live(platform, template: template ?? false).bits
+        let mask: UInt8 = template == nil ? 0x8E : 0x8F
+        var out: [Int32] = []
         func consider(_ n: Int, check: Bool) {
-            guard slots[n]?.platform == platform else { return }
-            if let e = slots[n]!.expiresAt, e <= now { return }
-            if let template, (slots[n]!.template != nil) != template { return }
-            if check, let expression, !expression.matches({ slots[n]!.tags.contains($0) }) { return }
-            out.append(n)
+            guard states[n].bits & mask == wanted & mask, !isExpired(n, now: now) else { return }
+            if check, let expression, !expression.matches({ tagLists[n].contains($0) }) { return }
+            out.append(Int32(n))
         }
         if let expression, let (numbers, exact) = candidates(expression) {
             out.reserveCapacity(numbers.count)
-            for n in numbers { consider(n, check: !exact) }
+            for n in numbers { consider(Int(n), check: !exact) }
         } else {
-            for n in 1..<slots.count where slots[n] != nil { consider(n, check: true) }
+            for n in 1..<states.count where states[n].isLive { consider(n, check: true) }
         }
         return out
     }
 
     /// The numbers that can match `e`, ascending, and whether they are exactly the matches (so no
     /// registration needs its tags checked); nil when the index cannot narrow it (`!a` alone).
-    private func candidates(_ e: TagExpression) -> (numbers: [Int], exact: Bool)? {
+    private func candidates(_ e: TagExpression) -> (numbers: [Int32], exact: Bool)? {
         switch e {
         case .tag(let t):
-            return (byTag[t] ?? [], true)
+            return (numbers(tag: t), true)
         case .not:
             return nil
         case .and(let a, .not(let b)), .and(.not(let b), let a):
@@ -131,30 +292,12 @@ struct RegistrationStore {
             return (SortedMerge.union(x.numbers, y.numbers), x.exact && y.exact)
         }
     }
-
-    /// Inserts `n` into an ascending array (appending when it is the largest, the common case).
-    private static func insert(_ n: Int, into list: inout [Int]) {
-        if let last = list.last, last >= n {
-            let i = SortedMerge.lowerBound(list, n)
-            if i < list.count && list[i] == n { return }
-            list.insert(n, at: i)
-        } else {
-            list.append(n)
-        }
-    }
-
-    private static func erase(_ n: Int, from index: inout [String: [Int]], key: String) {
-        guard var list = index[key] else { return }
-        let i = SortedMerge.lowerBound(list, n)
-        if i < list.count && list[i] == n { list.remove(at: i) }
-        index[key] = list.isEmpty ? nil : list
-    }
 }
 
-/// Linear-time set operations on ascending arrays of distinct integers.
+/// Linear-time set operations on ascending arrays of distinct elements (registration numbers).
 enum SortedMerge {
-    static func intersection(_ a: [Int], _ b: [Int]) -> [Int] {
-        var out: [Int] = []
+    static func intersection<T: Comparable>(_ a: [T], _ b: [T]) -> [T] {
+        var out: [T] = []
         out.reserveCapacity(min(a.count, b.count))
         var i = 0, j = 0
         while i < a.count && j < b.count {
@@ -163,8 +306,8 @@ enum SortedMerge {
         return out
     }
 
-    static func union(_ a: [Int], _ b: [Int]) -> [Int] {
-        var out: [Int] = []
+    static func union<T: Comparable>(_ a: [T], _ b: [T]) -> [T] {
+        var out: [T] = []
         out.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count || j < b.count {
@@ -176,8 +319,8 @@ enum SortedMerge {
     }
 
     /// `a` without the elements of `b`.
-    static func difference(_ a: [Int], _ b: [Int]) -> [Int] {
-        var out: [Int] = []
+    static func difference<T: Comparable>(_ a: [T], _ b: [T]) -> [T] {
+        var out: [T] = []
         out.reserveCapacity(a.count)
         var j = 0
         for x in a {
@@ -189,7 +332,7 @@ enum SortedMerge {
     }
 
     /// The first index whose element is not less than `n`.
-    static func lowerBound(_ list: [Int], _ n: Int) -> Int {
+    static func lowerBound<T: Comparable>(_ list: [T], _ n: T) -> Int {
         var low = 0, high = list.count
         while low < high {
             let mid = (low + high) / 2
