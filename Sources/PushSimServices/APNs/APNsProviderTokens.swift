@@ -26,7 +26,7 @@ public struct APNsSigningKey: Sendable, Equatable {
 /// What is simulated: the ES256 signature (see ``SimulatedSignature``) and the connection (one
 /// per calling host and key). The claims, the key lookup and the time rules are checked as APNs does.
 struct APNsProviderTokens {
-    var keys: [APNsSigningKey]
+    var keys: [APNsSigningKey] { didSet { lastVerified = nil } }
     /// Per caller and key: the token last adopted and when.
     private var adopted: [String: (token: String, at: VirtualTime)] = [:]
 
