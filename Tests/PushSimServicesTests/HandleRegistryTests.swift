@@ -67,3 +67,49 @@ struct HandleRegistryTests {
         #expect(bearerToken(nil) == nil)
     }
 }
+
+@Suite("Handle registry re-issue")
+struct HandleRegistryReissueTests {
+    private func record(install: Int) -> HandleRecord {
+        HandleRecord(device: "phone", app: "com.example.notify", install: install, environment: "production",
+                     issuedAt: .zero, invalidatedAt: nil, expiresAt: nil, lastActiveAt: .zero)
+    }
+
+    /// A new handle for the same install (the old one died) replaces it in the install index.
+    @Test func aNewHandleForTheSameInstallReplacesTheOld() {
+        var r = HandleRegistry()
+        r.issue("first", record(install: 1))
+        r.invalidate("first", at: .zero + .seconds(1))
+        r.issue("second", record(install: 1))
+        #expect(r.handle(device: "phone", app: "com.example.notify", install: 1) == "second")
+        #expect(r["first"]?.invalidatedAt == .zero + .seconds(1))
+        #expect(r.count == 2)
+    }
+
+    @Test func manyHandlesStayFindable() {
+        var r = HandleRegistry()
+        for i in 0..<5_000 { r.issue("h\(i)", HandleRecord(device: "d\(i % 100)", app: "app", install: i / 100, environment: "e",
+                                                           issuedAt: .zero, invalidatedAt: nil, expiresAt: nil, lastActiveAt: .zero)) }
+        for i in stride(from: 0, to: 5_000, by: 7) {
+            #expect(r["h\(i)"]?.device == "d\(i % 100)")
+            #expect(r.handle(device: "d\(i % 100)", app: "app", install: i / 100) == "h\(i)")
+        }
+        #expect(r["h5000"] == nil)
+    }
+}
+
+@Suite("Slot table")
+struct SlotTableTests {
+    @Test func keysSpreadOverTheTableAndAreFoundBack() {
+        var table = SlotTable()
+        let keys = (0..<20_000).map { "key-\($0)" }
+        for (i, k) in keys.enumerated() { table.insert(Int32(i), hash: k.hashValue) }
+        #expect(table.averageDisplacement < 4) // linear probing at most 3/4 full: about 1.5
+        for i in stride(from: 0, to: keys.count, by: 13) {
+            #expect(table.slot(hash: keys[i].hashValue) { keys[Int($0)] == keys[i] } == Int32(i))
+        }
+        #expect(table.slot(hash: "absent".hashValue) { keys[Int($0)] == "absent" } == nil)
+        table.set(5, hash: keys[7].hashValue) { keys[Int($0)] == keys[7] }
+        #expect(table.slot(hash: keys[7].hashValue) { $0 == 5 } == 5)
+    }
+}

@@ -23,9 +23,9 @@ public struct HandleRecord: Sendable, Equatable {
 ///
 /// Stored compactly, because a simulated population may hold a million of them: one row of
 /// fixed-size fields per handle (times as microseconds with a sentinel for "none"; app ids and
-/// environments as numbers into a small table of distinct values), the handle text once (the
-/// lookup key shares its storage), and the (device, app, install) index keyed by a small struct
-/// rather than a joined string. About 150 bytes per handle besides the handle text itself.
+/// environments as numbers into a small table of distinct values), the handle text once, and
+/// two ``SlotTable``s (by handle, by device/app/install) that store no keys, only 8-byte
+/// entries. About 100 bytes per handle besides the handle text itself.
 /// Nothing here is iterated for behaviour or output.
 public struct HandleRegistry {
     private struct Row {
@@ -38,18 +38,13 @@ public struct HandleRegistry {
         var expiresAt: Int64
         var lastActiveAt: Int64
     }
-    private struct InstallKey: Hashable {
-        var device: String
-        var app: UInt16
-        var install: Int32
-    }
     /// Stands for "no time" in the optional time fields.
     private static let none = Int64.min
 
     private var rows: [Row] = []
     private var handles: [String] = []                  // slot → handle
-    private var slotByHandle: [String: Int32] = [:]     // looked up only
-    private var slotByInstall: [InstallKey: Int32] = [:] // looked up only
+    private var slotByHandle = SlotTable()               // keys read back from `handles`
+    private var slotByInstall = SlotTable()              // keys read back from `rows`
     private var names: [String] = []                    // app ids and environments, by number
     private var nameNumbers: [String: UInt16] = [:]     // looked up only
 
@@ -57,8 +52,27 @@ public struct HandleRegistry {
 
     public var count: Int { rows.count }
 
+    private func slot(of handle: String) -> Int32? {
+        slotByHandle.slot(hash: handle.hashValue) { handles[Int($0)] == handle }
+    }
+
+    private static func installHash(device: String, app: UInt16, install: Int32) -> Int {
+        var h = Hasher()
+        h.combine(device)
+        h.combine(app)
+        h.combine(install)
+        return h.finalize()
+    }
+
+    private func slot(device: String, app: UInt16, install: Int32) -> Int32? {
+        slotByInstall.slot(hash: Self.installHash(device: device, app: app, install: install)) {
+            let r = rows[Int($0)]
+            return r.install == install && r.app == app && r.device == device
+        }
+    }
+
     public subscript(handle: String) -> HandleRecord? {
-        guard let slot = slotByHandle[handle] else { return nil }
+        guard let slot = slot(of: handle) else { return nil }
         let r = rows[Int(slot)]
         func time(_ us: Int64) -> VirtualTime? { us == Self.none ? nil : VirtualTime(microseconds: us) }
         return HandleRecord(device: r.device, app: names[Int(r.app)], install: Int(r.install), environment: names[Int(r.environment)],
@@ -68,7 +82,7 @@ public struct HandleRegistry {
 
     /// The handle already issued for this installation, if any.
     public func handle(device: String, app: String, install: Int) -> String? {
-        guard let a = nameNumbers[app], let slot = slotByInstall[InstallKey(device: device, app: a, install: Int32(install))] else { return nil }
+        guard let a = nameNumbers[app], let slot = slot(device: device, app: a, install: Int32(install)) else { return nil }
         return handles[Int(slot)]
     }
 
@@ -77,28 +91,33 @@ public struct HandleRegistry {
                       environment: number(record.environment), issuedAt: record.issuedAt.microseconds,
                       invalidatedAt: record.invalidatedAt?.microseconds ?? Self.none,
                       expiresAt: record.expiresAt?.microseconds ?? Self.none, lastActiveAt: record.lastActiveAt.microseconds)
-        let slot: Int32
-        if let existing = slotByHandle[handle] {
-            slot = existing
-            rows[Int(slot)] = row
+        let index: Int32
+        if let existing = slot(of: handle) {
+            // Re-issued: its install entry (if it had another) keeps pointing here, as before.
+            index = existing
+            rows[Int(index)] = row
         } else {
-            slot = Int32(rows.count)
+            index = Int32(rows.count)
             rows.append(row)
             handles.append(handle)
-            slotByHandle[handle] = slot
+            slotByHandle.insert(index, hash: handle.hashValue)
         }
-        slotByInstall[InstallKey(device: row.device, app: row.app, install: row.install)] = slot
+        let rowsNow = rows
+        slotByInstall.set(index, hash: Self.installHash(device: row.device, app: row.app, install: row.install)) {
+            let r = rowsNow[Int($0)]
+            return r.install == row.install && r.app == row.app && r.device == row.device
+        }
     }
 
     /// Records a sign of life of `handle` at `time` (a delivery, a renewed registration).
     public mutating func touch(_ handle: String, at time: VirtualTime) {
-        guard let slot = slotByHandle[handle] else { return }
+        guard let slot = slot(of: handle) else { return }
         rows[Int(slot)].lastActiveAt = time.microseconds
     }
 
     /// Marks the handle dead as of `time` (kept, so later sends can be answered with the timestamp).
     public mutating func invalidate(_ handle: String, at time: VirtualTime) {
-        guard let slot = slotByHandle[handle], rows[Int(slot)].invalidatedAt == Self.none else { return }
+        guard let slot = slot(of: handle), rows[Int(slot)].invalidatedAt == Self.none else { return }
         rows[Int(slot)].invalidatedAt = time.microseconds
     }
 
