@@ -48,52 +48,83 @@ extension NotificationHub {
         return .success(CopyPayload(body: rendered.body, headers: rendered.headers, fcmMessageTail: tail))
     }
 
-    /// Builds the PNS request (fetching an access token first when needed), or says why it cannot.
-    func withPNSRequest(_ n: HubNotification, _ t: SendTarget, world: World,
-                        then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
+    /// How far a copy's PNS request could be built without waiting: built (or refused), or
+    /// waiting for an FCM or WNS access token the hub does not hold yet.
+    enum PNSRequestPreparation {
+        case ready(Result<HTTPRequest, PNSRequestProblem>)
+        case needsAccessToken(CopyPayload)
+    }
+
+    /// Builds the PNS request for one copy now if nothing has to be fetched first (APNs, whose
+    /// provider token the hub makes itself; FCM and WNS with a cached access token). A fan-out
+    /// takes this path for all but its first copies, with no closure per copy.
+    func preparePNSRequest(_ n: HubNotification, _ t: SendTarget, world: World) -> PNSRequestPreparation {
         let copy: CopyPayload
         switch copyPayload(n, t) {
-        case .failure(let problem): return then(.failure(problem))
+        case .failure(let problem): return .ready(.failure(problem))
         case .success(let c): copy = c
         }
+        let token: String?
+        switch t.platform {
+        case .fcmV1: token = configuration.fcm == nil ? nil : pnsTokens.cachedFCMToken(at: world.now)
+        case .windows: token = configuration.wns == nil ? nil : pnsTokens.cachedWNSToken(at: world.now)
+        default: token = nil
+        }
+        if token == nil && (t.platform == .fcmV1 && configuration.fcm != nil || t.platform == .windows && configuration.wns != nil) {
+            return .needsAccessToken(copy)
+        }
+        return .ready(pnsRequest(copy, t, accessToken: token ?? "", world: world))
+    }
+
+    /// Fetches the access token a prepared copy waits for (or waits for the fetch in progress),
+    /// then builds its request.
+    func fetchAccessToken(for copy: CopyPayload, _ t: SendTarget, world: World,
+                          then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
+        let fetched: (PNSAccessTokenCache.Answer) -> Void = { [self] answer in
+            guard let token = PNSRequestProblem.token(answer, then) else { return }
+            then(pnsRequest(copy, t, accessToken: token, world: world))
+        }
+        switch t.platform {
+        case .fcmV1: PNSAccessTokenCache.fcmToken(self, configuration.fcm!, world: world, then: fetched)
+        default: PNSAccessTokenCache.wnsToken(self, configuration.wns!, world: world, then: fetched)
+        }
+    }
+
+    /// The request for one copy, given the FCM or WNS access token (ignored for APNs).
+    private func pnsRequest(_ copy: CopyPayload, _ t: SendTarget, accessToken token: String,
+                            world: World) -> Result<HTTPRequest, PNSRequestProblem> {
         let noCredentials = PNSRequestProblem(reason: "the hub has no \(t.platform.rawValue) credentials")
         switch t.platform {
         case .apple:
-            guard let c = configuration.apns else { return then(.failure(noCredentials)) }
+            guard let c = configuration.apns else { return .failure(noCredentials) }
             var headers = HTTPHeaders([("authorization", "bearer " + pnsTokens.apnsToken(c, world: world)), ("apns-topic", c.bundleID)])
             if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { headers.add("apns-push-type", "alert") }
             for (k, v) in copy.headers { headers.add(k.lowercased(), v) }
-            then(.success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/\(t.handle.lowercased())",
-                                      headers: headers, body: copy.body)))
+            return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/\(t.handle.lowercased())",
+                                        headers: headers, body: copy.body))
         case .fcmV1:
-            guard let c = configuration.fcm else { return then(.failure(noCredentials)) }
-            PNSAccessTokenCache.fcmToken(self, c, world: world) { answer in
-                guard let token = PNSRequestProblem.token(answer, then) else { return }
-                guard let tail = copy.fcmMessageTail else {
-                    return then(.failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload)))
-                }
-                // The hub puts the target's token into the message (the sender leaves it out).
-                var body = "{\"message\":{\"token\":"
-                appendJSONString(t.handle, to: &body)
-                body += (tail.isEmpty ? "" : ",") + tail + "}}"
-                then(.success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
-                                          headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Array(body.utf8))))
+            guard let c = configuration.fcm else { return .failure(noCredentials) }
+            guard let tail = copy.fcmMessageTail else {
+                return .failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload))
             }
+            // The hub puts the target's token into the message (the sender leaves it out).
+            var body = "{\"message\":{\"token\":"
+            appendJSONString(t.handle, to: &body)
+            body += (tail.isEmpty ? "" : ",") + tail + "}}"
+            return .success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
+                                        headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Array(body.utf8)))
         case .windows:
-            guard let c = configuration.wns else { return then(.failure(noCredentials)) }
-            PNSAccessTokenCache.wnsToken(self, c, world: world) { answer in
-                guard let token = PNSRequestProblem.token(answer, then) else { return }
-                let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
-                var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
-                                           ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
-                for (k, v) in copy.headers { headers.add(k, v) }
-                guard let request = HTTPRequest(method: "POST", url: t.handle, headers: headers, body: copy.body) else {
-                    return then(.failure(PNSRequestProblem(reason: "the channel URI is not an absolute URL", outcome: .badChannel)))
-                }
-                then(.success(request))
+            guard configuration.wns != nil else { return .failure(noCredentials) }
+            let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
+            var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
+                                       ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
+            for (k, v) in copy.headers { headers.add(k, v) }
+            guard let request = HTTPRequest(method: "POST", url: t.handle, headers: headers, body: copy.body) else {
+                return .failure(PNSRequestProblem(reason: "the channel URI is not an absolute URL", outcome: .badChannel))
             }
+            return .success(request)
         case .gcm, .mpns:
-            then(.failure(PNSRequestProblem(reason: "\(t.platform.rawValue) is retired", outcome: .pnsError)))
+            return .failure(PNSRequestProblem(reason: "\(t.platform.rawValue) is retired", outcome: .pnsError))
         }
     }
 }

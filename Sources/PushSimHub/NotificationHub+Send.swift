@@ -194,33 +194,40 @@ extension NotificationHub {
     /// Hands one copy to the PNS of its target, on a stream already taken. `renewed` is true once
     /// the hub has renewed its credentials for this notification (it does so at most once).
     private func dispatch(_ c: PNSStreams.Copy, world: World) {
-        let (n, t, attempt) = (c.notification, c.target, c.attempt)
-        withPNSRequest(n, t, world: world) { [self] built in
-            guard case .success(let request) = built else {
-                streams.release()
-                if case .failure(let problem) = built {
-                    // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
-                    if problem.retryable {
-                        retry(n, t, attempt: attempt, renewed: c.renewed, reason: problem.reason, outcome: problem.outcome, after: nil, world: world)
-                    } else {
-                        drop(n, t, reason: problem.reason, outcome: problem.outcome, world: world)
-                    }
-                }
-                return sendWaitingCopies(world: world)
-            }
-            if world.isTracing {
-                if let template = t.template {
-                    world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
-                                 ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
-                                  "attempt": attempt, "template": template.name ?? "(unnamed)"])
-                } else {
-                    world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
-                                 ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
-                                  "attempt": attempt])
-                }
-            }
-            world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
+        switch preparePNSRequest(c.notification, c.target, world: world) {
+        case .ready(let built): send(c, built, world: world)
+        case .needsAccessToken(let copy):
+            fetchAccessToken(for: copy, c.target, world: world) { [self] built in send(c, built, world: world) }
         }
+    }
+
+    /// Sends one copy's built request, or acts on why it could not be built.
+    private func send(_ c: PNSStreams.Copy, _ built: Result<HTTPRequest, PNSRequestProblem>, world: World) {
+        let (n, t, attempt) = (c.notification, c.target, c.attempt)
+        guard case .success(let request) = built else {
+            streams.release()
+            if case .failure(let problem) = built {
+                // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
+                if problem.retryable {
+                    retry(n, t, attempt: attempt, renewed: c.renewed, reason: problem.reason, outcome: problem.outcome, after: nil, world: world)
+                } else {
+                    drop(n, t, reason: problem.reason, outcome: problem.outcome, world: world)
+                }
+            }
+            return sendWaitingCopies(world: world)
+        }
+        if world.isTracing {
+            if let template = t.template {
+                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                             ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
+                              "attempt": attempt, "template": template.name ?? "(unnamed)"])
+            } else {
+                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                             ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
+                              "attempt": attempt])
+            }
+        }
+        world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
     }
 
     /// A PNS answered a copy (or the call failed): frees its stream and acts on the answer.

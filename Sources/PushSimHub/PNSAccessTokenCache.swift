@@ -39,6 +39,11 @@ struct PNSAccessTokenCache {
         return jwt
     }
 
+    /// The cached FCM access token if it is still good at `now`.
+    func cachedFCMToken(at now: VirtualTime) -> String? { fcm.flatMap { now < $0.expiresAt ? $0.token : nil } }
+    /// The cached WNS access token if it is still good at `now`.
+    func cachedWNSToken(at now: VirtualTime) -> String? { wns.flatMap { now < $0.expiresAt ? $0.token : nil } }
+
     mutating func forget(_ platform: RegistrationPlatform) {
         switch platform {
         case .apple: apns = nil

@@ -81,8 +81,7 @@ struct PNSStreams {
     /// The copy whose call had `tag`, removed from the table.
     mutating func answered(_ tag: UInt64) -> Copy {
         let slot = Int(tag)
-        let c = inFlight[slot]!
-        inFlight[slot] = nil
+        let c = inFlight[slot].take()!
         freeSlots.append(slot)
         return c
     }

@@ -78,17 +78,23 @@ public struct SeededRandom: Sendable {
 
     /// `count` random bytes as hex digits (2 per byte).
     public mutating func hex(bytes count: Int, uppercase: Bool = false) -> String {
-        let digits: [UInt8] = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
+        String(unsafeUninitializedCapacity: count * 2) { out in
+            writeHex(bytes: count, uppercase: uppercase, into: out)
+            return count * 2
+        }
+    }
+
+    /// Writes `count` random bytes as hex digits into the first `2 * count` bytes of `out`.
+    private mutating func writeHex(bytes count: Int, uppercase: Bool, into out: UnsafeMutableBufferPointer<UInt8>) {
+        let letterBase: UInt8 = uppercase ? UInt8(ascii: "A") - 10 : UInt8(ascii: "a") - 10
+        func digit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : letterBase + v }
         var word: UInt64 = 0
         for i in 0..<count {
             if i % 8 == 0 { word = next() }
             let byte = UInt8(truncatingIfNeeded: word >> (UInt64(i % 8) * 8))
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xf)])
+            out[2 * i] = digit(byte >> 4)
+            out[2 * i + 1] = digit(byte & 0xf)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `count` characters drawn from `alphabet`.
@@ -97,15 +103,23 @@ public struct SeededRandom: Sendable {
         return String((0..<count).map { _ in chars[int(below: chars.count)] })
     }
 
-    /// A random (version 4) UUID in canonical lowercase 8-4-4-4-12 form, drawn from this stream.
+    /// A version-4 UUID in canonical lower-case form (`8-4-4-4-12` hex digits), drawn from this
+    /// stream: 16 random bytes with the version digit set to 4 and the variant digit drawn from `89ab`.
     public mutating func uuidString() -> String {
-        var h = Array(hex(bytes: 16))
-        h[12] = "4"
-        h[16] = Array("89ab")[int(below: 4)]
-        let s = String(h)
-        let i = s.startIndex
-        func part(_ a: Int, _ b: Int) -> Substring { s[s.index(i, offsetBy: a)..<s.index(i, offsetBy: b)] }
-        return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { h in
+            writeHex(bytes: 16, uppercase: false, into: h)
+            h[12] = UInt8(ascii: "4")
+            h[16] = Array("89ab".utf8)[int(below: 4)]
+            return String(unsafeUninitializedCapacity: 36) { out in
+                var j = 0
+                for i in 0..<32 {
+                    if i == 8 || i == 12 || i == 16 || i == 20 { out[j] = UInt8(ascii: "-"); j += 1 }
+                    out[j] = h[i]
+                    j += 1
+                }
+                return 36
+            }
+        }
     }
 }
 

@@ -4,10 +4,19 @@
 /// A dictionary keyed by call id would hash and rehash on every call; a slab costs one array
 /// access, and the generation makes a stale id (an event for a call that already finished and
 /// whose slot was reused) miss, as a removed dictionary key would.
+///
+/// When the last call in flight finishes, a slab grown past ``keptSlots`` (a million devices
+/// registering at one instant) is given back; slots made later start at a generation above any
+/// handed out before, so ids of calls from before still miss.
 struct CallTable {
     private var slots: [PendingCall?] = []
     private var generations: [UInt32] = []
     private var free: [UInt32] = []
+    private var live = 0
+    /// The generation new slots start at: above every generation handed out before a release.
+    private var generationFloor: UInt32 = 0
+    private var highestGeneration: UInt32 = 0
+    private static let keptSlots = 4096
 
     /// Stores `call` and returns its id.
     mutating func insert(_ call: PendingCall) -> UInt64 {
@@ -18,8 +27,9 @@ struct CallTable {
         } else {
             slot = slots.count
             slots.append(call)
-            generations.append(0)
+            generations.append(generationFloor)
         }
+        live += 1
         return UInt64(generations[slot]) << 32 | UInt64(slot)
     }
 
@@ -30,7 +40,21 @@ struct CallTable {
         return slot
     }
 
-    subscript(id: UInt64) -> PendingCall? { slot(id).flatMap { slots[$0] } }
+    /// Whether the call `id` is still stored (no copy of it is made).
+    func contains(_ id: UInt64) -> Bool { slot(id) != nil }
+
+    /// What the callee needs when the request of stored call `id` arrives, copied out of the slab
+    /// (the callee may make calls of its own, which change the slab).
+    func arrival(_ id: UInt64) -> (request: HTTPRequest, caller: String, callee: String?, correlation: String) {
+        let s = slot(id)!
+        return (slots[s]!.request, slots[s]!.caller, slots[s]!.callee, slots[s]!.correlation)
+    }
+
+    /// The callee and caller of stored call `id` if it has not been answered yet, else nil.
+    func awaitingResponse(_ id: UInt64) -> (callee: String, caller: String)? {
+        guard let s = slot(id), slots[s]!.response == nil else { return nil }
+        return (slots[s]!.callee ?? "?", slots[s]!.caller)
+    }
 
     /// Changes the stored call `id` in place (it must be stored).
     mutating func update(_ id: UInt64, _ change: (inout PendingCall) -> Void) {
@@ -49,11 +73,22 @@ struct CallTable {
     /// under a new generation.
     mutating func remove(_ id: UInt64) -> PendingCall {
         let s = slot(id)!
-        let call = slots[s]!
-        slots[s] = nil
+        let call = slots[s].take()!
         generations[s] &+= 1
+        highestGeneration = max(highestGeneration, generations[s])
         free.append(UInt32(s))
+        live -= 1
+        if live == 0 && slots.count > Self.keptSlots { release() }
         return call
+    }
+
+    /// Gives back an empty slab; later slots start above every generation handed out so far.
+    private mutating func release() {
+        generationFloor = highestGeneration &+ 1
+        highestGeneration = generationFloor
+        slots = []
+        generations = []
+        free = []
     }
 
     /// Every call in flight, in slot order (callers sort them for output).

@@ -33,6 +33,8 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 /// Whether two header names are equal ignoring ASCII case (header names are ASCII tokens), without
 /// building lower-cased copies: header lookups run several times per request on hot paths.
 @inlinable public func sameFieldName(_ a: String, _ b: String) -> Bool {
+    // Lengths first (O(1) for native strings): most names compared on a lookup differ in length.
+    guard a.utf8.count == b.utf8.count else { return false }
     var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
     while true {
         switch (x.next(), y.next()) {
@@ -81,14 +83,27 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Builds a request from an absolute `https://host/path?query` URL (as WNS channel URIs are).
     /// Returns nil when the URL has no `scheme://host` part.
     public init?(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
-        let rest = url[schemeEnd.upperBound...]
-        let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let host = String(rest[..<hostEnd])
-        guard !host.isEmpty else { return nil }
-        let target = rest[hostEnd...]
-        let (path, query) = splitTarget(String(target.isEmpty ? "/" : target))
-        self.init(method: method, authority: host, path: path.isEmpty ? "/" : path, query: query, headers: headers, body: body)
+        // Scanned as bytes: a hub sends to a million channel URIs.
+        let bytes = url.utf8
+        var i = bytes.startIndex
+        var schemeEnd: String.Index?
+        while i < bytes.endIndex {
+            if bytes[i] == UInt8(ascii: ":") {
+                let j = bytes.index(after: i)
+                if j < bytes.endIndex, bytes[j] == UInt8(ascii: "/"), bytes.index(after: j) < bytes.endIndex,
+                   bytes[bytes.index(after: j)] == UInt8(ascii: "/") {
+                    schemeEnd = bytes.index(j, offsetBy: 2)
+                    break
+                }
+            }
+            i = bytes.index(after: i)
+        }
+        guard let hostStart = schemeEnd else { return nil }
+        let hostEnd = bytes[hostStart...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? bytes.endIndex
+        guard hostStart < hostEnd else { return nil }
+        let (path, query) = hostEnd == bytes.endIndex ? ("/", []) : splitTarget(String(url[hostEnd...]))
+        self.init(method: method, authority: String(url[hostStart..<hostEnd]), path: path.isEmpty ? "/" : path, query: query,
+                  headers: headers, body: body)
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {

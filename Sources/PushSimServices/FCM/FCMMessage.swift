@@ -5,8 +5,8 @@ public struct FCMMessage: Sendable, Equatable {
     public enum Target: Sendable, Equatable { case token(String), topic(String), condition(String) }
     public var target: Target
     public var validateOnly: Bool
-    /// The whole `message` object as sent, target included; handed to the device as is.
-    public var message: JSONValue
+    /// The whole `message` object as sent, target included, serialized: what the device is handed.
+    public var devicePayload: [UInt8]
     /// `android.collapse_key`, if any.
     public var collapseKey: String?
     /// `android.ttl` in seconds; nil when absent (FCM then keeps it up to 4 weeks).
@@ -67,7 +67,7 @@ public struct FCMMessage: Sendable, Equatable {
             return .failure(.invalidArgument("Message is too big", field: "message"))
         }
         return .success(FCMMessage(target: targets[0], validateOnly: root["validate_only"]?.boolValue ?? false,
-                                   message: message, collapseKey: message["android"]?["collapse_key"]?.stringValue,
+                                   devicePayload: Array(message.serialized().utf8), collapseKey: message["android"]?["collapse_key"]?.stringValue,
                                    ttlSeconds: ttl))
     }
 }

@@ -49,6 +49,8 @@ public final class FCMService: Host {
     private var random: SeededRandom
     private var faultInterpreter: ServiceFaultInterpreter
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
+    /// The last good send body, so that the copies of one fan-out are parsed once.
+    private var messageMemo = FCMMessageMemo()
 
     public init(world: World, projects: [FCMProject]) {
         self.projects = projects
@@ -137,7 +139,7 @@ public final class FCMService: Host {
         guard let project = projects.first(where: { ($0.projectID == projectName || $0.projectNumber == projectName) && $0.serviceAccount == account })
         else { return fail(.permissionDenied(project: projectName)) }
         let message: FCMMessage
-        switch FCMMessage.parse(body: request.body) {
+        switch messageMemo.parse(body: request.body) {
         case .failure(let e): return fail(e)
         case .success(let m): message = m
         }
@@ -190,7 +192,7 @@ public final class FCMService: Host {
 
     private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, world: World) {
         world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, message: entry.name, headers: [],
-                           payload: Array(entry.message.message.serialized().utf8)) { [self] status in
+                           payload: entry.message.devicePayload) { [self] status in
             switch status {
             case 200?:
                 tokens.touch(entry.token, at: world.now)

@@ -1,0 +1,53 @@
+/// The last `messages:send` body FCM accepted, kept so that the copies of one send (a hub fanning
+/// out to a million devices) are parsed once: they differ only in `message.token`.
+///
+/// A body is recognised as such a copy when it starts `{"message":{"token":"<token>"`, with a
+/// token of printable ASCII that needs no JSON escape, and the bytes after the token are exactly
+/// those of the remembered body. The JSON around the token is then the same, so the checks
+/// (pns-fidelity.md §2.1–§2.2) give the same answer, and the message is the remembered one with
+/// this token. Only a body that passed is remembered; a bad one is parsed, and refused, every time.
+struct FCMMessageMemo {
+    private static let prefix = Array(#"{"message":{"token":""#.utf8)
+    private static let payloadPrefix = Array(#"{"token":""#.utf8)
+
+    /// Bytes after the token's closing quote in the remembered body.
+    private var rest: [UInt8] = []
+    private var template: FCMMessage?
+    /// The device payload of the remembered message after its token's closing quote.
+    private var payloadSuffix: [UInt8] = []
+
+    /// The message in `body`, from the memo when it can be, else parsed (and remembered if good).
+    mutating func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {
+        let split = Self.token(in: body)
+        if let (token, restStart) = split, let template, body.count - restStart == rest.count,
+           body[restStart...].elementsEqual(rest) {
+            var message = template
+            message.target = .token(String(decoding: body[Self.prefix.count..<(restStart - 1)], as: UTF8.self))
+            message.devicePayload = Self.payloadPrefix + token + [UInt8(ascii: "\"")] + payloadSuffix
+            return .success(message)
+        }
+        let parsed = FCMMessage.parse(body: body)
+        if case .success(let message) = parsed, let (token, restStart) = split {
+            let head = Self.payloadPrefix + token + [UInt8(ascii: "\"")]
+            if message.devicePayload.starts(with: head) {
+                rest = Array(body[restStart...])
+                template = message
+                payloadSuffix = Array(message.devicePayload[head.count...])
+            }
+        }
+        return parsed
+    }
+
+    /// The token bytes of a body shaped `{"message":{"token":"<token>"…` and the index just past
+    /// the token's closing quote; nil for any other shape or a token that would need escapes.
+    private static func token(in body: [UInt8]) -> (ArraySlice<UInt8>, Int)? {
+        guard body.count > prefix.count, body.starts(with: prefix) else { return nil }
+        var i = prefix.count
+        while i < body.count, body[i] != UInt8(ascii: "\"") {
+            guard body[i] >= 0x20, body[i] < 0x7F, body[i] != UInt8(ascii: "\\") else { return nil }
+            i += 1
+        }
+        guard i < body.count, i > prefix.count else { return nil }
+        return (body[prefix.count..<i], i + 1)
+    }
+}
