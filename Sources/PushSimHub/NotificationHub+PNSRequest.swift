@@ -73,16 +73,16 @@ extension NotificationHub {
         if token == nil && (t.platform == .fcmV1 && configuration.fcm != nil || t.platform == .windows && configuration.wns != nil) {
             return .needsAccessToken(copy)
         }
-        return .ready(pnsRequest(copy, t, accessToken: token ?? "", world: world))
+        return .ready(pnsRequest(copy, n, t, accessToken: token ?? "", world: world))
     }
 
     /// Fetches the access token a prepared copy waits for (or waits for the fetch in progress),
     /// then builds its request.
-    func fetchAccessToken(for copy: CopyPayload, _ t: SendTarget, world: World,
+    func fetchAccessToken(for copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, world: World,
                           then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
         let fetched: (PNSAccessTokenCache.Answer) -> Void = { [self] answer in
             guard let token = PNSRequestProblem.token(answer, then) else { return }
-            then(pnsRequest(copy, t, accessToken: token, world: world))
+            then(pnsRequest(copy, n, t, accessToken: token, world: world))
         }
         switch t.platform {
         case .fcmV1: PNSAccessTokenCache.fcmToken(self, configuration.fcm!, world: world, then: fetched)
@@ -90,41 +90,72 @@ extension NotificationHub {
         }
     }
 
-    /// The request for one copy, given the FCM or WNS access token (ignored for APNs).
-    private func pnsRequest(_ copy: CopyPayload, _ t: SendTarget, accessToken token: String,
+    /// The request for one copy, given the FCM or WNS access token (ignored for APNs). The headers
+    /// of a native send's copies are built once per PNS (``PNSHeaderMemo``); per copy, only the
+    /// path (APNs), body (FCM) or URL (WNS) is made.
+    private func pnsRequest(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken token: String,
                             world: World) -> Result<HTTPRequest, PNSRequestProblem> {
         let noCredentials = PNSRequestProblem(reason: "the hub has no \(t.platform.rawValue) credentials")
+        func headers(credential: String, _ build: () -> HTTPHeaders) -> HTTPHeaders {
+            n.properties == nil ? pnsHeaders.headers(n, t.platform, credential: credential, build: build) : build()
+        }
         switch t.platform {
         case .apple:
             guard let c = configuration.apns else { return .failure(noCredentials) }
-            var headers = HTTPHeaders([("authorization", "bearer " + pnsTokens.apnsToken(c, world: world)), ("apns-topic", c.bundleID)])
-            if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { headers.add("apns-push-type", "alert") }
-            for (k, v) in copy.headers { headers.add(k.lowercased(), v) }
-            return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/\(t.handle.lowercased())",
-                                        headers: headers, body: copy.body))
+            let jwt = pnsTokens.apnsToken(c, world: world)
+            let h = headers(credential: jwt) {
+                var h = HTTPHeaders([("authorization", "bearer " + jwt), ("apns-topic", c.bundleID)])
+                if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { h.add("apns-push-type", "alert") }
+                for (k, v) in copy.headers { h.add(k.lowercased(), v) }
+                return h
+            }
+            // Tokens go in lower case (handles are usually written so already: no copy then).
+            let handle = t.handle.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.lowercased() : t.handle
+            return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/" + handle, headers: h, body: copy.body))
         case .fcmV1:
             guard let c = configuration.fcm else { return .failure(noCredentials) }
             guard let tail = copy.fcmMessageTail else {
                 return .failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload))
             }
-            // The hub puts the target's token into the message (the sender leaves it out).
-            var body = "{\"message\":{\"token\":"
-            appendJSONString(t.handle, to: &body)
-            body += (tail.isEmpty ? "" : ",") + tail + "}}"
+            let h = headers(credential: token) { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
             return .success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
-                                        headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"], body: Array(body.utf8)))
+                                        headers: h, body: Self.fcmBody(token: t.handle, tail: tail)))
         case .windows:
             guard configuration.wns != nil else { return .failure(noCredentials) }
-            let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
-            var headers = HTTPHeaders([("Authorization", "Bearer \(token)"),
-                                       ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
-            for (k, v) in copy.headers { headers.add(k, v) }
-            guard let request = HTTPRequest(method: "POST", url: t.handle, headers: headers, body: copy.body) else {
+            let h = headers(credential: token) {
+                let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
+                var h = HTTPHeaders([("Authorization", "Bearer \(token)"),
+                                     ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
+                for (k, v) in copy.headers { h.add(k, v) }
+                return h
+            }
+            guard let request = HTTPRequest(method: "POST", url: t.handle, headers: h, body: copy.body) else {
                 return .failure(PNSRequestProblem(reason: "the channel URI is not an absolute URL", outcome: .badChannel))
             }
             return .success(request)
         case .gcm, .mpns:
             return .failure(PNSRequestProblem(reason: "\(t.platform.rawValue) is retired", outcome: .pnsError))
         }
+    }
+
+    /// `{"message":{"token":"<token>",<tail>}}`: the hub puts the target's token into the message
+    /// (the sender leaves it out).
+    static func fcmBody(token: String, tail: String) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(token.utf8.count + tail.utf8.count + 32)
+        body += #"{"message":{"token":"#.utf8
+        if token.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var quoted = ""
+            appendJSONString(token, to: &quoted)
+            body += quoted.utf8
+        } else { // tokens need no escapes: bytes as they are
+            body.append(UInt8(ascii: "\""))
+            body += token.utf8
+            body.append(UInt8(ascii: "\""))
+        }
+        if !tail.isEmpty { body.append(UInt8(ascii: ",")) }
+        body += tail.utf8
+        body += "}}".utf8
+        return body
     }
 }

@@ -197,7 +197,7 @@ extension NotificationHub {
         switch preparePNSRequest(c.notification, c.target, world: world) {
         case .ready(let built): send(c, built, world: world)
         case .needsAccessToken(let copy):
-            fetchAccessToken(for: copy, c.target, world: world) { [self] built in send(c, built, world: world) }
+            fetchAccessToken(for: copy, c.notification, c.target, world: world) { [self] built in send(c, built, world: world) }
         }
     }
 

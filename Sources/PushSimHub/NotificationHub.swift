@@ -18,6 +18,7 @@ public final class NotificationHub: Host, CallReceiver {
     var store = RegistrationStore()
     var random: SeededRandom
     var pnsTokens = PNSAccessTokenCache()
+    var pnsHeaders = PNSHeaderMemo()
     var notificationCounter = 0
     /// Retries waiting for their time, for the leftovers report.
     var retriesWaiting: [String: String] = [:]   // key → description; looked up, reported sorted

@@ -99,8 +99,16 @@ public struct SeededRandom: Sendable {
 
     /// `count` characters drawn from `alphabet`.
     public mutating func string(count: Int, from alphabet: String) -> String {
-        let chars = Array(alphabet)
-        return String((0..<count).map { _ in chars[int(below: chars.count)] })
+        let ascii = Array(alphabet.utf8)
+        guard ascii.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { // "\r\n" is one Character
+            let chars = Array(alphabet)
+            return String((0..<count).map { _ in chars[int(below: chars.count)] })
+        }
+        // One byte per character: the same draws, written straight into the string.
+        return String(unsafeUninitializedCapacity: count) { out in
+            for i in 0..<count { out[i] = ascii[int(below: ascii.count)] }
+            return count
+        }
     }
 
     /// A version-4 UUID in canonical lower-case form (`8-4-4-4-12` hex digits), drawn from this

@@ -19,7 +19,7 @@ struct CallTable {
     private static let keptSlots = 4096
 
     /// Stores `call` and returns its id.
-    mutating func insert(_ call: PendingCall) -> UInt64 {
+    mutating func insert(_ call: consuming PendingCall) -> UInt64 {
         let slot: Int
         if let reused = free.popLast() {
             slot = Int(reused)
@@ -43,11 +43,11 @@ struct CallTable {
     /// Whether the call `id` is still stored (no copy of it is made).
     func contains(_ id: UInt64) -> Bool { slot(id) != nil }
 
-    /// What the callee needs when the request of stored call `id` arrives, copied out of the slab
-    /// (the callee may make calls of its own, which change the slab).
-    func arrival(_ id: UInt64) -> (request: HTTPRequest, caller: String, callee: String?, correlation: String) {
+    /// What the callee needs when the request of stored call `id` arrives: the request moves out
+    /// of the slab (the callee may make calls of its own, which change the slab), the rest is copied.
+    mutating func takeArrivingRequest(_ id: UInt64) -> (request: HTTPRequest, caller: String, callee: String?, host: Host, correlation: String) {
         let s = slot(id)!
-        return (slots[s]!.request, slots[s]!.caller, slots[s]!.callee, slots[s]!.correlation)
+        return (slots[s]!.request.take()!, slots[s]!.caller, slots[s]!.callee, slots[s]!.calleeHost!, slots[s]!.correlation)
     }
 
     /// The callee and caller of stored call `id` if it has not been answered yet, else nil.

@@ -101,7 +101,7 @@ public struct HTTPRequest: Sendable, Equatable {
         guard let hostStart = schemeEnd else { return nil }
         let hostEnd = bytes[hostStart...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? bytes.endIndex
         guard hostStart < hostEnd else { return nil }
-        let (path, query) = hostEnd == bytes.endIndex ? ("/", []) : splitTarget(String(url[hostEnd...]))
+        let (path, query) = hostEnd == bytes.endIndex ? ("/", []) : splitTarget(url[hostEnd...])
         self.init(method: method, authority: String(url[hostStart..<hostEnd]), path: path.isEmpty ? "/" : path, query: query,
                   headers: headers, body: body)
     }
@@ -142,9 +142,9 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Splits `path?a=1&b=2` into the path and decoded query items (empty items are skipped).
-public func splitTarget(_ target: String) -> (path: String, query: [(String, String)]) {
+public func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: [(String, String)]) where S.SubSequence == Substring {
     let bytes = target.utf8
-    guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, []) }
+    guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (String(target), []) }
     let path = String(target[..<q])
     var items: [(String, String)] = []
     var start = bytes.index(after: q)

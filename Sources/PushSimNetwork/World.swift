@@ -136,30 +136,32 @@ public final class World {
 
     /// Sends `request` from host `from` to the host named by `request.authority`; `then` runs
     /// when the response arrives, or with a ``TransportFailure`` (at the latest after `timeout`).
-    public func call(_ request: HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
+    public func call(_ request: consuming HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
                      then continuation: @escaping (CallResult) -> Void) {
-        send(request, from: from, timeout: timeout, .closure(continuation))
+        send(consume request, from: from, timeout: timeout, .closure(continuation))
     }
 
     /// Like ``call(_:from:timeout:then:)``, but the result goes to `receiver` with `tag` (a number
     /// of the caller's choosing, such as a slot in its own table). No closure is allocated per
     /// call: the form for hosts that make very many calls (a hub fanning out to a million devices).
-    public func call(_ request: HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
+    public func call(_ request: consuming HTTPRequest, from: String, timeout: VirtualDuration = .seconds(30),
                      replyTo receiver: CallReceiver, tag: UInt64) {
-        send(request, from: from, timeout: timeout, .receiver(receiver, tag))
+        send(consume request, from: from, timeout: timeout, .receiver(receiver, tag))
     }
 
-    private func send(_ request: HTTPRequest, from: String, timeout: VirtualDuration, _ continuation: Continuation) {
+    private func send(_ request: consuming HTTPRequest, from: String, timeout: VirtualDuration, _ continuation: Continuation) {
         let caller = primaryNames[from] ?? from
-        let callee = resolve(request.authority)?.primary
+        let resolved = resolve(request.authority)
+        let callee = resolved?.primary
         let journalIndex = journal.isRecording
-            ? journal.begin(.init(sentAt: now, correlation: correlation, from: caller, to: callee ?? request.authority, request: request))
+            ? journal.begin(.init(sentAt: now, correlation: correlation, from: caller, to: callee ?? request.authority, request: copy request))
             : nil
-        let id = calls.insert(PendingCall(order: takeID(), request: request, caller: caller, callee: callee, continuation: continuation,
+        if tracing { traceRequest(copy request, caller: caller, callee: callee) }
+        let (method, authority, path) = (request.method, request.authority, request.path)
+        // The request moves into the table (no copy), and out again when it arrives.
+        let id = calls.insert(PendingCall(order: takeID(), method: method, authority: authority, path: path, request: consume request,
+                                          caller: caller, callee: callee, calleeHost: resolved?.host, continuation: continuation,
                                           correlation: correlation, journalIndex: journalIndex))
-        record(layer: "network", host: caller, kind: "http.request",
-               ["to": request.authority, "callee": callee ?? request.authority, "method": request.method,
-                "target": request.target, "bytes": request.body.count])
         guard let callee else { return fail(id, .noSuchHost, after: .zero) }
         if !offline.isEmpty && offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
         loop.schedule(.callTimeout(id), at: now + timeout, lane: timeoutLane(timeout))
@@ -170,6 +172,12 @@ public final class World {
         case .deliver(let latency):
             loop.schedule(.requestArrives(id), at: now + latency)
         }
+    }
+
+    private func traceRequest(_ request: HTTPRequest, caller: String, callee: String?) {
+        record(layer: "network", host: caller, kind: "http.request",
+               ["to": request.authority, "callee": callee ?? request.authority, "method": request.method,
+                "target": request.target, "bytes": request.body.count])
     }
 
     /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
@@ -211,7 +219,7 @@ public final class World {
     public func leftovers() -> [String] {
         var lines: [String] = []
         for c in calls.pending.sorted(by: { $0.order < $1.order }) {
-            lines.append("network: call \(c.request.method) \(c.request.authority)\(c.request.path) from \(c.caller) still in flight [\(c.correlation)]")
+            lines.append("network: call \(c.method) \(c.authority)\(c.path) from \(c.caller) still in flight [\(c.correlation)]")
         }
         if !timers.isEmpty { lines.append("network: \(timers.count) timer(s) not yet fired") }
         for name in hostOrder { lines += hosts[name]!.leftovers(world: self).map { "\(name): \($0)" } }
@@ -268,7 +276,7 @@ public final class World {
             correlation = timer.correlation
             timer.action()
         case .requestArrives(let id):
-            let pending = calls.arrival(id)
+            let pending = calls.takeArrivingRequest(id)
             correlation = pending.correlation
             let callee = pending.callee!
             if !offline.isEmpty && offline.contains(callee) {
@@ -277,7 +285,7 @@ public final class World {
                 if case .deliver(let latency) = back { fail(id, .unreachable, after: latency) }
                 return
             }
-            resolve(callee)!.host.handle(pending.request, exchange: Exchange(id: id, caller: pending.caller), world: self)
+            pending.host.handle(pending.request, exchange: Exchange(id: id, caller: pending.caller), world: self)
         case .responseArrives(let id):
             let pending = calls.remove(id)
             finish(pending, .response(pending.response!))
@@ -295,7 +303,7 @@ public final class World {
         if let index = pending.journalIndex { journal.complete(index, with: result, at: now) }
         if case .failure(let f) = result {
             record(layer: "network", host: pending.caller, kind: "http.failure",
-                   ["to": pending.request.authority, "error": f.rawValue])
+                   ["to": pending.authority, "error": f.rawValue])
         }
         switch pending.continuation {
         case .closure(let then): then(result)
@@ -322,9 +330,16 @@ enum Continuation {
 struct PendingCall {
     /// When the call was made, among all ids the world handed out: orders the leftovers report.
     var order: UInt64
-    var request: HTTPRequest
+    /// The request line, kept for the leftovers report and failure traces.
+    var method: String
+    var authority: String
+    var path: String
+    /// The request itself, until it arrives at the callee (then handed over, not copied).
+    var request: HTTPRequest?
     var caller: String
     var callee: String?
+    /// The host serving `callee`, resolved when the call was made.
+    var calleeHost: Host?
     var continuation: Continuation
     var correlation: String
     var journalIndex: Int?

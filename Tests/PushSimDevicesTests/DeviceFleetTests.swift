@@ -3,7 +3,7 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimServices
 import PushSimHub
-import PushSimDevices
+@testable import PushSimDevices
 import PushSimScenario
 
 /// Device fleets: many compact devices behind one host, each talking to its push service over
@@ -90,5 +90,26 @@ struct DeviceFleetTests {
         let c = fleet(.windows, count: 4, seed: 8).2
         #expect(a == b)
         #expect(a != c)
+    }
+}
+
+@Suite("Device fleet handle digests")
+struct DeviceFleetDigestTests {
+    @Test func digestsAreNonZeroStableAndDistinct() {
+        var seen = Set<UInt64>()
+        var random = SeededRandom(seed: 3)
+        for length in [0, 1, 7, 8, 9, 64, 152, 163] {
+            for _ in 0..<200 {
+                let handle = random.string(count: length, from: "abcdef0123456789:APA-_")
+                let d = DeviceFleet.digest(handle)
+                #expect(d != 0)
+                #expect(d == DeviceFleet.digest(String(decoding: Array(handle.utf8), as: UTF8.self)))
+                seen.insert(d)
+            }
+        }
+        // Lengths 0 and 1 cannot give 200 distinct handles; the rest practically always do.
+        #expect(seen.count > 6 * 200)
+        #expect(DeviceFleet.digest("ab") != DeviceFleet.digest("ba"))
+        #expect(DeviceFleet.digest(String(repeating: "a", count: 16)) != DeviceFleet.digest(String(repeating: "a", count: 17)))
     }
 }

@@ -68,4 +68,30 @@ struct EventQueueLaneTests {
         q.push(7, at: t(20_000), lane: lane)
         #expect(q.pop()?.payload == 7)
     }
+    /// After a burst (a million devices registering at one instant), emptied buffers are given
+    /// back, and the order handed out stays that of time, then sequence.
+    @Test func buffersGrownByABurstAreGivenBackAndOrderIsKept() {
+        var q = EventQueue<Int>()
+        let lane = q.addLane()
+        for i in 0..<20_000 {
+            q.push(i, at: t(Int64(i % 100)))
+            q.push(100_000 + i, at: t(1_000), lane: lane)
+        }
+        var last: (Int64, Int) = (-1, -1)
+        var popped = 0
+        while let e = q.pop() {
+            let key = (e.time.microseconds, e.payload)
+            #expect(key.0 >= last.0)
+            last = key
+            popped += 1
+        }
+        #expect(popped == 40_000)
+        #expect(q.heap.capacity <= 8_192)
+        #expect(q.lanes[lane].entries.capacity <= EventQueue<Int>.keptCapacity)
+        // Still usable after giving memory back.
+        q.push(1, at: t(5))
+        q.push(2, at: t(2_000), lane: lane)
+        q.push(3, at: t(3))
+        #expect([q.pop()?.payload, q.pop()?.payload, q.pop()?.payload, q.pop()?.payload] == [3, 1, 2, nil])
+    }
 }

@@ -220,4 +220,40 @@ struct SeededRandomTests {
         let s = r.string(count: 12, from: "xyz")
         #expect(s.count == 12 && s.allSatisfy { "xyz".contains($0) })
     }
+    /// `hex`, `uuidString` and `string` write bytes directly; they must draw and produce exactly what
+    /// the character-level forms they replaced did (traces carry ids and tokens made with them).
+    @Test func byteLevelFormattingMatchesTheCharacterLevelReference() {
+        func referenceHex(_ r: inout SeededRandom, _ count: Int, uppercase: Bool = false) -> String {
+            let digits = Array(uppercase ? "0123456789ABCDEF" : "0123456789abcdef")
+            var out: [Character] = []
+            var word: UInt64 = 0
+            for i in 0..<count {
+                if i % 8 == 0 { word = r.next() }
+                let byte = UInt8(truncatingIfNeeded: word >> (UInt64(i % 8) * 8))
+                out += [digits[Int(byte >> 4)], digits[Int(byte & 0xf)]]
+            }
+            return String(out)
+        }
+        func referenceUUID(_ r: inout SeededRandom) -> String {
+            var h = Array(referenceHex(&r, 16))
+            h[12] = "4"
+            h[16] = Array("89ab")[r.int(below: 4)]
+            let s = String(h)
+            func part(_ a: Int, _ b: Int) -> Substring { s[s.index(s.startIndex, offsetBy: a)..<s.index(s.startIndex, offsetBy: b)] }
+            return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+        }
+        func referenceString(_ r: inout SeededRandom, _ count: Int, _ alphabet: String) -> String {
+            let chars = Array(alphabet)
+            return String((0..<count).map { _ in chars[r.int(below: chars.count)] })
+        }
+        for seed in UInt64(1)...40 {
+            var fast = SeededRandom(seed: seed), reference = SeededRandom(seed: seed)
+            #expect(fast.hex(bytes: 13) == referenceHex(&reference, 13))
+            #expect(fast.hex(bytes: 8, uppercase: true) == referenceHex(&reference, 8, uppercase: true))
+            #expect(fast.uuidString() == referenceUUID(&reference))
+            #expect(fast.string(count: 30, from: "ABCxyz019-_") == referenceString(&reference, 30, "ABCxyz019-_"))
+            #expect(fast.string(count: 5, from: "é\r\nü") == referenceString(&reference, 5, "é\r\nü"))
+            #expect(fast.next() == reference.next())
+        }
+    }
 }

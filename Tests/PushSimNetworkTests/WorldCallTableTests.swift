@@ -64,6 +64,21 @@ struct WorldCallTableTests {
         #expect(world.leftovers().isEmpty)
     }
 
+    /// A burst larger than the slab keeps is given back once the last call ends; the timeouts of
+    /// the burst's calls, still queued, must then miss the calls made in the new, smaller slab.
+    @Test func aReleasedSlabIsNotHitByTimeoutsOfItsCalls() {
+        let (world, server, client) = setUp()
+        for i in UInt64(0)..<5_000 { world.call(request("/\(i)"), from: "client", timeout: .seconds(1), replyTo: client, tag: i) }
+        world.run(until: .zero + .milliseconds(500)) // all answered, slab released; 5,000 timeouts queued
+        #expect(client.results.count == 5_000)
+        server.delay = .seconds(5)
+        world.call(request("/after"), from: "client", timeout: .seconds(10), replyTo: client, tag: 9_999)
+        world.run()
+        #expect(client.results.count == 5_001)
+        #expect(client.results.last?.tag == 9_999 && client.results.last?.summary == "200")
+        #expect(world.leftovers().isEmpty)
+    }
+
     @Test func timeoutsOfDifferentLengthsFireInTimeOrder() {
         let world = World(seed: 1)
         let server = EchoServer()

@@ -31,20 +31,21 @@ enum APNsRequestCheck {
         // :path — /3/device/<token> (A-RESP 404 BadPath, 400 MissingDeviceToken).
         let prefix = "/3/device/"
         guard request.path.hasPrefix(prefix) || request.path == "/3/device" else { return .failure(.badPath) }
-        let token = String(request.path.dropFirst(min(prefix.count, request.path.count)))
+        let token = String(request.path.utf8.dropFirst(min(prefix.utf8.count, request.path.utf8.count)))!
         guard !token.isEmpty else { return .failure(.missingDeviceToken) }
-        var seen: UInt32 = 0 // bit i: knownHeaders[i] was present
+        // One pass over the headers: each known one at most once, its value kept by index.
+        var values = [String?](repeating: nil, count: knownHeaders.count)
         for field in request.headers {
             guard let i = knownHeaders.firstIndex(where: { sameFieldName($0, field.name) }) else { continue }
-            if seen & (1 << i) != 0 { return .failure(.duplicateHeaders) }
-            seen |= 1 << i
+            if values[i] != nil { return .failure(.duplicateHeaders) }
+            values[i] = field.value
         }
-        let headers = request.headers
+        func header(_ name: String) -> String? { values[knownHeaders.firstIndex(of: name)!] }
         // apns-topic: required with token-based auth (A-SEND; 400 MissingTopic).
-        guard let topic = headers["apns-topic"], !topic.isEmpty else { return .failure(.missingTopic) }
+        guard let topic = header("apns-topic"), !topic.isEmpty else { return .failure(.missingTopic) }
         // apns-push-type: one of the known values (A-SEND; 400 InvalidPushType). Absent: treated as alert.
         var pushType = APNsPushType.alert
-        if let raw = headers["apns-push-type"] {
+        if let raw = header("apns-push-type") {
             guard let t = APNsPushType(rawValue: raw) else { return .failure(.invalidPushType) }
             pushType = t
         }
@@ -52,29 +53,30 @@ enum APNsRequestCheck {
         if let suffix = pushType.topicSuffix, !suffix.isEmpty, !topic.hasSuffix(suffix) { return .failure(.badTopic) }
         // apns-priority: 10 (default), 5 or 1; background must not be 10 (A-SEND, APNSWIFT).
         var priority = pushType == .background ? 5 : 10
-        if let raw = headers["apns-priority"] {
+        if let raw = header("apns-priority") {
             guard let p = Int(raw), [10, 5, 1].contains(p) else { return .failure(.badPriority) }
             if pushType == .background && p == 10 { return .failure(.badPriority) }
             priority = p
         }
         // apns-id: canonical UUID (A-SEND; 400 BadMessageId).
-        if let id = headers["apns-id"], !isCanonicalUUID(id) { return .failure(.badMessageId) }
+        if let id = header("apns-id"), !isCanonicalUUID(id) { return .failure(.badMessageId) }
         // apns-expiration: Unix seconds (A-SEND; 400 BadExpirationDate).
         var expiration: Int64?
-        if let raw = headers["apns-expiration"] {
+        if let raw = header("apns-expiration") {
             guard let e = Int64(raw), e >= 0 else { return .failure(.badExpirationDate) }
             expiration = e
         }
         // apns-collapse-id: at most 64 bytes (A-SEND; 400 BadCollapseId).
-        let collapseID = headers["apns-collapse-id"]
+        let collapseID = header("apns-collapse-id")
         if let c = collapseID, c.utf8.count > 64 { return .failure(.badCollapseId) }
         // Body: not empty (400 PayloadEmpty), within 4096 / 5120 bytes for VoIP (413 PayloadTooLarge) (§1.4, A-GEN).
         guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
         guard request.body.count <= pushType.maxPayloadBytes else { return .failure(.payloadTooLarge) }
         // Token: even-length hex of any length (Apple says not to hard-code 32 bytes; A-DTOK, §1.5).
         guard token.utf8.count % 2 == 0, token.utf8.allSatisfy(isHexDigit) else { return .failure(.badDeviceToken) }
-        return .success(APNsNotification(token: token.lowercased(), topic: topic, pushType: pushType, priority: priority,
-                                         apnsID: headers["apns-id"]?.lowercased() ?? apnsID, expiration: expiration,
+        let lowerToken = token.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.lowercased() : token
+        return .success(APNsNotification(token: lowerToken, topic: topic, pushType: pushType, priority: priority,
+                                         apnsID: header("apns-id")?.lowercased() ?? apnsID, expiration: expiration,
                                          collapseID: collapseID, payload: request.body))
     }
 }

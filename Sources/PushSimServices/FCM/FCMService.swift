@@ -134,8 +134,10 @@ public final class FCMService: Host {
             return fail(FCMError(404, "NOT_FOUND", "The requested URL \(request.path) was not found on this server.", errorCode: nil))
         }
         // OAuth 2 bearer token (F-SEND): missing or bad/expired → 401 UNAUTHENTICATED (F-ERRDOC).
-        guard let bearer = bearerToken(request.headers["authorization"]) else { return fail(.missingCredentials) }
-        guard case .valid(let account) = accessTokens.check(bearer, now: world.now) else { return fail(.invalidCredentials) }
+        guard let checked = accessTokens.check(authorization: request.headers["authorization"], now: world.now) else {
+            return fail(.missingCredentials)
+        }
+        guard case .valid(let account) = checked else { return fail(.invalidCredentials) }
         guard let project = projects.first(where: { ($0.projectID == projectName || $0.projectNumber == projectName) && $0.serviceAccount == account })
         else { return fail(.permissionDenied(project: projectName)) }
         let message: FCMMessage

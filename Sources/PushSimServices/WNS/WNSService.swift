@@ -102,7 +102,7 @@ public final class WNSService: Host {
     // MARK: Notifications
 
     private func handleNotification(_ request: HTTPRequest, exchange: Exchange, world: World) {
-        let messageID = random.hex(bytes: 8).uppercased()
+        let messageID = random.hex(bytes: 8, uppercase: true)
         var reply = Reply(exchange: exchange)
         func fail(_ r: WNSRejection) {
             world.record(layer: "wns", host: Self.name, kind: "wns.rejected", ["status": r.status, "error": r.description])
@@ -117,8 +117,7 @@ public final class WNSService: Host {
             world.recordInjected(fault, service: Self.name, status: nil, reason: "")
         }
         // Access token first: 401 when missing, malformed or expired (W-HDR).
-        guard let bearer = bearerToken(request.headers["Authorization"]),
-              case .valid(let sid) = accessTokens.check(bearer, now: world.now) else {
+        guard case .valid(let sid)? = accessTokens.check(authorization: request.headers["Authorization"], now: world.now) else {
             return fail(WNSRejection(401, "The access token is missing, malformed or expired"))
         }
         guard let token = request.queryValue("token"), request.path == "/", let record = channels[token] else {
