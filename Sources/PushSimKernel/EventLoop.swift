@@ -35,6 +35,9 @@ public struct EventLoop<Payload> {
         pending.push(payload, at: time, lane: lane)
     }
 
+    /// Gives back queue buffer space a burst of events left behind (see ``EventQueue/releaseUnusedCapacity()``).
+    public mutating func releaseUnusedCapacity() { pending.releaseUnusedCapacity() }
+
     /// Adds a lane to the queue and returns its number.
     public mutating func addLane() -> Int { pending.addLane() }
 

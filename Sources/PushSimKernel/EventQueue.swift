@@ -94,8 +94,7 @@ public struct EventQueue<Payload> {
         lanes[i].head += 1
         laneCount -= 1
         if lanes[i].head == lanes[i].entries.count {
-            // Emptied: keep the buffer for reuse, unless a burst (a million timeouts) grew it.
-            lanes[i].entries.removeAll(keepingCapacity: lanes[i].entries.capacity <= Self.keptCapacity)
+            lanes[i].entries.removeAll(keepingCapacity: true) // see releaseUnusedCapacity()
             lanes[i].head = 0
         } else if lanes[i].head >= 4096 && lanes[i].head * 2 >= lanes[i].entries.count {
             lanes[i].entries.removeFirst(lanes[i].head) // compact: the popped half is dropped
@@ -124,24 +123,31 @@ public struct EventQueue<Payload> {
     }
 
     /// Buffers up to this many entries are kept when they empty; larger ones (grown by a burst,
-    /// such as a million devices registering at one instant) are given back, so that a run does
-    /// not hold its peak's memory for the rest of its life.
+    /// such as a million devices registering at one instant) are given back by
+    /// ``releaseUnusedCapacity()``, so that a run does not hold its peak's memory for the rest of its life.
     @usableFromInline static var keptCapacity: Int { 4096 }
 
-    /// Moves the heap into a buffer a quarter of its capacity (twice its count): amortised O(1),
-    /// as each shrink follows at least `capacity * 7 / 8` pops.
-    @usableFromInline mutating func shrinkHeap() {
-        var smaller: [Entry] = []
-        smaller.reserveCapacity(heap.count * 2)
-        smaller.append(contentsOf: heap)
-        heap = smaller
+    /// Gives back buffer space a burst left behind: the heap moves into a buffer twice its count
+    /// if it uses less than an eighth of its capacity, and emptied lanes drop their buffers. Not
+    /// done inside `pop`, where even the check costs ~15% of the kernel benchmark; the world calls
+    /// it when a run ends.
+    public mutating func releaseUnusedCapacity() {
+        if heap.capacity > Self.keptCapacity && heap.count < heap.capacity / 8 {
+            var smaller: [Entry] = []
+            smaller.reserveCapacity(heap.count * 2)
+            smaller.append(contentsOf: heap)
+            heap = smaller
+        }
+        for i in lanes.indices where lanes[i].head == lanes[i].entries.count && lanes[i].entries.capacity > Self.keptCapacity {
+            lanes[i].entries = []
+            lanes[i].head = 0
+        }
     }
 
     /// Removes and returns the earliest event (smallest time, then smallest sequence).
     @inlinable public mutating func pop() -> Entry? {
         if let lane = firstLane() { return popLane(lane) }
         guard let last = heap.popLast() else { return nil }
-        if heap.capacity > Self.keptCapacity && heap.count < heap.capacity / 8 { shrinkHeap() }
         guard !heap.isEmpty else { return last }
         let top = heap[0]
         // Sift `last` down from the root with a hole.

@@ -208,6 +208,7 @@ public final class World {
             switch loop.next(until: stop, isLive: isLive) {
             case .end(let end):
                 correlation = ""
+                loop.releaseUnusedCapacity()
                 return end
             case .event(let event):
                 dispatch(event)

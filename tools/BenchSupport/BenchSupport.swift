@@ -17,8 +17,13 @@ public func wallClock() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 public func seconds(since start: UInt64) -> Double { Double(wallClock() - start) / 1e9 }
 
 /// This process's resident memory in KiB (`VmRSS` in /proc/self/status; 0 where there is none).
-public func residentKiB() -> Int {
+public func residentKiB() -> Int { procStatusKiB("VmRSS:") }
+
+/// The most resident memory this process has had so far, in KiB (`VmHWM`; 0 where there is none).
+public func peakResidentKiB() -> Int { procStatusKiB("VmHWM:") }
+
+private func procStatusKiB(_ field: String) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return 0 }
     return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
 }

@@ -11,7 +11,8 @@ import BenchSupport
 //
 // Measured: wall time of the broadcast (from the three sends to the last answer), and resident
 // memory per device (everything the simulation holds: fleets, push services' handle registries,
-// hub registrations, the notification's telemetry), read from /proc/self/status.
+// hub registrations, the notification's telemetry), read from /proc/self/status, and the peak
+// (VmHWM), reached while every device waits for its handle at the same instant.
 // Usage: broadcast-bench [--devices N] [--seed S]
 
 
@@ -77,5 +78,7 @@ print(String(format: "broadcast: %.2f s wall for %d devices (%.2f µs per device
 print(String(format: "memory: %d MiB resident for the whole simulation = %.0f bytes per device (goal: 1024); "
              + "%.0f of them by the end of setup (fleets, push services' handles, registrations being imported)",
              (memoryAfter - memoryBefore) / 1024, perDevice, Double(memoryHandles - memoryBefore) * 1024 / Double(total)))
+print(String(format: "peak: %.0f bytes per device at the most (during setup, while all %d devices wait for their handles at once)",
+             Double(peakResidentKiB() - memoryBefore) * 1024 / Double(total), total))
 print("leftovers: \(sim.world.leftovers().count)")
 precondition(reached == total && received == total, "every device must receive the broadcast exactly once")
