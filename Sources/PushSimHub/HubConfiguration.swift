@@ -35,13 +35,17 @@ public struct APNsCredential: Sendable, Equatable {
 
 /// The hub's FCM v1 settings: project and service account.
 public struct FCMCredential: Sendable, Equatable {
-    public var projectID: String
+    public var projectID: String { didSet { sendPath = Self.sendPath(projectID) } }
+    /// `/v1/projects/<projectID>/messages:send`, made once rather than for every copy.
+    public private(set) var sendPath: String
     public var serviceAccount: String
     /// Stands in for the service account's private key.
     public var secret: String
     public init(projectID: String, serviceAccount: String, secret: String) {
         self.projectID = projectID; self.serviceAccount = serviceAccount; self.secret = secret
+        self.sendPath = Self.sendPath(projectID)
     }
+    private static func sendPath(_ projectID: String) -> String { "/v1/projects/\(projectID)/messages:send" }
 }
 
 /// The hub's WNS settings: the app's Package SID and secret.

@@ -110,15 +110,15 @@ extension NotificationHub {
                 return h
             }
             // Tokens go in lower case (handles are usually written so already: no copy then).
-            let handle = t.handle.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.lowercased() : t.handle
-            return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: "/3/device/" + handle, headers: h, body: copy.body))
+            let handle = t.handle.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.lowercased() : t.handle
+            return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: String.concatenating("/3/device/", handle), headers: h, body: copy.body))
         case .fcmV1:
             guard let c = configuration.fcm else { return .failure(noCredentials) }
             guard let tail = copy.fcmMessageTail else {
                 return .failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload))
             }
             let h = headers(credential: token) { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
-            return .success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: "/v1/projects/\(c.projectID)/messages:send",
+            return .success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: c.sendPath,
                                         headers: h, body: Self.fcmBody(token: t.handle, tail: tail)))
         case .windows:
             guard configuration.wns != nil else { return .failure(noCredentials) }
@@ -144,7 +144,7 @@ extension NotificationHub {
         var body: [UInt8] = []
         body.reserveCapacity(token.utf8.count + tail.utf8.count + 32)
         body += #"{"message":{"token":"#.utf8
-        if token.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if token.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             var quoted = ""
             appendJSONString(token, to: &quoted)
             body += quoted.utf8

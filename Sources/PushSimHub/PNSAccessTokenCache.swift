@@ -55,37 +55,40 @@ struct PNSAccessTokenCache {
 
     /// The FCM access token, fetched first if needed.
     static func fcmToken(_ hub: NotificationHub, _ c: FCMCredential, world: World, then: @escaping (Answer) -> Void) {
-        if let cached = hub.pnsTokens.fcm, world.now < cached.expiresAt { return then(.token(cached.token)) }
-        let now = world.anchor.unixSeconds(world.now)
+        fetch(hub, slot: \.fcm, waiters: \.fcmWaiters, authority: "oauth2.googleapis.com", path: "/token",
+              form: fcmForm(c, now: world.anchor.unixSeconds(world.now)), world: world, then: then)
+    }
+
+    /// The token request's form: a service-account assertion for the messaging scope (F-MIG).
+    private static func fcmForm(_ c: FCMCredential, now: Int64) -> String {
         let assertion = JSONWebToken.make(
             header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
             claims: .object([("iss", .string(c.serviceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
                              ("aud", .string("https://oauth2.googleapis.com/token")),
                              ("iat", .number(JSONNumber(now))), ("exp", .number(JSONNumber(now + 3_600)))]),
             secret: c.secret)
-        let form = "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
-        fetch(hub, slot: \.fcm, waiters: \.fcmWaiters, authority: "oauth2.googleapis.com", path: "/token",
-              form: form, world: world, then: then)
+        return "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
     }
 
     /// The WNS access token, fetched first if needed.
     static func wnsToken(_ hub: NotificationHub, _ c: WNSCredential, world: World, then: @escaping (Answer) -> Void) {
-        if let cached = hub.pnsTokens.wns, world.now < cached.expiresAt { return then(.token(cached.token)) }
-        let form = "grant_type=client_credentials&client_id=\(percentEncode(c.packageSID))&client_secret=\(percentEncode(c.secret))&scope=notify.windows.com"
         fetch(hub, slot: \.wns, waiters: \.wnsWaiters, authority: "login.live.com", path: "/accesstoken.srf",
-              form: form, world: world, then: then)
+              form: "grant_type=client_credentials&client_id=\(percentEncode(c.packageSID))&client_secret=\(percentEncode(c.secret))&scope=notify.windows.com",
+              world: world, then: then)
     }
 
-    /// Answers from the cache, or posts `form` to the token endpoint (once for all waiters) and
-    /// caches `access_token` until 5 minutes before `expires_in` runs out.
+    /// Answers from the cache, or posts `form` to the token endpoint (once for all waiters: the
+    /// form is only built for the first) and caches `access_token` until 5 minutes before
+    /// `expires_in` runs out.
     private static func fetch(_ hub: NotificationHub, slot: WritableKeyPath<PNSAccessTokenCache, Cached?>,
                               waiters: WritableKeyPath<PNSAccessTokenCache, [(chain: String, resume: (Answer) -> Void)]>,
-                              authority: String, path: String, form: String, world: World, then: @escaping (Answer) -> Void) {
+                              authority: String, path: String, form: @autoclosure () -> String, world: World,
+                              then: @escaping (Answer) -> Void) {
         if let cached = hub.pnsTokens[keyPath: slot], world.now < cached.expiresAt { return then(.token(cached.token)) }
         hub.pnsTokens[keyPath: waiters].append((world.correlation, then))
         guard hub.pnsTokens[keyPath: waiters].count == 1 else { return }
         let request = HTTPRequest(method: "POST", authority: authority, path: path,
-                                  headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(form.utf8))
+                                  headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(form().utf8))
         world.call(request, from: NotificationHub.name) { result in
             let answer: Answer
             if let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),

@@ -117,7 +117,8 @@ public struct SeededRandom: Sendable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { h in
             writeHex(bytes: 16, uppercase: false, into: h)
             h[12] = UInt8(ascii: "4")
-            h[16] = Array("89ab".utf8)[int(below: 4)]
+            let variant = UInt8(int(below: 4))   // one of "89ab"
+            h[16] = variant < 2 ? UInt8(ascii: "8") + variant : UInt8(ascii: "a") + variant - 2
             return String(unsafeUninitializedCapacity: 36) { out in
                 var j = 0
                 for i in 0..<32 {

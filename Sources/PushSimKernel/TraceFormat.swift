@@ -67,7 +67,7 @@ public enum TraceFormat {
 public func appendJSONString(_ s: String, to out: inout String) {
     out += "\""
     // Most strings (handles, ids) need no escape: append them whole.
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+    if !s.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
         out += s
         out += "\""
         return

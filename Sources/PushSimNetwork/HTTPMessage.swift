@@ -35,17 +35,25 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 @inlinable public func sameFieldName(_ a: String, _ b: String) -> Bool {
     // Lengths first (O(1) for native strings): most names compared on a lookup differ in length.
     guard a.utf8.count == b.utf8.count else { return false }
-    var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
-    while true {
-        switch (x.next(), y.next()) {
-        case (nil, nil): return true
-        case let (p?, q?):
-            if p == q { continue }
-            let lp = p &- 65 < 26 ? p | 0x20 : p, lq = q &- 65 < 26 ? q | 0x20 : q
-            if lp != lq { return false }
-        default: return false
-        }
+    // Then the bytes in place (native and small strings are contiguous).
+    if let same = a.utf8.withContiguousStorageIfAvailable({ x in
+        b.utf8.withContiguousStorageIfAvailable { y in sameBytesIgnoringASCIICase(x, y) }
+    }), let same { return same }
+    return a.utf8.elementsEqual(b.utf8) { p, q in p == q || asciiLower(p) == asciiLower(q) }
+}
+
+@usableFromInline @inline(__always) func asciiLower(_ b: UInt8) -> UInt8 { b &- 65 < 26 ? b | 0x20 : b }
+
+/// Whether two byte buffers of equal length are equal ignoring ASCII case.
+@usableFromInline @inline(__always) func sameBytesIgnoringASCIICase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    let n = x.count
+    while i < n {
+        let p = x[i], q = y[i]
+        if p != q && asciiLower(p) != asciiLower(q) { return false }
+        i &+= 1
     }
+    return true
 }
 
 /// Whether header name `name` starts with `prefix`, ignoring ASCII case (`X-WNS-` and `x-wns-tag`).
@@ -165,7 +173,9 @@ public func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query:
 
 /// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).
 public func percentDecode<S: StringProtocol>(_ text: S) -> String {
-    if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(text) }
+    let needsDecoding = text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") } }
+        ?? text.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+    if !needsDecoding { return String(text) }
     var bytes = [UInt8]()
     var it = Array(text.utf8)[...]
     while let b = it.popFirst() {

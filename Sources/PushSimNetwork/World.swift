@@ -25,6 +25,10 @@ public final class World {
     private var offline: Set<String> = []            // looked up only, never iterated
     @exclusivity(unchecked) private var calls = CallTable()
     private var timeoutLanes: [Int64: Int] = [:]     // timeout in µs → event-queue lane (looked up only)
+    @exclusivity(unchecked) private var lastTimeoutLane: (microseconds: Int64, lane: Int) = (-1, -1)
+    /// Names resolved lately, most recent first: a world resolves the same few names (and fleets'
+    /// sub-addresses with the same few prefixes) over and over, and comparing beats hashing.
+    @exclusivity(unchecked) private var recentNames = RecentNames()
     private var timers: [UInt64: PendingTimer] = [:]
     @exclusivity(unchecked) private var nextID: UInt64 = 1
     @exclusivity(unchecked) private var networkRandom: SeededRandom
@@ -65,6 +69,7 @@ public final class World {
             primaryNames[n] = name
         }
         hostOrder.append(name)
+        recentNames = RecentNames()
     }
 
     /// The primary name behind `name` (itself if it is one), or nil for an unknown name.
@@ -150,7 +155,7 @@ public final class World {
     }
 
     private func send(_ request: consuming HTTPRequest, from: String, timeout: VirtualDuration, _ continuation: Continuation) {
-        let caller = primaryNames[from] ?? from
+        let caller = resolve(from)?.primary ?? from
         let resolved = resolve(request.authority)
         let callee = resolved?.primary
         let journalIndex = journal.isRecording
@@ -237,6 +242,8 @@ public final class World {
     /// The event-queue lane for timeouts of length `timeout`: all of them fall due in the order
     /// they were set, so they queue in a lane instead of the heap.
     private func timeoutLane(_ timeout: VirtualDuration) -> Int {
+        if lastTimeoutLane.microseconds == timeout.microseconds { return lastTimeoutLane.lane }
+        defer { lastTimeoutLane = (timeout.microseconds, timeoutLanes[timeout.microseconds]!) }
         if let lane = timeoutLanes[timeout.microseconds] { return lane }
         let lane = loop.addLane()
         timeoutLanes[timeout.microseconds] = lane
@@ -247,12 +254,16 @@ public final class World {
     /// (one host standing for many devices, as a device fleet does). `primary` is the name to
     /// use for it: the primary name, or the sub-address itself (`fleet#12`).
     private func resolve(_ name: String) -> (host: Host, primary: String)? {
+        if let known = recentNames.find(name) { return known }
         // Registered names never contain `#`, so a sub-address skips the full-name lookup.
         if let mark = name.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            guard let host = hosts[String(name[..<mark])] else { return nil }
+            let hostName = String(name[..<mark])
+            guard let host = hosts[hostName] else { return nil }
+            recentNames.remember(hostName, host: host, primary: hostName, isPrefix: true)
             return (host, name)
         }
         guard let primary = primaryNames[name] else { return nil }
+        recentNames.remember(name, host: hosts[primary]!, primary: primary, isPrefix: false)
         return (hosts[primary]!, primary)
     }
 
@@ -279,7 +290,7 @@ public final class World {
         case .requestArrives(let id):
             let pending = calls.takeArrivingRequest(id)
             correlation = pending.correlation
-            let callee = pending.callee!
+            let callee = pending.callee
             if !offline.isEmpty && offline.contains(callee) {
                 record(layer: "network", host: callee, kind: "http.refused", ["from": pending.caller])
                 let back = faults.verdict(from: callee, to: pending.caller, at: now, random: &networkRandom)
@@ -310,6 +321,32 @@ public final class World {
         case .closure(let then): then(result)
         case .receiver(let receiver, let tag): receiver.receive(result, tag: tag, world: self)
         }
+    }
+}
+
+/// The last few names ``World`` resolved (see `resolve`): full names, and the host names before
+/// the `#` of sub-addresses (`fleet` for `fleet#12`, which resolves to itself as primary name).
+struct RecentNames {
+    private var entries: [(name: String, host: Host, primary: String, isPrefix: Bool)] = []
+    private static let kept = 8
+
+    func find(_ name: String) -> (host: Host, primary: String)? {
+        for e in entries {
+            if e.isPrefix {
+                let bytes = name.utf8, prefix = e.name.utf8
+                guard bytes.count > prefix.count, bytes.starts(with: prefix),
+                      bytes[bytes.index(bytes.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "#") else { continue }
+                return (e.host, name)
+            } else if e.name == name {
+                return (e.host, e.primary)
+            }
+        }
+        return nil
+    }
+
+    mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
+        entries.insert((name, host, primary, isPrefix), at: 0)
+        if entries.count > Self.kept { entries.removeLast() }
     }
 }
 

@@ -30,7 +30,7 @@ enum APNsRequestCheck {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
         // :path — /3/device/<token> (A-RESP 404 BadPath, 400 MissingDeviceToken).
         let prefix = "/3/device/"
-        guard request.path.hasPrefix(prefix) || request.path == "/3/device" else { return .failure(.badPath) }
+        guard request.path.hasBytePrefix(prefix) || request.path == "/3/device" else { return .failure(.badPath) }
         let token = String(request.path.utf8.dropFirst(min(prefix.utf8.count, request.path.utf8.count)))!
         guard !token.isEmpty else { return .failure(.missingDeviceToken) }
         // One pass over the headers: each known one at most once, its value kept by index.
@@ -40,7 +40,17 @@ enum APNsRequestCheck {
             if values[i] != nil { return .failure(.duplicateHeaders) }
             values[i] = field.value
         }
-        func header(_ name: String) -> String? { values[knownHeaders.firstIndex(of: name)!] }
+        func header(_ name: String) -> String? {
+            switch name { // indexes into knownHeaders, without comparing names again
+            case "apns-id": return values[1]
+            case "apns-push-type": return values[2]
+            case "apns-expiration": return values[3]
+            case "apns-priority": return values[4]
+            case "apns-topic": return values[5]
+            case "apns-collapse-id": return values[6]
+            default: return values[knownHeaders.firstIndex(of: name)!]
+            }
+        }
         // apns-topic: required with token-based auth (A-SEND; 400 MissingTopic).
         guard let topic = header("apns-topic"), !topic.isEmpty else { return .failure(.missingTopic) }
         // apns-push-type: one of the known values (A-SEND; 400 InvalidPushType). Absent: treated as alert.
@@ -50,7 +60,7 @@ enum APNsRequestCheck {
             pushType = t
         }
         // The topic suffix must match the push type (§1.3; checked here as BadTopic).
-        if let suffix = pushType.topicSuffix, !suffix.isEmpty, !topic.hasSuffix(suffix) { return .failure(.badTopic) }
+        if let suffix = pushType.topicSuffix, !suffix.isEmpty, !topic.hasByteSuffix(suffix) { return .failure(.badTopic) }
         // apns-priority: 10 (default), 5 or 1; background must not be 10 (A-SEND, APNSWIFT).
         var priority = pushType == .background ? 5 : 10
         if let raw = header("apns-priority") {
@@ -73,8 +83,8 @@ enum APNsRequestCheck {
         guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
         guard request.body.count <= pushType.maxPayloadBytes else { return .failure(.payloadTooLarge) }
         // Token: even-length hex of any length (Apple says not to hard-code 32 bytes; A-DTOK, §1.5).
-        guard token.utf8.count % 2 == 0, token.utf8.allSatisfy(isHexDigit) else { return .failure(.badDeviceToken) }
-        let lowerToken = token.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.lowercased() : token
+        guard token.utf8.count % 2 == 0, token.allBytes(isHexDigit) else { return .failure(.badDeviceToken) }
+        let lowerToken = token.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.lowercased() : token
         return .success(APNsNotification(token: lowerToken, topic: topic, pushType: pushType, priority: priority,
                                          apnsID: header("apns-id")?.lowercased() ?? apnsID, expiration: expiration,
                                          collapseID: collapseID, payload: request.body))
@@ -88,5 +98,5 @@ func isHexDigit(_ b: UInt8) -> Bool {
 /// 8-4-4-4-12 hex digits, either case.
 func isCanonicalUUID(_ s: String) -> Bool {
     let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-    return parts.map(\.utf8.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.utf8.allSatisfy(isHexDigit) }
+    return parts.map(\.utf8.count) == [8, 4, 4, 4, 12] && s.allBytes { $0 == UInt8(ascii: "-") || isHexDigit($0) }
 }

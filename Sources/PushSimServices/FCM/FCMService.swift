@@ -168,26 +168,31 @@ public final class FCMService: Host {
     private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, reply: Reply, world: World) {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
         let id = message.validateOnly ? "fake_message_id"
-            : "0:\(world.anchor.unixMilliseconds(world.now))%\(random.hex(bytes: 8))"
-        let name = "projects/\(project.projectID)/messages/\(id)"
+            : String.concatenating("0:", String(world.anchor.unixMilliseconds(world.now)), "%", random.hex(bytes: 8))
+        let name = String.concatenating("projects/", project.projectID, "/messages/", id)
         world.record(layer: "fcm", host: Self.name, kind: "fcm.accepted",
                      ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
-        var body = "{\"name\":"
-        appendJSONString(name, to: &body)
-        body += "}"
-        reply.send(HTTPResponse(status: 200, headers: ["content-type": "application/json; charset=UTF-8"], text: body), world: world)
+        var body = String.concatenating(#"{"name":""#, name, #""}"#)
+        if name.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            body = "{\"name\":"
+            appendJSONString(name, to: &body)
+            body += "}"
+        }
+        reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, text: body), world: world)
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
                                       expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
                 device: record.device, world: world)
     }
 
+    private static let jsonContentType: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
+
     /// The `<p>` of `/v1/projects/<p>/messages:send`, or nil for any other path.
     static func project(inSendPath path: String) -> String? {
         let prefix = "/v1/projects/", suffix = "/messages:send"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
+        guard path.hasBytePrefix(prefix), path.hasByteSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
         let project = String(path.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))!
-        return project.contains("/") ? nil : project
+        return project.containsByte(where: { $0 == UInt8(ascii: "/") }) ? nil : project
     }
 
     private func messageToken(_ m: FCMMessage) -> String { if case .token(let t) = m.target { return t } else { return "" } }
