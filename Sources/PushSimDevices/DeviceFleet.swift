@@ -27,11 +27,14 @@ public final class DeviceFleet: Host, CallReceiver {
 
     private let world: World
     private let link: PushServiceLink
-    private var installs: [UInt16]
-    private var installed: [Bool]
-    private var handleDigests: [UInt64]
+    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
+    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
+    // overlaps another access to it).
+    @exclusivity(unchecked) private var installs: [UInt16]
+    @exclusivity(unchecked) private var installed: [Bool]
+    @exclusivity(unchecked) private var handleDigests: [UInt64]
     /// Pushes each member received (answered 200).
-    public private(set) var received: [UInt32]
+    @exclusivity(unchecked) public private(set) var received: [UInt32]
     /// Pushes refused with 410 (stale handle), all members together.
     public private(set) var refused = 0
     /// Register requests that failed (transport failure or an answer other than 200).

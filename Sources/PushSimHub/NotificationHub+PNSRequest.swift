@@ -95,7 +95,7 @@ extension NotificationHub {
     /// path (APNs), body (FCM) or URL (WNS) is made.
     private func pnsRequest(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken token: String,
                             world: World) -> Result<HTTPRequest, PNSRequestProblem> {
-        let noCredentials = PNSRequestProblem(reason: "the hub has no \(t.platform.rawValue) credentials")
+        var noCredentials: PNSRequestProblem { PNSRequestProblem(reason: "the hub has no \(t.platform.rawValue) credentials") }
         func headers(credential: String, _ build: () -> HTTPHeaders) -> HTTPHeaders {
             n.properties == nil ? pnsHeaders.headers(n, t.platform, credential: credential, build: build) : build()
         }

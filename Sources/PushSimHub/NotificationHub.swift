@@ -15,18 +15,21 @@ public final class NotificationHub: Host, CallReceiver {
     public static let apiVersion = "2015-01"
 
     public let configuration: HubConfiguration
-    var store = RegistrationStore()
+    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
+    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
+    // overlaps another access to it).
+    @exclusivity(unchecked) var store = RegistrationStore()
     var random: SeededRandom
-    var pnsTokens = PNSAccessTokenCache()
-    var pnsHeaders = PNSHeaderMemo()
+    @exclusivity(unchecked) var pnsTokens = PNSAccessTokenCache()
+    @exclusivity(unchecked) var pnsHeaders = PNSHeaderMemo()
     var notificationCounter = 0
     /// Retries waiting for their time, for the leftovers report.
     var retriesWaiting: [String: String] = [:]   // key → description; looked up, reported sorted
     /// Requests to the PNSs: in flight, and waiting for a free stream.
-    var streams: PNSStreams
+    @exclusivity(unchecked) var streams: PNSStreams
     var installations = InstallationStore()
     /// Telemetry by notification id (looked up only).
-    var records: [String: NotificationRecord] = [:]
+    @exclusivity(unchecked) var records: [String: NotificationRecord] = [:]
     /// PNS feedback, oldest first.
     var feedbackRecords: [PNSFeedback] = []
     /// Scheduled sends not fired yet, by id (looked up; reported sorted).

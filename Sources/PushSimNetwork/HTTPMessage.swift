@@ -6,6 +6,8 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     public private(set) var fields: [(name: String, value: String)] = []
 
     public init() {}
+    /// No fields yet, with room for `minimumCapacity` of them.
+    public init(minimumCapacity: Int) { fields.reserveCapacity(minimumCapacity) }
     public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
@@ -91,27 +93,18 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Builds a request from an absolute `https://host/path?query` URL (as WNS channel URIs are).
     /// Returns nil when the URL has no `scheme://host` part.
     public init?(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        // Scanned as bytes: a hub sends to a million channel URIs.
-        let bytes = url.utf8
-        var i = bytes.startIndex
-        var schemeEnd: String.Index?
-        while i < bytes.endIndex {
-            if bytes[i] == UInt8(ascii: ":") {
-                let j = bytes.index(after: i)
-                if j < bytes.endIndex, bytes[j] == UInt8(ascii: "/"), bytes.index(after: j) < bytes.endIndex,
-                   bytes[bytes.index(after: j)] == UInt8(ascii: "/") {
-                    schemeEnd = bytes.index(j, offsetBy: 2)
-                    break
-                }
-            }
-            i = bytes.index(after: i)
-        }
-        guard let hostStart = schemeEnd else { return nil }
-        let hostEnd = bytes[hostStart...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? bytes.endIndex
-        guard hostStart < hostEnd else { return nil }
-        let (path, query) = hostEnd == bytes.endIndex ? ("/", []) : splitTarget(url[hostEnd...])
-        self.init(method: method, authority: String(url[hostStart..<hostEnd]), path: path.isEmpty ? "/" : path, query: query,
-                  headers: headers, body: body)
+        // Scanned as bytes in place: a hub sends to a million channel URIs.
+        var url = url
+        guard let (authority, path, query) = url.withUTF8({ bytes -> (String, String, [(String, String)])? in
+            guard let schemeEnd = firstIndex(of: schemeSeparator, in: bytes) else { return nil }
+            let hostStart = schemeEnd + 3
+            var hostEnd = hostStart
+            while hostEnd < bytes.count && bytes[hostEnd] != UInt8(ascii: "/") && bytes[hostEnd] != UInt8(ascii: "?") { hostEnd += 1 }
+            guard hostStart < hostEnd else { return nil }
+            let (path, query) = splitTarget(bytes: UnsafeBufferPointer(rebasing: bytes[hostEnd...]))
+            return (text(bytes[hostStart..<hostEnd]), path.isEmpty ? "/" : path, query)
+        }) else { return nil }
+        self.init(method: method, authority: authority, path: path, query: query, headers: headers, body: body)
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
@@ -151,24 +144,51 @@ public struct HTTPResponse: Sendable, Equatable {
 
 /// Splits `path?a=1&b=2` into the path and decoded query items (empty items are skipped).
 public func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: [(String, String)]) where S.SubSequence == Substring {
-    let bytes = target.utf8
-    guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (String(target), []) }
-    let path = String(target[..<q])
+    var target = String(target)
+    return target.withUTF8 { splitTarget(bytes: $0) }
+}
+
+/// ``splitTarget(_:)`` over UTF-8 bytes, read in place.
+func splitTarget(bytes: UnsafeBufferPointer<UInt8>) -> (path: String, query: [(String, String)]) {
+    guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (text(bytes[...]), []) }
     var items: [(String, String)] = []
-    var start = bytes.index(after: q)
-    while start < bytes.endIndex {
-        let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+    var start = q + 1
+    while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
         if start < end {
-            let item = target[start..<end]
-            if let eq = item.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                items.append((percentDecode(item[..<eq]), percentDecode(item[item.index(after: eq)...])))
+            let item = bytes[start..<end]
+            if let eq = item.firstIndex(of: UInt8(ascii: "=")) {
+                items.append((percentDecode(bytes[start..<eq]), percentDecode(bytes[(eq + 1)..<end])))
             } else {
                 items.append((percentDecode(item), ""))
             }
         }
-        start = end == bytes.endIndex ? end : bytes.index(after: end)
+        start = end + 1
     }
-    return (path, items)
+    return (text(bytes[..<q]), items)
+}
+
+/// The string of some UTF-8 bytes (invalid sequences replaced).
+private func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+}
+
+private let schemeSeparator = Array("://".utf8)
+
+/// Where `needle` first starts in `bytes`.
+private func firstIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard bytes.count >= needle.count else { return nil }
+    for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] {
+        if (1..<needle.count).allSatisfy({ bytes[i + $0] == needle[$0] }) { return i }
+    }
+    return nil
+}
+
+/// ``percentDecode(_:)`` over UTF-8 bytes.
+private func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return text(bytes) }
+    return percentDecode(text(bytes))
 }
 
 /// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).

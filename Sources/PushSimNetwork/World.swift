@@ -22,7 +22,7 @@ public final class World {
     private var hosts: [String: Host] = [:]          // any name → host (lookup only, never iterated)
     private var primaryNames: [String: String] = [:] // any name → primary name
     private var hostOrder: [String] = []             // primary names in registration order
-    private var offline: Set<String> = []            // looked up only, never iterated
+    @exclusivity(unchecked) private var offline: Set<String> = []   // looked up only, never iterated
     @exclusivity(unchecked) private var calls = CallTable()
     private var timeoutLanes: [Int64: Int] = [:]     // timeout in µs → event-queue lane (looked up only)
     @exclusivity(unchecked) private var lastTimeoutLane: (microseconds: Int64, lane: Int) = (-1, -1)
@@ -37,7 +37,8 @@ public final class World {
     @exclusivity(unchecked) private var tracing = Trace().isActive
 
     /// The correlation id of the causal chain being handled; new calls and timers inherit it.
-    public private(set) var correlation: String = ""
+    /// (Read and set on every event; not checked either, as the hot state above.)
+    @exclusivity(unchecked) public private(set) var correlation: String = ""
 
     public init(seed: UInt64, anchor: CalendarAnchor = CalendarAnchor(), limits: RunLimits = RunLimits()) {
         self.seed = seed

@@ -39,7 +39,7 @@ public struct APNsConfiguration: Sendable {
 /// `TooManyRequests` (§1.7, A-RESP). Injected ``faults`` (see ``ServiceFault``) apply to the
 /// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
 /// or a late answer.
-public final class APNsService: Host {
+public final class APNsService: Host, CallReceiver {
     public static let name = "apns"
     public static let productionHost = "api.push.apple.com"
     public static let sandboxHost = "api.sandbox.push.apple.com"
@@ -51,14 +51,24 @@ public final class APNsService: Host {
     /// Injected faults, asked in order on every provider-API request (never on the device channel);
     /// the first that hits wins. See ``ServiceFault``.
     public var faults: [ServiceFault] = []
-    public private(set) var tokens = HandleRegistry()
-    private var providerTokens: APNsProviderTokens
-    private var random: SeededRandom
-    private var faultInterpreter: ServiceFaultInterpreter
+    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
+    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
+    // overlaps another access to it).
+    @exclusivity(unchecked) public private(set) var tokens = HandleRegistry()
+    @exclusivity(unchecked) private var providerTokens: APNsProviderTokens
+    @exclusivity(unchecked) private var random: SeededRandom
+    @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).
     private var pushesPerToken: [String: SlidingWindowCounter] = [:]
     /// Kept notifications by "device|app": at most one per app per device.
     private var stored: [String: Stored] = [:]
+    /// Notifications handed to devices, waiting for the device's answer.
+    @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
+
+    struct Push {
+        var notification: APNsNotification
+        var record: HandleRecord
+    }
 
     struct Stored {
         var notification: APNsNotification
@@ -163,17 +173,22 @@ public final class APNsService: Host {
                                            ("apns-priority", String(n.priority))]
         if let c = n.collapseID { headers.append(("apns-collapse-id", c)) }
         world.pushToDevice(service: Self.name, device: record.device, handle: n.token, app: record.app, message: n.apnsID,
-                           headers: headers, payload: n.payload) { [self] status in
-            switch status {
-            case 200?:
-                world.record(layer: "apns", host: Self.name, kind: "apns.delivered", ["apns-id": n.apnsID, "device": record.device])
-            case 410?, 404?:
-                tokens.invalidate(n.token, at: world.now)
-                world.record(layer: "apns", host: Self.name, kind: "apns.token-invalidated",
-                             ["token": shortToken(n.token), "device": record.device, "why": "app no longer installed for this token"])
-            default:
-                keep(n, record: record, world: world)
-            }
+                           headers: headers, payload: n.payload, replyTo: self, tag: pushes.add(Push(notification: n, record: record)))
+    }
+
+    /// A device answered a push (or could not be reached).
+    public func receive(_ result: CallResult, tag: UInt64, world: World) {
+        let push = pushes.take(tag)
+        let (n, record) = (push.notification, push.record)
+        switch DeviceAnswer(result) {
+        case .shown:
+            world.record(layer: "apns", host: Self.name, kind: "apns.delivered", ["apns-id": n.apnsID, "device": record.device])
+        case .handleGone:
+            tokens.invalidate(n.token, at: world.now)
+            world.record(layer: "apns", host: Self.name, kind: "apns.token-invalidated",
+                         ["token": shortToken(n.token), "device": record.device, "why": "app no longer installed for this token"])
+        case .unreachable:
+            keep(n, record: record, world: world)
         }
     }
 

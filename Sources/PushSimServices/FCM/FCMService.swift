@@ -32,7 +32,7 @@ public struct FCMProject: Sendable, Equatable {
 /// ``tokenInactivityLimit`` (270 days) has expired: sends get 404 `UNREGISTERED` and the app gets a
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
 /// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (``RetiredEndpoints``).
-public final class FCMService: Host {
+public final class FCMService: Host, CallReceiver {
     public static let name = "fcm"
     public static let apiHost = "fcm.googleapis.com"
     public static let oauthHost = "oauth2.googleapis.com"
@@ -44,13 +44,23 @@ public final class FCMService: Host {
     /// How long a token may go without a sign of life before it expires (F-TOK: 270 days on
     /// Android); nil never expires tokens.
     public var tokenInactivityLimit: VirtualDuration? = .days(270)
-    public private(set) var tokens = HandleRegistry()
-    private var accessTokens = AccessTokens()
-    private var random: SeededRandom
-    private var faultInterpreter: ServiceFaultInterpreter
+    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
+    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
+    // overlaps another access to it).
+    @exclusivity(unchecked) public private(set) var tokens = HandleRegistry()
+    @exclusivity(unchecked) private var accessTokens = AccessTokens()
+    @exclusivity(unchecked) private var random: SeededRandom
+    @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
     /// The last good send body, so that the copies of one fan-out are parsed once.
-    private var messageMemo = FCMMessageMemo()
+    @exclusivity(unchecked) private var messageMemo = FCMMessageMemo()
+    /// Messages handed to devices, waiting for the device's answer.
+    @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
+
+    struct Push {
+        var entry: FCMOfflineQueue.Entry
+        var device: String
+    }
 
     public init(world: World, projects: [FCMProject]) {
         self.projects = projects
@@ -199,28 +209,33 @@ public final class FCMService: Host {
 
     private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, world: World) {
         world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, message: entry.name, headers: [],
-                           payload: entry.message.devicePayload) { [self] status in
-            switch status {
-            case 200?:
-                tokens.touch(entry.token, at: world.now)
-                world.record(layer: "fcm", host: Self.name, kind: "fcm.delivered", ["name": entry.name, "device": device])
-            case 410?, 404?:
-                tokens.invalidate(entry.token, at: world.now)
-                world.record(layer: "fcm", host: Self.name, kind: "fcm.token-invalidated",
-                             ["token": shortToken(entry.token), "device": device, "why": "app no longer installed for this token"])
-            default:
-                if entry.message.ttlSeconds == 0 {
-                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped",
-                                 ["name": entry.name, "reason": "device unreachable and ttl is 0"])
-                    return
-                }
-                var queue = queues[device] ?? FCMOfflineQueue()
-                for event in queue.add(entry) {
-                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": event.name, "reason": event.reason])
-                }
-                queues[device] = queue
-                world.record(layer: "fcm", host: Self.name, kind: "fcm.stored", ["name": entry.name, "device": device, "pending": queue.messages.count])
+                           payload: entry.message.devicePayload, replyTo: self, tag: pushes.add(Push(entry: entry, device: device)))
+    }
+
+    /// A device answered a message (or could not be reached).
+    public func receive(_ result: CallResult, tag: UInt64, world: World) {
+        let push = pushes.take(tag)
+        let (entry, device) = (push.entry, push.device)
+        switch DeviceAnswer(result) {
+        case .shown:
+            tokens.touch(entry.token, at: world.now)
+            world.record(layer: "fcm", host: Self.name, kind: "fcm.delivered", ["name": entry.name, "device": device])
+        case .handleGone:
+            tokens.invalidate(entry.token, at: world.now)
+            world.record(layer: "fcm", host: Self.name, kind: "fcm.token-invalidated",
+                         ["token": shortToken(entry.token), "device": device, "why": "app no longer installed for this token"])
+        case .unreachable:
+            if entry.message.ttlSeconds == 0 {
+                world.record(layer: "fcm", host: Self.name, kind: "notification.dropped",
+                             ["name": entry.name, "reason": "device unreachable and ttl is 0"])
+                return
             }
+            var queue = queues[device] ?? FCMOfflineQueue()
+            for event in queue.add(entry) {
+                world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": event.name, "reason": event.reason])
+            }
+            queues[device] = queue
+            world.record(layer: "fcm", host: Self.name, kind: "fcm.stored", ["name": entry.name, "device": device, "pending": queue.messages.count])
         }
     }
 

@@ -30,6 +30,8 @@ public enum DeviceChannel {
     public static let messageHeader = "x-pushsim-message"
     /// Marks a push that is an OS-level event rather than a provider's message (FCM: `deleted_messages`).
     public static let eventHeader = "x-pushsim-event"
+    /// How long a service waits for a device to answer a push.
+    public static let pushTimeout = VirtualDuration.seconds(10)
 }
 
 /// Parsed body of a device's `POST /register`.
@@ -64,10 +66,72 @@ extension World {
     public func pushToDevice(service: String, device: String, handle: String, app: String, message: String = "",
                              headers extra: [(String, String)], payload: [UInt8],
                              then: @escaping (Int?) -> Void) {
-        var headers = HTTPHeaders([(DeviceChannel.serviceHeader, service), (DeviceChannel.handleHeader, handle),
-                                   (DeviceChannel.appHeader, app), (DeviceChannel.messageHeader, message)])
+        call(Self.pushRequest(service: service, device: device, handle: handle, app: app, message: message, headers: extra, payload: payload),
+             from: service, timeout: DeviceChannel.pushTimeout) { result in then(result.status) }
+    }
+
+    /// Like ``pushToDevice(service:device:handle:app:message:headers:payload:then:)``, but the
+    /// device's answer goes to `receiver` with `tag` (see ``PendingPushes``): no closure per push,
+    /// for the pushes of a fan-out.
+    public func pushToDevice(service: String, device: String, handle: String, app: String, message: String,
+                             headers extra: [(String, String)], payload: [UInt8], replyTo receiver: CallReceiver, tag: UInt64) {
+        call(Self.pushRequest(service: service, device: device, handle: handle, app: app, message: message, headers: extra, payload: payload),
+             from: service, timeout: DeviceChannel.pushTimeout, replyTo: receiver, tag: tag)
+    }
+
+    private static func pushRequest(service: String, device: String, handle: String, app: String, message: String,
+                                    headers extra: [(String, String)], payload: [UInt8]) -> HTTPRequest {
+        var headers = HTTPHeaders(minimumCapacity: 4 + extra.count)
+        headers.add(DeviceChannel.serviceHeader, service)
+        headers.add(DeviceChannel.handleHeader, handle)
+        headers.add(DeviceChannel.appHeader, app)
+        headers.add(DeviceChannel.messageHeader, message)
         for (n, v) in extra { headers.add(n, v) }
-        let request = HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload)
-        call(request, from: service, timeout: .seconds(10)) { result in then(result.status) }
+        return HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload)
+    }
+}
+
+/// What a device's answer to `POST /push` means to the service that pushed.
+enum DeviceAnswer {
+    /// 200: shown, or handed to the app.
+    case shown
+    /// 410 (or 404): the handle no longer belongs to an installed app.
+    case handleGone
+    /// Any other answer, or none: the device could not be reached.
+    case unreachable
+
+    init(_ result: CallResult) {
+        switch result.status {
+        case 200?: self = .shown
+        case 410?, 404?: self = .handleGone
+        default: self = .unreachable
+        }
+    }
+}
+
+/// The pushes a service has handed to devices and not yet heard back about, by call tag: what
+/// the service needs to act on the answer, kept as values in a slab instead of in a closure per
+/// push. The world answers every call exactly once (response, failure or timeout), so each tag
+/// is taken exactly once.
+struct PendingPushes<Push> {
+    private var slots: [Push?] = []
+    private var free: [UInt64] = []
+
+    /// Keeps `push` and returns its tag.
+    mutating func add(_ push: Push) -> UInt64 {
+        if let tag = free.popLast() {
+            slots[Int(tag)] = push
+            return tag
+        }
+        slots.append(push)
+        return UInt64(slots.count - 1)
+    }
+
+    /// Takes back the push kept under `tag`.
+    mutating func take(_ tag: UInt64) -> Push {
+        let push = slots[Int(tag)].take()!
+        free.append(tag)
+        if free.count == slots.count && slots.count > 4096 { (slots, free) = ([], []) }   // a burst is over: give its memory back
+        return push
     }
 }

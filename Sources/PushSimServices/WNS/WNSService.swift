@@ -25,7 +25,7 @@ public struct WNSApp: Sendable, Equatable {
 /// once its `X-WNS-TTL` (seconds, W-HDR) has passed; tiles and badges without a TTL expire
 /// ``tileAndBadgeExpiry`` (3 days) after they were sent (W-OVR). Injected ``faults`` (see
 /// ``ServiceFault``) apply to notification requests only, not to the Live token endpoint.
-public final class WNSService: Host {
+public final class WNSService: Host, CallReceiver {
     public static let name = "wns"
     public static let channelHost = "cloud.notify.windows.com"
     public static let loginHost = "login.live.com"
@@ -38,13 +38,23 @@ public final class WNSService: Host {
     public var apps: [WNSApp]
     /// Injected faults, asked in order on every notification request; the first that hits wins.
     public var faults: [ServiceFault] = []
-    public private(set) var channels = HandleRegistry()
+    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
+    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
+    // overlaps another access to it).
+    @exclusivity(unchecked) public private(set) var channels = HandleRegistry()
     /// The last payload found well-formed, so a fan-out of one payload is parsed once.
-    private var checkedPayloads = PayloadCheckMemo()   // keyed by the channel URI's token
-    private var accessTokens = AccessTokens()
-    private var random: SeededRandom
-    private var faultInterpreter: ServiceFaultInterpreter
+    @exclusivity(unchecked) private var checkedPayloads = PayloadCheckMemo()   // keyed by the channel URI's token
+    @exclusivity(unchecked) private var accessTokens = AccessTokens()
+    @exclusivity(unchecked) private var random: SeededRandom
+    @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
     private var cache: [String: Cached] = [:]   // "token|type" → last cached notification
+    /// Notifications handed to devices, waiting for the device's answer.
+    @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
+
+    struct Push {
+        var notification: Cached
+        var cachePolicy: String?
+    }
 
     struct Cached {
         var type: WNSNotificationType
@@ -155,32 +165,37 @@ public final class WNSService: Host {
     private func deliver(_ n: Cached, cachePolicy: String?, world: World) {
         // The app holds the whole channel URI as its handle.
         world.pushToDevice(service: Self.name, device: n.device, handle: Self.channelURI(n.token), app: n.app, message: n.messageID,
-                           headers: n.headers, payload: n.payload) { [self] status in
-            switch status {
-            case 200?:
-                world.record(layer: "wns", host: Self.name, kind: "wns.delivered", ["msg-id": n.messageID, "device": n.device])
-            case 410?, 404?:
-                channels.invalidate(n.token, at: world.now)
-                world.record(layer: "wns", host: Self.name, kind: "wns.channel-invalidated", ["device": n.device, "why": "app no longer installed for this channel"])
-            default:
-                guard n.type.isCached(policy: cachePolicy) else {
-                    world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
-                                 ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
-                    return
-                }
-                if let reason = expiryReason(n, world: world) {
-                    world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
-                                 ["msg-id": n.messageID, "reason": "device offline and " + reason])
-                    return
-                }
-                let key = n.token + "|" + n.type.rawValue
-                if let old = cache[key] {
-                    world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
-                                 ["msg-id": old.messageID, "reason": "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
-                }
-                cache[key] = n
-                world.record(layer: "wns", host: Self.name, kind: "wns.cached", ["msg-id": n.messageID, "device": n.device])
+                           headers: n.headers, payload: n.payload, replyTo: self, tag: pushes.add(Push(notification: n, cachePolicy: cachePolicy)))
+    }
+
+    /// A device answered a push (or could not be reached).
+    public func receive(_ result: CallResult, tag: UInt64, world: World) {
+        let push = pushes.take(tag)
+        let (n, cachePolicy) = (push.notification, push.cachePolicy)
+        switch DeviceAnswer(result) {
+        case .shown:
+            world.record(layer: "wns", host: Self.name, kind: "wns.delivered", ["msg-id": n.messageID, "device": n.device])
+        case .handleGone:
+            channels.invalidate(n.token, at: world.now)
+            world.record(layer: "wns", host: Self.name, kind: "wns.channel-invalidated", ["device": n.device, "why": "app no longer installed for this channel"])
+        case .unreachable:
+            guard n.type.isCached(policy: cachePolicy) else {
+                world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                             ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
+                return
             }
+            if let reason = expiryReason(n, world: world) {
+                world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                             ["msg-id": n.messageID, "reason": "device offline and " + reason])
+                return
+            }
+            let key = n.token + "|" + n.type.rawValue
+            if let old = cache[key] {
+                world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                             ["msg-id": old.messageID, "reason": "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
+            }
+            cache[key] = n
+            world.record(layer: "wns", host: Self.name, kind: "wns.cached", ["msg-id": n.messageID, "device": n.device])
         }
     }
 
@@ -191,7 +206,8 @@ public final class WNSService: Host {
     }
 
     /// The channel URI for a channel token: `https://cloud.notify.windows.com/?token=…` (W-OVR).
-    public static func channelURI(_ token: String) -> String { "https://\(channelHost)/?token=\(token)" }
+    public static func channelURI(_ token: String) -> String { channelURIPrefix + token }
+    private static let channelURIPrefix = "https://\(channelHost)/?token="
 
     // MARK: Device side
 

@@ -1,0 +1,46 @@
+import Testing
+@testable import PushSimNetwork
+
+/// URL and target parsing (read as bytes in place) and header-name comparison.
+@Suite struct HTTPMessageTests {
+    @Test(arguments: [
+        ("https://cloud.notify.windows.com/?token=AwYAAAB%2Bx%3D", "cloud.notify.windows.com", "/", [("token", "AwYAAAB+x=")]),
+        ("https://host", "host", "/", []),
+        ("https://host?x=1", "host", "/", [("x", "1")]),
+        ("http://host:8080/a/b?x=1&&y&z=a+b", "host:8080", "/a/b", [("x", "1"), ("y", ""), ("z", "a b")]),
+        ("https://hôst/é?ü=ö", "hôst", "/é", [("ü", "ö")]),
+    ] as [(String, String, String, [(String, String)])])
+    func absoluteURLs(url: String, authority: String, path: String, query: [(String, String)]) throws {
+        let r = try #require(HTTPRequest(method: "POST", url: url))
+        #expect(r.authority == authority)
+        #expect(r.path == path)
+        #expect(r.query.map(\.name) == query.map(\.0))
+        #expect(r.query.map(\.value) == query.map(\.1))
+    }
+
+    @Test(arguments: ["", "host/path", "https:/host", "https://", "https:///path", "://"])
+    func urlsWithoutSchemeAndHostAreRefused(url: String) {
+        #expect(HTTPRequest(method: "GET", url: url) == nil)
+    }
+
+    @Test func targetsSplitAsBefore() {
+        let (path, query) = splitTarget("/messages/?api-version=2015-01&direct")
+        #expect(path == "/messages/")
+        #expect(query.map(\.0) == ["api-version", "direct"])
+        #expect(query.map(\.1) == ["2015-01", ""])
+        #expect(splitTarget("/plain").path == "/plain")
+        #expect(splitTarget("/plain").query.isEmpty)
+        #expect(splitTarget(Substring("x?%zz=%41")).query.first! == ("%zz", "A"))
+    }
+
+    @Test func headerNamesCompareIgnoringASCIICaseOnly() {
+        #expect(sameFieldName("Content-Type", "content-type"))
+        #expect(sameFieldName("X-WNS-Type", "x-wns-TYPE"))
+        #expect(!sameFieldName("apns-id", "apns-ie"))
+        #expect(!sameFieldName("apns-id", "apns-i"))
+        #expect(!sameFieldName("É", "é"))       // non-ASCII letters are not folded
+        #expect(sameFieldName("", ""))
+        let long = String(repeating: "a", count: 30)   // native (not small) strings
+        #expect(sameFieldName(long.uppercased(), long))
+    }
+}
