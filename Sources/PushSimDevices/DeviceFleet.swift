@@ -169,8 +169,18 @@ public final class DeviceFleet: Host, CallReceiver {
 
     /// The member number in `<name>#<i>`, if it is one of this fleet's.
     private func member(_ authority: String) -> Int? {
-        guard let mark = authority.utf8.firstIndex(of: UInt8(ascii: "#")),
-              let m = Int(authority[authority.index(after: mark)...]), m >= 0, m < count else { return nil }
+        // `<name>#<decimal>`, read as bytes in place: one per push.
+        var authority = authority
+        let parsed = authority.withUTF8 { bytes -> Int? in
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "#")), mark + 1 < bytes.count, bytes.count - mark <= 10 else { return nil }
+            var m = 0
+            for b in bytes[(mark + 1)...] {
+                guard b &- UInt8(ascii: "0") < 10 else { return nil }
+                m = m * 10 + Int(b &- UInt8(ascii: "0"))
+            }
+            return m
+        }
+        guard let m = parsed, m < count else { return nil }
         return m
     }
 

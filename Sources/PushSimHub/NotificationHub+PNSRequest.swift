@@ -110,7 +110,7 @@ extension NotificationHub {
                 return h
             }
             // Tokens go in lower case (handles are usually written so already: no copy then).
-            let handle = t.handle.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.lowercased() : t.handle
+            let handle = t.handle.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.asciiLowercased() : t.handle
             return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: String.concatenating("/3/device/", handle), headers: h, body: copy.body))
         case .fcmV1:
             guard let c = configuration.fcm else { return .failure(noCredentials) }

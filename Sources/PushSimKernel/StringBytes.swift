@@ -63,3 +63,18 @@ extension String {
         }
     }
 }
+
+extension String {
+    /// `lowercased()`, with ASCII strings (handles, ids) mapped byte by byte in one allocation.
+    public func asciiLowercased() -> String {
+        var copy = self
+        let ascii = copy.withUTF8 { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for i in bytes.indices { out[i] = bytes[i] &- UInt8(ascii: "A") < 26 ? bytes[i] | 0x20 : bytes[i] }
+                return bytes.count
+            }
+        }
+        return ascii ?? lowercased()
+    }
+}

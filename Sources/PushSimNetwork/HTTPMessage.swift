@@ -3,33 +3,44 @@ import PushSimKernel
 /// Header fields in the order they were added, with case-insensitive lookup (as in HTTP/1.1 and
 /// HTTP/2). Duplicates are kept: APNs, for one, refuses a request that repeats a header.
 public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
-    public private(set) var fields: [(name: String, value: String)] = []
+    /// One field. A struct rather than a tuple: Swift destroys arrays of tuples element by element
+    /// through the tuple's metadata, a cost paid for every request and response.
+    struct Field: Sendable, Equatable {
+        var name: String
+        var value: String
+    }
+    private var storage: [Field] = []
 
     public init() {}
     /// No fields yet, with room for `minimumCapacity` of them.
-    public init(minimumCapacity: Int) { fields.reserveCapacity(minimumCapacity) }
-    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+    public init(minimumCapacity: Int) { storage.reserveCapacity(minimumCapacity) }
+    public init(_ fields: [(String, String)]) { self.storage = fields.map { Field(name: $0.0, value: $0.1) } }
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
-    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
-        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
-    }
+    /// The fields in order.
+    public var fields: [(name: String, value: String)] { storage.map { (name: $0.name, value: $0.value) } }
+    public var count: Int { storage.count }
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        fields.first(where: { sameFieldName($0.name, name) })?.value
+        storage.first(where: { sameFieldName($0.name, name) })?.value
     }
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { sameFieldName($0.name, name) }.map(\.value)
+        storage.filter { sameFieldName($0.name, name) }.map(\.value)
     }
-    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    public mutating func add(_ name: String, _ value: String) { storage.append(Field(name: name, value: value)) }
     /// Removes every `name` field, then adds one.
     public mutating func set(_ name: String, _ value: String) {
-        fields.removeAll { sameFieldName($0.name, name) }
-        fields.append((name: name, value: value))
+        storage.removeAll { sameFieldName($0.name, name) }
+        storage.append(Field(name: name, value: value))
     }
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    public struct Iterator: IteratorProtocol {
+        var base: IndexingIterator<[Field]>
+        public mutating func next() -> (name: String, value: String)? { base.next().map { (name: $0.name, value: $0.value) } }
+    }
+    public func makeIterator() -> Iterator { Iterator(base: storage.makeIterator()) }
 }
 
 /// Whether two header names are equal ignoring ASCII case (header names are ASCII tokens), without

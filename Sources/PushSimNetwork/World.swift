@@ -328,25 +328,33 @@ public final class World {
 /// The last few names ``World`` resolved (see `resolve`): full names, and the host names before
 /// the `#` of sub-addresses (`fleet` for `fleet#12`, which resolves to itself as primary name).
 struct RecentNames {
-    private var entries: [(name: String, host: Host, primary: String, isPrefix: Bool)] = []
+    private struct Entry {
+        var name: String
+        var host: Host
+        var primary: String
+        var isPrefix: Bool
+    }
+    private var entries: [Entry] = []
     private static let kept = 8
 
     func find(_ name: String) -> (host: Host, primary: String)? {
-        for e in entries {
-            if e.isPrefix {
-                let bytes = name.utf8, prefix = e.name.utf8
-                guard bytes.count > prefix.count, bytes.starts(with: prefix),
-                      bytes[bytes.index(bytes.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "#") else { continue }
-                return (e.host, name)
-            } else if e.name == name {
-                return (e.host, e.primary)
+        let length = name.utf8.count
+        for i in entries.indices {
+            let n = entries[i].name.utf8.count
+            if entries[i].isPrefix {
+                // `<prefix>#…`: the `#` first (one byte), then the prefix's bytes.
+                guard length > n, name.utf8[name.utf8.index(name.utf8.startIndex, offsetBy: n)] == UInt8(ascii: "#"),
+                      name.hasBytePrefix(entries[i].name) else { continue }
+                return (entries[i].host, name)
+            } else if length == n && entries[i].name == name {
+                return (entries[i].host, entries[i].primary)
             }
         }
         return nil
     }
 
     mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
-        entries.insert((name, host, primary, isPrefix), at: 0)
+        entries.insert(Entry(name: name, host: host, primary: primary, isPrefix: isPrefix), at: 0)
         if entries.count > Self.kept { entries.removeLast() }
     }
 }

@@ -221,6 +221,22 @@ struct APNsErrorTests {
         expectRejected(bench.send(auth: .header("bearer " + token)), 403, "ExpiredProviderToken")
     }
 
+    /// A new provider token within 20 minutes of the last is refused (A-JWT, 429), and keeps being
+    /// refused, while the adopted token keeps working; after 20 minutes the change is accepted.
+    @Test func changingProviderTokenWithin20MinutesIsTooManyProviderTokenUpdates() {
+        let bench = APNsBench()
+        let first = bench.jwt()
+        #expect(bench.send(auth: .header("bearer " + first)).status == 200)
+        bench.world.advance(by: .minutes(5))
+        let second = bench.jwt()
+        expectRejected(bench.send(auth: .header("bearer " + second)), 429, "TooManyProviderTokenUpdates")
+        expectRejected(bench.send(auth: .header("bearer " + second)), 429, "TooManyProviderTokenUpdates")
+        #expect(bench.send(auth: .header("bearer " + first)).status == 200)
+        bench.world.advance(by: .minutes(16))
+        #expect(bench.send(auth: .header("bearer " + second)).status == 200)
+        #expect(bench.send(auth: .header("bearer " + second)).status == 200)
+    }
+
     @Test func absurdIssueTimeDoesNotCrash() {
         let bench = APNsBench()
         expectRejected(bench.send(auth: .header("bearer " + bench.jwt(iat: Int64.min))), 403, "ExpiredProviderToken")

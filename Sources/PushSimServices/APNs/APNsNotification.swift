@@ -84,9 +84,9 @@ enum APNsRequestCheck {
         guard request.body.count <= pushType.maxPayloadBytes else { return .failure(.payloadTooLarge) }
         // Token: even-length hex of any length (Apple says not to hard-code 32 bytes; A-DTOK, §1.5).
         guard token.utf8.count % 2 == 0, token.allBytes(isHexDigit) else { return .failure(.badDeviceToken) }
-        let lowerToken = token.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.lowercased() : token
+        let lowerToken = token.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.asciiLowercased() : token
         return .success(APNsNotification(token: lowerToken, topic: topic, pushType: pushType, priority: priority,
-                                         apnsID: header("apns-id")?.lowercased() ?? apnsID, expiration: expiration,
+                                         apnsID: header("apns-id")?.asciiLowercased() ?? apnsID, expiration: expiration,
                                          collapseID: collapseID, payload: request.body))
     }
 }

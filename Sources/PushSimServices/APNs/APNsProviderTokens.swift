@@ -36,6 +36,9 @@ struct APNsProviderTokens {
     /// the same token with every request for up to an hour, so the claims and signature of a
     /// value seen before need not be checked again (the time rules still are).
     private var lastVerified: (authorization: String, token: String, kid: String, iat: Int64)?
+    /// The caller, key and token of the last request that passed ``checkTimes``: `adopted` holds
+    /// that token for that caller and key until a later request changes it (which resets this).
+    private var lastAdopted: (caller: String, kid: String, token: String)?
 
     mutating func check(_ authorization: String?, caller: String, now: VirtualTime, anchor: CalendarAnchor) -> APNsRejection? {
         guard let authorization, !authorization.isEmpty else { return .missingProviderToken }
@@ -59,11 +62,14 @@ struct APNsProviderTokens {
                                      anchor: CalendarAnchor) -> APNsRejection? {
         // Written as a comparison on `iat` so that no claim value can overflow the subtraction.
         if iat < anchor.unixSeconds(now) - 3_600 { return .expiredProviderToken }
+        // The same caller, key and token as the last request: adopted already, nothing to check.
+        if let last = lastAdopted, last.token == token, last.caller == caller, last.kid == kid { return nil }
         let slot = caller + "|" + kid
         if let previous = adopted[slot], previous.token != token {
             if now - previous.at < .minutes(20) { return .tooManyProviderTokenUpdates }
         }
         if adopted[slot]?.token != token { adopted[slot] = (token, now) }
+        lastAdopted = (caller, kid, token)
         return nil
     }
 }

@@ -19,16 +19,15 @@ struct FCMMessageMemo {
     /// The message in `body`, from the memo when it can be, else parsed (and remembered if good).
     mutating func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {
         let split = Self.token(in: body)
-        if let (token, restStart) = split, let template, body.count - restStart == rest.count,
-           body[restStart...].elementsEqual(rest) {
+        if let (token, restStart) = split, let template, body.count - restStart == rest.count, sameBytes(body, from: restStart, as: rest) {
             var message = template
-            message.target = .token(String(decoding: body[Self.prefix.count..<(restStart - 1)], as: UTF8.self))
-            message.devicePayload = Self.payloadPrefix + token + [UInt8(ascii: "\"")] + payloadSuffix
+            message.target = .token(String(decoding: body[token], as: UTF8.self))
+            message.devicePayload = Self.devicePayload(token: body[token], suffix: payloadSuffix)
             return .success(message)
         }
         let parsed = FCMMessage.parse(body: body)
         if case .success(let message) = parsed, let (token, restStart) = split {
-            let head = Self.payloadPrefix + token + [UInt8(ascii: "\"")]
+            let head = Self.devicePayload(token: body[token], suffix: [])
             if message.devicePayload.starts(with: head) {
                 rest = Array(body[restStart...])
                 template = message
@@ -38,16 +37,37 @@ struct FCMMessageMemo {
         return parsed
     }
 
-    /// The token bytes of a body shaped `{"message":{"token":"<token>"…` and the index just past
-    /// the token's closing quote; nil for any other shape or a token that would need escapes.
-    private static func token(in body: [UInt8]) -> (ArraySlice<UInt8>, Int)? {
-        guard body.count > prefix.count, body.starts(with: prefix) else { return nil }
-        var i = prefix.count
-        while i < body.count, body[i] != UInt8(ascii: "\"") {
-            guard body[i] >= 0x20, body[i] < 0x7F, body[i] != UInt8(ascii: "\\") else { return nil }
-            i += 1
+    /// `{"token":"<token>"` followed by `suffix`, in one allocation.
+    private static func devicePayload(token: ArraySlice<UInt8>, suffix: [UInt8]) -> [UInt8] {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(payloadPrefix.count + token.count + 1 + suffix.count)
+        payload += payloadPrefix
+        payload += token
+        payload.append(UInt8(ascii: "\""))
+        payload += suffix
+        return payload
+    }
+
+    /// Whether `body` from `start` on holds exactly the bytes of `other`, compared in place.
+    private func sameBytes(_ body: [UInt8], from start: Int, as other: [UInt8]) -> Bool {
+        body.withUnsafeBufferPointer { b in
+            other.withUnsafeBufferPointer { o in UnsafeBufferPointer(rebasing: b[start...]).elementsEqual(o) }
         }
-        guard i < body.count, i > prefix.count else { return nil }
-        return (body[prefix.count..<i], i + 1)
+    }
+
+    /// The range of the token in a body shaped `{"message":{"token":"<token>"…` and the index just
+    /// past the token's closing quote; nil for any other shape or a token that would need escapes.
+    private static func token(in body: [UInt8]) -> (Range<Int>, Int)? {
+        body.withUnsafeBufferPointer { b -> (Range<Int>, Int)? in
+            guard b.count > prefix.count, prefix.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: b[..<$0.count]).elementsEqual($0) })
+            else { return nil }
+            var i = prefix.count
+            while i < b.count, b[i] != UInt8(ascii: "\"") {
+                guard b[i] >= 0x20, b[i] < 0x7F, b[i] != UInt8(ascii: "\\") else { return nil }
+                i += 1
+            }
+            guard i < b.count, i > prefix.count else { return nil }
+            return (prefix.count..<i, i + 1)
+        }
     }
 }

@@ -151,7 +151,7 @@ public final class WNSService: Host, CallReceiver {
         }
         world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
         reply.send(HTTPResponse(status: 200, headers: headers), world: world)
-        let forwarded = request.headers.fields.filter { fieldName($0.name, hasPrefix: "x-wns-") && !sameFieldName($0.name, "x-wns-requestforstatus") }
+        let forwarded = request.headers.filter { fieldName($0.name, hasPrefix: "x-wns-") && !sameFieldName($0.name, "x-wns-requestforstatus") }
             .map { ($0.name, $0.value) }
         let ttl = request.headers["X-WNS-TTL"].flatMap(WNSRequestCheck.ttlSeconds)
         // X-WNS-TTL, else 3 days for tiles and badges (W-HDR, W-OVR). Capped so the sum cannot overflow.
