@@ -110,15 +110,18 @@ public struct EventQueue<Payload> {
         nextSequence &+= 1
         let entry = Entry(time: time, sequence: seq, payload: payload)
         heap.append(entry)
-        // Sift up with a hole: move parents down until the slot for `entry` is found.
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) >> 1
-            if !entry.precedes(heap[parent]) { break }
-            heap[child] = heap[parent]
-            child = parent
+        // Sift up with a hole: move parents down until the slot for `entry` is found. Through a
+        // buffer pointer: no bounds or uniqueness check per move.
+        heap.withUnsafeMutableBufferPointer { h in
+            var child = h.count - 1
+            while child > 0 {
+                let parent = (child - 1) >> 1
+                if !entry.precedes(h[parent]) { break }
+                h[child] = h[parent]
+                child = parent
+            }
+            h[child] = entry
         }
-        heap[child] = entry
         return seq
     }
 
@@ -149,19 +152,21 @@ public struct EventQueue<Payload> {
         if let lane = firstLane() { return popLane(lane) }
         guard let last = heap.popLast() else { return nil }
         guard !heap.isEmpty else { return last }
-        let top = heap[0]
-        // Sift `last` down from the root with a hole.
-        let n = heap.count
-        var parent = 0
-        while true {
-            var child = 2 * parent + 1
-            if child >= n { break }
-            if child + 1 < n && heap[child + 1].precedes(heap[child]) { child += 1 }
-            if !heap[child].precedes(last) { break }
-            heap[parent] = heap[child]
-            parent = child
+        // Sift `last` down from the root with a hole (through a buffer pointer, as in push).
+        return heap.withUnsafeMutableBufferPointer { h in
+            let top = h[0]
+            let n = h.count
+            var parent = 0
+            while true {
+                var child = 2 * parent + 1
+                if child >= n { break }
+                if child + 1 < n && h[child + 1].precedes(h[child]) { child += 1 }
+                if !h[child].precedes(last) { break }
+                h[parent] = h[child]
+                parent = child
+            }
+            h[parent] = last
+            return top
         }
-        heap[parent] = last
-        return top
     }
 }
