@@ -112,7 +112,7 @@ extension NotificationHub {
         if n.isTest { return drop(n, t, reason: "\(reason); a test send makes one attempt", outcome: outcome, world: world) }
         let delay = after ?? Self.firstRetryDelay * Int64(1 << min(attempt - 1, 20))
         guard world.now + delay < n.acceptedAt + Self.handOffDeadline else {
-            records[n.id]?.abandoned = true
+            records[slot: n.recordSlot].abandoned = true
             return drop(n, t, reason: "\(reason); not handed to the PNS within 30 minutes",
                         outcome: outcome == .throttled ? .throttled : .dropped, world: world)
         }

@@ -20,9 +20,11 @@ final class HubNotification {
     let properties: TemplateProperties?
     /// Test sends make one attempt per copy and report each outcome (§4.8).
     let isTest: Bool
+    /// Where the hub keeps this notification's telemetry (``NotificationRecords``).
+    let recordSlot: Int
 
     init(id: String, format: String, platform: RegistrationPlatform?, payload: [UInt8], forwardedHeaders: [(String, String)],
-         acceptedAt: VirtualTime, fcmMessageTail: String?, properties: TemplateProperties?, isTest: Bool = false) {
+         acceptedAt: VirtualTime, fcmMessageTail: String?, properties: TemplateProperties?, isTest: Bool = false, recordSlot: Int) {
         self.id = id
         self.format = format
         self.platform = platform
@@ -32,6 +34,7 @@ final class HubNotification {
         self.fcmMessageTail = fcmMessageTail
         self.properties = properties
         self.isTest = isTest
+        self.recordSlot = recordSlot
     }
 }
 
@@ -153,19 +156,19 @@ extension NotificationHub {
     /// `ntf-000001`, `ntf-000002`, … (also the id of a scheduled send).
     func nextNotificationID() -> String {
         notificationCounter += 1
-        return "ntf-" + String(repeating: "0", count: max(0, 6 - String(notificationCounter).count)) + String(notificationCounter)
+        return String.decimal(notificationCounter, minimumDigits: 6, prefix: "ntf-")
     }
 
     /// Gives a checked request its id and telemetry record (state `Enqueued`).
     func accept(_ s: SendRequest, id: String, isTest: Bool = false, world: World) -> HubNotification {
-        let n = HubNotification(id: id, format: s.format, platform: s.platform, payload: s.payload, forwardedHeaders: s.forwarded,
-                                acceptedAt: world.now, fcmMessageTail: s.fcmMessageTail, properties: s.properties, isTest: isTest)
-        var record = records[id] ?? NotificationRecord(id: id, state: .enqueued, body: String(decoding: s.payload, as: UTF8.self),
-                                                       tags: s.expression.map { "\($0)" })
-        record.state = .enqueued
-        record.enqueuedAt = world.now
-        records[id] = record
-        return n
+        // A scheduled send has had its record since it was scheduled.
+        let slot = records.slot(of: id) ?? records.add(NotificationRecord(id: id, state: .enqueued, body: String(decoding: s.payload, as: UTF8.self),
+                                                                          tags: s.expression.map { "\($0)" }))
+        records[slot: slot].state = .enqueued
+        records[slot: slot].enqueuedAt = world.now
+        return HubNotification(id: id, format: s.format, platform: s.platform, payload: s.payload, forwardedHeaders: s.forwarded,
+                               acceptedAt: world.now, fcmMessageTail: s.fcmMessageTail, properties: s.properties, isTest: isTest,
+                               recordSlot: slot)
     }
 
     /// Hands one copy to each target, as PNS streams free up (see ``PNSStreams``);

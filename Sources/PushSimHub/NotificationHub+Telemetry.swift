@@ -15,7 +15,7 @@ import PushSimNetwork
 extension NotificationHub {
     /// Starts the copies of a send: `Processing` (with its start time) or `NoTargetFound`.
     func beginCopies(_ n: HubNotification, _ targets: [SendTarget], world: World) {
-        guard var r = records[n.id] else { return }
+        var r = records[slot: n.recordSlot]
         r.pending = targets.count
         for t in targets where !r.platforms.contains(t.platform) { r.platforms.append(t.platform) }
         if targets.isEmpty {
@@ -25,16 +25,17 @@ extension NotificationHub {
             r.state = .processing
             r.startedAt = world.now
         }
-        records[n.id] = r
+        records[slot: n.recordSlot] = r
         if targets.isEmpty { finished(r, world: world) }
     }
 
     /// Ends one copy with `outcome`; when it was the last, the notification is `Completed`, or
     /// `Abandoned` if a copy missed the 30-minute deadline.
     func finishCopy(_ n: HubNotification, _ t: SendTarget, _ outcome: PNSOutcome, reason: String, world: World) {
-        // Mutated in place (one dictionary access per copy, no copy of the record).
-        guard let done = records[n.id]?.endCopy(t, outcome, reason: reason, now: world.now) else { return }
-        if done { finished(records[n.id]!, world: world) }
+        // Mutated in place, by slot: no hashing and no copy of the record per copy.
+        if records[slot: n.recordSlot].endCopy(t, outcome, reason: reason, now: world.now) {
+            finished(records[slot: n.recordSlot], world: world)
+        }
     }
 
     private func finished(_ r: NotificationRecord, world: World) {

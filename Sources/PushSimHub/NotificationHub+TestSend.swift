@@ -43,7 +43,7 @@ extension NotificationHub {
         let targets = Array(all.prefix(Self.testSendTargets))
         world.record(layer: "hub", host: Self.name, kind: "hub.test-send",
                      ["notification": n.id, "matching": all.count, "targets": targets.count])
-        records[n.id]?.onFinished = { record in
+        records[slot: n.recordSlot].onFinished = { record in
             let results = record.results.sorted { $0.ordinal < $1.ordinal }.map(\.result)
             let success = record.counts.filter { $0.outcome == .success }.reduce(0) { $0 + $1.count }
             world.record(layer: "hub", host: Self.name, kind: "hub.test-send-result",

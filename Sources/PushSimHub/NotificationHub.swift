@@ -29,7 +29,7 @@ public final class NotificationHub: Host, CallReceiver {
     @exclusivity(unchecked) var streams: PNSStreams
     var installations = InstallationStore()
     /// Telemetry by notification id (looked up only).
-    @exclusivity(unchecked) var records: [String: NotificationRecord] = [:]
+    @exclusivity(unchecked) var records = NotificationRecords()
     /// PNS feedback, oldest first.
     var feedbackRecords: [PNSFeedback] = []
     /// Scheduled sends not fired yet, by id (looked up; reported sorted).

@@ -51,8 +51,14 @@ struct NotificationRecord {
     /// Copies handed out and not ended yet.
     var pending = 0
     var abandoned = false
+    /// How many copies for one platform ended with one outcome.
+    struct OutcomeCount {
+        var platform: RegistrationPlatform
+        var outcome: PNSOutcome
+        var count: Int
+    }
     /// (platform, outcome) → count, in the order first seen; reported in a fixed order.
-    var counts: [(platform: RegistrationPlatform, outcome: PNSOutcome, count: Int)] = []
+    var counts: [OutcomeCount] = []
     var platforms: [RegistrationPlatform] = []
     /// Test sends: each copy's result, and who waits for them.
     var results: [(ordinal: Int, result: RegistrationResult)] = []
@@ -79,12 +85,12 @@ struct NotificationRecord {
         if let k = counts.firstIndex(where: { $0.platform == platform && $0.outcome == outcome }) {
             counts[k].count += 1
         } else {
-            counts.append((platform, outcome, 1))
+            counts.append(OutcomeCount(platform: platform, outcome: outcome, count: 1))
         }
     }
 
     /// Counts in platform order, then outcome order.
-    var sortedCounts: [(platform: RegistrationPlatform, outcome: PNSOutcome, count: Int)] {
+    var sortedCounts: [OutcomeCount] {
         counts.sorted { a, b in
             let (pa, pb) = (RegistrationPlatform.allCases.firstIndex(of: a.platform)!, RegistrationPlatform.allCases.firstIndex(of: b.platform)!)
             if pa != pb { return pa < pb }

@@ -114,7 +114,7 @@ struct RegistrationStore {
 
     /// The id issued for number `n`: `reg-` and the number, zero-padded to 6 digits.
     static func id(_ n: Int) -> String {
-        "reg-" + String(repeating: "0", count: max(0, 6 - String(n).count)) + String(n)
+        String.decimal(n, minimumDigits: 6, prefix: "reg-")
     }
 
     enum Lookup { case live(StoredRegistration), issuedUnused, gone }

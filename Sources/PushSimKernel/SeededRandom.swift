@@ -84,6 +84,15 @@ public struct SeededRandom: Sendable {
         }
     }
 
+    /// Appends `count` random bytes as hex digits to `bytes`: the same draws and digits as
+    /// ``hex(bytes:uppercase:)``, for ids written straight into a body.
+    public mutating func appendHex(bytes count: Int, uppercase: Bool = false, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 2) { out in
+            writeHex(bytes: count, uppercase: uppercase, into: out)
+            bytes.append(contentsOf: out)
+        }
+    }
+
     /// Writes `count` random bytes as hex digits into the first `2 * count` bytes of `out`.
     private mutating func writeHex(bytes count: Int, uppercase: Bool, into out: UnsafeMutableBufferPointer<UInt8>) {
         let letterBase: UInt8 = uppercase ? UInt8(ascii: "A") - 10 : UInt8(ascii: "a") - 10

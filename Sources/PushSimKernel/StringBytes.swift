@@ -18,7 +18,7 @@ extension String {
         let n = prefix.utf8.count
         guard utf8.count >= n else { return false }
         if let same = utf8.withContiguousStorageIfAvailable({ x in
-            prefix.utf8.withContiguousStorageIfAvailable { p in memcmpEqual(x.baseAddress!, p.baseAddress!, n) }
+            prefix.utf8.withContiguousStorageIfAvailable { p in bytesEqual(x.baseAddress!, p.baseAddress!, count: n) }
         }), let same { return same }
         return utf8.starts(with: prefix.utf8)
     }
@@ -28,20 +28,10 @@ extension String {
         let n = suffix.utf8.count, m = utf8.count
         guard m >= n else { return false }
         if let same = utf8.withContiguousStorageIfAvailable({ x in
-            suffix.utf8.withContiguousStorageIfAvailable { p in memcmpEqual(x.baseAddress! + (m - n), p.baseAddress!, n) }
+            suffix.utf8.withContiguousStorageIfAvailable { p in bytesEqual(x.baseAddress! + (m - n), p.baseAddress!, count: n) }
         }), let same { return same }
         return utf8.reversed().starts(with: suffix.utf8.reversed())
     }
-}
-
-@usableFromInline @inline(__always)
-func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    var i = 0
-    while i < n {
-        if a[i] != b[i] { return false }
-        i &+= 1
-    }
-    return true
 }
 
 extension String {
@@ -77,4 +67,82 @@ extension String {
         }
         return ascii ?? lowercased()
     }
+}
+
+extension String {
+    /// `prefix` then `n` in decimal, zero-padded to at least `minimumDigits` digits
+    /// (`reg-000042`), written in one go: ids built once per notification copy stay cheap.
+    public static func decimal(_ n: Int, minimumDigits: Int = 1, prefix: String = "") -> String {
+        guard n >= 0 else { return prefix + String(n) }
+        var digits = 1, rest = n / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let width = Swift.max(digits, minimumDigits)
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + width) { out in
+                if let base = head.baseAddress { out.baseAddress!.update(from: base, count: head.count) }
+                var value = n, i = head.count + width - 1
+                while i >= head.count {
+                    out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                    value /= 10
+                    i -= 1
+                }
+                return head.count + width
+            }
+        }
+    }
+
+    /// A hash of the UTF-8 bytes that is the same in every process (`hashValue` is reseeded per
+    /// process) and costs a few instructions per 8 bytes where `hashValue` (SipHash) costs ~15 per
+    /// byte: for tables that look up a handle per notification copy. Not resistant to chosen keys;
+    /// the tables using it confirm every match on the key itself.
+    @inlinable public var stableHash: Int {
+        if let h = utf8.withContiguousStorageIfAvailable({ stableHashOfBytes(UnsafeRawBufferPointer($0)) }) { return h }
+        return Array(utf8).withUnsafeBytes { stableHashOfBytes($0) }
+    }
+}
+
+/// The hash behind ``Swift/String/stableHash``: 8 bytes at a time, multiply and shift, then the
+/// MurmurHash3 64-bit finaliser so that high and low bits both depend on every byte.
+@inlinable public func stableHashOfBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var h = k ^ UInt64(bytes.count)
+    var i = 0
+    let n = bytes.count
+    while i &+ 8 <= n {
+        h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+        h ^= h >> 29
+        i &+= 8
+    }
+    if i < n {
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(bytes[i]) << shift
+            shift &+= 8
+            i &+= 1
+        }
+        h = (h ^ tail) &* k
+        h ^= h >> 29
+    }
+    h ^= h >> 33
+    h &*= 0xFF51_AFD7_ED55_8CCD
+    h ^= h >> 33
+    h &*= 0xC4CE_B9FE_1A85_EC53
+    h ^= h >> 33
+    return Int(bitPattern: UInt(h))
+}
+
+/// Whether `count` bytes at `a` and `b` are equal, compared eight at a time.
+@inlinable public func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    var i = 0
+    while i &+ 8 <= count {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+        i &+= 8
+    }
+    while i < count {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i &+= 1
+    }
+    return true
 }

@@ -7,7 +7,7 @@ import Testing
 struct PNSHeaderMemoTests {
     private func notification(_ id: String) -> HubNotification {
         HubNotification(id: id, format: "apple", platform: .apple, payload: [], forwardedHeaders: [], acceptedAt: .zero,
-                        fcmMessageTail: nil, properties: nil)
+                        fcmMessageTail: nil, properties: nil, recordSlot: 0)
     }
 
     @Test func headersAreBuiltOncePerNotificationPlatformAndCredential() {

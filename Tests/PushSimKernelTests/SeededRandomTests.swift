@@ -257,3 +257,16 @@ struct SeededRandomTests {
         }
     }
 }
+
+@Suite("SeededRandom hex into bytes")
+struct SeededRandomAppendHexTests {
+    @Test func appendHexDrawsAndWritesWhatHexDoes() {
+        for (count, upper) in [(8, false), (12, true), (1, false), (20, false)] {
+            var a = SeededRandom(seed: 3), b = SeededRandom(seed: 3)
+            var bytes = Array("id:".utf8)
+            a.appendHex(bytes: count, uppercase: upper, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "id:" + b.hex(bytes: count, uppercase: upper))
+            #expect(a.next() == b.next())   // the same draws were taken
+        }
+    }
+}

@@ -37,4 +37,44 @@ import PushSimKernel
         let long = String(repeating: "x", count: 40)
         #expect(String.concatenating(long, "é", long) == long + "é" + long)
     }
+
+    @Test func decimalPadsToTheMinimumDigits() {
+        #expect(String.decimal(42, minimumDigits: 6, prefix: "reg-") == "reg-000042")
+        #expect(String.decimal(0, minimumDigits: 6, prefix: "ntf-") == "ntf-000000")
+        #expect(String.decimal(1_234_567, minimumDigits: 6, prefix: "reg-") == "reg-1234567")
+        #expect(String.decimal(7) == "7")
+        #expect(String.decimal(Int.max) == String(Int.max))
+        #expect(String.decimal(-5, minimumDigits: 3, prefix: "x") == "x-5")
+        #expect(String.decimal(12, minimumDigits: 20, prefix: String(repeating: "p", count: 30)).utf8.count == 50)
+    }
+
+    /// The hash must not depend on the process (it is not seeded): pinned values (checked against an
+    /// independent Python reference of the same steps) catch a change.
+    @Test func stableHashIsPinnedAndSpreads() {
+        #expect("".stableHash == "".stableHash)
+        #expect("a".stableHash != "b".stableHash)
+        #expect("fcm-token-1".stableHash != "fcm-token-2".stableHash)
+        // Same bytes, whatever the string's storage (small, native, built).
+        let long = String(repeating: "0123456789abcdef", count: 4)
+        #expect(long.stableHash == String.concatenating(String(long.prefix(10)), String(long.dropFirst(10))).stableHash)
+        #expect("reg-000042".stableHash == String.decimal(42, minimumDigits: 6, prefix: "reg-").stableHash)
+        #expect("".stableHash == Self.pinnedEmpty && "abc".stableHash == Self.pinnedABC)
+        // Top 32 bits (what tables use) differ for near-identical keys.
+        let tops = Set((0..<1000).map { UInt64(UInt(bitPattern: "token-\($0)".stableHash)) >> 32 })
+        #expect(tops.count == 1000)
+    }
+    static let pinnedEmpty = -7_160_610_219_483_255_062
+    static let pinnedABC = -2_045_036_227_025_022_908
+
+    @Test func bytesEqualComparesEveryByte() {
+        let a = Array("0123456789abcdefghij".utf8)
+        for n in 0...a.count {
+            for flip in 0..<n {
+                var b = a
+                b[flip] ^= 1
+                #expect(!bytesEqual(a, b, count: n))
+            }
+            #expect(bytesEqual(a, a.map { $0 }, count: n))
+        }
+    }
 }

@@ -19,6 +19,13 @@ struct FCMMessageMemoTests {
             body(token: "fff:APA91b555", #""topic":"news""#),              // two targets: refused
             body(token: "ggg:APA91b666", #""data":{"k":"v"}"#),            // a new good shape replaces the memo
             body(token: "hhh:APA91b777", #""data":{"k":"v"}"#),
+            // Long tokens are scanned eight bytes at a time: a byte needing care anywhere in one
+            // sends the body to the full parser.
+            body(token: "iii:APA91b" + String(repeating: "k", count: 150)),
+            body(token: "jjj:APA91b" + String(repeating: "k", count: 13) + "\t" + "kkkk"),
+            body(token: "kkk:APA91b" + String(repeating: "k", count: 17) + "\u{7F}" + "kk"),
+            body(token: "lll:APA91b" + String(repeating: "k", count: 20) + "é"),
+            body(token: "mmm:APA91b" + String(repeating: "k", count: 9) + #"\\"#),
             Array(#"{"message":{"topic":"news"}}"#.utf8),
             Array("not json".utf8),
         ]

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// The last `messages:send` body FCM accepted, kept so that the copies of one send (a hub fanning
 /// out to a million devices) are parsed once: they differ only in `message.token`.
 ///
@@ -50,18 +52,21 @@ struct FCMMessageMemo {
 
     /// Whether `body` from `start` on holds exactly the bytes of `other`, compared in place.
     private func sameBytes(_ body: [UInt8], from start: Int, as other: [UInt8]) -> Bool {
-        body.withUnsafeBufferPointer { b in
-            other.withUnsafeBufferPointer { o in UnsafeBufferPointer(rebasing: b[start...]).elementsEqual(o) }
+        body.withUnsafeBytes { b in
+            other.withUnsafeBytes { o in b.count - start == o.count && bytesEqual(b.baseAddress! + start, o.baseAddress!, count: o.count) }
         }
     }
 
     /// The range of the token in a body shaped `{"message":{"token":"<token>"…` and the index just
     /// past the token's closing quote; nil for any other shape or a token that would need escapes.
     private static func token(in body: [UInt8]) -> (Range<Int>, Int)? {
-        body.withUnsafeBufferPointer { b -> (Range<Int>, Int)? in
-            guard b.count > prefix.count, prefix.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: b[..<$0.count]).elementsEqual($0) })
+        body.withUnsafeBytes { b -> (Range<Int>, Int)? in
+            guard b.count > prefix.count, prefix.withUnsafeBytes({ bytesEqual(b.baseAddress!, $0.baseAddress!, count: $0.count) })
             else { return nil }
+            // Eight bytes at a time while none is a quote, a backslash or outside printable ASCII
+            // (tokens run to 160 bytes), then byte by byte.
             var i = prefix.count
+            while i + 8 <= b.count && !mayEndToken(b.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
             while i < b.count, b[i] != UInt8(ascii: "\"") {
                 guard b[i] >= 0x20, b[i] < 0x7F, b[i] != UInt8(ascii: "\\") else { return nil }
                 i += 1
@@ -69,5 +74,17 @@ struct FCMMessageMemo {
             guard i < b.count, i > prefix.count else { return nil }
             return (prefix.count..<i, i + 1)
         }
+    }
+
+    /// Whether any of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7E (exact:
+    /// the classic "has zero / less / more" byte tests, Hacker's Delight §6-1).
+    private static func mayEndToken(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let quote = hasZero(word ^ (ones &* 0x22))
+        let backslash = hasZero(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        let high = ((word &+ ones &* 1) | word) & highs != 0   // a byte > 0x7E
+        return quote || backslash || control || high
     }
 }

@@ -54,6 +54,8 @@ public final class FCMService: Host, CallReceiver {
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
     /// The last good send body, so that the copies of one fan-out are parsed once.
     @exclusivity(unchecked) private var messageMemo = FCMMessageMemo()
+    /// The last good send path and the project it names.
+    @exclusivity(unchecked) private var lastSendPath: (path: String, project: String)?
     /// Messages handed to devices, waiting for the device's answer.
     @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
 
@@ -140,7 +142,7 @@ public final class FCMService: Host, CallReceiver {
             world.recordInjected(fault, service: Self.name, status: nil, reason: "")
         }
         // "/v1/projects/<p>/messages:send"
-        guard request.method == "POST", let projectName = Self.project(inSendPath: request.path) else {
+        guard request.method == "POST", let projectName = project(inSendPath: request.path) else {
             return fail(FCMError(404, "NOT_FOUND", "The requested URL \(request.path) was not found on this server.", errorCode: nil))
         }
         // OAuth 2 bearer token (F-SEND): missing or bad/expired → 401 UNAUTHENTICATED (F-ERRDOC).
@@ -177,25 +179,63 @@ public final class FCMService: Host, CallReceiver {
 
     private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, reply: Reply, world: World) {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
-        let id = message.validateOnly ? "fake_message_id"
-            : String.concatenating("0:", String(world.anchor.unixMilliseconds(world.now)), "%", random.hex(bytes: 8))
-        let name = String.concatenating("projects/", project.projectID, "/messages/", id)
+        let (name, body) = message.validateOnly ? Self.successBody(project: project.projectID, messageID: "fake_message_id")
+            : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
         world.record(layer: "fcm", host: Self.name, kind: "fcm.accepted",
                      ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
-        var body = String.concatenating(#"{"name":""#, name, #""}"#)
-        if name.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            body = "{\"name\":"
-            appendJSONString(name, to: &body)
-            body += "}"
-        }
-        reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, text: body), world: world)
+        reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, body: body), world: world)
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
                                       expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
                 device: record.device, world: world)
     }
 
+    /// The message name for a new message id, `0:<Unix ms>%<16 hex digits>` (the shape of real
+    /// FCM ids), and the success body naming it. Written as bytes straight into the body, and
+    /// the name read back from it: a fan-out makes one per copy.
+    private func successBody(project: String, milliseconds: Int64) -> (name: String, body: [UInt8]) {
+        guard !project.containsByte(where: Self.needsJSONEscape) else {
+            return Self.successBody(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
+        }
+        var body: [UInt8] = []
+        body.reserveCapacity(Self.bodyHead.count + project.utf8.count + Self.messagesInfix.count + 40)
+        body += Self.bodyHead
+        body += project.utf8
+        body += Self.messagesInfix
+        body += "0:".utf8
+        body += String(milliseconds).utf8   // 13 digits: a small string, no allocation
+        body.append(UInt8(ascii: "%"))
+        random.appendHex(bytes: 8, to: &body)
+        let name = String(decoding: body[Self.nameStart...], as: UTF8.self)
+        body += "\"}".utf8
+        return (name, body)
+    }
+
+    /// `projects/<project>/messages/<messageID>` and its success body, JSON-escaped as needed.
+    private static func successBody(project: String, messageID: String) -> (name: String, body: [UInt8]) {
+        let name = String.concatenating("projects/", project, "/messages/", messageID)
+        var body = "{\"name\":"
+        appendJSONString(name, to: &body)
+        body += "}"
+        return (name, Array(body.utf8))
+    }
+
+    private static let bodyHead = Array(#"{"name":"projects/"#.utf8)
+    /// Where the name starts in the body (after `{"name":"`).
+    private static let nameStart = #"{"name":""#.utf8.count
+    private static let messagesInfix = Array("/messages/".utf8)
+    private static func needsJSONEscape(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
+
     private static let jsonContentType: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
+
+    /// ``project(inSendPath:)-swift.type.method``, remembering the last send path (the copies of
+    /// a fan-out all use the same one, so the comparison is one of identical strings).
+    private func project(inSendPath path: String) -> String? {
+        if let last = lastSendPath, last.path == path { return last.project }
+        let project = Self.project(inSendPath: path)
+        if let project { lastSendPath = (path, project) }
+        return project
+    }
 
     /// The `<p>` of `/v1/projects/<p>/messages:send`, or nil for any other path.
     static func project(inSendPath path: String) -> String? {

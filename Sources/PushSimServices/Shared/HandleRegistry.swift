@@ -53,7 +53,7 @@ public struct HandleRegistry {
     public var count: Int { rows.count }
 
     private func slot(of handle: String) -> Int32? {
-        slotByHandle.slot(hash: handle.hashValue) { handles[Int($0)] == handle }
+        slotByHandle.slot(hash: handle.stableHash) { handles[Int($0)] == handle }
     }
 
     private static func installHash(device: String, app: UInt16, install: Int32) -> Int {
@@ -100,7 +100,7 @@ public struct HandleRegistry {
             index = Int32(rows.count)
             rows.append(row)
             handles.append(handle)
-            slotByHandle.insert(index, hash: handle.hashValue)
+            slotByHandle.insert(index, hash: handle.stableHash)
         }
         let rowsNow = rows
         slotByInstall.set(index, hash: Self.installHash(device: row.device, app: row.app, install: row.install)) {

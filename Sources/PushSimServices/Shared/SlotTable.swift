@@ -6,8 +6,9 @@
 ///
 /// Open addressing with linear probing; the home position comes from the stored hash bits, so the
 /// table grows without hashing keys again. Entries are never removed (handle registries only
-/// add). `Hasher` is seeded per process: that only moves entries around, since the table is
-/// looked up and never iterated.
+/// add). Callers choose the hash: handles use `stableHash` (a few instructions per 8 bytes, the
+/// same in every process), installations `Hasher` (seeded per process). Either way the table is
+/// looked up and never iterated, so where entries sit never shows.
 struct SlotTable {
     private var entries: [UInt64] = []   // 0: empty; else hash bits << 32 | (slot + 1)
     private var used = 0
