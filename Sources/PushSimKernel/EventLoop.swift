@@ -51,13 +51,13 @@ public struct EventLoop<Payload> {
     /// Ends with `.quiescent` when nothing is left, `.stoppedAt(stop)` when the next event is
     /// later than `stop` (the clock then moves to `stop`), or `.limitReached` with a message.
     @inlinable public mutating func next(until stop: VirtualTime? = nil, isLive: (Payload) -> Bool = { _ in true }) -> Step {
-        while let first = pending.first {
+        while let (first, source) = pending.peek() {
             if let stop, first.time > stop {
                 currentTime = max(now, stop)
                 return .end(.stoppedAt(stop))
             }
             guard isLive(first.payload) else {
-                _ = pending.pop()
+                _ = pending.pop(from: source)
                 continue
             }
             // Limits are checked while the event is still queued, so it stays a leftover.
@@ -71,7 +71,7 @@ public struct EventLoop<Payload> {
                     "event limit reached: \(limits.maxEvents) events processed by \(now); "
                     + "raise it with 'limit events <n>' or look for a loop that never settles"))
             }
-            let entry = pending.pop()!
+            let entry = pending.pop(from: source)
             handedOut += 1
             currentTime = entry.time
             return .event(entry.payload)

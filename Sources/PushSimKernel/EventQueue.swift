@@ -52,9 +52,23 @@ public struct EventQueue<Payload> {
     @inlinable public var count: Int { heap.count + laneCount }
     @inlinable public var isEmpty: Bool { count == 0 }
     /// The entry that `pop()` would return next.
-    @inlinable public var first: Entry? {
-        guard let lane = firstLane() else { return heap.first }
-        return lanes[lane].first
+    @inlinable public var first: Entry? { peek()?.entry }
+
+    /// The entry that `pop()` would return next, and where it waits (a lane number, or
+    /// ``heapSource`` for the heap), so that ``pop(from:)`` takes it without looking again.
+    @inlinable public func peek() -> (entry: Entry, source: Int)? {
+        if let lane = firstLane() { return (lanes[lane].entries[lanes[lane].head], lane) }
+        guard let top = heap.first else { return nil }
+        return (top, Self.heapSource)
+    }
+
+    /// The source ``peek()`` names for the heap.
+    public static var heapSource: Int { -1 }
+
+    /// Removes and returns the entry ``peek()`` just named, from the `source` it named (nothing
+    /// may be pushed or popped in between).
+    @inlinable public mutating func pop(from source: Int) -> Entry {
+        source == Self.heapSource ? popHeap()! : popLane(source)
     }
 
     /// Adds a lane and returns its number, for ``push(_:at:lane:)``.
@@ -150,6 +164,11 @@ public struct EventQueue<Payload> {
     /// Removes and returns the earliest event (smallest time, then smallest sequence).
     @inlinable public mutating func pop() -> Entry? {
         if let lane = firstLane() { return popLane(lane) }
+        return popHeap()
+    }
+
+    /// Removes and returns the heap's top.
+    @inlinable mutating func popHeap() -> Entry? {
         guard let last = heap.popLast() else { return nil }
         guard !heap.isEmpty else { return last }
         // Sift `last` down from the root with a hole (through a buffer pointer, as in push).

@@ -20,6 +20,10 @@ public struct NetworkFaults: Sendable {
         case drop(label: String)
     }
 
+    /// Whether every message's latency is a constant (no range to draw from), so that messages
+    /// on one link arrive in the order they were sent.
+    public var latencyIsFixed: Bool { latencyMin == latencyMax && linkLatency.allSatisfy { $0.min == $0.max } }
+
     /// Decides the fate of a message from `a` to `b` (primary host names) sent at `t`.
     public func verdict(from a: String, to b: String, at t: VirtualTime, random: inout SeededRandom) -> Verdict {
         for rule in rules where rule.applies(from: a, to: b, at: t) {

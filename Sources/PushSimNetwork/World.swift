@@ -13,7 +13,7 @@ public final class World {
     /// Checked for exclusivity (observers are user code that might call back into the world).
     public var trace = Trace() { didSet { tracing = trace.isActive } }
     @exclusivity(unchecked) public var journal = RequestJournal()
-    @exclusivity(unchecked) public var faults = NetworkFaults()
+    @exclusivity(unchecked) public var faults = NetworkFaults() { didSet { latencyIsFixed = faults.latencyIsFixed } }
 
     // The hot state below is touched by every event. Dynamic exclusivity checks on it cost ~7% of
     // a fan-out and can never fire: one thread runs the world, and no access to one of these
@@ -24,8 +24,9 @@ public final class World {
     private var hostOrder: [String] = []             // primary names in registration order
     @exclusivity(unchecked) private var offline: Set<String> = []   // looked up only, never iterated
     @exclusivity(unchecked) private var calls = CallTable()
-    private var timeoutLanes: [Int64: Int] = [:]     // timeout in µs → event-queue lane (looked up only)
-    @exclusivity(unchecked) private var lastTimeoutLane: (microseconds: Int64, lane: Int) = (-1, -1)
+    @exclusivity(unchecked) private var delayLanes = DelayLanes()
+    /// Whether every message latency is a constant (see `schedule(_:after:)`).
+    @exclusivity(unchecked) private var latencyIsFixed = true
     /// Names resolved lately, most recent first: a world resolves the same few names (and fleets'
     /// sub-addresses with the same few prefixes) over and over, and comparing beats hashing.
     @exclusivity(unchecked) private var recentNames = RecentNames()
@@ -170,13 +171,13 @@ public final class World {
                                           correlation: correlation, journalIndex: journalIndex))
         guard let callee else { return fail(id, .noSuchHost, after: .zero) }
         if !offline.isEmpty && offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
-        loop.schedule(.callTimeout(id), at: now + timeout, lane: timeoutLane(timeout))
+        schedule(.callTimeout(id), after: timeout, inOrder: true)
         switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
         case .drop(let label):
             record(layer: "network", host: caller, kind: "fault.injected",
                    ["fault": label, "lost": "request", "to": callee])
         case .deliver(let latency):
-            loop.schedule(.requestArrives(id), at: now + latency)
+            schedule(.requestArrives(id), after: latency, inOrder: latencyIsFixed)
         }
     }
 
@@ -201,7 +202,7 @@ public final class World {
             record(layer: "network", host: server, kind: "fault.injected",
                    ["fault": label, "lost": "response", "to": caller])
         case .deliver(let latency):
-            loop.schedule(.responseArrives(exchange.id), at: now + latency)
+            schedule(.responseArrives(exchange.id), after: latency, inOrder: latencyIsFixed)
         }
     }
 
@@ -240,15 +241,17 @@ public final class World {
         return nextID
     }
 
-    /// The event-queue lane for timeouts of length `timeout`: all of them fall due in the order
-    /// they were set, so they queue in a lane instead of the heap.
-    private func timeoutLane(_ timeout: VirtualDuration) -> Int {
-        if lastTimeoutLane.microseconds == timeout.microseconds { return lastTimeoutLane.lane }
-        defer { lastTimeoutLane = (timeout.microseconds, timeoutLanes[timeout.microseconds]!) }
-        if let lane = timeoutLanes[timeout.microseconds] { return lane }
-        let lane = loop.addLane()
-        timeoutLanes[timeout.microseconds] = lane
-        return lane
+    /// Queues `event` at `now + delay`. Events scheduled one fixed delay after "now" fall due in
+    /// the order they were scheduled, so when `inOrder` says the delay is one of few fixed values
+    /// (a timeout length, a constant latency) they wait in a first-in first-out lane of the event
+    /// queue (O(1) each way) instead of its heap (O(log n)). The order handed out is the same
+    /// either way (see ``EventQueue``). Latencies drawn from a range go to the heap.
+    private func schedule(_ event: WorldEvent, after delay: VirtualDuration, inOrder: Bool) {
+        if inOrder, let lane = delayLanes.lane(for: delay, adding: { loop.addLane() }) {
+            loop.schedule(event, at: now + delay, lane: lane)
+        } else {
+            loop.schedule(event, at: now + delay)
+        }
     }
 
     /// The host serving `name`: a registered name or alias, or a sub-address `<host>#<member>`
@@ -271,7 +274,7 @@ public final class World {
     private func fail(_ id: UInt64, _ failure: TransportFailure, after delay: VirtualDuration) {
         guard calls.contains(id) else { return }
         calls.update(id) { $0.failure = failure }
-        loop.schedule(.failureArrives(id), at: now + delay)
+        schedule(.failureArrives(id), after: delay, inOrder: delay == .zero || latencyIsFixed)
     }
 
     private func isLive(_ event: WorldEvent) -> Bool {
@@ -356,6 +359,26 @@ struct RecentNames {
     mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
         entries.insert(Entry(name: name, host: host, primary: primary, isPrefix: isPrefix), at: 0)
         if entries.count > Self.kept { entries.removeLast() }
+    }
+}
+
+/// The event-queue lanes of the fixed delays a world schedules after (timeouts of each length,
+/// a constant latency), at most ``limit`` of them: the queue compares every lane's head on
+/// each pop, so a world with many distinct delays sends the rest to the heap. Looked up by a
+/// short linear search (the delays are few), never iterated for output.
+struct DelayLanes {
+    private var delays: [Int64] = []   // microseconds, by lane
+    private var lanes: [Int] = []
+    static let limit = 8
+
+    /// The lane for `delay`, added with `add` the first time; nil when ``limit`` lanes are taken.
+    mutating func lane(for delay: VirtualDuration, adding add: () -> Int) -> Int? {
+        let us = delay.microseconds
+        for i in delays.indices where delays[i] == us { return lanes[i] }
+        guard delays.count < Self.limit else { return nil }
+        delays.append(us)
+        lanes.append(add())
+        return lanes[lanes.count - 1]
     }
 }
 
