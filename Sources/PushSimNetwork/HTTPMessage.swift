@@ -15,6 +15,12 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     /// No fields yet, with room for `minimumCapacity` of them.
     public init(minimumCapacity: Int) { storage.reserveCapacity(minimumCapacity) }
     public init(_ fields: [(String, String)]) { self.storage = fields.map { Field(name: $0.0, value: $0.1) } }
+    /// One field (a literal `["name": value]` goes through an array of tuples first).
+    public init(_ name: String, _ value: String) { self.storage = [Field(name: name, value: value)] }
+    /// Two fields, in this order.
+    public init(_ name1: String, _ value1: String, _ name2: String, _ value2: String) {
+        self.storage = [Field(name: name1, value: value1), Field(name: name2, value: value2)]
+    }
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// The fields in order.
@@ -71,12 +77,12 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
 /// Whether header name `name` starts with `prefix`, ignoring ASCII case (`X-WNS-` and `x-wns-tag`).
 public func fieldName(_ name: String, hasPrefix prefix: String) -> Bool {
-    var x = name.utf8.makeIterator()
-    for q in prefix.utf8 {
-        guard let p = x.next() else { return false }
-        if p != q && (p &- 65 < 26 ? p | 0x20 : p) != (q &- 65 < 26 ? q | 0x20 : q) { return false }
-    }
-    return true
+    let n = prefix.utf8.count
+    guard name.utf8.count >= n else { return false }
+    if let same = name.utf8.withContiguousStorageIfAvailable({ x in
+        prefix.utf8.withContiguousStorageIfAvailable { y in sameBytesIgnoringASCIICase(UnsafeBufferPointer(rebasing: x[..<n]), y) }
+    }), let same { return same }
+    return name.utf8.prefix(n).elementsEqual(prefix.utf8) { p, q in p == q || asciiLower(p) == asciiLower(q) }
 }
 
 /// An HTTP-shaped request as it travels over the simulated network.

@@ -34,7 +34,7 @@ enum APNsRequestCheck {
         let token = String(request.path.utf8.dropFirst(min(prefix.utf8.count, request.path.utf8.count)))!
         guard !token.isEmpty else { return .failure(.missingDeviceToken) }
         // One pass over the headers: each known one at most once, its value kept by index.
-        var values = [String?](repeating: nil, count: knownHeaders.count)
+        var values = KnownHeaderValues()
         for field in request.headers {
             guard let i = knownHeaders.firstIndex(where: { sameFieldName($0, field.name) }) else { continue }
             if values[i] != nil { return .failure(.duplicateHeaders) }
@@ -83,7 +83,7 @@ enum APNsRequestCheck {
         guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
         guard request.body.count <= pushType.maxPayloadBytes else { return .failure(.payloadTooLarge) }
         // Token: even-length hex of any length (Apple says not to hard-code 32 bytes; A-DTOK, §1.5).
-        guard token.utf8.count % 2 == 0, token.allBytes(isHexDigit) else { return .failure(.badDeviceToken) }
+        guard token.utf8.count % 2 == 0, isHexText(token) else { return .failure(.badDeviceToken) }
         let lowerToken = token.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.asciiLowercased() : token
         return .success(APNsNotification(token: lowerToken, topic: topic, pushType: pushType, priority: priority,
                                          apnsID: header("apns-id")?.asciiLowercased() ?? apnsID, expiration: expiration,
@@ -91,8 +91,49 @@ enum APNsRequestCheck {
     }
 }
 
-func isHexDigit(_ b: UInt8) -> Bool {
-    (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
+/// The values of ``APNsRequestCheck/knownHeaders`` in one request, by index: seven fields
+/// rather than an array, so that checking a request allocates nothing for them.
+private struct KnownHeaderValues {
+    private var v0, v1, v2, v3, v4, v5, v6: String?
+
+    subscript(i: Int) -> String? {
+        get {
+            switch i {
+            case 0: return v0
+            case 1: return v1
+            case 2: return v2
+            case 3: return v3
+            case 4: return v4
+            case 5: return v5
+            default: return v6
+            }
+        }
+        set {
+            switch i {
+            case 0: v0 = newValue
+            case 1: v1 = newValue
+            case 2: v2 = newValue
+            case 3: v3 = newValue
+            case 4: v4 = newValue
+            case 5: v5 = newValue
+            default: precondition(i == 6, "seven known headers"); v6 = newValue
+            }
+        }
+    }
+}
+
+@inline(__always) func isHexDigit(_ b: UInt8) -> Bool {
+    b &- 48 < 10 || (b | 0x20) &- 97 < 6
+}
+
+/// Whether every byte of `text` is a hex digit (either case), read in place: a device token is
+/// checked on every push.
+func isHexText(_ text: String) -> Bool {
+    if let all = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+        for b in bytes where !isHexDigit(b) { return false }
+        return true
+    }) { return all }
+    return text.utf8.allSatisfy(isHexDigit)
 }
 
 /// 8-4-4-4-12 hex digits, either case.

@@ -139,7 +139,9 @@ public final class APNsService: Host, CallReceiver {
             return reject(.badDeviceToken, id: notification.apnsID, reply: reply, world: world)
         }
         let suffix = notification.pushType.topicSuffix ?? ""
-        guard notification.topic == record.app + suffix || (notification.pushType == .mdm) else {
+        let topicMatches = notification.topic.utf8.count == record.app.utf8.count + suffix.utf8.count
+            && notification.topic.hasBytePrefix(record.app) && notification.topic.hasByteSuffix(suffix)  // topic == app + suffix
+        guard topicMatches || notification.pushType == .mdm else {
             return reject(.deviceTokenNotForTopic, id: notification.apnsID, reply: reply, world: world)
         }
         if let gone = record.invalidatedAt, world.now >= gone + configuration.unregisteredReportDelay {
@@ -156,7 +158,7 @@ public final class APNsService: Host, CallReceiver {
         world.record(layer: "apns", host: Self.name, kind: "apns.accepted",
                      ["apns-id": notification.apnsID, "token": shortToken(notification.token), "device": record.device])
         // Success: 200, empty body, apns-id header (§1.8, A-RESP).
-        reply.send(HTTPResponse(status: 200, headers: ["apns-id": notification.apnsID]), world: world)
+        reply.send(HTTPResponse(status: 200, headers: HTTPHeaders("apns-id", notification.apnsID)), world: world)
         deliver(notification, record: record, world: world)
     }
 
@@ -170,10 +172,20 @@ public final class APNsService: Host, CallReceiver {
 
     private func deliver(_ n: APNsNotification, record: HandleRecord, world: World) {
         var headers: [(String, String)] = [("apns-push-type", n.pushType.rawValue), ("apns-id", n.apnsID),
-                                           ("apns-priority", String(n.priority))]
+                                           ("apns-priority", Self.priorityText(n.priority))]
         if let c = n.collapseID { headers.append(("apns-collapse-id", c)) }
         world.pushToDevice(service: Self.name, device: record.device, handle: n.token, app: record.app, message: n.apnsID,
                            headers: headers, payload: n.payload, replyTo: self, tag: pushes.add(Push(notification: n, record: record)))
+    }
+
+    /// `10`, `5`, `1` without formatting a number per push.
+    private static func priorityText(_ p: Int) -> String {
+        switch p {
+        case 10: return "10"
+        case 5: return "5"
+        case 1: return "1"
+        default: return String(p)
+        }
     }
 
     /// A device answered a push (or could not be reached).

@@ -64,8 +64,7 @@ enum WNSRequestCheck {
         guard let type = WNSNotificationType(rawValue: rawType) else {
             return .failure(WNSRejection(400, "The X-WNS-Type header value '\(rawType)' is not valid"))
         }
-        let contentType = request.headers["Content-Type"].map(mediaType) ?? ""
-        guard sameFieldName(contentType, type.contentType) else {
+        guard let contentType = request.headers["Content-Type"], mediaType(of: contentType, is: type.contentType) else {
             return .failure(WNSRejection(400, "Content-Type must be \(type.contentType) for \(type.rawValue)"))
         }
         // X-WNS-Tag: at most 16 alphanumeric characters (W-HDR).
@@ -118,4 +117,12 @@ func mediaType(_ contentType: String) -> String {
     let part = bytes[..<end].drop(while: { $0 == UInt8(ascii: " ") })
     let trimmed = part.reversed().drop(while: { $0 == UInt8(ascii: " ") }).count
     return String(decoding: part.prefix(trimmed), as: UTF8.self)
+}
+
+/// Whether the media type of `contentType` is `expected`, ignoring ASCII case: ``mediaType(_:)``
+/// compared without building it, for the common case of a value with no parameters or spaces
+/// (every WNS notification is checked so).
+func mediaType(of contentType: String, is expected: String) -> Bool {
+    if contentType.utf8.count == expected.utf8.count { return sameFieldName(contentType, expected) }
+    return sameFieldName(mediaType(contentType), expected)
 }

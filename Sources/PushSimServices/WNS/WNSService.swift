@@ -145,7 +145,7 @@ public final class WNSService: Host, CallReceiver {
         case .failure(let r): return fail(r)
         case .success(let t): type = t
         }
-        var headers: HTTPHeaders = ["X-WNS-Status": "received", "X-WNS-Msg-ID": messageID]
+        var headers = HTTPHeaders("X-WNS-Status", "received", "X-WNS-Msg-ID", messageID)
         if request.headers["X-WNS-RequestForStatus"] == "true" {
             headers.add("X-WNS-DeviceConnectionStatus", world.isOnline(record.device) ? "connected" : "disconnected")
         }
