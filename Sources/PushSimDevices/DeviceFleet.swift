@@ -145,25 +145,11 @@ public final class DeviceFleet: Host, CallReceiver {
         }
     }
 
-    /// A 64-bit digest of a handle, never 0 (0 marks "no handle"), read 8 bytes at a time: every
-    /// push a member gets is checked against its handle this way, and handles run to 200 bytes.
-    /// Only compared in memory, never written out, so it need not be stable across versions.
+    /// A 64-bit digest of a handle (its `stableHash`, read 8 bytes at a time), never 0 (0 marks
+    /// "no handle"): every push a member gets is checked against its handle this way, and handles
+    /// run to 200 bytes. Only compared in memory, never written out.
     static func digest(_ handle: String) -> UInt64 {
-        var text = handle
-        let h = text.withUTF8 { bytes -> UInt64 in
-            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-            var i = 0
-            while i + 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                h = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                h ^= h >> 32
-                i += 8
-            }
-            var last: UInt64 = 0
-            while i < bytes.count { last = last << 8 | UInt64(bytes[i]); i += 1 }
-            h = (h ^ last) &* 0xC4CE_B9FE_1A85_EC53
-            return h ^ (h >> 29)
-        }
+        let h = UInt64(UInt(bitPattern: handle.stableHash))
         return h == 0 ? 1 : h
     }
 

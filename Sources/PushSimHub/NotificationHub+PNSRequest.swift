@@ -142,20 +142,23 @@ extension NotificationHub {
     /// (the sender leaves it out).
     static func fcmBody(token: String, tail: String) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(token.utf8.count + tail.utf8.count + 32)
-        body += #"{"message":{"token":"#.utf8
+        body.reserveCapacity(fcmBodyHead.count + token.utf8.count + tail.utf8.count + 8)
+        body += fcmBodyHead
         if token.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             var quoted = ""
             appendJSONString(token, to: &quoted)
-            body += quoted.utf8
+            body.appendUTF8(quoted)
         } else { // tokens need no escapes: bytes as they are
             body.append(UInt8(ascii: "\""))
-            body += token.utf8
+            body.appendUTF8(token)
             body.append(UInt8(ascii: "\""))
         }
         if !tail.isEmpty { body.append(UInt8(ascii: ",")) }
-        body += tail.utf8
-        body += "}}".utf8
+        body.appendUTF8(tail)
+        body.append(UInt8(ascii: "}"))
+        body.append(UInt8(ascii: "}"))
         return body
     }
+
+    private static let fcmBodyHead = Array(#"{"message":{"token":"#.utf8)
 }

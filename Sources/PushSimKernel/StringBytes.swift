@@ -146,3 +146,11 @@ extension String {
     }
     return true
 }
+
+extension Array where Element == UInt8 {
+    /// Appends the UTF-8 bytes of `text`, copied as one block when the string is contiguous
+    /// (`+= text.utf8` goes through the generic sequence path, byte by byte).
+    @inlinable public mutating func appendUTF8(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
+    }
+}

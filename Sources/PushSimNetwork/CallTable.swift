@@ -63,9 +63,15 @@ struct CallTable {
                                host: slots[s]!.calleeHost!, correlation: slots[s]!.correlation)
     }
 
-    /// The callee and caller of stored call `id` if it has not been answered yet, else nil.
-    func awaitingResponse(_ id: UInt64) -> (callee: String, caller: String)? {
-        guard let s = slot(id), slots[s]!.response == nil else { return nil }
+    /// Whether stored call `id` has not been answered yet.
+    func isAwaitingResponse(_ id: UInt64) -> Bool {
+        guard let s = slot(id) else { return false }
+        return slots[s]!.response == nil
+    }
+
+    /// The callee and caller of stored call `id` (it must be stored).
+    func endpoints(_ id: UInt64) -> (callee: String, caller: String) {
+        let s = slot(id)!
         return (slots[s]!.callee ?? "?", slots[s]!.caller)
     }
 

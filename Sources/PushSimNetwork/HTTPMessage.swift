@@ -29,7 +29,9 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        storage.first(where: { sameFieldName($0.name, name) })?.value
+        // By index, comparing names in place: no copy of each field on the way.
+        for i in storage.indices where sameFieldName(storage[i].name, name) { return storage[i].value }
+        return nil
     }
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
@@ -204,8 +206,12 @@ private func firstIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>
 
 /// ``percentDecode(_:)`` over UTF-8 bytes.
 private func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return text(bytes) }
-    return percentDecode(text(bytes))
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+        if bytes.base[i] == UInt8(ascii: "%") || bytes.base[i] == UInt8(ascii: "+") { return percentDecode(text(bytes)) }
+        i &+= 1
+    }
+    return text(bytes)
 }
 
 /// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).

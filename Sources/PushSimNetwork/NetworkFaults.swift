@@ -25,7 +25,14 @@ public struct NetworkFaults: Sendable {
     public var latencyIsFixed: Bool { latencyMin == latencyMax && linkLatency.allSatisfy { $0.min == $0.max } }
 
     /// Decides the fate of a message from `a` to `b` (primary host names) sent at `t`.
+    /// The latency of every message when there are no fault rules and no link latencies and the
+    /// default latency is a constant (the verdict is then the same for every message), else nil.
+    public var plainLatency: VirtualDuration? {
+        rules.isEmpty && linkLatency.isEmpty && latencyMin == latencyMax ? latencyMin : nil
+    }
+
     public func verdict(from a: String, to b: String, at t: VirtualTime, random: inout SeededRandom) -> Verdict {
+        if let latency = plainLatency { return .deliver(after: latency) }
         for rule in rules where rule.applies(from: a, to: b, at: t) {
             switch rule.effect {
             case .partition:

@@ -13,7 +13,9 @@ public final class World {
     /// Checked for exclusivity (observers are user code that might call back into the world).
     public var trace = Trace() { didSet { tracing = trace.isActive } }
     @exclusivity(unchecked) public var journal = RequestJournal()
-    @exclusivity(unchecked) public var faults = NetworkFaults() { didSet { latencyIsFixed = faults.latencyIsFixed } }
+    @exclusivity(unchecked) public var faults = NetworkFaults() {
+        didSet { (latencyIsFixed, plainLatency) = (faults.latencyIsFixed, faults.plainLatency) }
+    }
 
     // The hot state below is touched by every event. Dynamic exclusivity checks on it cost ~7% of
     // a fan-out and can never fire: one thread runs the world, and no access to one of these
@@ -27,6 +29,8 @@ public final class World {
     @exclusivity(unchecked) private var delayLanes = DelayLanes()
     /// Whether every message latency is a constant (see `schedule(_:after:)`).
     @exclusivity(unchecked) private var latencyIsFixed = true
+    /// The latency of every message when no fault rule or link latency is set (see ``NetworkFaults/plainLatency``).
+    @exclusivity(unchecked) private var plainLatency: VirtualDuration? = NetworkFaults().plainLatency
     /// Names resolved lately, most recent first: a world resolves the same few names (and fleets'
     /// sub-addresses with the same few prefixes) over and over, and comparing beats hashing.
     @exclusivity(unchecked) private var recentNames = RecentNames()
@@ -189,10 +193,16 @@ public final class World {
 
     /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
     public func respond(to exchange: Exchange, with response: HTTPResponse) {
-        guard let (server, caller) = calls.awaitingResponse(exchange.id) else {
+        guard calls.isAwaitingResponse(exchange.id) else {
             record(layer: "network", host: exchange.caller, kind: "http.late-response", ["status": response.status])
             return
         }
+        // Without tracing or fault rules the host names are not needed: not even copied then.
+        if !tracing, let latency = plainLatency {
+            calls.update(exchange.id) { $0.response = response }
+            return schedule(.responseArrives(exchange.id), after: latency, inOrder: true)
+        }
+        let (server, caller) = calls.endpoints(exchange.id)
         record(layer: "network", host: server, kind: "http.response",
                ["to": caller, "status": response.status, "bytes": response.body.count])
         calls.update(exchange.id) { $0.response = response }
