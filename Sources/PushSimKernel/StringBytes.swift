@@ -154,3 +154,17 @@ extension Array where Element == UInt8 {
         if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
     }
 }
+
+extension String {
+    /// Whether the UTF-8 bytes equal `other`'s: `==` without Unicode normalisation, for ids and
+    /// handles (ASCII) compared on hot paths, lengths first.
+    @inlinable public func sameBytes(as other: String) -> Bool {
+        let n = utf8.count
+        guard other.utf8.count == n else { return false }
+        if n == 0 { return true }
+        if let same = utf8.withContiguousStorageIfAvailable({ x in
+            other.utf8.withContiguousStorageIfAvailable { y in bytesEqual(x.baseAddress!, y.baseAddress!, count: n) }
+        }), let same { return same }
+        return utf8.elementsEqual(other.utf8)
+    }
+}

@@ -29,9 +29,13 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        // By index, comparing names in place: no copy of each field on the way.
-        for i in storage.indices where sameFieldName(storage[i].name, name) { return storage[i].value }
-        return nil
+        // Lengths first, read in place: most fields differ in length from the name looked up, and
+        // are then passed over without being copied or compared byte by byte.
+        let n = name.utf8.count
+        return storage.withUnsafeBufferPointer { fields in
+            for i in fields.indices where fields[i].name.utf8.count == n && sameFieldName(fields[i].name, name) { return fields[i].value }
+            return nil
+        }
     }
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {

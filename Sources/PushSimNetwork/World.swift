@@ -343,6 +343,8 @@ public final class World {
 struct RecentNames {
     private struct Entry {
         var name: String
+        /// `name`'s UTF-8 length, kept so that most entries are passed over by comparing a number.
+        var length: Int
         var host: Host
         var primary: String
         var isPrefix: Bool
@@ -352,22 +354,31 @@ struct RecentNames {
 
     func find(_ name: String) -> (host: Host, primary: String)? {
         let length = name.utf8.count
-        for i in entries.indices {
-            let n = entries[i].name.utf8.count
-            if entries[i].isPrefix {
-                // `<prefix>#…`: the `#` first (one byte), then the prefix's bytes.
-                guard length > n, name.utf8[name.utf8.index(name.utf8.startIndex, offsetBy: n)] == UInt8(ascii: "#"),
-                      name.hasBytePrefix(entries[i].name) else { continue }
-                return (entries[i].host, name)
-            } else if length == n && entries[i].name == name {
-                return (entries[i].host, entries[i].primary)
+        return entries.withUnsafeBufferPointer { entries -> (host: Host, primary: String)? in
+            for i in entries.indices {
+                if entries[i].isPrefix {
+                    // `<prefix>#…`: longer than the prefix, the prefix's bytes, then `#`.
+                    guard length > entries[i].length, Self.isSubAddress(name, of: entries[i].name, prefixLength: entries[i].length)
+                    else { continue }
+                    return (entries[i].host, name)
+                } else if length == entries[i].length && entries[i].name == name {
+                    return (entries[i].host, entries[i].primary)
+                }
             }
+            return nil
         }
-        return nil
+    }
+
+    /// Whether `name` is `prefix#…` (its length already known to exceed the prefix's).
+    private static func isSubAddress(_ name: String, of prefix: String, prefixLength n: Int) -> Bool {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ x in
+            x[n] == UInt8(ascii: "#") && prefix.utf8.withContiguousStorageIfAvailable { p in bytesEqual(x.baseAddress!, p.baseAddress!, count: n) } == true
+        }) { return found }
+        return name.utf8.dropFirst(n).first == UInt8(ascii: "#") && name.hasBytePrefix(prefix)
     }
 
     mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
-        entries.insert(Entry(name: name, host: host, primary: primary, isPrefix: isPrefix), at: 0)
+        entries.insert(Entry(name: name, length: name.utf8.count, host: host, primary: primary, isPrefix: isPrefix), at: 0)
         if entries.count > Self.kept { entries.removeLast() }
     }
 }

@@ -40,22 +40,14 @@ enum APNsRequestCheck {
             if values[i] != nil { return .failure(.duplicateHeaders) }
             values[i] = field.value
         }
-        func header(_ name: String) -> String? {
-            switch name { // indexes into knownHeaders, without comparing names again
-            case "apns-id": return values[1]
-            case "apns-push-type": return values[2]
-            case "apns-expiration": return values[3]
-            case "apns-priority": return values[4]
-            case "apns-topic": return values[5]
-            case "apns-collapse-id": return values[6]
-            default: return values[knownHeaders.firstIndex(of: name)!]
-            }
-        }
+        // Indexes into knownHeaders, so that no name is compared again.
+        let (id, pushTypeIndex, expirationIndex, priorityIndex, topicIndex, collapseIndex) = (1, 2, 3, 4, 5, 6)
+        func header(_ index: Int) -> String? { values[index] }
         // apns-topic: required with token-based auth (A-SEND; 400 MissingTopic).
-        guard let topic = header("apns-topic"), !topic.isEmpty else { return .failure(.missingTopic) }
+        guard let topic = header(topicIndex), !topic.isEmpty else { return .failure(.missingTopic) }
         // apns-push-type: one of the known values (A-SEND; 400 InvalidPushType). Absent: treated as alert.
         var pushType = APNsPushType.alert
-        if let raw = header("apns-push-type") {
+        if let raw = header(pushTypeIndex) {
             guard let t = APNsPushType(rawValue: raw) else { return .failure(.invalidPushType) }
             pushType = t
         }
@@ -63,21 +55,21 @@ enum APNsRequestCheck {
         if let suffix = pushType.topicSuffix, !suffix.isEmpty, !topic.hasByteSuffix(suffix) { return .failure(.badTopic) }
         // apns-priority: 10 (default), 5 or 1; background must not be 10 (A-SEND, APNSWIFT).
         var priority = pushType == .background ? 5 : 10
-        if let raw = header("apns-priority") {
+        if let raw = header(priorityIndex) {
             guard let p = Int(raw), [10, 5, 1].contains(p) else { return .failure(.badPriority) }
             if pushType == .background && p == 10 { return .failure(.badPriority) }
             priority = p
         }
         // apns-id: canonical UUID (A-SEND; 400 BadMessageId).
-        if let id = header("apns-id"), !isCanonicalUUID(id) { return .failure(.badMessageId) }
+        if let given = header(id), !isCanonicalUUID(given) { return .failure(.badMessageId) }
         // apns-expiration: Unix seconds (A-SEND; 400 BadExpirationDate).
         var expiration: Int64?
-        if let raw = header("apns-expiration") {
+        if let raw = header(expirationIndex) {
             guard let e = Int64(raw), e >= 0 else { return .failure(.badExpirationDate) }
             expiration = e
         }
         // apns-collapse-id: at most 64 bytes (A-SEND; 400 BadCollapseId).
-        let collapseID = header("apns-collapse-id")
+        let collapseID = header(collapseIndex)
         if let c = collapseID, c.utf8.count > 64 { return .failure(.badCollapseId) }
         // Body: not empty (400 PayloadEmpty), within 4096 / 5120 bytes for VoIP (413 PayloadTooLarge) (§1.4, A-GEN).
         guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
@@ -86,7 +78,7 @@ enum APNsRequestCheck {
         guard token.utf8.count % 2 == 0, isHexText(token) else { return .failure(.badDeviceToken) }
         let lowerToken = token.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 }) ? token.asciiLowercased() : token
         return .success(APNsNotification(token: lowerToken, topic: topic, pushType: pushType, priority: priority,
-                                         apnsID: header("apns-id")?.asciiLowercased() ?? apnsID, expiration: expiration,
+                                         apnsID: header(id)?.asciiLowercased() ?? apnsID, expiration: expiration,
                                          collapseID: collapseID, payload: request.body))
     }
 }

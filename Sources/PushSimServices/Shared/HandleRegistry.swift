@@ -53,7 +53,7 @@ public struct HandleRegistry {
     public var count: Int { rows.count }
 
     private func slot(of handle: String) -> Int32? {
-        slotByHandle.slot(hash: handle.stableHash) { handles[Int($0)] == handle }
+        slotByHandle.slot(hash: handle.stableHash) { handles[Int($0)].sameBytes(as: handle) }
     }
 
     private static func installHash(device: String, app: UInt16, install: Int32) -> Int {

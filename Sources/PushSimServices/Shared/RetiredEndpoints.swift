@@ -53,6 +53,8 @@ public enum RetiredEndpoints {
 
     /// True when `request` is for a retired Google endpoint that ``FCMService`` answers.
     static func isRetiredGoogle(_ request: HTTPRequest) -> Bool {
-        gcmHosts.contains(request.authority) || (request.authority == FCMService.apiHost && request.path == legacyFCMPath)
+        // The send path first: a fan-out asks this of every copy, and its path is never these.
+        (request.path.utf8.count == legacyFCMPath.utf8.count && request.authority == FCMService.apiHost && request.path == legacyFCMPath)
+            || (request.authority != FCMService.apiHost && gcmHosts.contains(request.authority))
     }
 }
