@@ -92,7 +92,13 @@ struct CallTable {
     /// under a new generation.
     mutating func remove(_ id: UInt64) -> PendingCall {
         let s = slot(id)!
-        let call = slots[s].take()!
+        // Moved out in place and the slot set to nil (no copy of the call on the way).
+        let call = slots.withUnsafeMutableBufferPointer { p -> PendingCall in
+            let e = p.baseAddress! + s
+            let taken = e.move()
+            e.initialize(to: nil)
+            return taken.unsafelyUnwrapped
+        }
         generations[s] &+= 1
         highestGeneration = max(highestGeneration, generations[s])
         free.append(UInt32(s))

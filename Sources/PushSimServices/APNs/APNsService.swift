@@ -171,11 +171,14 @@ public final class APNsService: Host, CallReceiver {
     // MARK: Delivery
 
     private func deliver(_ n: APNsNotification, record: HandleRecord, world: World) {
-        var headers: [(String, String)] = [("apns-push-type", n.pushType.rawValue), ("apns-id", n.apnsID),
-                                           ("apns-priority", Self.priorityText(n.priority))]
-        if let c = n.collapseID { headers.append(("apns-collapse-id", c)) }
+        let tag = pushes.add(Push(notification: n, record: record))
         world.pushToDevice(service: Self.name, device: record.device, handle: n.token, app: record.app, message: n.apnsID,
-                           headers: headers, payload: n.payload, replyTo: self, tag: pushes.add(Push(notification: n, record: record)))
+                           extraHeaders: n.collapseID == nil ? 3 : 4, { headers in
+                               headers.add("apns-push-type", n.pushType.rawValue)
+                               headers.add("apns-id", n.apnsID)
+                               headers.add("apns-priority", Self.priorityText(n.priority))
+                               if let c = n.collapseID { headers.add("apns-collapse-id", c) }
+                           }, payload: n.payload, replyTo: self, tag: tag)
     }
 
     /// `10`, `5`, `1` without formatting a number per push.

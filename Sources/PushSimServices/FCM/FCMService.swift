@@ -203,7 +203,7 @@ public final class FCMService: Host, CallReceiver {
         body += project.utf8
         body += Self.messagesInfix
         body += "0:".utf8
-        body += String(milliseconds).utf8   // 13 digits: a small string, no allocation
+        body.appendUTF8(String.decimal(Int(milliseconds)))   // 13 digits: a small string, no allocation
         body.append(UInt8(ascii: "%"))
         random.appendHex(bytes: 8, to: &body)
         let name = String(decoding: body[Self.nameStart...], as: UTF8.self)

@@ -75,19 +75,36 @@ extension World {
     /// for the pushes of a fan-out.
     public func pushToDevice(service: String, device: String, handle: String, app: String, message: String,
                              headers extra: [(String, String)], payload: [UInt8], replyTo receiver: CallReceiver, tag: UInt64) {
-        call(Self.pushRequest(service: service, device: device, handle: handle, app: app, message: message, headers: extra, payload: payload),
+        pushToDevice(service: service, device: device, handle: handle, app: app, message: message, extraHeaders: extra.count,
+                     { for (n, v) in extra { $0.add(n, v) } }, payload: payload, replyTo: receiver, tag: tag)
+    }
+
+    /// Like ``pushToDevice(service:device:handle:app:message:headers:payload:replyTo:tag:)``, with
+    /// the service's own headers (`count` of them) added by `addExtra` after the channel's: no
+    /// array of pairs is built per push.
+    func pushToDevice(service: String, device: String, handle: String, app: String, message: String, extraHeaders count: Int,
+                      _ addExtra: (inout HTTPHeaders) -> Void, payload: [UInt8], replyTo receiver: CallReceiver, tag: UInt64) {
+        var headers = Self.pushHeaders(service: service, handle: handle, app: app, message: message, extra: count)
+        addExtra(&headers)
+        call(HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload),
              from: service, timeout: DeviceChannel.pushTimeout, replyTo: receiver, tag: tag)
     }
 
     private static func pushRequest(service: String, device: String, handle: String, app: String, message: String,
                                     headers extra: [(String, String)], payload: [UInt8]) -> HTTPRequest {
-        var headers = HTTPHeaders(minimumCapacity: 4 + extra.count)
+        var headers = pushHeaders(service: service, handle: handle, app: app, message: message, extra: extra.count)
+        for (n, v) in extra { headers.add(n, v) }
+        return HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload)
+    }
+
+    /// The device channel's headers of a push, with room for `extra` more.
+    private static func pushHeaders(service: String, handle: String, app: String, message: String, extra: Int) -> HTTPHeaders {
+        var headers = HTTPHeaders(minimumCapacity: 4 + extra)
         headers.add(DeviceChannel.serviceHeader, service)
         headers.add(DeviceChannel.handleHeader, handle)
         headers.add(DeviceChannel.appHeader, app)
         headers.add(DeviceChannel.messageHeader, message)
-        for (n, v) in extra { headers.add(n, v) }
-        return HTTPRequest(method: "POST", authority: device, path: DeviceChannel.pushPath, headers: headers, body: payload)
+        return headers
     }
 }
 
