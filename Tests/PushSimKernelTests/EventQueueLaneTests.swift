@@ -95,4 +95,32 @@ struct EventQueueLaneTests {
         q.push(3, at: t(3))
         #expect([q.pop()?.payload, q.pop()?.payload, q.pop()?.payload, q.pop()?.payload] == [3, 1, 2, nil])
     }
+
+    /// `peek` names the entry `pop` would take and where it waits; `pop(from:)` takes just that.
+    @Test func peekThenPopFromGivesWhatPopGives() {
+        var a = EventQueue<Int>(), b = EventQueue<Int>()
+        let lanes = [a.addLane(), a.addLane()]
+        _ = (b.addLane(), b.addLane())
+        var random = SeededRandom(seed: 5)
+        var now: Int64 = 0
+        for id in 0..<500 {
+            let which = Int(random.next() % 3)
+            if which < 2 {
+                a.push(id, at: t(now + 100 * Int64(which + 1)), lane: lanes[which])
+                b.push(id, at: t(now + 100 * Int64(which + 1)), lane: lanes[which])
+            } else {
+                let at = t(now + random.int(in: 0...250))
+                a.push(id, at: at)
+                b.push(id, at: at)
+            }
+            if random.chance(Ratio(1, 2)), let (first, source) = a.peek() {
+                let taken = a.pop(from: source), expected = b.pop()!
+                #expect(first.payload == taken.payload && taken.payload == expected.payload && taken.time == expected.time)
+                #expect(source == EventQueue<Int>.heapSource || lanes.contains(source))
+                now = taken.time.microseconds
+            }
+        }
+        while let (_, source) = a.peek() { #expect(a.pop(from: source).payload == b.pop()!.payload) }
+        #expect(a.isEmpty && b.isEmpty && a.peek() == nil)
+    }
 }

@@ -77,4 +77,15 @@ import PushSimKernel
             #expect(bytesEqual(a, a.map { $0 }, count: n))
         }
     }
+
+    @Test func sameBytesAndAppendUTF8AgreeWithTheUTF8View() {
+        for a in Self.samples {
+            for b in Self.samples { #expect(a.sameBytes(as: b) == a.utf8.elementsEqual(b.utf8)) }
+            var bytes: [UInt8] = [1, 2]
+            bytes.appendUTF8(a)
+            #expect(bytes == [1, 2] + Array(a.utf8))
+        }
+        // Canonically equivalent, different bytes: `==` says equal, the bytes do not.
+        #expect("\u{E9}" == "e\u{301}" && !"\u{E9}".sameBytes(as: "e\u{301}"))
+    }
 }

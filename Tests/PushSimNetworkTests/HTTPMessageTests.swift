@@ -43,4 +43,36 @@ import Testing
         let long = String(repeating: "a", count: 30)   // native (not small) strings
         #expect(sameFieldName(long.uppercased(), long))
     }
+
+    @Test func lookupsAndPrefixesIgnoreCaseAndPassOverOtherNames() {
+        var h = HTTPHeaders("apns-id", "x")
+        #expect(h["APNS-ID"] == "x" && h.count == 1)
+        h = HTTPHeaders("X-WNS-Type", "wns/toast", "Content-Type", "text/xml")
+        #expect(h.fields.map(\.name) == ["X-WNS-Type", "Content-Type"])
+        #expect(h["content-type"] == "text/xml")
+        #expect(h["x-wns-typo"] == nil)                    // same length, other name
+        #expect(h["Content-Typ"] == nil)
+        h.add("content-TYPE", "second")
+        #expect(h["Content-Type"] == "text/xml")          // the first of repeated fields
+        #expect(fieldName("X-WNS-Cache-Policy", hasPrefix: "x-wns-"))
+        #expect(fieldName("x-wns-", hasPrefix: "X-WNS-"))
+        #expect(!fieldName("x-wn", hasPrefix: "x-wns-"))
+        #expect(!fieldName("x-wnt-tag", hasPrefix: "x-wns-"))
+        #expect(fieldName(String(repeating: "A", count: 40), hasPrefix: String(repeating: "a", count: 20)))
+    }
+
+    @Test func plainLatencyOnlyWithoutRulesLinksOrRanges() {
+        var f = NetworkFaults()
+        #expect(f.plainLatency == .milliseconds(10) && f.latencyIsFixed)
+        f.latencyMax = .milliseconds(20)
+        #expect(f.plainLatency == nil && !f.latencyIsFixed)
+        f.latencyMax = .milliseconds(10)
+        f.linkLatency = [LinkLatency(between: ["a", "b"], min: .milliseconds(3), max: .milliseconds(3))]
+        #expect(f.plainLatency == nil && f.latencyIsFixed)
+        f.linkLatency[0].max = .milliseconds(4)
+        #expect(!f.latencyIsFixed)
+        f.linkLatency = []
+        f.rules = [LinkFault(effect: .partition)]
+        #expect(f.plainLatency == nil && f.latencyIsFixed)
+    }
 }

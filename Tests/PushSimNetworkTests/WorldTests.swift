@@ -85,6 +85,47 @@ struct WorldTests {
         #expect(box.items.map(\.time) == [ms(150)])
     }
 
+    /// Fixed delays queue in lanes, other events in the heap (`World.schedule(_:after:inOrder:)`):
+    /// arrivals, timers at the same instants and a latency changed mid-run must still come out
+    /// by time, then in the order they were scheduled.
+    @Test func fixedLatencyLanesKeepTimeThenSchedulingOrder() {
+        let (world, server) = makeWorld()
+        var seen: [String] = []
+        let box = OutcomeBox()
+        for i in 0..<3 { call(world, get("/a\(i)"), tag: "a\(i)", into: box) }
+        world.schedule(at: ms(10)) { seen.append("timer@10") }       // scheduled after the calls: runs after their arrivals
+        world.schedule(at: ms(5)) {
+            world.faults.latencyMin = .milliseconds(3)
+            world.faults.latencyMax = .milliseconds(3)
+            call(world, get("/b"), tag: "b", into: box)              // arrives at 8 ms, before the first three
+        }
+        world.run()
+        #expect(server.received.map(\.path) == ["/b", "/a0", "/a1", "/a2"])
+        #expect(server.received.map(\.time) == [ms(8), ms(10), ms(10), ms(10)])
+        #expect(box.items.map(\.tag) == ["b", "a0", "a1", "a2"])
+        #expect(box.items.map(\.time) == [ms(11), ms(13), ms(13), ms(13)])
+        #expect(seen == ["timer@10"])
+    }
+
+    /// More distinct fixed link latencies than the world keeps lanes for: the rest go to the heap,
+    /// and every message still arrives at its own latency.
+    @Test func manyDistinctFixedLatenciesStillArriveOnTime() {
+        let world = World(seed: 1)
+        let server = TestServer()
+        world.register(server, name: "server")
+        let callers = (1...12).map { "c\($0)" }
+        for (k, name) in callers.enumerated() {
+            world.register(TestServer(), name: name)
+            world.faults.linkLatency.append(LinkLatency(between: [name, "server"], min: .milliseconds(Int64(k + 1)), max: .milliseconds(Int64(k + 1))))
+        }
+        let box = OutcomeBox()
+        for name in callers.reversed() { call(world, get("/" + name), tag: name, from: name, into: box) }
+        world.run()
+        #expect(server.received.map(\.path) == callers.map { "/" + $0 })
+        #expect(server.received.map(\.time) == (1...12).map { ms(Int64($0)) })
+        #expect(box.items.map(\.time) == (1...12).map { ms(Int64(2 * $0)) })
+    }
+
     /// Runs twenty calls with a 5–50 ms latency range and returns the server and caller arrival times.
     private func rangedRun(seed: UInt64) -> (requests: [VirtualTime], responses: [VirtualTime]) {
         let (world, server) = makeWorld(seed: seed)

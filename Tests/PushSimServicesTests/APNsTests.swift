@@ -152,6 +152,19 @@ struct APNsErrorTests {
     @Test func tokenOfAnotherAppIsDeviceTokenNotForTopic() {
         let bench = APNsBench()
         expectRejected(bench.send(topic: "com.example.other"), 400, "DeviceTokenNotForTopic")
+        // The topic must be the app's id exactly (plus the push type's suffix): not a longer or
+        // shorter id that shares its start, nor one of the same length.
+        expectRejected(bench.send(topic: APNsBench.bundle + "x"), 400, "DeviceTokenNotForTopic")
+        expectRejected(bench.send(topic: String(APNsBench.bundle.dropLast())), 400, "DeviceTokenNotForTopic")
+        expectRejected(bench.send(topic: String(APNsBench.bundle.dropLast()) + "#"), 400, "DeviceTokenNotForTopic")
+    }
+
+    /// Bytes next to the hex ranges in ASCII are not hex digits.
+    @Test(arguments: ["g", "G", "@", "`", "/", ":", "é"])
+    func tokenWithANonHexCharacterIsBadDeviceToken(character: String) {
+        let bench = APNsBench()
+        let token = String(bench.token.dropFirst(character.utf8.count)) + character
+        expectRejected(bench.send(to: token), 400, "BadDeviceToken")
     }
 
     @Test func repeatedHeaderIsDuplicateHeaders() {

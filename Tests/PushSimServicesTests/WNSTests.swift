@@ -193,6 +193,15 @@ struct WNSRequestTests {
         expectWNSError(bench.notify(contentType: nil), 400, "Content-Type must be text/xml for wns/toast")
         expectWNSError(bench.notify(type: "wns/raw", contentType: "text/xml"), 400,
                        "Content-Type must be application/octet-stream for wns/raw")
+        expectWNSError(bench.notify(contentType: "text/xmlx"), 400, "Content-Type must be text/xml for wns/toast")
+        expectWNSError(bench.notify(contentType: "text/xm"), 400, "Content-Type must be text/xml for wns/toast")
+    }
+
+    /// The media type is compared without its parameters and surrounding spaces, ignoring case.
+    @Test(arguments: ["text/xml", "TEXT/XML", "text/xml; charset=utf-8", " text/xml ;charset=utf-8", "Text/Xml "])
+    func contentTypeWithParametersOrCaseIsAccepted(contentType: String) {
+        let bench = WNSBench()
+        #expect(bench.notify(contentType: contentType).status == 200)
     }
 
     @Test(arguments: [
