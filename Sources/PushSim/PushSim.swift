@@ -17,8 +17,17 @@ public enum PushSim {
 
         public var description: String {
             switch self {
-            case .unreadable(let path, let reason): return "\(path): error: cannot read the file: \(reason)"
+            case .unreadable(let path, let reason): return "\(path): error: cannot read the file: \(reason)".escapingControlCharacters
             case .invalid(let failure): return failure.description
+            }
+        }
+
+        /// The error as ``description`` says it, with at most `limit` diagnostics followed by
+        /// `… and N more mistakes in <file>`.
+        public func rendered(limit: Int) -> String {
+            switch self {
+            case .unreadable: return description
+            case .invalid(let failure): return failure.rendered(limit: limit)
             }
         }
     }
@@ -28,10 +37,10 @@ public enum PushSim {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(.unreadable(path: path, reason: "no such file, or not readable"))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(.unreadable(path: path, reason: "not UTF-8 text"))
+        switch ScenarioSource.decode([UInt8](data), path: path) {
+        case .failure(let diagnostic): return .failure(.invalid(ScenarioParseFailure(diagnostics: [diagnostic])))
+        case .success(let text): return ScenarioParser.parse(text, path: path).mapError { .invalid($0) }
         }
-        return ScenarioParser.parse(text, path: path).mapError { .invalid($0) }
     }
 
     /// The `.scenario` files named by `paths`: files as given, folders searched recursively,

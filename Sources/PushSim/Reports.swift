@@ -6,17 +6,21 @@ import PushSimScenario
 public enum Reports {
     /// JUnit XML: one `<testsuite>` per scenario, one `<testcase>` per expectation; a failed
     /// expectation carries `<failure>` with what was seen and the replay command. A run that hit
-    /// a limit adds a failing `run limits` case. The seed is a suite property.
-    public static func junit(_ reports: [ScenarioReport]) -> String {
-        let tests = reports.reduce(0) { $0 + $1.results.count + ($1.end.isLimit ? 1 : 0) }
+    /// a limit adds a failing `run limits` case. The seed is a suite property. A file that could
+    /// not be read or parsed (`unreadable`: its path and the diagnostics) is a suite of its own
+    /// with one `parse` case in error, so CI sees it. Control characters echoed from input are
+    /// escaped (XML 1.0 cannot carry them at all).
+    public static func junit(_ reports: [ScenarioReport], unreadable: [(path: String, message: String)] = []) -> String {
+        let tests = reports.reduce(0) { $0 + $1.results.count + ($1.end.isLimit ? 1 : 0) } + unreadable.count
         let failures = reports.reduce(0) { $0 + $1.failedCount + ($1.end.isLimit ? 1 : 0) }
         let suites: [XMLNode] = reports.map { report in
             var cases: [XMLNode] = report.results.map { r in
                 let e = r.expectation
                 var children: [XMLNode] = []
                 if !r.passed {
-                    children.append(.element(XMLElement(name: "failure", attributes: [("message", "seen: \(r.seen)"), ("type", "expectation")],
-                        children: [.text("\(report.scenario.path):\(e.location.line):\(e.location.column)\nseen: \(r.seen)\nreplay: \(report.replayCommand)")])))
+                    let seen = r.seen.escapingControlCharacters
+                    children.append(.element(XMLElement(name: "failure", attributes: [("message", "seen: \(seen)"), ("type", "expectation")],
+                        children: [.text("\(report.scenario.path):\(e.location.line):\(e.location.column)\nseen: \(seen)\nreplay: \(report.replayCommand)")])))
                 }
                 return .element(XMLElement(name: "testcase", attributes: [
                     ("classname", report.scenario.path), ("name", "\(e.location.line):\(e.location.column) \(e.source)"),
@@ -38,8 +42,17 @@ public enum Reports {
                 ("failures", String(report.failedCount + (report.end.isLimit ? 1 : 0))), ("errors", "0"), ("time", "0")],
                 children: [.element(properties)] + cases))
         }
-        let root = XMLElement(name: "testsuites", attributes: [("name", "pushsim"), ("tests", String(tests)), ("failures", String(failures))],
-                              children: suites)
+        let unparsed: [XMLNode] = unreadable.map { file in
+            let message = file.message.escapingControlCharacters
+            return .element(XMLElement(name: "testsuite", attributes: [
+                ("name", file.path), ("file", file.path), ("tests", "1"), ("failures", "0"), ("errors", "1"), ("time", "0")],
+                children: [.element(XMLElement(name: "testcase", attributes: [("classname", file.path), ("name", "parse"), ("time", "0")],
+                    children: [.element(XMLElement(name: "error", attributes: [("message", "cannot be read or parsed"), ("type", "scenario")],
+                                                   children: [.text(message)]))]))]))
+        }
+        let root = XMLElement(name: "testsuites", attributes: [("name", "pushsim"), ("tests", String(tests)), ("failures", String(failures)),
+                                                               ("errors", String(unreadable.count))],
+                              children: suites + unparsed)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root.serialized() + "\n"
     }
 

@@ -24,8 +24,7 @@ extension Device {
         if let badge { fields.append(TraceEvent.Field("badge", .int(Int64(badge)))) }
         if let sound { fields.append(TraceEvent.Field("sound", .string(sound))) }
         if let collapseID { fields.append(TraceEvent.Field("collapse-id", .string(collapseID))) }
-        world.trace.record(time: world.now, layer: "device", host: name, kind: "notification.shown",
-                           correlation: world.correlation, fields: fields)
+        world.record(layer: "device", host: name, kind: "notification.shown", fields: fields)
     }
 
     /// Sets the app icon badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's `value`).

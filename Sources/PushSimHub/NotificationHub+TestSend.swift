@@ -28,7 +28,7 @@ extension NotificationHub {
         testSendTimes.removeAll { $0 + window <= world.now }
         guard testSendTimes.count < Self.testSendsPerMinute else {
             let wait = testSendTimes[0] + window - world.now
-            let seconds = max(1, (wait.microseconds + 999_999) / 1_000_000)
+            let seconds = max(1, wait.secondsRoundedUp)
             world.record(layer: "hub", host: Self.name, kind: "hub.test-send-refused",
                          ["why": "more than \(Self.testSendsPerMinute) test sends in a minute", "retry-after": seconds])
             return HubRefusal(status: 403, detail: "The test send quota was exceeded: at most \(Self.testSendsPerMinute) test sends per minute.",

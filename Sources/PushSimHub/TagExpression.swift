@@ -60,12 +60,26 @@ public struct TagExpressionError: Error, Equatable, Sendable, CustomStringConver
 /// Parses tag expressions and applies the hub's size rule: at most 20 tags when only `||` is
 /// used, otherwise at most 6 (NH-TAGS, NH-DOTNET `NotificationHubClient.cs`).
 /// Precedence: `!` binds tightest, then `&&`, then `||`.
+///
+/// The parser never recurses or allocates without bound, whatever the request carries: it stops
+/// reading at the 101st tag (``maxTagsRead``; no expression the hub accepts names more than
+/// ``maxTagsOrOnly``), and at a nesting of more than ``maxNesting`` parentheses and `!`. Microsoft documents no nesting
+/// limit; the real hub answers an expression it refuses with 400 Bad Request, and so does this one.
 public struct TagExpressionParser {
     public static let maxTagsOrOnly = 20
     public static let maxTagsMixed = 6
+    /// The deepest nesting of `(` and `!` accepted (not documented by Microsoft; chosen so that
+    /// every expression within the tag limits fits with room to spare).
+    public static let maxNesting = 64
+    /// Tags read before giving up; the refusal names the exact count up to here.
+    public static let maxTagsRead = 100
 
     private let chars: [Character]
     private var i = 0
+    /// Tags read so far.
+    private var tagCount = 0
+    /// `(` and `!` open around the current position.
+    private var nesting = 0
 
     public static func parse(_ text: String) -> Result<TagExpression, TagExpressionError> {
         var p = TagExpressionParser(chars: Array(text))
@@ -119,11 +133,21 @@ public struct TagExpressionParser {
     }
 
     private mutating func parseNot() throws -> TagExpression {
-        if eat("!") { return .not(try parseNot()) }
+        if eat("!") {
+            try enterNesting()
+            defer { nesting -= 1 }
+            return .not(try parseNot())
+        }
         if eat("(") {
+            try enterNesting()
+            defer { nesting -= 1 }
             let e = try parseOr()
             guard eat(")") else { throw error(i < chars.count ? "expected ')' but found '\(chars[i])'" : "expected ')' before the end") }
             return e
+        }
+        tagCount += 1
+        guard tagCount <= Self.maxTagsRead else {
+            throw error("A tag expression can name at most \(Self.maxTagsOrOnly) tags; this one names more than \(Self.maxTagsRead)")
         }
         if i < chars.count, chars[i] == "$" { return .tag(try implicitTag()) }
         let start = i
@@ -135,6 +159,13 @@ public struct TagExpressionParser {
         guard tag.count <= TagRules.maxLength else { throw TagExpressionError(offset: start, message: "tag longer than \(TagRules.maxLength) characters") }
         skipSpaces()
         return .tag(tag)
+    }
+
+    private mutating func enterNesting() throws {
+        nesting += 1
+        guard nesting <= Self.maxNesting else {
+            throw error("A tag expression can nest '(' and '!' at most \(Self.maxNesting) deep")
+        }
     }
 
     /// `$InstallationId:{id}` or `$UserId:{userId}`: the implicit tags of installations (NH-REG),

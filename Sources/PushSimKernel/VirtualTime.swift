@@ -3,6 +3,11 @@
 /// Virtual time starts at zero and never goes back. Nothing inside the simulation reads the
 /// wall clock; services that need calendar time (APNs `timestamp`, `apns-expiration`, JWT `iat`)
 /// add `unixEpochMicroseconds` of their ``CalendarAnchor``.
+///
+/// Arithmetic saturates: a sum past the 64-bit range is ``distantFuture`` (or ``distantPast``),
+/// never a trap. A time-to-live of 100,000 days, an expiry read off the wire near `Int64.max` or
+/// a timer at the end of time all stay representable, and the run's time limit stops the run
+/// before such an instant is ever reached.
 public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Microseconds since the start of the run.
     public var microseconds: Int64
@@ -10,53 +15,74 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
     public static let zero = VirtualTime(microseconds: 0)
+    /// The last representable instant (`Int64.max` µs, about 292,000 years): where sums saturate.
+    public static let distantFuture = VirtualTime(microseconds: .max)
+    /// The first representable instant (`Int64.min` µs).
+    public static let distantPast = VirtualTime(microseconds: .min)
 
     @inlinable public static func < (a: VirtualTime, b: VirtualTime) -> Bool { a.microseconds < b.microseconds }
+    /// `t + d`, saturating at ``distantFuture`` and ``distantPast``.
     @inlinable public static func + (t: VirtualTime, d: VirtualDuration) -> VirtualTime {
-        VirtualTime(microseconds: t.microseconds + d.microseconds)
+        VirtualTime(microseconds: saturatingSum(t.microseconds, d.microseconds))
     }
+    /// The duration from `b` to `a`, saturating at the longest representable durations.
     @inlinable public static func - (a: VirtualTime, b: VirtualTime) -> VirtualDuration {
-        VirtualDuration(microseconds: a.microseconds - b.microseconds)
+        VirtualDuration(microseconds: saturatingDifference(a.microseconds, b.microseconds))
     }
 
     /// `D+HH:MM:SS.mmm`, e.g. `0+00:00:05.120` or `91+00:00:03.000` (milliseconds, truncated).
     public var description: String {
         let us = microseconds
         let sign = us < 0 ? "-" : ""
-        let a = abs(us)
-        let ms = (a / 1_000) % 1_000
-        let s = (a / 1_000_000) % 60
-        let m = (a / 60_000_000) % 60
-        let h = (a / 3_600_000_000) % 24
+        let a = us.magnitude   // UInt64: the magnitude of Int64.min has no Int64
+        let ms = Int64((a / 1_000) % 1_000)
+        let s = Int64((a / 1_000_000) % 60)
+        let m = Int64((a / 60_000_000) % 60)
+        let h = Int64((a / 3_600_000_000) % 24)
         let d = a / 86_400_000_000
         return "\(sign)\(d)+\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))"
     }
 }
 
 /// A length of virtual time in whole microseconds.
+///
+/// Built from a count of a unit (`.seconds(n)`, `.days(n)`), added or multiplied, a duration
+/// saturates at the 64-bit range instead of trapping: a count read off the wire (a `ttl`, a
+/// `Retry-After`) can be anything.
 public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var microseconds: Int64
 
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
     public static let zero = VirtualDuration(microseconds: 0)
+    /// The longest duration a scenario file may write: 36,500 days (100 years). Longer ones are
+    /// refused where they are parsed, with a position and a hint.
+    public static let longestWritten = VirtualDuration.days(36_500)
+
     public static func microseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n) }
-    public static func milliseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n * 1_000) }
-    public static func seconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n * 1_000_000) }
-    public static func minutes(_ n: Int64) -> VirtualDuration { .seconds(n * 60) }
-    public static func hours(_ n: Int64) -> VirtualDuration { .seconds(n * 3_600) }
-    public static func days(_ n: Int64) -> VirtualDuration { .seconds(n * 86_400) }
+    public static func milliseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 1_000)) }
+    public static func seconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 1_000_000)) }
+    public static func minutes(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 60_000_000)) }
+    public static func hours(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 3_600_000_000)) }
+    public static func days(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 86_400_000_000)) }
 
     @inlinable public static func < (a: VirtualDuration, b: VirtualDuration) -> Bool { a.microseconds < b.microseconds }
+    /// `a + b`, saturating.
     @inlinable public static func + (a: VirtualDuration, b: VirtualDuration) -> VirtualDuration {
-        VirtualDuration(microseconds: a.microseconds + b.microseconds)
+        VirtualDuration(microseconds: saturatingSum(a.microseconds, b.microseconds))
     }
+    /// `a × k`, saturating.
     @inlinable public static func * (a: VirtualDuration, k: Int64) -> VirtualDuration {
-        VirtualDuration(microseconds: a.microseconds * k)
+        VirtualDuration(microseconds: saturatingProduct(a.microseconds, k))
     }
 
     /// Whole seconds, rounded down.
     public var seconds: Int64 { microseconds / 1_000_000 }
+    /// Whole seconds, rounded up (as `Retry-After` is written); never overflows.
+    public var secondsRoundedUp: Int64 {
+        let (whole, part) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        return part > 0 ? whole + 1 : whole
+    }
 
     /// The shortest exact spelling in the scenario language's units: `250ms`, `5s`, `90d`, `1500us`.
     public var description: String {
@@ -91,14 +117,36 @@ public struct CalendarAnchor: Sendable, Hashable {
     public var unixSecondsAtZero: Int64
     public init(unixSecondsAtZero: Int64 = 1_767_225_600) { self.unixSecondsAtZero = unixSecondsAtZero }
 
-    /// Unix epoch seconds at `t` (rounded down).
-    public func unixSeconds(_ t: VirtualTime) -> Int64 { unixSecondsAtZero + t.microseconds / 1_000_000 }
-    /// Unix epoch milliseconds at `t` (rounded down).
-    public func unixMilliseconds(_ t: VirtualTime) -> Int64 { unixSecondsAtZero * 1_000 + t.microseconds / 1_000 }
-    /// The virtual time of a Unix epoch second.
-    public func virtualTime(unixSeconds s: Int64) -> VirtualTime {
-        VirtualTime(microseconds: (s - unixSecondsAtZero) * 1_000_000)
+    /// Unix epoch seconds at `t` (rounded down; saturating).
+    public func unixSeconds(_ t: VirtualTime) -> Int64 { saturatingSum(unixSecondsAtZero, t.microseconds / 1_000_000) }
+    /// Unix epoch milliseconds at `t` (rounded down; saturating).
+    public func unixMilliseconds(_ t: VirtualTime) -> Int64 {
+        saturatingSum(saturatingProduct(unixSecondsAtZero, 1_000), t.microseconds / 1_000)
     }
+    /// The virtual time of a Unix epoch second. Any value read off the wire maps to an instant:
+    /// those beyond the 64-bit range of microseconds saturate to ``VirtualTime/distantFuture``
+    /// or ``VirtualTime/distantPast``.
+    public func virtualTime(unixSeconds s: Int64) -> VirtualTime {
+        VirtualTime(microseconds: saturatingProduct(saturatingDifference(s, unixSecondsAtZero), 1_000_000))
+    }
+}
+
+/// `a + b`, clamped to `Int64.min ... Int64.max`.
+@inlinable func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? .max : .min) : sum
+}
+
+/// `a - b`, clamped to `Int64.min ... Int64.max`.
+@inlinable func saturatingDifference(_ a: Int64, _ b: Int64) -> Int64 {
+    let (difference, overflow) = a.subtractingReportingOverflow(b)
+    return overflow ? (b < 0 ? .max : .min) : difference
+}
+
+/// `a × b`, clamped to `Int64.min ... Int64.max`.
+@inlinable func saturatingProduct(_ a: Int64, _ b: Int64) -> Int64 {
+    let (product, overflow) = a.multipliedReportingOverflow(by: b)
+    return overflow ? ((a < 0) == (b < 0) ? .max : .min) : product
 }
 
 @usableFromInline func pad(_ n: Int64, _ width: Int) -> String {

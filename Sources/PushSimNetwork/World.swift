@@ -10,8 +10,12 @@ import PushSimKernel
 public final class World {
     public let seed: UInt64
     public let anchor: CalendarAnchor
+    /// Every event recorded so far. Read-only from outside: record through ``record(layer:host:kind:_:)``
+    /// or ``record(layer:host:kind:fields:)``, observe through ``observeTrace(_:)``. (A settable
+    /// property with an observer here let other modules mutate it through a get-and-set, which
+    /// copied the whole trace on every event recorded: a run's cost grew with its square.)
     /// Checked for exclusivity (observers are user code that might call back into the world).
-    public var trace = Trace() { didSet { tracing = trace.isActive } }
+    public private(set) var trace = Trace()
     @exclusivity(unchecked) public var journal = RequestJournal()
     @exclusivity(unchecked) public var faults = NetworkFaults() {
         didSet { (latencyIsFixed, plainLatency) = (faults.latencyIsFixed, faults.plainLatency) }
@@ -121,8 +125,28 @@ public final class World {
                      fields: fields().map { TraceEvent.Field($0.key, $0.value.traceValue) })
     }
 
+    /// Records a trace event whose fields are already built, at `now` in the current causal chain.
+    public func record(layer: String, host: String, kind: String, fields: [TraceEvent.Field]) {
+        guard tracing else { return }
+        trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation, fields: fields)
+    }
+
     /// Whether trace events are kept or observed: hosts skip building costly trace fields when not.
     public var isTracing: Bool { tracing }
+
+    /// Whether recorded events are kept in ``trace`` (default true). Benchmarks of very large runs
+    /// turn it off; observers still see every event.
+    public var isRecordingTrace: Bool {
+        get { trace.isRecording }
+        set { trace.isRecording = newValue; tracing = trace.isActive }
+    }
+
+    /// Adds an observer that sees every trace event recorded from now on (invariant checkers use
+    /// this; they observe from outside and are never called by the hosts).
+    public func observeTrace(_ observer: @escaping (TraceEvent) -> Void) {
+        trace.observe(observer)
+        tracing = trace.isActive
+    }
 
     // MARK: Timers
 

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// One problem found in a scenario file: where it is, what was expected and found, and how to fix it.
 ///
 /// Diagnostics are plain values (house style rule 10) with one renderer, ``description``:
@@ -20,10 +22,12 @@ public struct ScenarioDiagnostic: Error, Equatable, Sendable, CustomStringConver
     }
 
     /// `file:line:col: error: message` and, if there is a hint, a second line `  hint: ...`.
+    /// Control characters from the file (in its path or echoed in the message) are escaped, so
+    /// that printing a diagnostic cannot drive the reader's terminal.
     public var description: String {
         let first = "\(location): error: \(message)"
-        guard let hint else { return first }
-        return first + "\n  hint: " + hint
+        guard let hint else { return first.escapingControlCharacters }
+        return (first + "\n  hint: " + hint).escapingControlCharacters
     }
 }
 
@@ -37,4 +41,14 @@ public struct ScenarioParseFailure: Error, Equatable, Sendable, CustomStringConv
 
     /// Each diagnostic's ``ScenarioDiagnostic/description``, joined by newlines.
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// The first `limit` diagnostics, then `… and N more mistakes in <file>` if there are more:
+    /// a file with 100,000 bad lines must not print 100,000 errors.
+    public func rendered(limit: Int) -> String {
+        guard diagnostics.count > limit else { return description }
+        let shown = diagnostics.prefix(max(0, limit)).map(\.description)
+        let rest = diagnostics.count - shown.count
+        let file = diagnostics.first.map { $0.location.file.escapingControlCharacters } ?? "the file"
+        return (shown + ["… and \(rest) more mistake\(rest == 1 ? "" : "s") in \(file)"]).joined(separator: "\n")
+    }
 }

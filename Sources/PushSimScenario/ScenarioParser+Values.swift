@@ -19,29 +19,40 @@ extension ScenarioParser {
 
     static let durationHint = "units are us, ms, s, m, h, d"
 
-    /// `t + d`, or nil if it does not fit in 64-bit microseconds.
+    /// The latest time a scenario may name (``VirtualDuration/longestWritten`` after the start).
+    static let latestWritten = VirtualTime.zero + .longestWritten
+
+    /// The hint for a duration or time past ``VirtualDuration/longestWritten``.
+    static let tooLongHint = "durations and times in a scenario are at most \(VirtualDuration.longestWritten) (100 years); "
+        + "a run stops at its limit time (limit time, default 3650d)"
+
+    /// `t + d`, or nil if it lies past ``latestWritten``.
     static func adding(_ d: VirtualDuration, to t: VirtualTime) -> VirtualTime? {
-        let (sum, overflow) = t.microseconds.addingReportingOverflow(d.microseconds)
-        return overflow ? nil : VirtualTime(microseconds: sum)
+        let sum = t + d
+        return sum > latestWritten ? nil : sum
     }
 
-    /// Parses `<digits><unit>`; `location` is where `text` starts.
+    /// Parses `<digits><unit>` of at most ``VirtualDuration/longestWritten``; `location` is where `text` starts.
+    /// (Longer ones are refused here, so that nothing a file says can push virtual time near the
+    /// end of the 64-bit range.)
     static func duration(_ text: Substring, at location: SourceLocation) throws(ScenarioDiagnostic) -> VirtualDuration {
-        if let d = VirtualDuration.parse(text) { return d }
+        if let d = VirtualDuration.parse(text), d <= .longestWritten { return d }
         if isTooLarge(text) {
-            throw ScenarioDiagnostic(location: location, message: "duration \"\(text)\" is too large",
-                                     hint: "durations must fit in 64-bit microseconds (about 292,000 years)")
+            throw ScenarioDiagnostic(location: location, message: "duration \"\(text)\" is longer than \(VirtualDuration.longestWritten)",
+                                     hint: tooLongHint)
         }
         throw ScenarioDiagnostic(location: location,
                                  message: "expected a duration such as 5s or 250ms, found \"\(text)\"",
                                  hint: durationHint)
     }
 
-    /// True if `text` is `<digits><unit>` but too large for `VirtualDuration`.
+    /// True if `text` is `<digits><unit>` but longer than ``VirtualDuration/longestWritten``.
     static func isTooLarge(_ text: Substring) -> Bool {
         let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
         let unit = text.dropFirst(digits.count)
-        return !digits.isEmpty && VirtualDuration.units.contains(where: { $0.0 == unit }) && VirtualDuration.parse(text) == nil
+        guard !digits.isEmpty, VirtualDuration.units.contains(where: { $0.0 == unit }) else { return false }
+        guard let d = VirtualDuration.parse(text) else { return true }
+        return d > .longestWritten
     }
 
     /// True for a non-empty run of ASCII digits (no sign, no spaces).
@@ -63,8 +74,11 @@ extension ScenarioParser.Tokens {
         let token = try word("a time such as 5s or +2s", hint: hint)
         let relative = token.text.hasPrefix("+")
         let text = relative ? token.text.dropFirst() : token.text[...]
-        guard let d = VirtualDuration.parse(text) else {
-            if ScenarioParser.isTooLarge(text) { _ = try ScenarioParser.duration(text, at: location(token)) }
+        guard let d = VirtualDuration.parse(text), d <= .longestWritten else {
+            if ScenarioParser.isTooLarge(text) {
+                throw ScenarioDiagnostic(location: location(token), message: "time \(token.quoted) is later than \(VirtualDuration.longestWritten)",
+                                         hint: ScenarioParser.tooLongHint)
+            }
             throw ScenarioDiagnostic(location: location(token),
                                      message: "expected a time such as 5s or +2s, found \(token.quoted)", hint: hint)
         }

@@ -75,7 +75,7 @@ public enum ScenarioRunner {
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
         let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
         let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker()]
-        simulation.world.trace.observe { event in for c in checkers { c.observe(event) } }
+        simulation.world.observeTrace { event in for c in checkers { c.observe(event) } }
         // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
         var probes: [Int: Int] = [:]   // expectation index → live registrations seen (looked up only)
         for (i, e) in scenario.expectations.enumerated() {

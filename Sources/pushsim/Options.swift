@@ -14,13 +14,15 @@ struct Options {
     var format: Format = .text
     var checkDeterminism = false
     var diagramPath: String?
+    /// Diagnostics printed per file before `… and N more` (`--max-errors`, default 20).
+    var maxErrors = 20
 
     static let usage = """
     OVERVIEW: PushSim runs push-notification scenarios on virtual time, the same on every run.
 
     USAGE: pushsim run <file-or-folder>... [--seed <n>] [--trace <file>] [--timeline] [--junit <file>]
                                           [--format text|json] [--check-determinism]
-           pushsim check <file-or-folder>...
+           pushsim check <file-or-folder>... [--max-errors <n>]
            pushsim explain <file> [--seed <n>]
 
     COMMANDS:
@@ -39,6 +41,7 @@ struct Options {
       --diagram <file>    write a Mermaid sequence diagram of the run (a .md file holds one per scenario)
       --format text|json  the summary on standard output (default text)
       --check-determinism run each scenario twice and report the first trace line that differs
+      --max-errors <n>    print at most n mistakes per file, then how many more (default 20)
       -h, --help          show this help
 
     EXIT CODES:
@@ -76,6 +79,9 @@ struct Options {
             case "--diagram": options.diagramPath = value(arg)
             case "--timeline": options.timeline = true
             case "--check-determinism": options.checkDeterminism = true
+            case "--max-errors":
+                guard let n = Int(value(arg)), n >= 1 else { fail("--max-errors needs a whole number of at least 1") }
+                options.maxErrors = n
             case "--format":
                 let v = value(arg)
                 guard let f = Format(rawValue: v) else { fail("--format takes text or json, not '\(v)'") }

@@ -2,13 +2,29 @@ import Foundation
 import PushSim
 
 // The `pushsim` command: see `Options.usage` for commands, options and exit codes.
+//
+// Nothing a run finds is lost when a later one fails: each scenario's lines are flushed as soon as
+// it ends, the `--trace` file grows scenario by scenario and `--junit` is rewritten after each
+// one. Should PushSim itself crash, `CrashNotice` says which scenario was running.
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let (files, missing) = PushSim.scenarioFiles(in: options.paths)
 if !missing.isEmpty { Options.fail("no such file or folder: \(missing.joined(separator: ", "))") }
 if files.isEmpty { Options.fail("no .scenario files in \(options.paths.joined(separator: ", "))") }
+CrashNotice.install()
 
-func writeError(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+/// Prints text that may echo input (scenario strings, payloads from the wire) with its control
+/// characters escaped.
+func say(_ text: String, terminator: String = "\n") { print(text.escapingControlCharacters, terminator: terminator) }
+
+/// Sends what `print` has buffered to standard output now (before an error line, and after each
+/// scenario, so that a crash later loses none of it).
+func flushStandardOutput() { fflush(nil) }   // nil: every output stream (reading `stdout` is not concurrency-safe in Swift 6)
+
+func writeError(_ text: String) {
+    flushStandardOutput()
+    FileHandle.standardError.write(Data((text.escapingControlCharacters + "\n").utf8))
+}
 
 func write(_ text: String, to path: String) {
     do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch { Options.fail("cannot write \(path): \(error)") }
@@ -18,19 +34,20 @@ if options.command == .check {
     var bad = 0
     for file in files {
         switch PushSim.loadScenario(path: file) {
-        case .success(let s): print("ok    \(file) \"\(s.name)\": \(s.devices.count) device(s), \(s.actions.count) step(s), \(s.expectations.count) expectation(s)")
-        case .failure(let error): writeError("\(error)"); bad += 1
+        case .success(let s): say("ok    \(file) \"\(s.name)\": \(s.devices.count) device(s), \(s.actions.count) step(s), \(s.expectations.count) expectation(s)")
+        case .failure(let error): writeError(error.rendered(limit: options.maxErrors)); bad += 1
         }
     }
-    print("\(files.count) file(s) checked, \(bad) with mistakes")
+    say("\(files.count) file(s) checked, \(bad) with mistakes")
     exit(bad > 0 ? 2 : 0)
 }
 
 if options.command == .explain {
+    CrashNotice.running(files[0], seed: options.seed)
     switch PushSim.run(path: files[0], seed: options.seed) {
-    case .failure(let error): writeError("\(error)"); exit(2)
+    case .failure(let error): writeError(error.rendered(limit: options.maxErrors)); exit(2)
     case .success(let report):
-        print(Explanation.narrate(report), terminator: "")
+        say(Explanation.narrate(report), terminator: "")
         exit(report.passed ? 0 : 1)
     }
 }
@@ -38,39 +55,49 @@ if let path = options.diagramPath, files.count > 1, !path.hasSuffix(".md") {
     Options.fail("several scenarios need a Markdown diagram file (one diagram per scenario): name it <something>.md")
 }
 
+/// The `--trace` file, opened once and appended to after each scenario.
+let traceFile: FileHandle? = options.tracePath.map { path in
+    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        Options.fail("cannot write \(path)")
+    }
+    return handle
+}
+
 var reports: [ScenarioReport] = []
-var unreadable: [String] = []
-var traceOut = ""
+var unreadable: [(path: String, message: String)] = []
 var nondeterministic = 0
 let started = DispatchTime.now().uptimeNanoseconds   // wall clock for the summary only, never inside a run
 for file in files {
+    CrashNotice.running(file, seed: options.seed)
     switch PushSim.run(path: file, seed: options.seed) {
     case .failure(let error):
-        writeError("\(error)")
-        unreadable.append(file)
+        writeError(error.rendered(limit: options.maxErrors))
+        unreadable.append((file, error.description))
     case .success(let report):
         reports.append(report)
         if options.format == .text {
-            print(report.text(), terminator: "")
-            if options.timeline { print(TraceFormat.timeline(report.trace), terminator: "") }
+            say(report.text(), terminator: "")
+            if options.timeline { say(TraceFormat.timeline(report.trace), terminator: "") }
         }
         if options.checkDeterminism, case .success(let again) = PushSim.run(path: file, seed: report.seed) {
             if let d = Reports.firstDifference(report.trace, again.trace) {
                 nondeterministic += 1
-                print("  NOT DETERMINISTIC: trace line \(d.line) differs between two runs with seed \(report.seed)\n    first:  \(d.first)\n    second: \(d.second)")
+                say("  NOT DETERMINISTIC: trace line \(d.line) differs between two runs with seed \(report.seed)\n    first:  \(d.first)\n    second: \(d.second)")
             } else if options.format == .text {
-                print("  deterministic: two runs gave the same \(report.trace.count)-event trace")
+                say("  deterministic: two runs gave the same \(report.trace.count)-event trace")
             }
         }
-        if options.tracePath != nil {
+        if let traceFile {
             var header = "{\"scenario\":"
             appendJSONString(file, to: &header)
-            traceOut += header + ",\"seed\":\(report.seed)}\n" + TraceFormat.jsonLines(report.trace)
+            traceFile.write(Data((header + ",\"seed\":\(report.seed)}\n" + TraceFormat.jsonLines(report.trace)).utf8))
         }
     }
+    if let path = options.junitPath { write(Reports.junit(reports, unreadable: unreadable), to: path) }
+    flushStandardOutput()
 }
-if let path = options.tracePath { write(traceOut, to: path) }
-if let path = options.junitPath { write(Reports.junit(reports), to: path) }
+CrashNotice.running(nil, seed: nil)
+try? traceFile?.close()
 if let path = options.diagramPath {
     if path.hasSuffix(".md") {
         write(reports.map { "## \($0.scenario.name)\n\n`\($0.scenario.path)`, seed \($0.seed)\n\n```mermaid\n" + SequenceDiagram.mermaid($0) + "```\n" }
@@ -82,14 +109,15 @@ if let path = options.diagramPath {
 
 let failedScenarios = reports.filter { !$0.passed }.count
 if options.format == .json {
-    print(Reports.jsonSummary(reports, unreadable: unreadable), terminator: "")
+    say(Reports.jsonSummary(reports, unreadable: unreadable.map(\.path)), terminator: "")
 } else {
     let passed = reports.reduce(0) { $0 + $1.results.filter(\.passed).count }
     let failed = reports.reduce(0) { $0 + $1.failedCount }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let extra = (unreadable.isEmpty ? "" : ", \(unreadable.count) could not be read or parsed")
         + (nondeterministic == 0 ? "" : ", \(nondeterministic) not deterministic")
-    print("\(files.count) scenario(s): \(failedScenarios) failed\(extra); \(String(format: "%.2f", elapsed)) s wall time")
-    print("expectations: \(passed) passed, \(failed) failed")
+    say("\(files.count) scenario(s): \(failedScenarios) failed\(extra); \(String(format: "%.2f", elapsed)) s wall time")
+    say("expectations: \(passed) passed, \(failed) failed")
 }
+flushStandardOutput()
 exit(!unreadable.isEmpty ? 2 : (failedScenarios + nondeterministic > 0 ? 1 : 0))

@@ -198,3 +198,44 @@ struct TagExpressionTests {
         #expect(w.detail(r) == "Invalid tag expression: expected ')' before the end (at character 8)")
     }
 }
+
+/// Expressions built to exhaust the parser: one request from a phone through the tutorial backend
+/// (`to_tag=x || !!!…`) used to overflow the stack and kill the process.
+@Suite("Tag expressions: hostile input")
+struct TagExpressionHostileInputTests {
+    private func error(_ text: String) -> TagExpressionError? {
+        if case .failure(let e) = TagExpressionParser.parse(text) { return e }
+        return nil
+    }
+
+    @Test func tenThousandNotsAreRefusedNotRecursed() {
+        let e = error("x || " + String(repeating: "!", count: 10_000) + "y")
+        #expect(e?.message == "A tag expression can nest '(' and '!' at most 64 deep")
+        #expect(e?.offset == 5 + 65)
+    }
+
+    @Test func tenThousandParenthesesAreRefused() {
+        let e = error(String(repeating: "(", count: 10_000) + "x" + String(repeating: ")", count: 10_000))
+        #expect(e?.message == "A tag expression can nest '(' and '!' at most 64 deep")
+    }
+
+    @Test func nestingUpToTheLimitIsFine() {
+        let deep = String(repeating: "(", count: 32) + String(repeating: "!", count: 32) + "x" + String(repeating: ")", count: 32)
+        #expect((try? TagExpressionParser.parse(deep).get()) != nil)
+    }
+
+    @Test func aHundredThousandTagChainStopsAtTheHundredAndFirstTag() {
+        let chain = Array(repeating: "x", count: 100_000).joined(separator: " && ")
+        let e = error(chain)
+        #expect(e?.message == "A tag expression can name at most 20 tags; this one names more than 100")
+        #expect(e?.offset == 100 * 5)
+        #expect(error(Array(repeating: "x", count: 100_000).joined(separator: " || ")) != nil)
+    }
+
+    @Test func theHubAnswers400ToADeepExpression() {
+        let w = HubWorld(services: false)
+        let r = w.send(format: "apple", body: Payload.apple, tags: "x || " + String(repeating: "!", count: 10_000) + "x")
+        #expect(r?.status == 400)
+        #expect(w.detail(r)?.hasPrefix("Invalid tag expression: A tag expression can nest") == true)
+    }
+}

@@ -97,4 +97,48 @@ struct VirtualTimeTests {
         #expect(anchor.virtualTime(unixSeconds: anchor.unixSeconds(later)) == later)
         #expect(CalendarAnchor(unixSecondsAtZero: 1_000) != CalendarAnchor())
     }
+
+    // MARK: Saturation (these trapped before: a crash lost every report of the run)
+
+    @Test func sumsSaturateAtTheEndsOfTime() {
+        let nearEnd = VirtualTime(microseconds: .max - 5)
+        #expect(nearEnd + .seconds(10) == .distantFuture)
+        #expect(VirtualTime.distantFuture + .days(1) == .distantFuture)
+        #expect(VirtualTime(microseconds: .min + 5) + .microseconds(-10) == .distantPast)
+        #expect(VirtualTime.distantFuture - VirtualTime.distantPast == VirtualDuration(microseconds: .max))
+        #expect(VirtualTime.distantPast - VirtualTime.distantFuture == VirtualDuration(microseconds: .min))
+        #expect(VirtualDuration(microseconds: .max) + .seconds(1) == VirtualDuration(microseconds: .max))
+        #expect(VirtualDuration.seconds(1) * .max == VirtualDuration(microseconds: .max))
+        #expect(VirtualDuration.seconds(-1) * .max == VirtualDuration(microseconds: .min))
+    }
+
+    @Test func unitConstructorsSaturate() {
+        #expect(VirtualDuration.days(.max) == VirtualDuration(microseconds: .max))
+        #expect(VirtualDuration.days(.min) == VirtualDuration(microseconds: .min))
+        #expect(VirtualDuration.milliseconds(.max / 10) == VirtualDuration(microseconds: .max))
+        #expect(VirtualDuration.hours(2) == .minutes(120))
+        #expect(VirtualDuration.longestWritten == .days(36_500))
+    }
+
+    @Test func secondsRoundedUpNeverOverflows() {
+        #expect(VirtualDuration.milliseconds(1).secondsRoundedUp == 1)
+        #expect(VirtualDuration.seconds(3).secondsRoundedUp == 3)
+        #expect(VirtualDuration(microseconds: .max).secondsRoundedUp == .max / 1_000_000 + 1)
+    }
+
+    @Test func extremeInstantsDescribeThemselves() {
+        #expect(VirtualTime.distantPast.description == "-106751991+04:00:54.775")
+        #expect(VirtualTime.distantFuture.description == "106751991+04:00:54.775")
+    }
+
+    /// Wall-clock values read off the wire (`apns-expiration`, a JWT `iat`, a SAS `se`) can be any
+    /// 64-bit number.
+    @Test func calendarConversionsOfWireValuesSaturate() {
+        let anchor = CalendarAnchor()
+        #expect(anchor.virtualTime(unixSeconds: .max) == .distantFuture)
+        #expect(anchor.virtualTime(unixSeconds: .min) == .distantPast)
+        #expect(anchor.unixSeconds(.distantFuture) == .max / 1_000_000 + anchor.unixSecondsAtZero)
+        #expect(anchor.unixMilliseconds(.distantFuture) == .max / 1_000 + anchor.unixSecondsAtZero * 1_000)
+        #expect(CalendarAnchor(unixSecondsAtZero: .max).unixMilliseconds(.zero) == .max)
+    }
 }

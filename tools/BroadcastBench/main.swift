@@ -20,7 +20,7 @@ let total = Int(argument("--devices", "1000000")) ?? 1_000_000
 let seed = UInt64(argument("--seed", "1")) ?? 1
 let memoryBefore = residentKiB()
 let sim = Simulation(seed: seed)
-sim.world.trace.isRecording = false
+sim.world.isRecordingTrace = false
 sim.world.journal.isRecording = false
 sim.world.limits.maxEvents = Int.max
 

@@ -29,7 +29,7 @@ var times: [Double] = []
 for rep in 1...reps {
     let memoryBefore = residentKiB()
     let sim = Simulation(seed: UInt64(rep))
-    sim.world.trace.isRecording = false
+    sim.world.isRecordingTrace = false
     sim.world.journal.isRecording = false
     var devices: [Device] = []
     devices.reserveCapacity(count)

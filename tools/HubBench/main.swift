@@ -13,7 +13,7 @@ let expression = "(a && !b) || c"
 
 let before = residentKiB()
 let sim = Simulation(seed: 1)
-sim.world.trace.isRecording = false
+sim.world.isRecordingTrace = false
 var random = SeededRandom(seed: 42)
 var descriptions: [RegistrationDescription] = []
 descriptions.reserveCapacity(count)

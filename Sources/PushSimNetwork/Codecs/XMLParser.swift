@@ -287,6 +287,12 @@ private struct XMLScanner {
 
     /// Rejects invalid UTF-8 and characters outside XML's `Char` production anywhere.
     func checkCharacters() throws(XMLParseError) {
+        // Fast path: registration bodies are ASCII; a byte of 0x20...0x7E, tab, LF or CR is a
+        // whole, allowed character. Only a document with another byte is decoded scalar by scalar.
+        let plainASCII = bytes.withUnsafeBufferPointer { buffer in
+            buffer.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        }
+        if plainASCII { return }
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var k = 0

@@ -54,5 +54,5 @@ extension WNSRejection {
 
 /// A `Retry-After`-style whole number of seconds: rounded up, at least 1.
 func retryAfterSeconds(_ d: VirtualDuration) -> Int {
-    max(1, Int((d.microseconds + 999_999) / 1_000_000))
+    max(1, Int(d.secondsRoundedUp))
 }

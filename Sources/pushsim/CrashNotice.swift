@@ -1,0 +1,66 @@
+import PushSim
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A last word if PushSim itself crashes (a trap, a stack overflow): which scenario was running,
+/// with which seed, and that the reports of the scenarios before it are already written.
+///
+/// A crash is a bug in PushSim, never the scenario's fault: every input is meant to end in a
+/// diagnostic or a result. Should one slip through, this turns a bare "Illegal instruction" into
+/// a line that says what to report. The handler runs on its own stack (so that it works after a
+/// stack overflow), uses only `write(2)` on a message prepared beforehand, then lets the signal
+/// take its default course, so the exit status still says the process crashed.
+enum CrashNotice {
+    /// The message the handler writes, prepared outside the handler (which may not allocate).
+    nonisolated(unsafe) private static var message = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+    nonisolated(unsafe) private static var length = 0
+    private static let capacity = 4_096
+    private static let signals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT]
+
+    /// Installs the handler for the fatal signals, on an alternate stack of 64 KiB.
+    static func install() {
+        let stackSize = 65_536
+        var stack = stack_t()
+        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: stackSize, alignment: 16)
+        stack.ss_size = stackSize
+        stack.ss_flags = 0
+        sigaltstack(&stack, nil)
+        for signal in signals {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = handle
+            #else
+            action.__sigaction_u.__sa_handler = handle
+            #endif
+            action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+        }
+        running(nil, seed: nil)
+    }
+
+    /// Notes the scenario now running (nil between scenarios).
+    static func running(_ file: String?, seed: UInt64?) {
+        let text: String
+        if let file {
+            let seedText = seed.map { " with seed \($0)" } ?? ""
+            text = "\npushsim: crashed while running \(file)\(seedText). This is a bug in PushSim, not in the scenario: "
+                + "please report it with the file. The reports of the scenarios before it are written.\n"
+        } else {
+            text = "\npushsim: crashed outside any scenario. This is a bug in PushSim: please report it with the command line.\n"
+        }
+        let bytes = Array(text.escapingControlCharacters.utf8.prefix(capacity))
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { message.update(from: $0.baseAddress!, count: $0.count) }
+        }
+        length = bytes.count
+    }
+
+    private static let handle: @convention(c) (Int32) -> Void = { signal in
+        _ = write(2, CrashNotice.message, CrashNotice.length)
+        raise(signal)   // SA_RESETHAND restored the default action: the process ends as it would have
+    }
+}
