@@ -66,9 +66,14 @@ public final class DeviceFleet: Host, CallReceiver {
     // MARK: OS actions
 
     /// Installs the app on every member that lacks it; each asks its service for a handle.
-    public func installAll() {
+    public func installAll() { install(members: installed.indices) }
+
+    /// Installs the app on the members in `members` that lack it, in member order; each asks its
+    /// service for a handle. Populations install in waves this way, as real ones do, so that the
+    /// calls in flight (about 250 bytes each) stay a wave's worth, not a population's.
+    public func install(members: Range<Int>) {
         var bodies: [UInt16: [UInt8]] = [:] // one register body per install number (looked up only)
-        for m in installed.indices where !installed[m] {
+        for m in members.clamped(to: installed.indices) where !installed[m] {
             installed[m] = true
             installs[m] &+= 1
             handleDigests[m] = 0

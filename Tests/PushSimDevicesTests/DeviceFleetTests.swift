@@ -73,6 +73,22 @@ struct DeviceFleetTests {
     }
 
     /// A reinstalled member gets a new handle; a push to the old one is refused.
+    /// Installing in waves gives every member the handle it gets installing all at once.
+    @Test func installingInWavesGivesTheSameHandles() {
+        let (_, _, atOnce) = fleet(.android, count: 25)
+        let sim = Simulation(seed: 1)
+        let waves = sim.addFleet("fleet", .android, count: 25)
+        var handles = Array(repeating: "", count: 25)
+        waves.onHandle = { member, handle in handles[member] = handle }
+        for (k, start) in stride(from: 0, to: 25, by: 10).enumerated() {
+            sim.at(.zero + .seconds(Int64(k))) { waves.install(members: start..<(start + 10)) }
+        }
+        sim.at(.zero + .seconds(5)) { waves.install(members: 20..<40) }   // clamped; nothing new
+        sim.run()
+        #expect(handles == atOnce)
+        #expect((0..<25).allSatisfy(waves.isInstalled))
+    }
+
     @Test func aReinstallGivesANewHandle() {
         let (sim, fleet, handles) = fleet(.android, count: 2)
         var renewed: [Int: String] = [:]
