@@ -23,7 +23,15 @@ extension Device {
         }
         switch client {
         case .tutorial: TutorialRegisterClient(device: self).register(handle: handle, retry: true)
-        case .recommended: RecommendedRegisterClient(device: self).register(handle: handle, restartsLeft: 1)
+        case .recommended:
+            // One registration at a time: two at once could each create an id, and the hub would
+            // hold two registrations for this phone (each notification shown twice).
+            guard !isRegistering else { registerAgain = true; return }
+            isRegistering = true
+            RecommendedRegisterClient(device: self).register(handle: handle, restartsLeft: 1) { [self] in
+                isRegistering = false
+                if registerAgain { registerAgain = false; register() }
+            }
         }
     }
 
@@ -37,7 +45,10 @@ extension Device {
 
     /// Logs out: deletes the registration through the backend (`DELETE /api/register/<id>`), then
     /// forgets the stored id and the credentials. (The tutorial app has no logout; this is the
-    /// obvious one on top of the tutorial backend's DELETE.)
+    /// obvious one on top of the tutorial backend's DELETE.) The recommended app keeps the old
+    /// credentials for that one call and retries it on a transient failure (``AppRetry``): a lost
+    /// `DELETE` would leave the registration on the hub, and the phone would go on showing the
+    /// old user's notifications.
     public func logout() {
         guard isAppInstalled, authorization != nil else {
             return record("app.ignored", ["action": "logout", "why": "nobody is logged in"])
@@ -50,7 +61,13 @@ extension Device {
             requestedTags = []
         }
         guard let id = storage[Device.registrationIDKey] else { return forget() }
-        callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in }
+        if client == .recommended {
+            let installed = generation
+            callBackendRetrying(.unregister, "DELETE", "/api/register/\(id)", authorization: authorization,
+                                stillWanted: { [self] in installed == generation }) { _ in }
+        } else {
+            callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in }
+        }
         forget()
     }
 
@@ -72,9 +89,11 @@ extension Device {
 
     /// Called when the OS delivers a handle to the app.
     func appDidReceiveHandle(changed: Bool) {
-        // The tutorial app only enables its Log In button. The recommended app re-registers
-        // whenever the handle changed and the user is logged in (handles change: A-REG, F-TOK, W-OVR).
-        if client == .recommended, changed, authorization != nil { register() }
+        // The tutorial app only enables its Log In button. The recommended app registers again on
+        // every start while the user is logged in, changed handle or not: handles change (A-REG,
+        // F-TOK, W-OVR), registrations expire on the hub, and a registration lost to a fault is
+        // repaired at the next start (Microsoft's guidance: refresh the registration when the app starts).
+        if client == .recommended, authorization != nil { register() }
     }
 
     /// The user sends `message` to `recipient`, once per enabled switch, in the tutorial app's
@@ -92,10 +111,12 @@ extension Device {
         }
     }
 
-    /// One call to the backend with the Basic header, recorded for expectations.
+    /// One call to the backend with the Basic header (the logged-in user's, or `authorization`
+    /// when given), recorded for expectations.
     func callBackend(_ op: AppOperation, _ method: String, _ path: String, query: [(String, String)] = [],
-                     contentType: String? = nil, body: String = "", then: @escaping (CallResult) -> Void) {
-        var headers = HTTPHeaders([("Authorization", "Basic \(authorization ?? "")")])
+                     contentType: String? = nil, body: String = "", authorization: String? = nil,
+                     then: @escaping (CallResult) -> Void) {
+        var headers = HTTPHeaders([("Authorization", "Basic \(authorization ?? self.authorization ?? "")")])
         if let contentType { headers.add("Content-Type", contentType) }
         send(HTTPRequest(method: method, authority: app.backendHost, path: path, query: query, headers: headers,
                          body: Array(body.utf8)), as: op, then: then)

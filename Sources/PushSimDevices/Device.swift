@@ -36,6 +36,9 @@ public final class Device: Host {
     public internal(set) var storage: [String: String] = [:]
     /// The Basic credentials built at login, kept in memory only.
     var authorization: String?
+    /// The recommended app runs one registration at a time; a request meanwhile runs after it.
+    var isRegistering = false
+    var registerAgain = false
     public internal(set) var loggedInUser: String?
 
     // What a test can look at
@@ -95,6 +98,7 @@ public final class Device: Host {
         installCount += 1
         appInstance += 1
         generation += 1
+        (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
         storage = [:]
         handle = nil
         record("device.install", ["install": installCount])
@@ -110,6 +114,7 @@ public final class Device: Host {
         installCount += 1
         appInstance += 1
         generation += 1
+        (isRegistering, registerAgain) = (false, false)
         storage = other.storage
         handle = nil
         record("device.restore", ["from": other.name, "stored-id": storage[Device.registrationIDKey] ?? "none"])
@@ -132,6 +137,7 @@ public final class Device: Host {
         guard isAppInstalled else { return record("device.ignored", ["action": "uninstall", "why": "the app is not installed"]) }
         isAppInstalled = false
         generation += 1
+        (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
         storage = [:]
         authorization = nil
         loggedInUser = nil
@@ -140,7 +146,11 @@ public final class Device: Host {
     }
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
-    public func launch() {
+    /// When the handle does not come (no answer, an error), the recommended app asks again after
+    /// the ``AppRetry`` delays; the tutorial app waits for its next start.
+    public func launch() { launch(attempt: 0) }
+
+    func launch(attempt: Int) {
         guard isAppInstalled else { return }
         let generation = self.generation
         let ask = DeviceRegisterRequest(app: service.appID, install: appInstance, environment: service.scope)
@@ -149,7 +159,12 @@ public final class Device: Host {
             guard generation == self.generation else { return }
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
                   let h = json["handle"]?.stringValue else {
-                return record("device.handle-failed", ["result": result.summary])
+                record("device.handle-failed", ["result": result.summary])
+                guard client == .recommended, attempt < AppRetry.delays.count else { return }
+                let delay = AppRetry.delays[attempt]
+                record("app.retry", ["operation": "handle", "why": "\(result.summary): ask again", "after": delay.description])
+                world.schedule(after: delay) { [self] in if generation == self.generation { launch(attempt: attempt + 1) } }
+                return
             }
             let changed = h != handle
             handle = h

@@ -67,32 +67,40 @@ struct TutorialRegisterClient {
 
 /// The registration logic Microsoft's guidance recommends (NH-DN743807; tutorial-system.md
 /// "What the guidance recommends instead"): keep the id; with none stored, get one; upsert;
-/// on 410 forget the stored id and start over from "create id" (at most `restartsLeft` times).
+/// on 410 forget the stored id and start over from "create id" (at most `restartsLeft` times);
+/// retry calls that failed for a passing reason (``AppRetry``) while the same user is logged in.
 struct RecommendedRegisterClient {
     let device: Device
 
-    func register(handle: String, restartsLeft: Int) {
+    /// Registers; `done` runs once the routine has ended, registered or given up.
+    func register(handle: String, restartsLeft: Int, done: @escaping () -> Void) {
+        let login = device.authorization
+        let stillWanted = { [device] in device.authorization == login && device.handle == handle }
         let token = device.platform == .ios ? handle.uppercased() : handle
         let proceed: (String) -> Void = { id in
             let tags = device.requestedTags.map(jsonString).joined(separator: ",")
             let body = "{\"Platform\":\(jsonString(device.platform.registrationPlatform)),\"Handle\":\(jsonString(token)),\"Tags\":[\(tags)]}"
-            device.callBackend(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body) { result in
+            device.callBackendRetrying(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body,
+                                       stillWanted: stillWanted) { result in
                 switch result.status {
                 case 200?:
                     device.record("app.registered", ["registration": id])
+                    done()
                 case 410? where restartsLeft > 0:
                     device.storage[Device.registrationIDKey] = nil
                     device.record("app.retry", ["why": "410 on upsert: forget the id and start over", "forgotten-id": id])
-                    register(handle: handle, restartsLeft: restartsLeft - 1)
+                    register(handle: handle, restartsLeft: restartsLeft - 1, done: done)
                 default:
                     device.record("app.registration-failed", ["result": result.summary])
+                    done()
                 }
             }
         }
         if let stored = device.storage[Device.registrationIDKey] { return proceed(stored) }
-        device.callBackend(.createID, "POST", "/api/register", query: [("handle", token)]) { result in
+        device.callBackendRetrying(.createID, "POST", "/api/register", query: [("handle", token)], stillWanted: stillWanted) { result in
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body), let id = json.stringValue else {
-                return device.record("app.registration-failed", ["step": "create-id", "result": result.summary])
+                device.record("app.registration-failed", ["step": "create-id", "result": result.summary])
+                return done()
             }
             device.storage[Device.registrationIDKey] = id
             proceed(id)
