@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "fanout-bench", targets: ["FanOutBench"]),
         .executable(name: "hub-bench", targets: ["HubBench"]),
         .executable(name: "broadcast-bench", targets: ["BroadcastBench"]),
+        .executable(name: "registration-bench", targets: ["RegistrationBench"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -36,6 +37,7 @@ let package = Package(
         .executableTarget(name: "FanOutBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
         .executableTarget(name: "HubBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
         .executableTarget(name: "BroadcastBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/BroadcastBench"),
+        .executableTarget(name: "RegistrationBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/RegistrationBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),

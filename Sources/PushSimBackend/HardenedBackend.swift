@@ -25,6 +25,8 @@ public final class HardenedBackend: Host {
     /// User name → password.
     public var accounts: [String: String]
     let hub: NotificationHubClient
+    /// The user name and password each `Authorization` value seen carries (nil: none readable).
+    var credentials = CredentialMemo<(user: String, password: String)?>()
 
     public init?(world: World, configuration: BackendConfiguration, accounts: [String: String]) {
         guard let client = NotificationHubClient(connectionString: configuration.hubConnectionString,
@@ -43,7 +45,8 @@ public final class HardenedBackend: Host {
                 text: #"{"error":"authentication required: send Authorization: Basic <user:password>"}"#))
         }
         guard request.body.count <= Self.maxBody else { return reply.error(413, "the request body is larger than 64 KB") }
-        let segments = request.path.split(separator: "/").map(String.init)
+        let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: true)
+            ?? request.path.split(separator: "/").map(String.init)
         guard segments.count >= 2, segments[0].lowercased() == "api" else { return reply.error(404, "no such route") }
         switch (request.method, segments[1].lowercased(), segments.count) {
         case ("POST", "register", 2): register(handle: request.queryValue("handle"), reply)
@@ -57,12 +60,17 @@ public final class HardenedBackend: Host {
 
     /// The account behind a Basic header, or nil.
     func authenticate(_ headers: HTTPHeaders) -> String? {
-        guard let header = headers["Authorization"], header.lowercased().hasPrefix("basic "),
-              let bytes = Base64.decode(String(header.dropFirst(6))) else { return nil }
+        guard let header = headers["Authorization"],
+              let (user, password) = credentials.value(header, decode: Self.basicCredentials) else { return nil }
+        return accounts[user] == password ? user : nil
+    }
+
+    /// The user name and password of a `Basic` header (split at the first `:`), or nil.
+    static func basicCredentials(_ header: String) -> (user: String, password: String)? {
+        guard header.lowercased().hasPrefix("basic "), let bytes = Base64.decode(String(header.dropFirst(6))) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return nil }
-        let user = String(text[..<colon]), password = String(text[text.index(after: colon)...])
-        return accounts[user] == password ? user : nil
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
     // MARK: Registrations

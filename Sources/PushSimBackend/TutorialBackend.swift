@@ -21,6 +21,8 @@ public final class TutorialBackend: Host {
 
     public let configuration: BackendConfiguration
     let hub: NotificationHubClient
+    /// What each `Authorization` value seen decides (the handler's steps depend on its text alone).
+    var credentials = CredentialMemo<TutorialAuthentication.Outcome>()
 
     public init?(world: World, configuration: BackendConfiguration) {
         guard let client = NotificationHubClient(connectionString: configuration.hubConnectionString,
@@ -42,7 +44,13 @@ public final class TutorialBackend: Host {
             return reply.exception("HttpException: Maximum request length exceeded (ASP.NET maxRequestLength 4096 KB)")
         }
         let user: String
-        switch TutorialAuthentication.authenticate(request.headers) {
+        let outcome: TutorialAuthentication.Outcome
+        if let header = request.headers["Authorization"] {
+            outcome = credentials.value(header) { TutorialAuthentication.authenticate(header: $0) }
+        } else {
+            outcome = TutorialAuthentication.authenticate(request.headers)
+        }
+        switch outcome {
         case .user(let u): user = u
         case .forbidden:
             world.record(layer: "backend", host: Self.name, kind: "backend.auth-refused", ["status": 403])
@@ -51,7 +59,8 @@ public final class TutorialBackend: Host {
             return reply.exception(text, defect: text.hasPrefix("InvalidOperation") ? "c" : nil)
         }
         // Web API's route template `api/{controller}/{id}`: anything outside `api/` matches no controller.
-        let segments = request.path.split(separator: "/").map(String.init)
+        let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: true)
+            ?? request.path.split(separator: "/").map(String.init)
         let controller = segments.count > 1 && segments[0].lowercased() == "api" ? segments[1].lowercased() : ""
         switch (request.method, controller, segments.count) {
         case ("POST", "register", 2): register(handle: request.queryValue("handle"), reply)

@@ -12,6 +12,13 @@ public enum AtomRegistration {
     /// The request body the SDK sends for create-or-update.
     /// A template registration's `BodyTemplate` travels as CDATA, as the SDK writes it (`CDataMember`).
     public static func requestBody(_ d: RegistrationDescription) -> [UInt8] {
+        if let bytes = writeRequestBody(d) { return bytes }
+        return requestBodyTree(d)
+    }
+
+    /// ``requestBody(_:)`` built as an `XMLElement` tree: the reference ``AtomWriter`` matches,
+    /// and the path of template registrations.
+    static func requestBodyTree(_ d: RegistrationDescription) -> [UInt8] {
         var fields: [XMLNode] = []
         if !d.tags.isEmpty { fields.append(.element(textElement("Tags", d.tags.joined(separator: ",")))) }
         fields.append(.element(textElement(d.platform.handleElement, d.handle)))
@@ -105,12 +112,25 @@ public enum AtomRegistration {
     }
 
     public static func parseEntry(_ body: [UInt8]) -> Result<RegistrationDescription, AtomProblem> {
+        if let d = AtomReader.entry(body) { return .success(d) }
+        return parseEntryTree(body)
+    }
+
+    /// ``parseEntry(_:)-([UInt8])`` through the XML parser: the reference ``AtomReader`` agrees
+    /// with, and the path of every document it leaves.
+    static func parseEntryTree(_ body: [UInt8]) -> Result<RegistrationDescription, AtomProblem> {
         guard let doc = try? XMLDocumentParser.parse(body) else { return .failure(AtomProblem("The request body is not well-formed XML.")) }
         return parseEntry(doc.root)
     }
 
     /// The entries of a feed.
     public static func parseFeed(_ body: [UInt8]) -> [RegistrationDescription]? {
+        if let found = AtomReader.feed(body) { return found }
+        return parseFeedTree(body)
+    }
+
+    /// ``parseFeed(_:)`` through the XML parser (the reference, and the path of what ``AtomReader`` leaves).
+    static func parseFeedTree(_ body: [UInt8]) -> [RegistrationDescription]? {
         guard let doc = try? XMLDocumentParser.parse(body), doc.root.name == "feed" else { return nil }
         return doc.root.elements.filter { $0.name == "entry" }.compactMap { try? parseEntry($0).get() }
     }

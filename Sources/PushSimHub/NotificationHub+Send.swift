@@ -140,11 +140,17 @@ extension NotificationHub {
             }
             properties = TemplateProperties(members.map { ($0.0, $0.1.stringValue ?? "\($0.1)") })
         }
-        let forwarded = request.headers.fields
-            .filter { $0.name.lowercased().hasPrefix("apns-") || $0.name.lowercased().hasPrefix("x-wns-") }
-            .map { ($0.name, $0.value) }
+        let forwarded = request.headers.fields.filter { Self.isForwardedToPNS($0.name) }.map { ($0.name, $0.value) }
         return .success(SendRequest(format: format, platform: platform, expression: expression, payload: request.body,
                                     forwarded: forwarded, fcmMessageTail: fcmMessageTail, properties: properties))
+    }
+
+    /// Whether a send's header goes on to the PNS: `apns-*` and `X-WNS-*`, in any case. ASCII
+    /// names (all real ones) are compared in place; others lower-cased first, as before.
+    static func isForwardedToPNS(_ name: String) -> Bool {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return fieldName(name, hasPrefix: "apns-") || fieldName(name, hasPrefix: "x-wns-") }
+        let lower = name.lowercased()
+        return lower.hasPrefix("apns-") || lower.hasPrefix("x-wns-")
     }
 
     /// `"data":{…},…`: the `message` members other than `token`, or nil without a `message` object.

@@ -36,16 +36,21 @@ public final class NotificationHub: Host, CallReceiver {
     var scheduled: [String: ScheduledSend] = [:]
     /// When the test sends of the last minute were accepted, oldest first.
     var testSendTimes: [VirtualTime] = []
+    /// The SAS tokens verified last (their verdicts depend on their text alone).
+    var sasMemo = SASVerificationMemo()
+    /// Times written lately in registration answers.
+    var timeTexts = TimeTextMemo()
 
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
         self.streams = PNSStreams(limit: configuration.maxPNSRequestsInFlight)
+        self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"
         world.register(self, name: Self.name, aliases: [configuration.host])
     }
 
     /// `https://<namespace>.servicebus.windows.net/<hub>`
-    public var hubURL: String { "https://\(configuration.host)/\(configuration.hubName)" }
+    public let hubURL: String
 
     /// Number of live registrations (expired ones are dropped as they are met).
     public var registrationCount: Int { store.count }
@@ -60,7 +65,8 @@ public final class NotificationHub: Host, CallReceiver {
     }
 
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false).map { Array($0.dropFirst()) }
+            ?? request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         guard segments.first == configuration.hubName else {
             return fail(404, "The messaging entity '\(segments.first ?? "")' could not be found.", exchange, world)
         }
@@ -76,9 +82,7 @@ public final class NotificationHub: Host, CallReceiver {
         case "feedbackcontainer", "feedback": right = .manage
         default: right = .listen
         }
-        if let problem = SharedAccessSignature.problem(request.headers["Authorization"], rules: configuration.accessRules,
-                                                         right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now),
-                                                         resource: hubURL) {
+        if let problem = authorizationProblem(request.headers["Authorization"], right: right, world: world) {
             return fail(401, problem, exchange, world)
         }
         switch (request.method, rest.first ?? "", rest.count) {
@@ -102,6 +106,19 @@ public final class NotificationHub: Host, CallReceiver {
         }
     }
 
+    /// Why the request's `Authorization` does not allow an operation needing `right` now (the
+    /// 401 detail), or nil. The token's verdict comes from ``SASVerificationMemo`` when the same
+    /// token was verified lately; its expiry and claim are checked now in any case.
+    func authorizationProblem(_ header: String?, right: HubRight, world: World) -> String? {
+        guard let header, header.hasPrefix("SharedAccessSignature ") else {
+            return SharedAccessSignature.problem(header, rules: [], right: right, nowUnixSeconds: 0, resource: hubURL)
+        }
+        let verdict = sasMemo.verdict(header) { [configuration, hubURL] in
+            SharedAccessSignature.verdict($0, rules: configuration.accessRules, resource: hubURL)
+        }
+        return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now))
+    }
+
     public func leftovers(world: World) -> [String] {
         (retriesWaiting.map { ($0.key, $0.value) } + streams.leftovers).sorted { $0.0 < $1.0 }.map(\.1) + scheduledLeftovers
     }
@@ -123,21 +140,43 @@ public final class NotificationHub: Host, CallReceiver {
         let top = Int(request.queryValue("$top") ?? "100") ?? 100
         var found: [StoredRegistration]
         if let filter = request.queryValue("$filter") {
-            let parts = filter.split(separator: " ", maxSplits: 2)
-            guard parts.count == 3, parts[1] == "eq", parts[2].hasPrefix("'"), parts[2].hasSuffix("'"), parts[2].count >= 2,
-                  ["DeviceToken", "ChannelUri", "FcmV1RegistrationId", "GcmRegistrationId"].contains(String(parts[0])) else {
+            guard let value = Self.handleFilterValue(filter) else {
                 return fail(400, "The query '\(filter)' is not supported.", exchange, world)
             }
-            let value = String(parts[2].dropFirst().dropLast())
             found = store.registrations(handle: value, now: world.now)
         } else {
             found = RegistrationPlatform.allCases.flatMap { store.matching(nil, platform: $0, now: world.now) }
                 .sorted { $0.number < $1.number }
         }
-        let entries = found.prefix(max(0, top)).map { AtomRegistration.entry($0, hubURL: hubURL, anchor: world.anchor) }
+        let entries = Array(found.prefix(max(0, top)))
         world.record(layer: "hub", host: Self.name, kind: "hub.registrations-read", ["found": entries.count])
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/atom+xml;type=feed;charset=utf-8"],
-                                                       text: AtomRegistration.feed(entries, hubURL: hubURL, updated: world.anchor.iso8601(world.now))))
+                                                       body: AtomRegistration.feedDocument(entries, hubURL: hubURL, anchor: world.anchor,
+                                                                                          updated: timeText(world.now, world),
+                                                                                          time: { timeText($0, world) })))
+    }
+
+    /// The handle in a `$filter` of the form `<handle field> eq '<handle>'`, or nil when the
+    /// filter is another query. The filter is split at its first two runs of spaces (as
+    /// `split(separator: " ", maxSplits: 2)` does); a filter written exactly as the SDKs write it,
+    /// in ASCII, is read by bytes, with the same answer.
+    static func handleFilterValue(_ filter: String) -> String? {
+        let fields = ["DeviceToken", "ChannelUri", "FcmV1RegistrationId", "GcmRegistrationId"]
+        var filter = filter
+        let ascii = filter.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+        let utf8 = filter.utf8
+        if ascii, let space = utf8.firstIndex(of: UInt8(ascii: " ")), space > utf8.startIndex {
+            let rest = utf8[utf8.index(after: space)...]
+            let quoted = rest.dropFirst(3)
+            if rest.starts(with: "eq '".utf8), quoted.count >= 2, quoted.last == UInt8(ascii: "'") {
+                guard fields.contains(String(Substring(utf8[..<space]))) else { return nil }
+                return String(Substring(quoted.dropFirst().dropLast()))
+            }
+        }
+        let parts = filter.split(separator: " ", maxSplits: 2)
+        guard parts.count == 3, parts[1] == "eq", parts[2].hasPrefix("'"), parts[2].hasSuffix("'"), parts[2].count >= 2,
+              fields.contains(String(parts[0])) else { return nil }
+        return String(parts[2].dropFirst().dropLast())
     }
 
     private func readRegistration(_ id: String, _ exchange: Exchange, _ world: World) {
@@ -204,14 +243,19 @@ public final class NotificationHub: Host, CallReceiver {
     }
 
     private func respondEntry(_ status: Int, _ r: StoredRegistration, _ exchange: Exchange, _ world: World) {
-        let body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + AtomRegistration.entry(r, hubURL: hubURL, anchor: world.anchor).serialized()
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: [
-            "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": "W/\"\(r.etag)\""], text: body))
+            "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": "W/\"\(r.etag)\""],
+            body: AtomRegistration.entryDocument(r, hubURL: hubURL, anchor: world.anchor, time: { timeText($0, world) })))
+    }
+
+    /// `world.anchor.iso8601(t)`, remembered for the seconds written lately.
+    private func timeText(_ t: VirtualTime, _ world: World) -> String {
+        timeTexts.text(t, anchor: world.anchor)
     }
 
     func fail(_ status: Int, _ detail: String, _ exchange: Exchange, _ world: World, headers: [(String, String)] = []) {
         world.record(layer: "hub", host: Self.name, kind: "hub.rejected", ["status": status, "detail": detail])
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")] + headers),
-                                                       text: AtomRegistration.errorBody(code: status, detail: detail)))
+                                                       body: AtomRegistration.errorDocument(code: status, detail: detail)))
     }
 }

@@ -20,6 +20,11 @@ public final class NotificationHubClient {
     /// Like the SDK's `EnableTestSend`: every request carries `&test`, so sends become test sends
     /// (at most 10 targets, per-target outcomes in the answer; §4.8).
     public var enableTestSend = false
+    /// `https://<host>/<hub>`, the resource every token is signed for (made once).
+    let resource: String
+    /// The last token made and its expiry (Unix seconds): the SDK signs one token per expiry,
+    /// i.e. per second of virtual time, and sends it on every request in that second.
+    private var lastToken: (expiresAt: Int64, token: String)?
 
     /// Parses `Endpoint=sb://<ns>.servicebus.windows.net/;SharedAccessKeyName=…;SharedAccessKey=…`.
     /// Nil when a part is missing.
@@ -37,6 +42,7 @@ public final class NotificationHubClient {
         self.hubPath = hubPath
         self.world = world
         self.caller = caller
+        self.resource = "https://\(self.host)/\(hubPath)"
     }
 
     // MARK: Registrations
@@ -46,7 +52,7 @@ public final class NotificationHubClient {
         send("POST", "registrationIDs/", expect: 201) { result in
             completion(result.flatMap { r in
                 let location = r.headers["Content-Location"] ?? r.headers["Location"] ?? ""
-                let id = location.split(separator: "?").first?.split(separator: "/").last.map(String.init) ?? ""
+                let id = Self.lastSegment(location) ?? ""
                 return id.isEmpty ? .failure(HubError(kind: .messaging, status: r.status, detail: "no registration id in the answer")) : .success(id)
             })
         }
@@ -178,17 +184,29 @@ public final class NotificationHubClient {
 
     /// The last path segment of a URL (`…/messages/ntf-000001?api-version=…` → `ntf-000001`).
     static func lastSegment(_ url: String?) -> String? {
-        url?.split(separator: "?").first?.split(separator: "/").last.map(String.init)
+        guard let url else { return nil }
+        switch ASCIIText.lastPathSegment(url) {
+        case .segment(let s): return s
+        case .none: return nil
+        case .nonASCII: return url.split(separator: "?").first?.split(separator: "/").last.map(String.init)
+        }
+    }
+
+    /// The SAS token for requests made now: valid for an hour (the SDK's default), made once per
+    /// second of virtual time.
+    func sasToken() -> String {
+        let expiresAt = world.anchor.unixSeconds(world.now) + 3_600
+        if let last = lastToken, last.expiresAt == expiresAt { return last.token }
+        let token = SharedAccessSignature.token(resource: resource, keyName: keyName, key: key, expiresAtUnixSeconds: expiresAt)
+        lastToken = (expiresAt, token)
+        return token
     }
 
     // MARK: Transport
 
     func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
               body: [UInt8] = [], expect: Int, _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
-        let resource = "https://\(host)/\(hubPath)"
-        let token = SharedAccessSignature.token(resource: resource, keyName: keyName, key: key,
-                                                expiresAtUnixSeconds: world.anchor.unixSeconds(world.now) + 3_600)
-        var all = HTTPHeaders([("Authorization", token), ("x-ms-version", "2015-01")])
+        var all = HTTPHeaders("Authorization", sasToken(), "x-ms-version", "2015-01")
         for (n, v) in headers { all.add(n, v) }
         let request = HTTPRequest(method: method, authority: host, path: "/\(hubPath)/\(relative)",
                                   query: (query.contains { $0.0 == "api-version" } ? [] : [("api-version", Self.apiVersion)]) + query

@@ -141,16 +141,31 @@ public func xmlEscape(_ text: String) -> String {
 
 /// Appends `text` escaped for element content or (with `attribute`) a `"`-quoted value.
 private func escape(_ text: String, into out: inout [UInt8], attribute: Bool) {
-    for b in text.utf8 {
-        switch b {
-        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-        case 0x0D: out.append(contentsOf: "&#13;".utf8)
-        case UInt8(ascii: "\"") where attribute: out.append(contentsOf: "&quot;".utf8)
-        case 0x09 where attribute: out.append(contentsOf: "&#9;".utf8)
-        case 0x0A where attribute: out.append(contentsOf: "&#10;".utf8)
-        default: out.append(b)
+    var text = text
+    text.withUTF8 { XMLEscaping.append($0, to: &out, attribute: attribute) }
+}
+
+/// XML escaping as `XMLElement` writes it: text escapes `&`, `<`, `>` and CR (`&#13;`); attribute
+/// values also `"`, tab (`&#9;`) and LF (`&#10;`).
+public enum XMLEscaping {
+    /// Appends the UTF-8 bytes `source`, escaped, to `out`; text that needs no escape (most) is copied whole.
+    public static func append(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
+        let plain = source.allSatisfy { b in
+            b != UInt8(ascii: "&") && b != UInt8(ascii: "<") && b != UInt8(ascii: ">") && b != 0x0D
+                && (!attribute || (b != UInt8(ascii: "\"") && b != 0x09 && b != 0x0A))
+        }
+        if plain { out.append(contentsOf: source); return }
+        for b in source {
+            switch b {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case 0x0D: out.append(contentsOf: "&#13;".utf8)
+            case UInt8(ascii: "\"") where attribute: out.append(contentsOf: "&quot;".utf8)
+            case 0x09 where attribute: out.append(contentsOf: "&#9;".utf8)
+            case 0x0A where attribute: out.append(contentsOf: "&#10;".utf8)
+            default: out.append(b)
+            }
         }
     }
 }

@@ -1,0 +1,68 @@
+/// Splitting and searching request text by bytes, for the hub, its SDK client and the backends.
+///
+/// Swift's `split(separator:)` on a `String` compares grapheme clusters, which is slow for text
+/// read on every request (paths, `Location` URLs, `$filter`s, tag lists). For text whose bytes are
+/// all ASCII the clusters are the bytes (only CR LF forms a two-byte cluster, and no separator used
+/// here is CR or LF), so splitting the bytes gives exactly what `split` gives. These functions
+/// answer nil for any other text; callers then use `split` itself, so no answer ever differs.
+public enum ASCIIText {
+    /// `text.split(separator: separator, omittingEmptySubsequences: omittingEmpty)` as strings,
+    /// for ASCII text and an ASCII separator other than CR and LF; nil for other text.
+    public static func split(_ text: String, separator: UInt8, omittingEmpty: Bool) -> [String]? {
+        precondition(separator < 0x80 && separator != 0x0D && separator != 0x0A, "an ASCII separator other than CR and LF")
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var out: [String] = []
+            var start = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                if b >= 0x80 { return nil }
+                if b == separator {
+                    if !omittingEmpty || i > start { out.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)) }
+                    start = i + 1
+                }
+            }
+            if !omittingEmpty || bytes.count > start {
+                out.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]), as: UTF8.self))
+            }
+            return out
+        }
+    }
+
+    /// The last path segment of a URL: the text before the first `?`, after its last `/`, when
+    /// that is not empty; as `url.split(separator: "?").first?.split(separator: "/").last` gives
+    /// it (both splits omit empty pieces), for ASCII text. Nil when there is none; `.some(nil)`
+    /// never: non-ASCII text answers `nonASCII`.
+    public static func lastPathSegment(_ url: String) -> LastSegment {
+        var url = url
+        return url.withUTF8 { bytes -> LastSegment in
+            // The first non-empty piece before a `?` (leading `?`s give empty pieces, omitted).
+            var i = 0
+            while i < bytes.count && bytes[i] == UInt8(ascii: "?") { i += 1 }
+            var end = i
+            while end < bytes.count && bytes[end] != UInt8(ascii: "?") {
+                if bytes[end] >= 0x80 { return .nonASCII }
+                end += 1
+            }
+            for b in bytes[end...] where b >= 0x80 { return .nonASCII }
+            guard end > i else { return .none }
+            // Its last non-empty piece between `/`s.
+            var stop = end
+            while stop > i && bytes[stop - 1] == UInt8(ascii: "/") { stop -= 1 }
+            guard stop > i else { return .none }
+            var from = stop
+            while from > i && bytes[from - 1] != UInt8(ascii: "/") { from -= 1 }
+            return .segment(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<stop]), as: UTF8.self))
+        }
+    }
+
+    /// What ``lastPathSegment(_:)`` found.
+    public enum LastSegment: Equatable {
+        /// The segment.
+        case segment(String)
+        /// No non-empty segment.
+        case none
+        /// The text is not ASCII: ask `split`.
+        case nonASCII
+    }
+}

@@ -1,0 +1,171 @@
+import PushSimNetwork
+
+/// Reads the registration documents the hub and its SDK client write (``AtomWriter``'s shapes)
+/// without building an XML tree, and gives the same description ``AtomRegistration`` reads from
+/// the tree. It takes only documents it can read with certainty: printable ASCII throughout, the
+/// exact declaration and start tags the writer uses, text without `&`, `<`, `>` or `]` (no entity
+/// to decode, nothing the XML parser treats specially), native descriptions whose fields are
+/// simple text elements, and a registration the tree reading would accept. For anything else it
+/// answers nil, and the caller parses the document as XML, which then decides (and words any
+/// error) exactly as before. So it never answers differently; it answers sooner.
+struct AtomReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var i = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The description in an entry document, or nil (see the type's rules).
+    static func entry(_ body: [UInt8]) -> RegistrationDescription? {
+        body.withUnsafeBufferPointer { buffer in
+            guard isPrintableASCII(buffer) else { return nil }
+            var r = AtomReader(buffer)
+            guard r.literal(Markup.declaration), let d = r.entry(), r.i == buffer.count else { return nil }
+            return d
+        }
+    }
+
+    /// The descriptions in a feed document, or nil (see the type's rules).
+    static func feed(_ body: [UInt8]) -> [RegistrationDescription]? {
+        body.withUnsafeBufferPointer { buffer in
+            guard isPrintableASCII(buffer) else { return nil }
+            var r = AtomReader(buffer)
+            guard r.literal(Markup.declaration), r.literal(Markup.feedStart), r.literal(Markup.titleStart), r.text() != nil,
+                  r.literal(Markup.titleEnd), r.literal(Markup.idStart), r.text() != nil, r.literal(Markup.idEnd),
+                  r.literal(Markup.updatedStart), r.text() != nil, r.literal(Markup.updatedEnd) else { return nil }
+            var out: [RegistrationDescription] = []
+            while !r.literal(Markup.feedEnd) {
+                guard let d = r.entry() else { return nil }
+                out.append(d)
+            }
+            return r.i == buffer.count ? out : nil
+        }
+    }
+
+    /// The markup the reader expects, as bytes.
+    private enum Markup {
+        static let declaration = Array(AtomRegistration.declaration.utf8)
+        static let feedStart = Array("<feed xmlns=\"\(AtomRegistration.atomNamespace)\">".utf8)
+        static let feedEnd = Array("</feed>".utf8)
+        static let entryStart = Array("<entry xmlns=\"\(AtomRegistration.atomNamespace)\">".utf8)
+        static let idStart = Array("<id>".utf8)
+        static let idEnd = Array("</id>".utf8)
+        static let titleStart = Array("<title type=\"text\">".utf8)
+        static let titleEnd = Array("</title>".utf8)
+        static let updatedStart = Array("<updated>".utf8)
+        static let updatedEnd = Array("</updated>".utf8)
+        static let contentStart = Array("<content type=\"application/xml\"><".utf8)
+        static let descriptionAttributes =
+            Array(" xmlns:i=\"\(AtomRegistration.xsiNamespace)\" xmlns=\"\(AtomRegistration.sbNamespace)\">".utf8)
+        static let contentEntryEnd = Array("></content></entry>".utf8)
+        static let endTagOpen = Array("</".utf8)
+        /// The native descriptions' element names and their platforms.
+        static let platforms: [([UInt8], RegistrationPlatform)] = RegistrationPlatform.allCases.map { (Array($0.descriptionElement.utf8), $0) }
+        static let handleElements: [[UInt8]] = RegistrationPlatform.allCases.map { Array($0.handleElement.utf8) }
+        static let tags = Array("Tags".utf8)
+        static let registrationID = Array("RegistrationId".utf8)
+        static let expirationTime = Array("ExpirationTime".utf8)
+        static let etag = Array("ETag".utf8)
+    }
+
+    private static func isPrintableASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        b.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// `<entry xmlns="…">`, optionally `<id>`, `<title type="text">` and `<updated>` (as the hub
+    /// writes them), `<content type="application/xml">`, one native description, and the ends.
+    private mutating func entry() -> RegistrationDescription? {
+        guard literal(Markup.entryStart) else { return nil }
+        if literal(Markup.idStart) {
+            guard text() != nil, literal(Markup.idEnd), literal(Markup.titleStart), text() != nil, literal(Markup.titleEnd),
+                  literal(Markup.updatedStart), text() != nil, literal(Markup.updatedEnd) else { return nil }
+        }
+        guard literal(Markup.contentStart), let element = name(), literal(Markup.descriptionAttributes) else { return nil }
+        // Native descriptions only (a template one has CDATA and nested headers: the tree reads it).
+        guard let platform = Markup.platforms.first(where: { same(element, $0.0) })?.1 else { return nil }
+        let handleElement = Markup.handleElements[RegistrationPlatform.allCases.firstIndex(of: platform)!]
+        // The fields: simple text elements; as the tree's `first(_:)`, the first of a name counts.
+        var handle: String?, tags: String?, id: String?, expiration: String?, etag: String?
+        while !literal(Markup.endTagOpen) {
+            guard literal(UInt8(ascii: "<")), let field = name(), literal(UInt8(ascii: ">")), let value = text(),
+                  literal(Markup.endTagOpen), literal(field), literal(UInt8(ascii: ">")) else { return nil }
+            if same(field, handleElement) { if handle == nil { handle = value } }
+            else if same(field, Markup.tags) { if tags == nil { tags = value } }
+            else if same(field, Markup.registrationID) { if id == nil { id = value } }
+            else if same(field, Markup.expirationTime) { if expiration == nil { expiration = value } }
+            else if same(field, Markup.etag) { if etag == nil { etag = value } }
+        }
+        guard literal(element), literal(Markup.contentEntryEnd) else { return nil }
+        // What the tree reading refuses, it words: leave it to it.
+        guard let handle, !handle.isEmpty else { return nil }
+        var out = RegistrationDescription(platform: platform, handle: handle, tags: Self.tags(tags ?? ""), registrationID: id)
+        out.expirationTime = expiration
+        out.etag = etag
+        return out
+    }
+
+    /// The comma-separated tags, each trimmed of spaces, empty ones dropped (ASCII: bytes are
+    /// characters, as in ``AtomRegistration/parseEntry(_:)-(XMLElement)``).
+    static func tags(_ text: String) -> [String] {
+        guard !text.isEmpty else { return [] }
+        return (ASCIIText.split(text, separator: UInt8(ascii: ","), omittingEmpty: true) ?? []).compactMap { piece in
+            guard piece.utf8.first == UInt8(ascii: " ") || piece.utf8.last == UInt8(ascii: " ") else { return piece }
+            var utf8 = Substring(piece).utf8
+            while utf8.first == UInt8(ascii: " ") { utf8.removeFirst() }
+            while utf8.last == UInt8(ascii: " ") { utf8.removeLast() }
+            return utf8.isEmpty ? nil : String(Substring(utf8))
+        }
+    }
+
+    // MARK: Scanning
+
+    private func same(_ range: Range<Int>, _ lit: [UInt8]) -> Bool {
+        range.count == lit.count && lit.withUnsafeBufferPointer { l in
+            for k in 0..<l.count where bytes[range.lowerBound + k] != l[k] { return false }
+            return true
+        }
+    }
+
+    private mutating func literal(_ lit: [UInt8]) -> Bool {
+        guard same(i..<min(bytes.count, i + lit.count), lit) else { return false }
+        i += lit.count
+        return true
+    }
+
+    private mutating func literal(_ b: UInt8) -> Bool {
+        guard i < bytes.count, bytes[i] == b else { return false }
+        i += 1
+        return true
+    }
+
+    /// The bytes of an earlier name, again here.
+    private mutating func literal(_ range: Range<Int>) -> Bool {
+        guard bytes.count - i >= range.count else { return false }
+        for k in 0..<range.count where bytes[i + k] != bytes[range.lowerBound + k] { return false }
+        i += range.count
+        return true
+    }
+
+    /// An element name of ASCII letters and digits, starting with a letter: where it is.
+    private mutating func name() -> Range<Int>? {
+        let start = i
+        while i < bytes.count {
+            let b = bytes[i]
+            guard (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (i > start && b >= 0x30 && b <= 0x39) else { break }
+            i += 1
+        }
+        return i > start ? start..<i : nil
+    }
+
+    /// Text up to the next `<`; nil when it holds `&`, `>` or `]`, or the input ends first.
+    private mutating func text() -> String? {
+        let start = i
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "<"): return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+            case UInt8(ascii: "&"), UInt8(ascii: ">"), UInt8(ascii: "]"): return nil
+            default: i += 1
+            }
+        }
+        return nil
+    }
+}

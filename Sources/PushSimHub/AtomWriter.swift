@@ -1,0 +1,192 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// Writes the hub's Atom documents straight to bytes, exactly as building them as `XMLElement`
+/// trees and serializing them does (`AtomRegistration`'s element builders stay the reference: the
+/// tests compare both for every kind of document and for text that needs escaping). It spares the
+/// trees, their arrays and strings on every registration request and answer.
+///
+/// The rules are `XMLElement`'s: names are written as given; text escapes `&`, `<`, `>` and CR
+/// (`&#13;`); attribute values also `"`, tab (`&#9;`) and LF (`&#10;`); an element with children
+/// (a text child counts, even an empty one) is written `<a>…</a>`.
+struct AtomWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+
+    /// Appends markup as it is.
+    mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends markup already written as bytes.
+    mutating func raw(_ markup: [UInt8]) { bytes.append(contentsOf: markup) }
+
+    /// Appends `text` escaped for element content or, with `attribute`, a `"`-quoted value.
+    mutating func escaped(_ text: String, attribute: Bool = false) {
+        var text = text
+        text.withUTF8 { XMLEscaping.append($0, to: &bytes, attribute: attribute) }
+    }
+
+    /// `<name>text</name>`, the text escaped.
+    mutating func textElement(_ name: String, _ text: String) {
+        bytes.append(UInt8(ascii: "<"))
+        raw(name)
+        bytes.append(UInt8(ascii: ">"))
+        escaped(text)
+        bytes.append(contentsOf: "</".utf8)
+        raw(name)
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `<name a="v" …>` (the element must get children, then ``close(_:)``).
+    mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+        bytes.append(UInt8(ascii: "<"))
+        raw(name)
+        for (n, v) in attributes {
+            bytes.append(UInt8(ascii: " "))
+            raw(n)
+            bytes.append(contentsOf: "=\"".utf8)
+            escaped(v, attribute: true)
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `</name>`
+    mutating func close(_ name: String) {
+        bytes.append(contentsOf: "</".utf8)
+        raw(name)
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// An element built as a tree (what has no direct writer, e.g. a template registration's fields).
+    mutating func element(_ e: XMLElement) { raw(e.serialized()) }
+}
+
+extension AtomRegistration {
+    static let declaration = "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+    /// The start tag of every registration description: `<… xmlns:i="…" xmlns="…">` after the name.
+    private static var descriptionAttributes: [(String, String)] { [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)] }
+
+    /// The create-or-update request body of a native registration (what ``requestBody(_:)`` writes
+    /// for one); nil for a template registration, whose body takes the tree path (CDATA).
+    static func writeRequestBody(_ d: RegistrationDescription) -> [UInt8]? {
+        guard d.template == nil else { return nil }
+        var w = AtomWriter(capacity: 384 + d.handle.utf8.count)
+        w.raw(declaration)
+        w.open("entry", [("xmlns", atomNamespace)])
+        w.open("content", [("type", "application/xml")])
+        w.open(d.descriptionElement, descriptionAttributes)
+        if !d.tags.isEmpty { w.textElement("Tags", d.tags.joined(separator: ",")) }
+        w.textElement(d.platform.handleElement, d.handle)
+        w.close(d.descriptionElement)
+        w.close("content")
+        w.close("entry")
+        return w.bytes
+    }
+
+    /// Markup the entry writer appends as it is, made once with the writer's own functions.
+    private enum EntryMarkup {
+        static func make(_ build: (inout AtomWriter) -> Void) -> [UInt8] {
+            var w = AtomWriter(capacity: 256)
+            build(&w)
+            return w.bytes
+        }
+        static let head = make { $0.open("entry", [("xmlns", atomNamespace)]); $0.raw("<id>") }
+        static let titleStart = make { $0.raw("/registrations/") }
+        static let idToTitle = make { $0.raw("?api-version=2015-01</id>"); $0.open("title", [("type", "text")]) }
+        static let titleToUpdated = make { $0.close("title"); $0.raw("<updated>") }
+        static let updatedToContent = make { $0.raw("</updated>"); $0.open("content", [("type", "application/xml")]); $0.raw("<") }
+        static let descriptionAttributes = make {
+            for (n, v) in [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)] {
+                $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
+            }
+            $0.raw(">")
+        }
+        static let ends = make { $0.close("content"); $0.close("entry") }
+    }
+
+    /// Appends one stored registration as an Atom entry: what `entry(r, …).serialized()` gives,
+    /// with `updated` and `expiration` the texts of `r.updatedAt` and of its expiry (or
+    /// ``foreverTime(_:)``), as `CalendarAnchor.iso8601` writes them.
+    static func writeEntry(_ r: StoredRegistration, hubURL: String, updated: String, expiration: String, to w: inout AtomWriter) {
+        w.raw(EntryMarkup.head)
+        w.escaped(hubURL)
+        w.raw(EntryMarkup.titleStart)
+        w.escaped(r.id)
+        w.raw(EntryMarkup.idToTitle)
+        w.escaped(r.id)
+        w.raw(EntryMarkup.titleToUpdated)
+        w.escaped(updated)
+        w.raw(EntryMarkup.updatedToContent)
+        let element = r.platform.descriptionElement
+        w.raw(element)
+        w.raw(EntryMarkup.descriptionAttributes)
+        w.textElement("ETag", String(r.etag))
+        w.textElement("ExpirationTime", expiration)
+        w.textElement("RegistrationId", r.id)
+        if !r.tags.isEmpty { w.textElement("Tags", r.tags.joined(separator: ",")) }
+        w.textElement(r.platform.handleElement, r.handle)
+        w.close(element)
+        w.raw(EntryMarkup.ends)
+    }
+
+    /// Appends one stored registration as an Atom entry, its times written by `time` (the hub
+    /// passes a ``TimeTextMemo``'s); a template registration is built as a tree.
+    static func writeEntry(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor, to w: inout AtomWriter,
+                           time: (VirtualTime) -> String) {
+        guard r.template == nil else { return w.element(entry(r, hubURL: hubURL, anchor: anchor)) }
+        writeEntry(r, hubURL: hubURL, updated: time(r.updatedAt), expiration: time(r.expiresAt ?? foreverTime(anchor)), to: &w)
+    }
+
+    /// A whole entry document as the hub answers it: the declaration, then the entry.
+    static func entryDocument(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor,
+                              time: (VirtualTime) -> String) -> [UInt8] {
+        var w = AtomWriter(capacity: 768 + r.handle.utf8.count)
+        w.raw(declaration)
+        writeEntry(r, hubURL: hubURL, anchor: anchor, to: &w, time: time)
+        return w.bytes
+    }
+
+    /// A feed document of registrations: what `feed(entries.map(entry), …)` gives.
+    static func feedDocument(_ registrations: [StoredRegistration], hubURL: String, anchor: CalendarAnchor, updated: String,
+                             time: (VirtualTime) -> String) -> [UInt8] {
+        var w = AtomWriter(capacity: 320 + 768 * registrations.count)
+        w.raw(declaration)
+        w.open("feed", [("xmlns", atomNamespace)])
+        w.open("title", [("type", "text")])
+        w.raw("Registrations")
+        w.close("title")
+        w.textElement("id", hubURL + "/registrations/?api-version=2015-01")
+        w.textElement("updated", updated)
+        for r in registrations { writeEntry(r, hubURL: hubURL, anchor: anchor, to: &w, time: time) }
+        w.close("feed")
+        return w.bytes
+    }
+
+    /// The hub's error body (what ``errorBody(code:detail:)`` gives), as bytes.
+    static func errorDocument(code: Int, detail: String) -> [UInt8] {
+        var w = AtomWriter(capacity: 64 + detail.utf8.count)
+        w.open("Error")
+        w.textElement("Code", String(code))
+        w.textElement("Detail", detail)
+        w.close("Error")
+        return w.bytes
+    }
+}
+
+/// The hub's memory of the last few times it wrote as text (`yyyy-MM-ddTHH:mm:ssZ`), by Unix
+/// second: the registration answers of one second share their `updated` time, and most
+/// registrations never expire (`9999-12-31T23:59:59Z`). The text is `CalendarAnchor.iso8601`'s;
+/// the memo only spares writing it again.
+struct TimeTextMemo {
+    static let capacity = 4
+    private var memo = RecentMemo<Int64, String>(capacity: capacity)
+
+    /// `anchor.iso8601(t)`.
+    mutating func text(_ t: VirtualTime, anchor: CalendarAnchor) -> String {
+        memo.value(for: anchor.unixSeconds(t)) { CalendarAnchor.iso8601(unixSeconds: $0) }
+    }
+}

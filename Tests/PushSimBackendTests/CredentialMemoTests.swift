@@ -1,0 +1,49 @@
+import PushSimNetwork
+@testable import PushSimBackend
+import Testing
+
+/// The backends' Basic-credential memo and base64 reading give the answers of the handler's steps.
+@Suite("Credential memo")
+struct CredentialMemoTests {
+    static let samples = ["", "=", "==", "YQ==", "YWI=", "YWJj", "Ym9iOmJvYg==", "Ym9iOmJvYg", "Ym9i\nOmJvYg==", "Ym9i OmJvYg==",
+                          "Ym9iOmJvYg===", "Y=9iOmJvYg==", "YWJj-_==", "YWJ+", "YW/+", "////", "++++", "ü===", "YWJjZA==", "YWJjZA=",
+                          "YQ", "Y", "YWJjZGVm", "dTE6dTE=", "dTE6", "OnUx", "dTF1MQ=="]
+
+    @Test func base64ReadsAsBase64Decode() {
+        for s in Self.samples {
+            #expect(fromBase64String(Substring(s)) == Base64.decode(s), "\(s.debugDescription)")
+            #expect(fromBase64String(("Basic " + s).dropFirst(6)) == Base64.decode(s))
+        }
+    }
+
+    @Test func memoizedOutcomeIsTheHandlersOutcome() {
+        var memo = CredentialMemo<TutorialAuthentication.Outcome>()
+        let headers = Self.samples.map { "Basic " + $0 } + ["basic dTE6dTE=", "Bearer x", "BASIC dTE6dTE=", "Basic", "Basic  dTE6dTE="]
+        for round in 0..<2 {
+            for h in headers {
+                var decoded = 0
+                let outcome = memo.value(h) { decoded += 1; return TutorialAuthentication.authenticate(header: $0) }
+                #expect(decoded == (round == 0 ? 1 : 0))
+                #expect(outcome == TutorialAuthentication.authenticate(HTTPHeaders([("Authorization", h)])))
+            }
+        }
+        #expect(TutorialAuthentication.authenticate(HTTPHeaders()) == .exception("InvalidOperationException: the Authorization header is missing (defect c)"))
+        #expect(memo.count == Set(headers).count)
+    }
+
+    @Test func hardenedCredentialsSplitAtTheFirstColon() {
+        #expect(HardenedBackend.basicCredentials("Basic " + Base64.encode(Array("a:b:c".utf8)))! == ("a", "b:c"))
+        #expect(HardenedBackend.basicCredentials("Basic " + Base64.encode(Array("nocolon".utf8))) == nil)
+        #expect(HardenedBackend.basicCredentials("Bearer x") == nil)
+    }
+
+    @Test func memoForgetsWhenFull() {
+        var memo = CredentialMemo<Int>()
+        for k in 0..<CredentialMemo<Int>.capacity { _ = memo.value("h\(k)") { _ in k } }
+        #expect(memo.count == CredentialMemo<Int>.capacity)
+        #expect(memo.value("h1") { _ in -1 } == 1)
+        _ = memo.value("new") { _ in 0 }
+        #expect(memo.count == 1)
+        #expect(memo.value("h1") { _ in -1 } == -1)
+    }
+}
