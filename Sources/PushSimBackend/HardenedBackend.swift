@@ -24,6 +24,10 @@ public final class HardenedBackend: Host {
 
     /// User name → password.
     public var accounts: [String: String]
+    /// Test-only: a bug planted on purpose, so that tests can show exploration finds and shrinks
+    /// it. True removes the tag check (any requested tag is accepted, as in the tutorial: defect i
+    /// comes back). Never set by scenarios.
+    public var plantedBugSkipsTagCheck = false
     let hub: NotificationHubClient
     /// The user name and password each `Authorization` value seen carries (nil: none readable).
     var credentials = CredentialMemo<(user: String, password: String)?>()
@@ -132,7 +136,7 @@ public final class HardenedBackend: Host {
             requested = list.compactMap(\.stringValue)
         }
         let own = "username:" + user
-        if let refused = requested.first(where: { $0 != own && !Self.allowedTagPrefixes.contains(where: $0.hasPrefix) }) {
+        if !plantedBugSkipsTagCheck, let refused = requested.first(where: { $0 != own && !Self.allowedTagPrefixes.contains(where: $0.hasPrefix) }) {
             reply.world.record(layer: "backend", host: Self.name, kind: "backend.tag-refused", ["tag": refused, "user": user])
             return reply.error(403, "the tag '\(refused)' is not allowed for user '\(user)'")
         }

@@ -7,8 +7,11 @@ import PushSimNetwork
 /// transient errors); then the app waits for its next start, when it registers again anyway.
 /// A 4xx other than 429 is an answer, not a passing failure, and is never retried.
 /// The tutorial's app retries nothing.
+/// A logout's unregistration matters more (until it is done, the phone may show the old user's
+/// notifications): it goes on for ten more tries, a minute apart (``unregistrationDelays``).
 enum AppRetry {
     static let delays: [VirtualDuration] = [.seconds(2), .seconds(4), .seconds(8), .seconds(16)]
+    static let unregistrationDelays: [VirtualDuration] = delays + Array(repeating: .seconds(60), count: 10)
 
     /// Whether `result` is worth trying again.
     static func isTransient(_ result: CallResult) -> Bool {
@@ -23,17 +26,18 @@ extension Device {
     /// in); `then` gets the last result. Each retry is traced as `app.retry`.
     func callBackendRetrying(_ op: AppOperation, _ method: String, _ path: String, query: [(String, String)] = [],
                              contentType: String? = nil, body: String = "", authorization: String? = nil,
-                             attempt: Int = 0, stillWanted: @escaping () -> Bool = { true },
+                             attempt: Int = 0, delays: [VirtualDuration] = AppRetry.delays, stillWanted: @escaping () -> Bool = { true },
                              then: @escaping (CallResult) -> Void) {
         callBackend(op, method, path, query: query, contentType: contentType, body: body, authorization: authorization) { [self] result in
-            guard AppRetry.isTransient(result), attempt < AppRetry.delays.count, stillWanted() else { return then(result) }
-            let delay = AppRetry.delays[attempt]
+            guard AppRetry.isTransient(result), attempt < delays.count, stillWanted() else { return then(result) }
+            let delay = delays[attempt]
             record("app.retry", ["operation": op.rawValue, "why": "\(result.summary): try again", "after": delay.description])
             let generation = self.generation
             world.schedule(after: delay) { [self] in
-                guard generation == self.generation, stillWanted() else { return }
+                guard generation == self.generation else { return }   // the app was removed: nothing waits any more
+                guard stillWanted() else { return then(result) }      // no longer wanted: end with the last result
                 callBackendRetrying(op, method, path, query: query, contentType: contentType, body: body, authorization: authorization,
-                                    attempt: attempt + 1, stillWanted: stillWanted, then: then)
+                                    attempt: attempt + 1, delays: delays, stillWanted: stillWanted, then: then)
             }
         }
     }

@@ -46,9 +46,10 @@ extension Device {
     /// Logs out: deletes the registration through the backend (`DELETE /api/register/<id>`), then
     /// forgets the stored id and the credentials. (The tutorial app has no logout; this is the
     /// obvious one on top of the tutorial backend's DELETE.) The recommended app keeps the old
-    /// credentials for that one call and retries it on a transient failure (``AppRetry``): a lost
-    /// `DELETE` would leave the registration on the hub, and the phone would go on showing the
-    /// old user's notifications.
+    /// credentials for that one call as a pending unregistration in its storage, retries it on a
+    /// transient failure (``AppRetry``), and again whenever it starts or the phone comes back
+    /// online, until the backend has answered: a lost `DELETE` would leave the registration on
+    /// the hub, and the phone would go on showing the old user's notifications.
     public func logout() {
         guard isAppInstalled, authorization != nil else {
             return record("app.ignored", ["action": "logout", "why": "nobody is logged in"])
@@ -62,13 +63,27 @@ extension Device {
         }
         guard let id = storage[Device.registrationIDKey] else { return forget() }
         if client == .recommended {
-            let installed = generation
-            callBackendRetrying(.unregister, "DELETE", "/api/register/\(id)", authorization: authorization,
-                                stillWanted: { [self] in installed == generation }) { _ in }
+            storage[Device.pendingUnregistrationKey] = id + " " + (authorization ?? "")
+            forget()
+            return unregisterPending()
         } else {
             callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in }
         }
         forget()
+    }
+
+    /// The recommended app's pending unregistration, if any: sends its `DELETE` (retried per
+    /// ``AppRetry``) and forgets it once the backend has answered anything but a passing failure.
+    func unregisterPending() {
+        guard client == .recommended, let pending = storage[Device.pendingUnregistrationKey],
+              let space = pending.firstIndex(of: " ") else { return }
+        let id = String(pending[..<space]), auth = String(pending[pending.index(after: space)...])
+        let installed = generation
+        callBackendRetrying(.unregister, "DELETE", "/api/register/\(id)", authorization: auth, delays: AppRetry.unregistrationDelays,
+                            stillWanted: { [self] in installed == generation && storage[Device.pendingUnregistrationKey] == pending }) { [self] result in
+            guard !AppRetry.isTransient(result), storage[Device.pendingUnregistrationKey] == pending else { return }
+            storage[Device.pendingUnregistrationKey] = nil
+        }
     }
 
     /// Sends a request written out by hand to the backend (not the app's logic): for showing

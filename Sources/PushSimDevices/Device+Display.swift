@@ -10,7 +10,8 @@ extension Device {
     ///   older one on screen (A-SEND). A badge or sound without an alert only updates the badge or
     ///   plays. A background push (`apns-push-type: background`, or `content-available` alone)
     ///   wakes the app silently within the OS budget (A-BG). A body that is not JSON is discarded.
-    /// - Android: the FCM message; the app shows `data.message` (the tutorial apps' convention),
+    /// - Android: the FCM message; the app shows `data.message` (the tutorial apps' convention; the
+    ///   recommended app only while a user is logged in),
     ///   else the system shows `notification.body`; FCM's deleted-messages event (`x-pushsim-event:
     ///   deleted_messages`, body `{"message_type":"deleted_messages"}`) runs `onDeletedMessages()` (F-COLL).
     /// - Windows: a toast shows the text of its `<text>` elements (with its `<audio src>`, unless
@@ -23,7 +24,15 @@ extension Device {
         case .android:
             guard let json = try? JSONParser.parse(request.body) else { return discard(service, "the message is not JSON") }
             if request.headers[DeviceChannel.eventHeader] == "deleted_messages" { return messagesWereDeleted(service: service) }
-            if let text = json["data"]?["message"]?.stringValue { return show(text, service: service) }
+            if let text = json["data"]?["message"]?.stringValue {
+                // A data message is the app's to show. The recommended app shows none while nobody
+                // is logged in: one sent just before its logout's unregistration got through is
+                // for the user who left.
+                guard client == .tutorial || authorization != nil else {
+                    return record("app.ignored", ["service": service, "why": "a data message while nobody is logged in"])
+                }
+                return show(text, service: service)
+            }
             if let body = json["notification"]?["body"]?.stringValue {
                 let title = json["notification"]?["title"]?.stringValue
                 return show(title.map { "\($0): \(body)" } ?? body, service: service)

@@ -71,6 +71,8 @@ public final class Device: Host {
 
     /// The storage key of the registration id (the tutorial's `RegistrationIdLocalStorageKey`).
     public static let registrationIDKey = "RegistrationId"
+    /// The storage key of the recommended app's unregistration still to do: `<id> <Basic credentials>`.
+    public static let pendingUnregistrationKey = "PendingUnregistration"
 
     public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity, osVersion: Int? = nil) {
         self.world = world
@@ -107,7 +109,8 @@ public final class Device: Host {
 
     /// Installs the app from another device's backup: its storage (the stored registration id)
     /// comes along, but this device gets its own push handle (A-REG, F-TOK: restoring to a new
-    /// device yields a new token). Credentials kept in memory do not come along.
+    /// device yields a new token). Credentials kept in memory do not come along. The recommended
+    /// app keeps its registration id out of the backup.
     public func restore(from other: Device) {
         guard !isAppInstalled else { return record("device.ignored", ["action": "restore", "why": "the app is already installed"]) }
         isAppInstalled = true
@@ -116,6 +119,13 @@ public final class Device: Host {
         generation += 1
         (isRegistering, registerAgain) = (false, false)
         storage = other.storage
+        if client == .recommended {
+            // The recommended app keeps its registration out of backups (iOS's
+            // isExcludedFromBackup, Android's Auto Backup exclusion rules): a registration belongs
+            // to one device's handle, and two phones upserting one id would take turns losing it.
+            storage[Device.registrationIDKey] = nil
+            storage[Device.pendingUnregistrationKey] = nil
+        }
         handle = nil
         record("device.restore", ["from": other.name, "stored-id": storage[Device.registrationIDKey] ?? "none"])
         launch()
@@ -152,6 +162,7 @@ public final class Device: Host {
 
     func launch(attempt: Int) {
         guard isAppInstalled else { return }
+        if attempt == 0 { unregisterPending() }
         let generation = self.generation
         let ask = DeviceRegisterRequest(app: service.appID, install: appInstance, environment: service.scope)
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.registerPath, body: ask.body)
@@ -179,6 +190,7 @@ public final class Device: Host {
     /// Comes back online: the OS reconnects to its push service, which sends what it kept.
     public func goOnline() {
         world.setOnline(name, true)
+        unregisterPending()   // the recommended app, told the network is back, finishes a logout
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.connectPath)
         world.call(request, from: name) { [self] result in record("device.reconnected", ["result": result.summary]) }
     }

@@ -68,6 +68,7 @@ struct TutorialRegisterClient {
 /// The registration logic Microsoft's guidance recommends (NH-DN743807; tutorial-system.md
 /// "What the guidance recommends instead"): keep the id; with none stored, get one; upsert;
 /// on 410 forget the stored id and start over from "create id" (at most `restartsLeft` times);
+/// on 403 for extra tags it asked for, register without them;
 /// retry calls that failed for a passing reason (``AppRetry``) while the same user is logged in.
 struct RecommendedRegisterClient {
     let device: Device
@@ -90,6 +91,11 @@ struct RecommendedRegisterClient {
                     device.storage[Device.registrationIDKey] = nil
                     device.record("app.retry", ["why": "410 on upsert: forget the id and start over", "forgotten-id": id])
                     register(handle: handle, restartsLeft: restartsLeft - 1, done: done)
+                case 403? where !device.requestedTags.isEmpty:
+                    // The backend refused the extra tags: register for the user's own notifications.
+                    device.record("app.retry", ["why": "403 for the extra tags: register without them", "tags": device.requestedTags.joined(separator: ",")])
+                    device.requestedTags = []
+                    register(handle: handle, restartsLeft: restartsLeft, done: done)
                 default:
                     device.record("app.registration-failed", ["result": result.summary])
                     done()

@@ -159,7 +159,7 @@ extension NotificationHub {
                 return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
                                     ["registration": id, "why": "re-registered after the PNS timestamp"])
             }
-            store.remove(id)
+            if !plantedBugKeepsDeadHandles { store.remove(id) }
             world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted",
                          ["id": id, "why": "PNS feedback: \(reason)", "handle": handleLabel(t.handle), "dead-handle": true])
         case .installation(let id):

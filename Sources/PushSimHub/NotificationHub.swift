@@ -15,6 +15,10 @@ public final class NotificationHub: Host, CallReceiver {
     public static let apiVersion = "2015-01"
 
     public let configuration: HubConfiguration
+    /// Test-only: a bug planted on purpose, so that tests can show exploration finds and shrinks
+    /// it. True makes PNS feedback record the deletion of a dead handle's registration without
+    /// deleting it, so the hub goes on sending to the dead handle. Never set by scenarios.
+    public var plantedBugKeepsDeadHandles = false
     // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
     // reason given on `World`'s hot state (one thread runs the world; no access to one of these
     // overlaps another access to it).

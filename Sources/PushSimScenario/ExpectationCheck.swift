@@ -58,12 +58,32 @@ enum ExpectationCheck {
         case .invariant(let id, let holds):
             guard let inv = invariants.first(where: { $0.id == id }) else { return result(false, "no invariant \(id) was checked") }
             return result(inv.holds == holds, inv.holds ? "the invariant held" : "broken: \(inv.violations.first ?? "")")
+        case .userShowsOnEveryDevice(let user, let text, let once):
+            let devices = loggedIn(as: user, by: by, in: simulation)
+            let counts = devices.map { d in (d, d.inbox.filter { $0.time <= by && $0.text == text }.count) }
+            let passed = counts.allSatisfy { once ? $0.1 == 1 : $0.1 >= 1 }
+            return result(passed, devices.isEmpty ? "nobody was logged in as \(user)"
+                          : counts.map { "\($0.0.name) showed it \($0.1) time\($0.1 == 1 ? "" : "s")" }.joined(separator: ", "))
         case .status(let name, let op, let code):
             let calls = simulation.calls(of: name).filter { $0.operation == op && $0.completedAt <= by }
             let seen = calls.isEmpty ? "\(name) made no \(op.rawValue) call" + (e.by == nil ? "" : " by \(by)")
                 : "\(op.rawValue) answers: " + calls.map { "\($0.status.map(String.init) ?? $0.failure ?? "?") at \($0.completedAt)" }.joined(separator: ", ")
             return result(calls.contains { $0.status == code }, seen)
         }
+    }
+
+    /// The devices (in declaration order) on which `user` is logged in at `time`, from the trace:
+    /// the last `app.login` of that user not followed by a logout, an uninstall or a reinstall.
+    static func loggedIn(as user: String, by time: VirtualTime, in simulation: Simulation) -> [Device] {
+        var current: [String: String] = [:]   // device → logged-in user (looked up only)
+        for e in simulation.world.trace.events where e.time <= time && e.layer == "device" {
+            switch e.kind {
+            case "app.login": current[e.host] = e["user"]?.description
+            case "app.logout", "device.uninstall", "device.install", "device.restore": current[e.host] = nil
+            default: break
+            }
+        }
+        return simulation.devices.filter { current[$0.name] == user }
     }
 
     /// For a push service only its provider API counts (what a sender pushed), not the device

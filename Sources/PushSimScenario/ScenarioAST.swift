@@ -26,9 +26,10 @@ public enum Setting: Equatable, Sendable {
     case hubCredentials(service: String, problem: String)
     /// An injected fault of a push service (`fault apns outage from 10s to 40s retry-after 30s`).
     case fault(service: String, ServiceFault)
-    /// Each message is lost with this probability, on every link or only between two hosts
-    /// (`network loss 1/100`, `network loss 1/10 between bob-iphone backend`).
-    case loss(Ratio, between: [String]?)
+    /// Each message is lost with this probability, on every link or only between two hosts, for
+    /// the whole run or in `[from, to)` (`network loss 1/100`, `network loss 1/10 between
+    /// bob-iphone backend`, `network loss 1/5 from 10s to 60s`).
+    case loss(Ratio, between: [String]?, window: Range<VirtualTime>? = nil)
     /// No message passes between two hosts in `[from, to)` (`network partition bob-iphone backend from 10s to 20s`).
     case partition(String, String, from: VirtualTime, to: VirtualTime)
     case limitEvents(Int)
@@ -129,6 +130,10 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `expect hub notification "<id>" state <State>`: the hub's telemetry state of a notification
     /// when the run ends (`Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`, …; NH-SDKDOC).
     case notificationState(id: String, state: String)
+    /// `expect user <name> shows "<text>" [once] on every device [by <time>]`: every device on which
+    /// `<name>` is logged in at the deadline (or at the end) showed the text, exactly once with `once`.
+    /// Vacuously true when the user is logged in nowhere. How exploration checks convergence.
+    case userShowsOnEveryDevice(user: String, text: String, once: Bool)
 }
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).

@@ -15,6 +15,8 @@ extension ScenarioParser.Session {
         let kind: ExpectationKind
         if device.text == "invariant" {
             kind = try invariant(&t)
+        } else if device.text == "user", !declaredNames.contains("user") {
+            kind = try userOnEveryDevice(&t)
         } else if device.text == "hub", t.peek?.isWord("has") == true {
             kind = try hubRegistrations(&t)
         } else if device.text == "hub", t.peek?.isWord("notification") == true {
@@ -66,6 +68,19 @@ extension ScenarioParser.Session {
                                      hint: "after the device comes shows or an operation: \(names.joined(separator: ", "))")
         }
         return kind
+    }
+
+    /// `expect user <name> shows "<text>" [once] on every device`
+    private func userOnEveryDevice(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ExpectationKind {
+        let usage = "write expect user <name> shows \"<text>\" [once] on every device [by <time>]"
+        let user = try t.word("a user name after expect user", hint: usage)
+        try t.keyword("shows", hint: usage)
+        let text = try t.string("the text in double quotes", hint: usage)
+        let once = t.skip("once")
+        try t.keyword("on", hint: usage)
+        try t.keyword("every", hint: usage)
+        try t.keyword("device", hint: usage)
+        return .userShowsOnEveryDevice(user: user.text, text: text.text, once: once)
     }
 
     /// `expect invariant cross-user-delivery|dead-handles holds|broken`

@@ -64,7 +64,7 @@ extension ScenarioParser.Session {
         settings.append(.hubRegistrationTTL(ttl))
     }
 
-    /// `network latency <d>[..<d>]`, `network loss <ratio> [between <a> <b>]`,
+    /// `network latency <d>[..<d>]`, `network loss <ratio> [between <a> <b>] [from <time> to <time>]`,
     /// `network partition <a> <b> from <time> to <time>`
     mutating func networkStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
@@ -88,8 +88,22 @@ extension ScenarioParser.Session {
             if t.skip("between") {
                 between = try twoHosts(&t, after: "between")
             }
-            try t.finish(hint: between == nil ? "to limit the loss to one link, write: between <host> <host>" : nil)
-            settings.append(.loss(ratio, between: between))
+            var window: Range<VirtualTime>?
+            if t.skip("from") {
+                let usage = "write network loss <ratio> [between <host> <host>] from <time> to <time>"
+                let from = try absoluteTime(&t)
+                try t.keyword("to", hint: usage)
+                let to = try absoluteTime(&t)
+                guard from.time < to.time else {
+                    throw ScenarioDiagnostic(location: t.location(to.token),
+                                             message: "the loss ends at \(to.token.text), which is not after its start at \(from.token.text)",
+                                             hint: "a loss lasts from <start> to a later <end>, e.g. from 10s to 60s")
+                }
+                window = from.time..<to.time
+            }
+            try t.finish(hint: between == nil ? "to limit the loss to one link, write: between <host> <host>; to a time, from <time> to <time>"
+                                              : "to limit the loss to a time, write: from <time> to <time>")
+            settings.append(.loss(ratio, between: between, window: window))
         case "partition":
             let hosts = try twoHosts(&t, after: "partition")
             try t.keyword("from", hint: "write network partition <host> <host> from <time> to <time>")

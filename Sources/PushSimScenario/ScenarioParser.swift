@@ -47,7 +47,7 @@ public enum ScenarioParser {
 
     /// The words that start a statement; no device may be named after one.
     /// The invariants every run checks, by id (`expect invariant <id> holds|broken`).
-    static let invariantIDs = ["cross-user-delivery", "dead-handles", "accounting"]
+    static let invariantIDs = ["cross-user-delivery", "dead-handles", "accounting", "logout-privacy"]
     /// The services' host names, usable in network rules besides device names.
     static let serviceHosts = ["backend", "backend-hardened", "hub", "apns", "fcm", "wns", "operator"]
     static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "fault", "limit", "account", "device", "at", "advance",

@@ -29,7 +29,9 @@ public struct ScenarioReport: Sendable {
             case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
             case .latency(let a, let b): parts.append("latency \(a == b ? "\(a)" : "\(a)..\(b)")")
             case .linkLatency(let a, let b, let hosts): parts.append("latency \(a)..\(b) \(hosts.joined(separator: "<->"))")
-            case .loss(let r, let hosts): parts.append("loss \(r)\(hosts.map { " \($0.joined(separator: "<->"))" } ?? "")")
+            case .loss(let r, let hosts, let window):
+                parts.append("loss \(r)\(hosts.map { " \($0.joined(separator: "<->"))" } ?? "")"
+                             + (window.map { " [\($0.lowerBound), \($0.upperBound))" } ?? ""))
             case .partition(let a, let b, let from, let to): parts.append("partition \(a)<->\(b) [\(from), \(to))")
             case .limitEvents(let n): parts.append("limit events \(n)")
             case .limitTime(let d): parts.append("limit time \(d)")

@@ -6,8 +6,10 @@ import PushSimDevices
 /// Builds a ``Simulation`` from a parsed ``Scenario``, schedules its steps, runs it to the end
 /// and checks its expectations.
 public enum ScenarioRunner {
-    /// Runs `scenario` with `seed` (the file's own seed, else 0, when nil).
-    public static func run(_ scenario: Scenario, seed: UInt64? = nil) -> Result<ScenarioReport, ScenarioParseFailure> {
+    /// Runs `scenario` with `seed` (the file's own seed, else 0, when nil). `prepare` runs on the
+    /// world once it is built, before anything happens (tests plant bugs with it).
+    public static func run(_ scenario: Scenario, seed: UInt64? = nil,
+                           prepare: (Simulation) -> Void = { _ in }) -> Result<ScenarioReport, ScenarioParseFailure> {
         let seed = seed ?? scenario.seed ?? 0
         var options = Simulation.Options()
         var problems: [ScenarioDiagnostic] = []
@@ -24,6 +26,7 @@ public enum ScenarioRunner {
             }
         }
         let simulation = Simulation(seed: seed, options: options)
+        prepare(simulation)
         for d in scenario.devices {
             simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
         }
@@ -40,9 +43,9 @@ public enum ScenarioRunner {
                 }
             case .linkLatency(let min, let max, let between):
                 simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))
-            case .loss(let ratio, let between):
+            case .loss(let ratio, let between, let window):
                 problems += unknownHosts(between ?? [], simulation, fileStart)
-                simulation.world.faults.rules.append(LinkFault(between: between, effect: .loss(ratio)))
+                simulation.world.faults.rules.append(LinkFault(between: between, window: window, effect: .loss(ratio)))
             case .partition(let a, let b, let from, let to):
                 problems += unknownHosts([a, b], simulation, fileStart)
                 simulation.world.faults.rules.append(LinkFault(between: [a, b], window: from..<to, effect: .partition))
@@ -74,7 +77,11 @@ public enum ScenarioRunner {
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
         let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
-        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker()]
+        // Logout privacy needs the recommended client's retried unregistration: the tutorial app's
+        // logout is a single DELETE, and a lost one breaks it (reported as a note then).
+        let allRecommended = allHardened && scenario.devices.allSatisfy { $0.client == .recommended }
+        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker(),
+                                            LogoutPrivacyChecker(enforced: allRecommended)]
         simulation.world.observeTrace { event in for c in checkers { c.observe(event) } }
         // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
         var probes: [Int: Int] = [:]   // expectation index → live registrations seen (looked up only)

@@ -1,0 +1,59 @@
+import PushSimKernel
+
+/// After a logout completes from the user's point of view, that device shows nothing more sent to
+/// that user.
+///
+/// "Completes from the user's point of view" is the moment the app says the user is logged out
+/// (`app.logout`): the app has forgotten the credentials, whether or not its `DELETE` of the
+/// registration reached the backend. A message sent to that user after that moment (`app.send`,
+/// or an operator send to `username:<user>`) must not appear on the device until someone logs in
+/// on it again. A lost `DELETE` that is never retried leaves the registration on the hub, and the
+/// phone keeps showing the old user's notifications: the privacy leak this checker exists for.
+/// Not counted: messages sent before the logout (a push already on its way cannot be called
+/// back), and messages sent while the device was offline (it could not tell anybody about the
+/// logout either; the push service keeps such a message and hands it over the moment the phone
+/// reconnects, before the app can do anything).
+final class LogoutPrivacyChecker: InvariantChecker {
+    /// Whether a violation fails the run (every device runs the recommended client against the
+    /// hardened backend); otherwise violations are reported as a note.
+    let enforced: Bool
+    private var recipients: [String: String] = [:]           // correlation → recipient (looked up only)
+    private var sentAt: [String: VirtualTime] = [:]          // correlation → when the message was sent
+    private var loggedOut: [String: (user: String, at: VirtualTime)] = [:]  // device → whom it logged out, when
+    private var offline: Set<String> = []                    // devices offline now (membership only)
+    private var offlineAtSend: [String: Set<String>] = [:]   // correlation → devices offline when it was sent
+    private var violations: [String] = []
+
+    init(enforced: Bool = true) { self.enforced = enforced }
+
+    func observe(_ e: TraceEvent) {
+        switch e.kind {
+        case "app.send":
+            if let to = e["to"] { note(e.correlation, to.description, e.time) }
+        case "operator.send":
+            if let to = e["tags"]?.description, to.hasPrefix("username:"), !to.contains(" ") { note(e.correlation, String(to.dropFirst(9)), e.time) }
+        case "host.offline": offline.insert(e.host)
+        case "host.online": offline.remove(e.host)
+        case "app.logout":
+            if let user = e["user"]?.description, !user.isEmpty { loggedOut[e.host] = (user, e.time) }
+        case "app.login", "device.uninstall", "device.install", "device.restore":
+            loggedOut[e.host] = nil
+        case "notification.shown":
+            guard let out = loggedOut[e.host], let recipient = recipients[e.correlation], recipient == out.user,
+                  let sent = sentAt[e.correlation], sent >= out.at, offlineAtSend[e.correlation]?.contains(e.host) != true else { return }
+            violations.append("\(e.time) \(e.host) showed a notification sent to \(recipient) at \(sent), after \(recipient) logged out at \(out.at) [\(e.correlation)]: \(e["text"]?.description ?? "")")
+        default: break
+        }
+    }
+
+    private func note(_ correlation: String, _ recipient: String, _ time: VirtualTime) {
+        recipients[correlation] = recipient
+        if sentAt[correlation] == nil { sentAt[correlation] = time; offlineAtSend[correlation] = offline }
+    }
+
+    func result(leftovers: [String]) -> InvariantResult {
+        InvariantResult(id: "logout-privacy", name: "nothing shown after logout",
+                        statement: "after a user logs out of a device, it shows nothing more sent to that user",
+                        enforced: enforced, violations: violations)
+    }
+}
