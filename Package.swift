@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "PushSimScenario", dependencies: ["PushSimServices", "PushSimHub", "PushSimBackend", "PushSimDevices"]),
         // Layer 8: the library users import, and the command-line tool.
         .target(name: "PushSim", dependencies: ["PushSimScenario"]),
-        .executableTarget(name: "pushsim", dependencies: ["PushSim"]),
+        // Layer 9: `pushsim serve`: the world behind an HTTP/1.1 server on loopback (sockets live only here).
+        .target(name: "PushSimServer", dependencies: ["PushSimScenario"]),
+        .executableTarget(name: "pushsim", dependencies: ["PushSim", "PushSimServer"]),
         .executableTarget(name: "KernelBench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
         .target(name: "BenchSupport", path: "tools/BenchSupport"),
         .executableTarget(name: "FanOutBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
@@ -47,5 +49,6 @@ let package = Package(
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
         .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend", "PushSimServices"]),
         .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"], exclude: ["Fixtures"]),
+        .testTarget(name: "PushSimServerTests", dependencies: ["PushSimServer", "PushSimScenario"]),
     ]
 )

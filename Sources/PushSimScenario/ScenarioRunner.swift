@@ -11,47 +11,12 @@ public enum ScenarioRunner {
     public static func run(_ scenario: Scenario, seed: UInt64? = nil,
                            prepare: (Simulation) -> Void = { _ in }) -> Result<ScenarioReport, ScenarioParseFailure> {
         let seed = seed ?? scenario.seed ?? 0
-        var options = Simulation.Options()
-        var problems: [ScenarioDiagnostic] = []
-        let fileStart = SourceLocation(file: scenario.path, line: 1, column: 1)
-        for setting in scenario.settings {
-            switch setting {
-            case .backend(let flavour): options.backend = flavour
-            case .account(let user, let password): options.accounts = (options.accounts ?? [:]).merging([user: password]) { $1 }
-            case .hubRegistrationTTL(let ttl): options.registrationTimeToLive = ttl
-            case .limitEvents(let n): options.limits.maxEvents = n
-            case .limitTime(let d): options.limits.maxTime = .zero + d
-            case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
-            case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings, applied below
-            }
-        }
-        let simulation = Simulation(seed: seed, options: options)
+        let simulation = Simulation(seed: seed, options: simulationOptions(for: scenario))
         prepare(simulation)
         for d in scenario.devices {
             simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
         }
-        for setting in scenario.settings {
-            switch setting {
-            case .latency(let min, let max):
-                simulation.world.faults.latencyMin = min
-                simulation.world.faults.latencyMax = max
-            case .fault(let service, let fault):
-                switch service {
-                case "apns": simulation.apns.faults.append(fault)
-                case "fcm": simulation.fcm.faults.append(fault)
-                default: simulation.wns.faults.append(fault)
-                }
-            case .linkLatency(let min, let max, let between):
-                simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))
-            case .loss(let ratio, let between, let window):
-                problems += unknownHosts(between ?? [], simulation, fileStart)
-                simulation.world.faults.rules.append(LinkFault(between: between, window: window, effect: .loss(ratio)))
-            case .partition(let a, let b, let from, let to):
-                problems += unknownHosts([a, b], simulation, fileStart)
-                simulation.world.faults.rules.append(LinkFault(between: [a, b], window: from..<to, effect: .partition))
-            default: break
-            }
-        }
+        let problems = applyNetworkAndFaults(of: scenario, to: simulation)
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
         for action in scenario.actions {
             let label = "\(action.device) \(describe(action.kind))"
@@ -76,7 +41,7 @@ public enum ScenarioRunner {
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
-        let allHardened = scenario.devices.allSatisfy { ($0.backend ?? options.backend) == .hardened }
+        let allHardened = scenario.devices.allSatisfy { ($0.backend ?? simulation.options.backend) == .hardened }
         // Logout privacy needs the recommended client's retried unregistration: the tutorial app's
         // logout is a single DELETE, and a lost one breaks it (reported as a note then).
         let allRecommended = allHardened && scenario.devices.allSatisfy { $0.client == .recommended }
@@ -99,6 +64,57 @@ public enum ScenarioRunner {
                                        invariants: invariants, end: end,
                                        finalTime: simulation.world.now, events: simulation.world.eventsProcessed,
                                        leftovers: leftovers, trace: simulation.world.trace.events))
+    }
+
+    /// The options a scenario's settings give a ``Simulation`` (backend, accounts, hub TTL and
+    /// credentials, limits); the network and the services' faults are applied to the built world
+    /// by ``applyNetworkAndFaults(of:to:)``.
+    public static func simulationOptions(for scenario: Scenario) -> Simulation.Options {
+        var options = Simulation.Options()
+        for setting in scenario.settings {
+            switch setting {
+            case .backend(let flavour): options.backend = flavour
+            case .account(let user, let password): options.accounts = (options.accounts ?? [:]).merging([user: password]) { $1 }
+            case .hubRegistrationTTL(let ttl): options.registrationTimeToLive = ttl
+            case .limitEvents(let n): options.limits.maxEvents = n
+            case .limitTime(let d): options.limits.maxTime = .zero + d
+            case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
+            case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings
+            }
+        }
+        return options
+    }
+
+    /// Applies a scenario's network settings (latency, loss, partitions) and the services'
+    /// injected faults to a built world whose devices are already added; returns a diagnostic per
+    /// network rule that names a host the world does not have.
+    @discardableResult
+    public static func applyNetworkAndFaults(of scenario: Scenario, to simulation: Simulation) -> [ScenarioDiagnostic] {
+        var problems: [ScenarioDiagnostic] = []
+        let fileStart = SourceLocation(file: scenario.path, line: 1, column: 1)
+        for setting in scenario.settings {
+            switch setting {
+            case .latency(let min, let max):
+                simulation.world.faults.latencyMin = min
+                simulation.world.faults.latencyMax = max
+            case .fault(let service, let fault):
+                switch service {
+                case "apns": simulation.apns.faults.append(fault)
+                case "fcm": simulation.fcm.faults.append(fault)
+                default: simulation.wns.faults.append(fault)
+                }
+            case .linkLatency(let min, let max, let between):
+                simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))
+            case .loss(let ratio, let between, let window):
+                problems += unknownHosts(between ?? [], simulation, fileStart)
+                simulation.world.faults.rules.append(LinkFault(between: between, window: window, effect: .loss(ratio)))
+            case .partition(let a, let b, let from, let to):
+                problems += unknownHosts([a, b], simulation, fileStart)
+                simulation.world.faults.rules.append(LinkFault(between: [a, b], window: from..<to, effect: .partition))
+            default: break
+            }
+        }
+        return problems
     }
 
     static func perform(_ kind: ActionKind, on device: Device, in simulation: Simulation) {

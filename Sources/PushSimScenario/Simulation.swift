@@ -39,13 +39,15 @@ public final class Simulation {
         public var accounts: [String: String]?
         /// Push services whose credentials the hub has wrong (`"wrong"`) or lacks (`"missing"`).
         public var hubCredentialProblems: [String: String] = [:]
+        /// The Unix time of virtual time zero (`pushsim serve` sets it from the wall clock at start).
+        public var anchor = CalendarAnchor()
         public init() {}
     }
 
     public init(seed: UInt64, options: Options = Options(), identity: SimulationIdentity = SimulationIdentity()) {
         self.identity = identity
         self.options = options
-        world = World(seed: seed, limits: options.limits)
+        world = World(seed: seed, anchor: options.anchor, limits: options.limits)
         apns = APNsService(world: world, configuration: APNsConfiguration(
             keys: [APNsSigningKey(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: identity.apnsKeySecret)],
             unregisteredReportDelay: options.apnsUnregisteredReportDelay))

@@ -24,11 +24,13 @@ struct Options {
                                           [--format text|json] [--check-determinism]
            pushsim check <file-or-folder>... [--max-errors <n>]
            pushsim explain <file> [--seed <n>]
+           pushsim serve [--port <n>] [--host <ipv4>] [--seed <n>] [--scenario <file>] [--record <file>]   (see pushsim serve --help)
 
     COMMANDS:
       run                 run scenarios and check their expectations
       check               only read and check scenario files; report every mistake
       explain             run one scenario and narrate it step by step, for learning how the parts fit
+      serve               serve one simulated world over HTTP/1.1 on loopback for real SDKs (own options: pushsim serve --help)
 
     ARGUMENTS:
       <file-or-folder>    .scenario files, or folders searched recursively for them
@@ -61,7 +63,7 @@ struct Options {
         if arguments.contains("-h") || arguments.contains("--help") || arguments.first == "help" { print(usage); exit(0) }
         var options = Options()
         let name = arguments.removeFirst()
-        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are run, check and explain") }
+        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are run, check, explain and serve") }
         options.command = command
         func value(_ flag: String) -> String {
             guard let v = arguments.first, !v.hasPrefix("--") else { fail("\(flag) needs a value") }

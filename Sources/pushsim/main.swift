@@ -7,6 +7,8 @@ import PushSim
 // it ends, the `--trace` file grows scenario by scenario and `--junit` is rewritten after each
 // one. Should PushSim itself crash, `CrashNotice` says which scenario was running.
 
+// `pushsim serve` has its own flags and never returns (see ServeCommand).
+if CommandLine.arguments.dropFirst().first == "serve" { ServeCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let (files, missing) = PushSim.scenarioFiles(in: options.paths)
 if !missing.isEmpty { Options.fail("no such file or folder: \(missing.joined(separator: ", "))") }

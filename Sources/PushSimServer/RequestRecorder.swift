@@ -1,0 +1,62 @@
+import Foundation
+import PushSimKernel
+import PushSimNetwork
+
+/// The `--record` file: one JSON Lines object per request answered, in the order answered
+/// (which is the order the world took them: one queue serialises them).
+///
+/// `{"seq":1,"virtualTime":"0+00:00:00.020","virtualMicroseconds":20000,"route":"api.push.apple.com",
+///   "request":{"method":"POST","target":"/3/device/…","headers":[["apns-topic","…"],…],"body":"…"},
+///   "response":{"status":200,"headers":[["apns-id","…"]],"body":""}}`
+///
+/// Header fields are arrays of `[name, value]` in the order sent (duplicates kept); members are
+/// written in a fixed order (nothing comes from a dictionary). A body that is not UTF-8 is written
+/// as `bodyBase64` instead of `body`. `virtualTime` is the world's clock when the answer went out.
+/// Used only on the world's queue.
+final class RequestRecorder {
+    private let handle: FileHandle
+    let path: String
+
+    /// Creates (or truncates) the file at `path`.
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw RecorderError(message: "cannot write \(path)")
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    struct RecorderError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    func record(seq: Int, at time: VirtualTime, route: String, request: WireRequest, response: HTTPResponse) {
+        let line = JSONValue.object([
+            "seq": .number(JSONNumber(Int64(seq))),
+            "virtualTime": .string(time.description),
+            "virtualMicroseconds": .number(JSONNumber(time.microseconds)),
+            "route": .string(route),
+            "request": .object([("method", .string(request.method)), ("target", .string(request.target))]
+                               + [("headers", Self.fields(request.headers))] + Self.body(request.body)),
+            "response": .object([("status", .number(JSONNumber(Int64(response.status)))),
+                                 ("headers", Self.fields(response.headers.fields))] + Self.body(response.body)),
+        ]).serialized()
+        handle.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes what is buffered to disk and closes the file.
+    func close() {
+        try? handle.synchronize()
+        try? handle.close()
+    }
+
+    private static func fields(_ fields: [(name: String, value: String)]) -> JSONValue {
+        .array(fields.map { .array([.string($0.name), .string($0.value)]) })
+    }
+
+    private static func body(_ bytes: [UInt8]) -> [(String, JSONValue)] {
+        if let text = String(validating: bytes, as: UTF8.self) { return [("body", .string(text))] }
+        return [("bodyBase64", .string(Data(bytes).base64EncodedString()))]
+    }
+}

@@ -1,0 +1,75 @@
+import PushSimNetwork
+
+/// One HTTP/1.1 request as it came off a socket, framing removed: the request line, the header
+/// fields in the order sent (duplicates kept), and the body already de-chunked.
+public struct WireRequest: Sendable, Equatable {
+    public var method: String
+    /// The request target as sent: `/3/device/ab12…?x=1` (origin form) or, for absolute form
+    /// (`http://host/path`), the path-and-query part; ``absoluteAuthority`` keeps the host.
+    public var target: String
+    /// The host of an absolute-form target, if the request had one.
+    public var absoluteAuthority: String?
+    /// The minor version of `HTTP/1.x` (0 or 1).
+    public var minorVersion: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(method: String, target: String, absoluteAuthority: String? = nil, minorVersion: Int = 1,
+                headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.absoluteAuthority = absoluteAuthority
+        self.minorVersion = minorVersion
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func == (a: WireRequest, b: WireRequest) -> Bool {
+        a.method == b.method && a.target == b.target && a.absoluteAuthority == b.absoluteAuthority
+            && a.minorVersion == b.minorVersion && a.body == b.body && a.headers.count == b.headers.count
+            && zip(a.headers, b.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? { headers.first { sameFieldName($0.name, name) }?.value }
+
+    /// Every value of header `name`, in order.
+    public func headerValues(_ name: String) -> [String] { headers.filter { sameFieldName($0.name, name) }.map(\.value) }
+
+    /// The path part of ``target`` (percent-encoded as sent).
+    public var path: String {
+        guard let q = target.firstIndex(of: "?") else { return target }
+        return String(target[..<q])
+    }
+
+    /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
+    /// HTTP/1.0 only with `Connection: keep-alive` (RFC 9112 §9.3).
+    public var keepAlive: Bool {
+        let tokens = headerValues("Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: " \t").lowercased() }
+        if tokens.contains("close") { return false }
+        return minorVersion >= 1 || tokens.contains("keep-alive")
+    }
+
+    /// The host named by the `Host` header (or the absolute-form target), port and brackets removed, lower-cased.
+    public var hostName: String? {
+        guard var host = absoluteAuthority ?? header("Host") else { return nil }
+        if host.hasPrefix("[") {   // IPv6 literal
+            guard let end = host.firstIndex(of: "]") else { return nil }
+            return String(host[host.index(after: host.startIndex)..<end]).lowercased()
+        }
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        return host.lowercased()
+    }
+}
+
+extension Substring {
+    /// This text without leading and trailing characters from `set` (ASCII only).
+    func trimmingCharacters(in set: String) -> String {
+        let drop = Set(set)
+        var s = self
+        while let f = s.first, drop.contains(f) { s = s.dropFirst() }
+        while let l = s.last, drop.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

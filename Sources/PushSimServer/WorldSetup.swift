@@ -1,0 +1,80 @@
+import PushSimKernel
+import PushSimDevices
+import PushSimBackend
+import PushSimScenario
+
+/// How the served world is built, at start and again on every reset: a seed, the simulation's
+/// options, devices declared up front, and a last hook for network and service settings (the
+/// CLI's `--scenario` maps a scenario's settings onto these).
+///
+/// Not `Sendable`: it is handed to ``WorldBridge`` once, before the server starts, and from then
+/// on used only on the world's queue.
+public struct WorldSetup {
+    /// A device declared up front (not installed: install it through the control API).
+    public struct DeviceSpec: Sendable, Equatable {
+        public var name: String
+        public var platform: DevicePlatform
+        public var client: ClientFlavour
+        public var user: String?
+        public var backend: BackendFlavour?
+        public var osVersion: Int?
+        public init(name: String, platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
+                    backend: BackendFlavour? = nil, osVersion: Int? = nil) {
+            self.name = name; self.platform = platform; self.client = client; self.user = user
+            self.backend = backend; self.osVersion = osVersion
+        }
+    }
+
+    public var seed: UInt64
+    /// The simulation's options; their ``Simulation/Options/anchor`` is replaced by the server's
+    /// (see ``ClockPolicy``).
+    public var options: Simulation.Options
+    public var devices: [DeviceSpec]
+    /// Runs after the devices are added (network latency, loss, partitions, service faults).
+    public var configure: (Simulation) -> Void
+
+    public init(seed: UInt64 = 0, options: Simulation.Options = Simulation.Options(), devices: [DeviceSpec] = [],
+                configure: @escaping (Simulation) -> Void = { _ in }) {
+        self.seed = seed
+        self.options = options
+        self.devices = devices
+        self.configure = configure
+    }
+
+    /// A fresh simulation with virtual time zero at `anchor`.
+    func makeSimulation(anchor: CalendarAnchor) -> Simulation {
+        var options = self.options
+        options.anchor = anchor
+        let simulation = Simulation(seed: seed, options: options)
+        for d in devices {
+            simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
+        }
+        configure(simulation)
+        return simulation
+    }
+}
+
+/// How virtual time relates to the wall clock at the boundary.
+///
+/// In both policies the world's ``PushSimKernel/CalendarAnchor`` (the Unix time of virtual time
+/// zero) is the wall clock's whole second when the world was made (at start, and at each reset),
+/// so a client that stamps times from its own clock (`iat` of an APNs provider token or a Google
+/// assertion, `se` of a SAS token, `apns-expiration`) agrees with the fakes at first. Virtual time
+/// then moves by:
+/// - `wall`: virtual now = wall time elapsed since the world was made + the sum of clock advances.
+///   Before each request the world runs up to that instant (timers fall due as they would have),
+///   so real SDKs' waits, retries and token lifetimes behave. Stamps from the client's clock stay
+///   right until the first advance; after advances totalling `d` they are `d` behind virtual time
+///   (an APNs token older than an hour is refused): stamp from `GET /_pushsim/clock` then.
+/// - `manual`: virtual now = the sum of clock advances + the simulated latency of the work done;
+///   wall time never enters the world, so the same requests give the same answers and the same
+///   record on every run (tests use this).
+///
+/// In both, a request runs the world until its answer is back (the world's usual one-way
+/// latency, 10 ms by default, applies between the SDK and the fake as for any in-world caller),
+/// so the virtual clock may be a few milliseconds ahead of the wall-derived instant; it never
+/// goes back.
+public enum ClockPolicy: String, Sendable, CaseIterable {
+    case wall
+    case manual
+}

@@ -1,0 +1,119 @@
+import Foundation
+import PushSim
+import PushSimServer
+
+/// `pushsim serve`: one simulated world behind an HTTP/1.1 server on loopback, for real SDKs and
+/// curl. Parses its own flags, prints where it listens and what a client needs, and runs until
+/// SIGINT or SIGTERM, then stops cleanly and flushes the record.
+enum ServeCommand {
+    struct Settings {
+        var host = "127.0.0.1"
+        var port = 0
+        var seed: UInt64?
+        var scenarioPath: String?
+        var recordPath: String?
+        var clock = ClockPolicy.wall
+        var serviceAccountPath: String?
+    }
+
+    static let usage = """
+    OVERVIEW: Serve one simulated push world over HTTP/1.1 on loopback: real SDKs and curl reach the
+    fake Notification Hub, FCM, APNs and WNS, and a control API (/_pushsim/) drives devices and time.
+
+    USAGE: pushsim serve [--port <n>] [--host <ipv4>] [--seed <n>] [--scenario <file>] [--record <file>]
+                         [--clock wall|manual] [--service-account <file>]
+
+    OPTIONS:
+      --port <n>              TCP port (default 0: a free one, printed at start)
+      --host <ipv4>           address to listen on (default 127.0.0.1)
+      --seed <n>              the world's seed (default: the scenario's, else 0)
+      --scenario <file>       start from a scenario's settings and devices (its steps and expectations are not run)
+      --record <file>         write every request in and answer out as JSON Lines
+      --clock wall|manual     wall: virtual time follows the wall clock plus advances (default);
+                              manual: it moves only by advances and simulated latency (repeatable)
+      --service-account <f>   where to write the FCM service-account JSON (default: in the temporary folder)
+      -h, --help              show this help
+
+    Stop with Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0 stopped cleanly; 2 usage error or cannot listen.
+    """
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("pushsim serve: \(message)\n\nUsage: pushsim serve [--port <n>] … (see pushsim serve --help)\n".utf8))
+        exit(2)
+    }
+
+    static func parse(_ raw: [String]) -> Settings {
+        var arguments = raw
+        var settings = Settings()
+        if arguments.contains("-h") || arguments.contains("--help") { print(usage); exit(0) }
+        func value(_ flag: String) -> String {
+            guard let v = arguments.first, !v.hasPrefix("--") else { fail("\(flag) needs a value") }
+            arguments.removeFirst()
+            return v
+        }
+        while !arguments.isEmpty {
+            let arg = arguments.removeFirst()
+            switch arg {
+            case "--port":
+                guard let n = Int(value(arg)), (0...65_535).contains(n) else { fail("--port needs a whole number from 0 to 65535") }
+                settings.port = n
+            case "--host": settings.host = value(arg)
+            case "--seed":
+                guard let n = UInt64(value(arg)) else { fail("--seed needs a whole number from 0 to \(UInt64.max)") }
+                settings.seed = n
+            case "--scenario": settings.scenarioPath = value(arg)
+            case "--record": settings.recordPath = value(arg)
+            case "--service-account": settings.serviceAccountPath = value(arg)
+            case "--clock":
+                let v = value(arg)
+                guard let c = ClockPolicy(rawValue: v) else { fail("--clock takes wall or manual, not '\(v)'") }
+                settings.clock = c
+            default: fail("unknown option '\(arg)'")
+            }
+        }
+        return settings
+    }
+
+    static func run(_ raw: [String]) -> Never {
+        let settings = parse(raw)
+        var setup = WorldSetup(seed: settings.seed ?? 0)
+        if let path = settings.scenarioPath {
+            switch PushSim.loadScenario(path: path) {
+            case .failure(let error): FileHandle.standardError.write(Data((error.rendered(limit: 20) + "\n").utf8)); exit(2)
+            case .success(let scenario): setup = ScenarioSetup.worldSetup(scenario, seed: settings.seed)
+            }
+        }
+        let bridge: WorldBridge
+        do { bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath) } catch { fail("\(error)") }
+        let server = HTTPServer(bridge: bridge, configuration: HTTPServer.Configuration(host: settings.host, port: settings.port))
+        signal(SIGPIPE, SIG_IGN)
+        do { try server.start() } catch { fail("\(error)") }
+
+        let info = bridge.connectionInfo(baseURL: server.baseURL)
+        let accountPath = settings.serviceAccountPath
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-serve-\(server.port)-service-account.json").path
+        do { try info.serviceAccountJSON().write(toFile: accountPath, atomically: true, encoding: .utf8) } catch {
+            server.stop()
+            fail("cannot write the service-account file \(accountPath): \(error)")
+        }
+        bridge.configure(baseURL: server.baseURL, serviceAccountPath: accountPath)
+        print(info.banner(serviceAccountPath: accountPath, clock: settings.clock, seed: setup.seed))
+        if let record = settings.recordPath { print("Recording every exchange to \(record).") }
+        fflush(nil)
+
+        let stop = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)   // handled by the source below, not by the default action
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        stop.wait()
+        signals.forEach { $0.cancel() }
+        server.stop()
+        print("pushsim serve: stopped" + (settings.recordPath.map { "; record flushed to \($0)" } ?? ""))
+        fflush(nil)
+        exit(0)
+    }
+}

@@ -1,0 +1,132 @@
+@testable import PushSimServer
+import Testing
+
+@Suite struct HTTPRequestParserTests {
+    private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> HTTPRequestParser.Result {
+        var parser = HTTPRequestParser(limits: limits)
+        parser.feed(Array(text.utf8))
+        return parser.next()
+    }
+
+    private func request(_ result: HTTPRequestParser.Result, sourceLocation: SourceLocation = #_sourceLocation) -> WireRequest? {
+        guard case .request(let r) = result else { Issue.record("expected a request, got \(result)", sourceLocation: sourceLocation); return nil }
+        return r
+    }
+
+    private func status(_ result: HTTPRequestParser.Result) -> Int? {
+        if case .failure(let f) = result { return f.status }
+        return nil
+    }
+
+    @Test func simpleRequestWithBody() throws {
+        let r = try #require(request(parse("POST /3/device/ab?x=1 HTTP/1.1\r\nHost: a\r\napns-topic: t\r\nContent-Length: 5\r\n\r\nhello")))
+        #expect(r.method == "POST")
+        #expect(r.target == "/3/device/ab?x=1")
+        #expect(r.path == "/3/device/ab")
+        #expect(r.header("APNS-TOPIC") == "t")
+        #expect(r.body == Array("hello".utf8))
+        #expect(r.keepAlive)
+    }
+
+    @Test func byteByByteFeedingGivesTheSameRequest() throws {
+        let text = "PUT /hub/registrations/1 HTTP/1.1\r\nContent-Length: 3\r\nX: y\r\n\r\nabc"
+        var parser = HTTPRequestParser()
+        var found: WireRequest?
+        for b in text.utf8 {
+            parser.feed([b])
+            if case .request(let r) = parser.next() { found = r }
+        }
+        #expect(found?.body == Array("abc".utf8))
+        #expect(found?.headers.count == 2)
+    }
+
+    @Test func pipelinedRequestsComeOutInOrder() throws {
+        var parser = HTTPRequestParser()
+        parser.feed(Array("GET /a HTTP/1.1\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nokGET /c HTTP/1.1\r\nConnection: close\r\n\r\nGET /d".utf8))
+        let a = try #require(request(parser.next()))
+        let b = try #require(request(parser.next()))
+        let c = try #require(request(parser.next()))
+        #expect([a.target, b.target, c.target] == ["/a", "/b", "/c"])
+        #expect(b.body == Array("ok".utf8))
+        #expect(!c.keepAlive)
+        #expect(parser.next() == .incomplete)
+        #expect(parser.bufferedCount == 6)
+    }
+
+    @Test func chunkedBodyIsDecodedWithExtensionsAndTrailers() throws {
+        let r = try #require(request(parse("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n")))
+        #expect(String(decoding: r.body, as: UTF8.self) == "hello world")
+        #expect(r.header("X-Trailer") == nil)
+    }
+
+    @Test func chunkedBodyArrivingInPieces() throws {
+        var parser = HTTPRequestParser()
+        parser.feed(Array("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n01234".utf8))
+        #expect(parser.next() == .incomplete)
+        parser.feed(Array("56789\r\n0\r\n\r\n".utf8))
+        #expect(try #require(request(parser.next())).body == Array("0123456789".utf8))
+    }
+
+    @Test func limits() {
+        var small = HTTPRequestParser.Limits()
+        small.body = 10
+        #expect(status(parse("POST /x HTTP/1.1\r\nContent-Length: 11\r\n\r\n", limits: small)) == 413)
+        #expect(status(parse("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", limits: small)) == 413)
+        #expect(status(parse("GET /" + String(repeating: "a", count: 9_000) + " HTTP/1.1\r\n\r\n")) == 414)
+        // Too long before its end arrives: refused without waiting for the rest.
+        #expect(status(parse("GET /" + String(repeating: "a", count: 9_000))) == 414)
+        let bigHeader = "X-Big: " + String(repeating: "b", count: 70_000) + "\r\n"
+        #expect(status(parse("GET / HTTP/1.1\r\n" + bigHeader + "\r\n")) == 431)
+        let manyHeaders = String(repeating: "X-A: " + String(repeating: "c", count: 1_000) + "\r\n", count: 70)
+        #expect(status(parse("GET / HTTP/1.1\r\n" + manyHeaders + "\r\n")) == 431)
+    }
+
+    @Test func malformedRequestsAreRefused() {
+        #expect(status(parse("garbage\r\n\r\n")) == 400)
+        #expect(status(parse("GET / HTTP/2.0\r\n\r\n")) == 505)
+        #expect(status(parse("GET noslash HTTP/1.1\r\n\r\n")) == 400)
+        #expect(status(parse("GET / HTTP/1.1\r\nBad Header: x\r\n\r\n")) == 400)
+        #expect(status(parse("GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n")) == 400)
+        #expect(status(parse("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n")) == 400)
+        #expect(status(parse("POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n")) == 400)
+        #expect(status(parse("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n")) == 400)
+        #expect(status(parse("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")) == 400)
+        #expect(status(parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")) == 400)
+        #expect(status(parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n")) == 400)
+    }
+
+    @Test func aFailedParserStaysFailed() {
+        var parser = HTTPRequestParser()
+        parser.feed(Array("nonsense\r\n\r\nGET / HTTP/1.1\r\n\r\n".utf8))
+        #expect(status(parser.next()) == 400)
+        #expect(status(parser.next()) == 400)
+    }
+
+    @Test func keepAliveRules() throws {
+        #expect(try #require(request(parse("GET / HTTP/1.0\r\n\r\n"))).keepAlive == false)
+        #expect(try #require(request(parse("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"))).keepAlive)
+        #expect(try #require(request(parse("GET / HTTP/1.1\r\nConnection: Keep-Alive, Close\r\n\r\n"))).keepAlive == false)
+    }
+
+    @Test func lenientLineEndsAndLeadingEmptyLines() throws {
+        let r = try #require(request(parse("\r\n\nGET /a HTTP/1.1\nHost: h:80\n\n")))
+        #expect(r.target == "/a")
+        #expect(r.hostName == "h")
+    }
+
+    @Test func absoluteFormKeepsTheAuthority() throws {
+        let r = try #require(request(parse("POST https://api.push.apple.com/3/device/x HTTP/1.1\r\n\r\n")))
+        #expect(r.target == "/3/device/x")
+        #expect(r.hostName == "api.push.apple.com")
+    }
+
+    @Test func expectContinueIsNoticed() {
+        var parser = HTTPRequestParser()
+        parser.feed(Array("POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n".utf8))
+        #expect(parser.next() == .incomplete)
+        #expect(parser.wantsContinue)
+        parser.continueSent()
+        parser.feed(Array("ok".utf8))
+        if case .request = parser.next() {} else { Issue.record("expected the request") }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PushSimKernel
+import PushSimNetwork
+import PushSimHub
+import PushSimScenario
+@testable import PushSimServer
+import Testing
+
+/// The server on a real loopback socket, driven by URLSession as an SDK would drive the real services.
+@Suite(.serialized) struct ServeEndToEndTests {
+    @Test func registerThroughTheHubSendAndReadTheNotificationBack() async throws {
+        let s = try TestServer()
+        let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"bob-iphone","platform":"ios"}"#)
+        #expect(created.status == 201)
+        let handle = try #require(created.value["handle"]?.stringValue)
+
+        let sas = s.hubSAS(unixNow: try await s.unixNow())
+        let id = try await s.request("POST", "/notifyusers/registrationIDs?api-version=2015-01", headers: ["Authorization": sas])
+        #expect(id.status == 201)
+        let location = try #require(id.headers["location"])
+        let registrationID = try #require(location.split(separator: "/").last?.split(separator: "?").first).description
+
+        let entry = String(decoding: AtomRegistration.requestBody(RegistrationDescription(platform: .apple, handle: handle, tags: ["username:bob"])),
+                           as: UTF8.self)
+        let put = try await s.request("PUT", "/notifyusers/registrations/\(registrationID)?api-version=2015-01",
+                                      headers: ["Authorization": sas, "Content-Type": "application/atom+xml;type=entry;charset=utf-8"], body: entry)
+        #expect(put.status == 201, "\(put.body)")   // create-or-update that creates
+
+        let registrations = try await s.json("GET", "/_pushsim/hub/registrations")
+        #expect(registrations.value["count"]?.int64Value == 1)
+        #expect(registrations.value["registrations"]?.arrayValue?.first?["tags"] == .array(["username:bob"]))
+
+        let send = try await s.request("POST", "/notifyusers/messages?api-version=2015-01", headers: [
+            "Authorization": sas, "ServiceBusNotification-Format": "apple", "ServiceBusNotification-Tags": "username:bob",
+            "Content-Type": "application/json;charset=utf-8"], body: #"{"aps":{"alert":"Hello Bob"}}"#)
+        #expect(send.status == 201, "\(send.body)")
+
+        let shown = try await s.json("GET", "/_pushsim/devices/bob-iphone/notifications?settle=1s")
+        let first = try #require(shown.value["notifications"]?.arrayValue?.first)
+        #expect(first["text"]?.stringValue == "Hello Bob")
+        #expect(first["service"]?.stringValue == "apns")
+    }
+
+    @Test func fcmSendWithAnOAuthTokenFromTheTokenEndpoint() async throws {
+        let s = try TestServer()
+        let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"ann-pixel","platform":"android"}"#)
+        let handle = try #require(created.value["handle"]?.stringValue)
+        let form = "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(s.googleAssertion(unixNow: try await s.unixNow()))"
+        let token = try await s.request("POST", "/token", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: form)
+        #expect(token.status == 200, "\(token.body)")
+        let accessToken = try #require(try JSONParser.parse(token.body)["access_token"]?.stringValue)
+
+        let send = try await s.request("POST", "/v1/projects/\(s.identity.fcmProjectID)/messages:send",
+                                       headers: ["Authorization": "Bearer \(accessToken)", "Content-Type": "application/json"],
+                                       body: #"{"message":{"token":"\#(handle)","notification":{"title":"Hi","body":"From FCM"}}}"#)
+        #expect(send.status == 200, "\(send.body)")
+        #expect(send.body.contains("projects/\(s.identity.fcmProjectID)/messages/"))
+
+        let shown = try await s.json("GET", "/_pushsim/devices/ann-pixel/notifications?settle=1s")
+        let texts = shown.value["notifications"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+        #expect(texts.count == 1)
+        #expect(texts.first?.contains("From FCM") == true)
+
+        let refused = try await s.request("POST", "/v1/projects/\(s.identity.fcmProjectID)/messages:send",
+                                          headers: ["Authorization": "Bearer not-a-token"], body: "{}")
+        #expect(refused.status == 401)
+    }
+
+    @Test func apnsSendOverHTTP1() async throws {
+        let s = try TestServer()
+        let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"cy-iphone","platform":"ios"}"#)
+        let handle = try #require(created.value["handle"]?.stringValue)
+        let send = try await s.request("POST", "/3/device/\(handle)", headers: [
+            "authorization": "bearer \(s.apnsToken(unixNow: try await s.unixNow()))", "apns-topic": s.identity.app.bundleID,
+            "apns-push-type": "alert"], body: #"{"aps":{"alert":"Direct to APNs"}}"#)
+        #expect(send.status == 200, "\(send.body)")
+        #expect(send.headers["apns-id"] != nil)
+        let shown = try await s.json("GET", "/_pushsim/devices/cy-iphone/notifications?settle=1s")
+        #expect(shown.value["notifications"]?.arrayValue?.first?["text"]?.stringValue == "Direct to APNs")
+
+        let bad = try await s.request("POST", "/3/device/\(handle)", headers: ["apns-topic": s.identity.app.bundleID], body: "{}")
+        #expect(bad.status == 403)
+        #expect(bad.body == #"{"reason":"MissingProviderToken"}"#)
+    }
+
+    @Test func controlAPIErrorsAreJSON() async throws {
+        let s = try TestServer()
+        for (method, path, body, status) in [
+            ("GET", "/_pushsim/devices/nobody", nil, 404), ("POST", "/_pushsim/devices", #"{"name":"x"}"#, 400),
+            ("POST", "/_pushsim/devices", "not json", 400), ("POST", "/_pushsim/clock/advance", #"{"by":"soon"}"#, 400),
+            ("DELETE", "/_pushsim/clock", nil, 405), ("GET", "/_pushsim/nothing", nil, 404), ("GET", "/elsewhere", nil, 404),
+        ] as [(String, String, String?, Int)] {
+            let r = try await s.request(method, path, body: body)
+            #expect(r.status == status, "\(method) \(path)")
+            #expect(try JSONParser.parse(r.body)["error"]?["message"]?.stringValue?.isEmpty == false, "\(method) \(path)")
+        }
+        _ = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"dup","platform":"windows"}"#)
+        #expect(try await s.json("POST", "/_pushsim/devices", body: #"{"name":"dup","platform":"windows"}"#).status == 409)
+        #expect(try await s.json("POST", "/_pushsim/devices", body: #"{"name":"hub","platform":"ios"}"#).status == 409)
+        #expect(try await s.json("POST", "/_pushsim/devices/dup/fly", body: nil).status == 404)
+    }
+
+    @Test func clockAdvanceAndDeviceActions() async throws {
+        let s = try TestServer()
+        _ = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"dee-pc","platform":"windows"}"#)
+        let before = try await s.json("GET", "/_pushsim/clock").value["virtualMicroseconds"]!.int64Value!
+        let after = try await s.json("POST", "/_pushsim/clock/advance", body: #"{"by":"91d"}"#)
+        #expect(after.value["virtualMicroseconds"]!.int64Value! == before + 91 * 86_400_000_000)
+        let offline = try await s.json("POST", "/_pushsim/devices/dee-pc/offline")
+        #expect(offline.value["online"] == .bool(false))
+        let online = try await s.json("POST", "/_pushsim/devices/dee-pc/online")
+        #expect(online.value["online"] == .bool(true))
+        let old = online.value["handle"]?.stringValue
+        let refreshed = try await s.json("POST", "/_pushsim/devices/dee-pc/refresh-handle")
+        #expect(refreshed.value["handle"]?.stringValue != nil)
+        #expect(refreshed.value["handle"]?.stringValue != old)
+        let uninstalled = try await s.json("POST", "/_pushsim/devices/dee-pc/uninstall")
+        #expect(uninstalled.value["installed"] == .bool(false))
+        let journal = try await s.json("GET", "/_pushsim/journal")
+        #expect((journal.value["total"]?.int64Value ?? 0) > 0)
+        let reset = try await s.json("POST", "/_pushsim/reset")
+        #expect(reset.status == 200)
+        #expect(try await s.json("GET", "/_pushsim/devices").value["devices"] == .array([]))
+    }
+}
