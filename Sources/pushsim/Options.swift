@@ -16,6 +16,8 @@ struct Options {
     var diagramPath: String?
     /// Diagnostics printed per file before `… and N more` (`--max-errors`, default 20).
     var maxErrors = 20
+    /// `run --seeds A..B`: run each scenario once per seed and report the seeds that fail.
+    var seeds: ClosedRange<UInt64>?
 
     static let usage = """
     OVERVIEW: PushSim runs push-notification scenarios on virtual time, the same on every run.
@@ -24,12 +26,14 @@ struct Options {
                                           [--format text|json] [--check-determinism]
            pushsim check <file-or-folder>... [--max-errors <n>]
            pushsim explain <file> [--seed <n>]
+           pushsim explore [--flavour tutorial|hardened] [--seeds <a>..<b>] [--shard <i>/<n>] …   (see pushsim explore --help)
            pushsim serve [--port <n>] [--host <ipv4>] [--seed <n>] [--scenario <file>] [--record <file>]   (see pushsim serve --help)
 
     COMMANDS:
       run                 run scenarios and check their expectations
       check               only read and check scenario files; report every mistake
       explain             run one scenario and narrate it step by step, for learning how the parts fit
+      explore             generate worlds from seeds, check every run, shrink what fails to a scenario
       serve               serve one simulated world over HTTP/1.1 on loopback for real SDKs (own options: pushsim serve --help)
 
     ARGUMENTS:
@@ -43,6 +47,7 @@ struct Options {
       --diagram <file>    write a Mermaid sequence diagram of the run (a .md file holds one per scenario)
       --format text|json  the summary on standard output (default text)
       --check-determinism run each scenario twice and report the first trace line that differs
+      --seeds <a>..<b>    run each scenario once per seed of the range, on all cores, and list the seeds that fail
       --max-errors <n>    print at most n mistakes per file, then how many more (default 20)
       -h, --help          show this help
 
@@ -63,29 +68,21 @@ struct Options {
         if arguments.contains("-h") || arguments.contains("--help") || arguments.first == "help" { print(usage); exit(0) }
         var options = Options()
         let name = arguments.removeFirst()
-        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are run, check, explain and serve") }
+        guard let command = Command(rawValue: name) else { fail("unknown command '\(name)'; the commands are run, check, explain, explore and serve") }
         options.command = command
-        func value(_ flag: String) -> String {
-            guard let v = arguments.first, !v.hasPrefix("--") else { fail("\(flag) needs a value") }
-            arguments.removeFirst()
-            return v
-        }
-        while !arguments.isEmpty {
-            let arg = arguments.removeFirst()
+        var reader = ArgumentReader(arguments, fail: fail)
+        while let arg = reader.next() {
             switch arg {
-            case "--seed":
-                guard let n = UInt64(value(arg)) else { fail("--seed needs a whole number from 0 to \(UInt64.max)") }
-                options.seed = n
-            case "--trace": options.tracePath = value(arg)
-            case "--junit": options.junitPath = value(arg)
-            case "--diagram": options.diagramPath = value(arg)
+            case "--seed": options.seed = reader.seed(arg)
+            case "--seeds": options.seeds = reader.seedRange(arg)
+            case "--trace": options.tracePath = reader.value(arg)
+            case "--junit": options.junitPath = reader.value(arg)
+            case "--diagram": options.diagramPath = reader.value(arg)
             case "--timeline": options.timeline = true
             case "--check-determinism": options.checkDeterminism = true
-            case "--max-errors":
-                guard let n = Int(value(arg)), n >= 1 else { fail("--max-errors needs a whole number of at least 1") }
-                options.maxErrors = n
+            case "--max-errors": options.maxErrors = reader.number(arg, in: 1...Int.max)
             case "--format":
-                let v = value(arg)
+                let v = reader.value(arg)
                 guard let f = Format(rawValue: v) else { fail("--format takes text or json, not '\(v)'") }
                 options.format = f
             default:

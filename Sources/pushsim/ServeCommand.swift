@@ -43,29 +43,19 @@ enum ServeCommand {
     }
 
     static func parse(_ raw: [String]) -> Settings {
-        var arguments = raw
         var settings = Settings()
-        if arguments.contains("-h") || arguments.contains("--help") { print(usage); exit(0) }
-        func value(_ flag: String) -> String {
-            guard let v = arguments.first, !v.hasPrefix("--") else { fail("\(flag) needs a value") }
-            arguments.removeFirst()
-            return v
-        }
-        while !arguments.isEmpty {
-            let arg = arguments.removeFirst()
+        if raw.contains("-h") || raw.contains("--help") { print(usage); exit(0) }
+        var arguments = ArgumentReader(raw, fail: fail)
+        while let arg = arguments.next() {
             switch arg {
-            case "--port":
-                guard let n = Int(value(arg)), (0...65_535).contains(n) else { fail("--port needs a whole number from 0 to 65535") }
-                settings.port = n
-            case "--host": settings.host = value(arg)
-            case "--seed":
-                guard let n = UInt64(value(arg)) else { fail("--seed needs a whole number from 0 to \(UInt64.max)") }
-                settings.seed = n
-            case "--scenario": settings.scenarioPath = value(arg)
-            case "--record": settings.recordPath = value(arg)
-            case "--service-account": settings.serviceAccountPath = value(arg)
+            case "--port": settings.port = arguments.number(arg, in: 0...65_535)
+            case "--host": settings.host = arguments.value(arg)
+            case "--seed": settings.seed = arguments.seed(arg)
+            case "--scenario": settings.scenarioPath = arguments.value(arg)
+            case "--record": settings.recordPath = arguments.value(arg)
+            case "--service-account": settings.serviceAccountPath = arguments.value(arg)
             case "--clock":
-                let v = value(arg)
+                let v = arguments.value(arg)
                 guard let c = ClockPolicy(rawValue: v) else { fail("--clock takes wall or manual, not '\(v)'") }
                 settings.clock = c
             default: fail("unknown option '\(arg)'")

@@ -9,6 +9,8 @@ import PushSim
 
 // `pushsim serve` has its own flags and never returns (see ServeCommand).
 if CommandLine.arguments.dropFirst().first == "serve" { ServeCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
+// `pushsim explore` likewise.
+if CommandLine.arguments.dropFirst().first == "explore" { ExploreCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let (files, missing) = PushSim.scenarioFiles(in: options.paths)
 if !missing.isEmpty { Options.fail("no such file or folder: \(missing.joined(separator: ", "))") }
@@ -53,6 +55,7 @@ if options.command == .explain {
         exit(report.passed ? 0 : 1)
     }
 }
+if let seeds = options.seeds { SeedSweep.run(files, seeds: seeds) }
 if let path = options.diagramPath, files.count > 1, !path.hasSuffix(".md") {
     Options.fail("several scenarios need a Markdown diagram file (one diagram per scenario): name it <something>.md")
 }

@@ -261,8 +261,9 @@ public struct ExploreWorkload {
 
     /// Whether a shrunk candidate of `original` still has the premise of its convergence
     /// expectations: for each `expect user <name>` left, each of the user's declared devices keeps
-    /// its healed-phase `launch` (if it had one) and an operator send to the user for its
-    /// platform. (Without them, a device would fail to show the message for the wrong reason.)
+    /// its healed-phase `launch` (if it had one), an operator send to the user for its platform,
+    /// and an `online` after each `offline`. (Without them, a device would fail to show the
+    /// message for the wrong reason.)
     public static func convergencePremise(of original: String) -> (String) -> Bool {
         var launches: [String: String] = [:]   // device → its healed-phase launch statement
         var inHealed = false
@@ -278,6 +279,7 @@ public struct ExploreWorkload {
         let statements = ScenarioShrinker.statements(candidate)
         let present = Set(statements)
         var devicesOf: [String: [String]] = [:]      // user → the user's declared devices
+        var offline: Set<String> = []                // devices whose last network step is offline
         var platforms: [String: Set<String>] = [:]   // user → platforms of the user's devices
         var sent: Set<String> = []                   // "user format"
         var checked: [String] = []
@@ -288,6 +290,8 @@ public struct ExploreWorkload {
                 devicesOf[String(words[4]), default: []].append(String(words[1]))
             }
             if words.count >= 3, words[0] == "expect", words[1] == "user" { checked.append(String(words[2])) }
+            if words.count >= 4, words[0] == "at", words[3] == "offline" { offline.insert(String(words[2])) }
+            if words.count >= 4, words[0] == "at", words[3] == "online" { offline.remove(String(words[2])) }
             if words.count >= 5, words[2] == "operator", words[3] == "send", let to = line.firstRange(of: "to \"username:") {
                 sent.insert(line[to.upperBound...].prefix { $0 != "\"" } + " " + words[4])
             }
@@ -295,7 +299,7 @@ public struct ExploreWorkload {
         return checked.allSatisfy { user in
             (platforms[user] ?? []).allSatisfy { p in
                 DevicePlatform(rawValue: p).map { sent.contains(user + " " + format($0)) } ?? true
-            } && (devicesOf[user] ?? []).allSatisfy { d in launches[d].map(present.contains) ?? true }
+            } && (devicesOf[user] ?? []).allSatisfy { d in (launches[d].map(present.contains) ?? true) && !offline.contains(d) }
         }
     }
 
