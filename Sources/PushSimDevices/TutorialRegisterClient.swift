@@ -82,8 +82,15 @@ struct RecommendedRegisterClient {
             let tags = device.requestedTags.map(jsonString).joined(separator: ",")
             let body = "{\"Platform\":\(jsonString(device.platform.registrationPlatform)),\"Handle\":\(jsonString(token)),\"Tags\":[\(tags)]}"
             device.callBackendRetrying(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body,
-                                       stillWanted: stillWanted) { result in
+                                       authorization: login, stillWanted: stillWanted) { result in
                 switch result.status {
+                case 200? where device.authorization != login:
+                    // The user logged out while this registration was on its way (its answer, or the
+                    // logout's DELETE, may even have been overtaken): take it back.
+                    device.record("app.retry", ["why": "logged out while registering: unregister", "registration": id])
+                    device.storage[Device.pendingUnregistrationKey] = id + " " + (login ?? "")
+                    device.unregisterPending()
+                    done()
                 case 200?:
                     device.record("app.registered", ["registration": id])
                     done()
@@ -103,9 +110,15 @@ struct RecommendedRegisterClient {
             }
         }
         if let stored = device.storage[Device.registrationIDKey] { return proceed(stored) }
-        device.callBackendRetrying(.createID, "POST", "/api/register", query: [("handle", token)], stillWanted: stillWanted) { result in
+        device.callBackendRetrying(.createID, "POST", "/api/register", query: [("handle", token)], authorization: login,
+                                   stillWanted: stillWanted) { result in
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body), let id = json.stringValue else {
                 device.record("app.registration-failed", ["step": "create-id", "result": result.summary])
+                return done()
+            }
+            guard stillWanted() else {
+                // Logged out, or a new handle, meanwhile: this id is not wanted any more.
+                device.record("app.ignored", ["action": "register", "why": "the login or the handle changed while asking for an id"])
                 return done()
             }
             device.storage[Device.registrationIDKey] = id

@@ -80,4 +80,18 @@ struct RecommendedClientRetryTests {
         #expect(phone.calls.map(\.operation) == [.createID, .register, .register])
         #expect(sim.hub.liveRegistrations(tag: "username:bob", now: sim.world.now) == 1)
     }
+
+    /// Exploration found it (seed 3933 of the hardened sweep without faults): a logout one second
+    /// after the login, while the registration was still on its way, left it on the hub.
+    @Test(arguments: [Int64(300), 500, 900, 1_500, 2_500])
+    func aLogoutDuringTheRegistrationLeavesNoRegistration(logoutAfterMilliseconds: Int64) {
+        let sim = Simulation(seed: 3)
+        sim.world.faults.latencyMin = .milliseconds(5)
+        sim.world.faults.latencyMax = .milliseconds(400)
+        let phone = sim.addDevice("alice-ios", .ios, client: .recommended)
+        sim.installAndLogIn(phone, as: "alice", at: t(1))
+        sim.at(t(2) + .milliseconds(logoutAfterMilliseconds), "log out") { phone.logout() }
+        sim.run()
+        #expect(sim.hub.liveRegistrations(tag: "username:alice", now: sim.world.now) == 0)
+    }
 }

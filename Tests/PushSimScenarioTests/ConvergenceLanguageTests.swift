@@ -70,8 +70,8 @@ struct ConvergenceLanguageTests {
     }
 
     /// Exploration found it: a logout whose DELETE was lost left the phone showing the old user's
-    /// notifications. The tutorial app's single DELETE breaks logout privacy; the recommended
-    /// app's retried unregistration keeps it.
+    /// notifications. The tutorial app's single DELETE breaks logout privacy (the message comes
+    /// after the grace period); the recommended app's retried unregistration keeps it.
     @Test(arguments: [("tutorial", false), ("recommended", true)])
     func aLostLogoutLeaksUnlessItIsRetried(client: String, holds: Bool) throws {
         let report = try run("""
@@ -85,7 +85,7 @@ struct ConvergenceLanguageTests {
         at 1s bob-pixel login bob password bob
         at 1s alice-pixel login alice password alice
         at 15s bob-pixel logout
-        at 2m alice-pixel send "still there?" to bob via fcm
+        at 15m alice-pixel send "still there?" to bob via fcm
         expect invariant logout-privacy \(holds ? "holds" : "broken")
         """)
         let allPassed = report.results.allSatisfy { $0.passed }
