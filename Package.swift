@@ -25,8 +25,9 @@ let package = Package(
         .target(name: "PushSimHub", dependencies: ["PushSimNetwork"]),
         // Layer 5: the tutorial's app backend.
         .target(name: "PushSimBackend", dependencies: ["PushSimHub"]),
-        // Layer 6: simulated devices: OS side and the app's client logic.
-        .target(name: "PushSimDevices", dependencies: ["PushSimServices"]),
+        // Layer 3 too: simulated devices: OS side and the app's client logic. Devices and the push
+        // services are peers: they meet only over the network and its device channel.
+        .target(name: "PushSimDevices", dependencies: ["PushSimNetwork"]),
         // Layer 7: scenario language, runner, expectations, reports.
         .target(name: "PushSimScenario", dependencies: ["PushSimServices", "PushSimHub", "PushSimBackend", "PushSimDevices"]),
         // Layer 8: the library users import, and the command-line tool.

@@ -1,6 +1,5 @@
 import PushSimKernel
 import PushSimNetwork
-import PushSimServices
 
 extension Device {
     /// The user logs in. As in the tutorial, this only builds the Basic `Authorization` value

@@ -1,6 +1,5 @@
 import PushSimKernel
 import PushSimNetwork
-import PushSimServices
 
 extension Device {
     /// What the OS and app do with a push that reached them, per platform payload:

@@ -1,6 +1,5 @@
 import PushSimKernel
 import PushSimNetwork
-import PushSimServices
 
 extension Device {
     /// The notifications still on screen: the ``inbox`` without those a newer notification with

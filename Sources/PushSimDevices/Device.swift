@@ -1,6 +1,5 @@
 import PushSimKernel
 import PushSimNetwork
-import PushSimServices
 
 /// A simulated phone or PC: the operating system side (push handle, app install, network) and
 /// the app running the tutorial's client logic in one of two flavours.

@@ -1,6 +1,5 @@
 import PushSimKernel
 import PushSimNetwork
-import PushSimServices
 
 /// Many devices of one platform with the same app, behind one host: a population for scale runs
 /// (a broadcast to a million phones), where a full ``Device`` per member (inbox, storage, call

@@ -1,5 +1,5 @@
 import PushSimKernel
-import PushSimServices
+import PushSimNetwork
 
 /// The operating system of a simulated device, which decides its push service.
 public enum DevicePlatform: String, Sendable, CaseIterable {
@@ -155,9 +155,12 @@ struct PushServiceLink {
 extension AppIdentity {
     func pushService(on platform: DevicePlatform) -> PushServiceLink {
         switch platform {
-        case .ios: return PushServiceLink(name: APNsService.name, deviceHost: APNsService.deviceHost, appID: bundleID, scope: "production")
-        case .android: return PushServiceLink(name: FCMService.name, deviceHost: FCMService.deviceHost, appID: androidPackage, scope: fcmSenderID)
-        case .windows: return PushServiceLink(name: WNSService.name, deviceHost: WNSService.deviceHost, appID: windowsPackageFamily, scope: "")
+        case .ios: return PushServiceLink(name: PushServiceDescriptor.apns.name, deviceHost: PushServiceDescriptor.apns.deviceHost,
+                                          appID: bundleID, scope: "production")
+        case .android: return PushServiceLink(name: PushServiceDescriptor.fcm.name, deviceHost: PushServiceDescriptor.fcm.deviceHost,
+                                              appID: androidPackage, scope: fcmSenderID)
+        case .windows: return PushServiceLink(name: PushServiceDescriptor.wns.name, deviceHost: PushServiceDescriptor.wns.deviceHost,
+                                              appID: windowsPackageFamily, scope: "")
         }
     }
 }

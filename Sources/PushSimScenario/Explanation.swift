@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 
 /// Narrates a run step by step for someone learning how the pieces fit: each scenario step, then
 /// what every part did because of it, in plain sentences. Built from the trace alone.
@@ -39,10 +40,7 @@ public enum Explanation {
         case "backend": return "the tutorial backend"
         case "backend-hardened": return "the hardened backend"
         case "hub": return "the notification hub"
-        case "apns": return "APNs"
-        case "fcm": return "FCM"
-        case "wns": return "WNS"
-        default: return host
+        default: return PushServiceDescriptor.named(host)?.displayName ?? host
         }
     }
 

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import PushSimServices
 
 /// `fault apns|fcm|wns outage|throttle|internal-error|slow <duration> from <time> to <time>
@@ -11,7 +12,7 @@ extension ScenarioParser.Session {
         _ = t.next()
         let usage = Self.faultUsage
         let service = try t.word("a push service: apns, fcm or wns", hint: usage)
-        guard ["apns", "fcm", "wns"].contains(service.text) else {
+        guard PushServiceDescriptor.named(service.text) != nil else {
             throw ScenarioDiagnostic(location: t.location(service), message: "unknown push service \(service.quoted)", hint: usage)
         }
         let kind = try t.word("a fault: outage, throttle, internal-error or slow", hint: usage)

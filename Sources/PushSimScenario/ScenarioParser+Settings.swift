@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
 
@@ -48,7 +49,7 @@ extension ScenarioParser.Session {
         let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing"
         if t.skip("credentials") {
             let service = try t.word("a push service: apns, fcm or wns", hint: hint)
-            guard ["apns", "fcm", "wns"].contains(service.text) else {
+            guard PushServiceDescriptor.named(service.text) != nil else {
                 throw ScenarioDiagnostic(location: t.location(service), message: "unknown push service \(service.quoted)", hint: hint)
             }
             let problem = try t.word("wrong or missing", hint: hint)

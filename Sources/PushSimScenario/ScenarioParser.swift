@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
 
@@ -49,7 +50,7 @@ public enum ScenarioParser {
     /// The invariants every run checks, by id (`expect invariant <id> holds|broken`).
     static let invariantIDs = ["cross-user-delivery", "dead-handles", "accounting", "logout-privacy"]
     /// The services' host names, usable in network rules besides device names.
-    static let serviceHosts = ["backend", "backend-hardened", "hub", "apns", "fcm", "wns", "operator"]
+    static let serviceHosts = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name) + ["operator"]
     static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "fault", "limit", "account", "device", "at", "advance",
                                     "expect"]
 

@@ -98,10 +98,11 @@ public enum ScenarioRunner {
                 simulation.world.faults.latencyMin = min
                 simulation.world.faults.latencyMax = max
             case .fault(let service, let fault):
-                switch service {
-                case "apns": simulation.apns.faults.append(fault)
-                case "fcm": simulation.fcm.faults.append(fault)
-                default: simulation.wns.faults.append(fault)
+                switch PushServiceDescriptor.named(service) {
+                case .apns?: simulation.apns.faults.append(fault)
+                case .fcm?: simulation.fcm.faults.append(fault)
+                case .wns?: simulation.wns.faults.append(fault)
+                default: break   // the parser accepts only the services of PushServiceDescriptor.all
                 }
             case .linkLatency(let min, let max, let between):
                 simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 
 /// Renders a run's trace as a Mermaid sequence diagram: every HTTP exchange between devices,
 /// backends, hub and push services as arrows, and the moments that matter as notes (scenario
@@ -6,7 +7,7 @@ import PushSimKernel
 /// built from the trace alone, participants in a fixed order.
 public enum SequenceDiagram {
     /// The parts of the system in the order they stand in the diagram, after the devices.
-    static let serviceOrder = ["backend", "backend-hardened", "hub", "apns", "fcm", "wns"]
+    static let serviceOrder = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name)
 
     public static func mermaid(_ report: ScenarioReport) -> String {
         let trace = report.trace
@@ -75,10 +76,7 @@ public enum SequenceDiagram {
         case "backend": return "backend (tutorial)"
         case "backend-hardened": return "backend (hardened)"
         case "hub": return "notification hub"
-        case "apns": return "APNs"
-        case "fcm": return "FCM"
-        case "wns": return "WNS"
-        default: return host
+        default: return PushServiceDescriptor.named(host)?.displayName ?? host
         }
     }
 

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
 
@@ -209,7 +210,7 @@ public struct ExploreWorkload {
             case 1:
                 lines.append("network loss 1/\([5, 10, 50][random.int(below: 3)]) from \(from)s to \(to)s")
             default:
-                let service = ["apns", "fcm", "wns"][random.int(below: 3)]
+                let service = PushServiceDescriptor.all[random.int(below: PushServiceDescriptor.all.count)].name
                 let fault = ["outage", "throttle", "internal-error", "slow 20s"][random.int(below: 4)]
                 lines.append("fault \(service) \(fault) from \(from)s to \(to)s")
             }

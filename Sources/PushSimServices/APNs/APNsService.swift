@@ -40,12 +40,12 @@ public struct APNsConfiguration: Sendable {
 /// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
 /// or a late answer.
 public final class APNsService: Host, CallReceiver {
-    public static let name = "apns"
-    public static let productionHost = "api.push.apple.com"
-    public static let sandboxHost = "api.sandbox.push.apple.com"
+    public static let name = PushServiceDescriptor.apns.name
+    public static let productionHost = PushServiceDescriptor.apns.providerHosts[0]
+    public static let sandboxHost = PushServiceDescriptor.apns.providerHosts[1]
     /// Older development alias still used by some clients (§1.1, APNSWIFT).
     public static let developmentAlias = "api.development.push.apple.com"
-    public static let deviceHost = "courier.push.apple.com"
+    public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 
     public var configuration: APNsConfiguration
     /// Injected faults, asked in order on every provider-API request (never on the device channel);
@@ -265,5 +265,3 @@ public final class APNsService: Host, CallReceiver {
     }
 }
 
-/// The first 8 characters of a handle, for readable traces.
-public func shortToken(_ token: String) -> String { token.count > 12 ? String(token.prefix(8)) + "…" : token }

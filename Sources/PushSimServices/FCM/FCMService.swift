@@ -33,10 +33,10 @@ public struct FCMProject: Sendable, Equatable {
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
 /// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (``RetiredEndpoints``).
 public final class FCMService: Host, CallReceiver {
-    public static let name = "fcm"
-    public static let apiHost = "fcm.googleapis.com"
+    public static let name = PushServiceDescriptor.fcm.name
+    public static let apiHost = PushServiceDescriptor.fcm.providerHosts[0]
     public static let oauthHost = "oauth2.googleapis.com"
-    public static let deviceHost = "mtalk.google.com"
+    public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 
     public var projects: [FCMProject]
     /// Injected faults, asked in order on every `messages:send` request; the first that hits wins.

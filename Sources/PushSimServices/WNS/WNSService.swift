@@ -26,10 +26,10 @@ public struct WNSApp: Sendable, Equatable {
 /// ``tileAndBadgeExpiry`` (3 days) after they were sent (W-OVR). Injected ``faults`` (see
 /// ``ServiceFault``) apply to notification requests only, not to the Live token endpoint.
 public final class WNSService: Host, CallReceiver {
-    public static let name = "wns"
-    public static let channelHost = "cloud.notify.windows.com"
+    public static let name = PushServiceDescriptor.wns.name
+    public static let channelHost = PushServiceDescriptor.wns.providerHosts[0]
     public static let loginHost = "login.live.com"
-    public static let deviceHost = "client.wns.windows.com"
+    public static let deviceHost = PushServiceDescriptor.wns.deviceHost
     /// Channel lifetime: 30 days (W-OVR).
     public static let channelLifetime = VirtualDuration.days(30)
     /// How long a tile or badge notification lasts by default: 3 days (W-OVR); `X-WNS-TTL` overrides it.

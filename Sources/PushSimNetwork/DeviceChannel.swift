@@ -1,8 +1,8 @@
 import PushSimKernel
-import PushSimNetwork
 
 /// The link between a push service and the devices it serves: how a device's OS obtains a
-/// handle and reconnects, and how the service hands a notification to a device.
+/// handle and reconnects, and how the service hands a notification to a device. It lives in the
+/// network layer, below both, so that devices and push services meet only here and on the wire.
 ///
 /// The real services use private, persistent connections (APNs' courier on port 5223, FCM's
 /// mtalk, WNS's client channel). PushSim replaces them with a small HTTP-shaped protocol of its
@@ -71,8 +71,8 @@ extension World {
     }
 
     /// Like ``pushToDevice(service:device:handle:app:message:headers:payload:then:)``, but the
-    /// device's answer goes to `receiver` with `tag` (see ``PendingPushes``): no closure per push,
-    /// for the pushes of a fan-out.
+    /// device's answer goes to `receiver` with `tag` (a service keeps what it needs per tag, e.g.
+    /// in a slab): no closure per push, for the pushes of a fan-out.
     public func pushToDevice(service: String, device: String, handle: String, app: String, message: String,
                              headers extra: [(String, String)], payload: [UInt8], replyTo receiver: CallReceiver, tag: UInt64) {
         pushToDevice(service: service, device: device, handle: handle, app: app, message: message, extraHeaders: extra.count,
@@ -82,7 +82,7 @@ extension World {
     /// Like ``pushToDevice(service:device:handle:app:message:headers:payload:replyTo:tag:)``, with
     /// the service's own headers (`count` of them) added by `addExtra` after the channel's: no
     /// array of pairs is built per push.
-    func pushToDevice(service: String, device: String, handle: String, app: String, message: String, extraHeaders count: Int,
+    public func pushToDevice(service: String, device: String, handle: String, app: String, message: String, extraHeaders count: Int,
                       _ addExtra: (inout HTTPHeaders) -> Void, payload: [UInt8], replyTo receiver: CallReceiver, tag: UInt64) {
         var headers = Self.pushHeaders(service: service, handle: handle, app: app, message: message, extra: count)
         addExtra(&headers)
@@ -108,47 +108,6 @@ extension World {
     }
 }
 
-/// What a device's answer to `POST /push` means to the service that pushed.
-enum DeviceAnswer {
-    /// 200: shown, or handed to the app.
-    case shown
-    /// 410 (or 404): the handle no longer belongs to an installed app.
-    case handleGone
-    /// Any other answer, or none: the device could not be reached.
-    case unreachable
-
-    init(_ result: CallResult) {
-        switch result.status {
-        case 200?: self = .shown
-        case 410?, 404?: self = .handleGone
-        default: self = .unreachable
-        }
-    }
-}
-
-/// The pushes a service has handed to devices and not yet heard back about, by call tag: what
-/// the service needs to act on the answer, kept as values in a slab instead of in a closure per
-/// push. The world answers every call exactly once (response, failure or timeout), so each tag
-/// is taken exactly once.
-struct PendingPushes<Push> {
-    private var slots: [Push?] = []
-    private var free: [UInt64] = []
-
-    /// Keeps `push` and returns its tag.
-    mutating func add(_ push: Push) -> UInt64 {
-        if let tag = free.popLast() {
-            slots[Int(tag)] = push
-            return tag
-        }
-        slots.append(push)
-        return UInt64(slots.count - 1)
-    }
-
-    /// Takes back the push kept under `tag`.
-    mutating func take(_ tag: UInt64) -> Push {
-        let push = slots[Int(tag)].take()!
-        free.append(tag)
-        if free.count == slots.count && slots.count > 4096 { (slots, free) = ([], []) }   // a burst is over: give its memory back
-        return push
-    }
-}
+/// A push handle as traces show it: its first 8 characters and an ellipsis when longer than 12
+/// (APNs tokens, FCM registration tokens and WNS channel URIs are long and stay readable).
+public func shortToken(_ token: String) -> String { token.count > 12 ? String(token.prefix(8)) + "…" : token }

@@ -1,0 +1,40 @@
+/// One push service as every layer above the network knows it: its name in the world and in
+/// scenario files, the hosts it answers on, and what the hub and the tutorial's backend call it.
+///
+/// The fakes (`APNsService`, `FCMService`, `WNSService`) take their names and hosts from here;
+/// devices find their service's device-facing host here without importing the services; the
+/// scenario layer and the loopback server iterate ``all`` instead of spelling services out.
+public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible {
+    /// The host name in the world and the word in scenario files: `apns`, `fcm`, `wns`.
+    public let name: String
+    /// How people write it: `APNs`, `FCM`, `WNS`.
+    public let displayName: String
+    /// The public API hosts providers call (the first is the production one).
+    public let providerHosts: [String]
+    /// The host devices talk to over the ``DeviceChannel`` (PushSim's stand-in for each service's
+    /// private persistent connection).
+    public let deviceHost: String
+    /// The hub's `ServiceBusNotification-Format` for native notifications to this service.
+    public let hubFormat: String
+
+    public var description: String { name }
+
+    /// Apple Push Notification service.
+    public static let apns = PushServiceDescriptor(
+        name: "apns", displayName: "APNs", providerHosts: ["api.push.apple.com", "api.sandbox.push.apple.com"],
+        deviceHost: "courier.push.apple.com", hubFormat: "apple")
+    /// Firebase Cloud Messaging, HTTP v1.
+    public static let fcm = PushServiceDescriptor(
+        name: "fcm", displayName: "FCM", providerHosts: ["fcm.googleapis.com"],
+        deviceHost: "mtalk.google.com", hubFormat: "fcmv1")
+    /// Windows Push Notification Services.
+    public static let wns = PushServiceDescriptor(
+        name: "wns", displayName: "WNS", providerHosts: ["cloud.notify.windows.com"],
+        deviceHost: "client.wns.windows.com", hubFormat: "windows")
+
+    /// Every push service PushSim simulates, in a fixed order.
+    public static let all: [PushServiceDescriptor] = [apns, fcm, wns]
+
+    /// The service named `name` (`apns`, `fcm`, `wns`), if any.
+    public static func named(_ name: String) -> PushServiceDescriptor? { all.first { $0.name == name } }
+}
