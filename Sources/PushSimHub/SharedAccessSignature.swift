@@ -3,9 +3,13 @@ import PushSimNetwork
 
 /// Azure Service Bus shared access signatures:
 /// `SharedAccessSignature sr=<url-encoded resource>&sig=<url-encoded signature>&se=<expiry, Unix s>&skn=<key name>`.
-/// The real signature is HMAC-SHA256 over `<url-encoded resource>\n<expiry>`; PushSim signs the
-/// same text with ``SimulatedSignature`` (no crypto library is allowed), so a wrong key, a changed
-/// resource or expiry, or an unknown key name is refused just the same.
+/// The signature is the real one (Microsoft's "Shared access signature authentication with Service
+/// Bus" and the Notification Hubs REST "common concepts" page): the Base64 of HMAC-SHA256, keyed
+/// with the rule's key as UTF-8 bytes, over `<url-encoded lowercase resource URI>\n<expiry>`,
+/// itself URL-encoded in the header. ``HMACSHA256`` is PushSim's own implementation (no
+/// cryptography library may be used), tested against RFC 4231. So a token an Azure SDK makes with
+/// the hub's connection string verifies here, and a wrong key, a changed resource or expiry, or an
+/// unknown key name is refused as the real hub refuses it.
 ///
 /// The hub checks a token in the real service's order: well-formed, signature, expiry, audience
 /// (the signed resource), claim. Everything but the expiry and the claim depends on the token's
@@ -16,8 +20,13 @@ public enum SharedAccessSignature {
     /// Builds the header value the SDK sends.
     public static func token(resource: String, keyName: String, key: String, expiresAtUnixSeconds: Int64) -> String {
         let sr = percentEncode(resource.lowercased())
-        let sig = SimulatedSignature.sign("\(sr)\n\(expiresAtUnixSeconds)", secret: key)
+        let sig = signature("\(sr)\n\(expiresAtUnixSeconds)", key: key)
         return "SharedAccessSignature sr=\(sr)&sig=\(percentEncode(sig))&se=\(expiresAtUnixSeconds)&skn=\(keyName)"
+    }
+
+    /// Base64 of HMAC-SHA256 of `stringToSign` under `key` (its UTF-8 bytes, as Azure uses a SAS key).
+    public static func signature(_ stringToSign: String, key: String) -> String {
+        Base64.encode(HMACSHA256.authenticationCode(Array(stringToSign.utf8), key: Array(key.utf8)))
     }
 
     /// What a token's text alone decides: refused (malformed, or a signature that does not verify
@@ -45,7 +54,8 @@ public enum SharedAccessSignature {
             return .refused("InvalidSignature: The token is malformed.")
         }
         guard let rule = rules.first(where: { $0.keyName == skn }),
-              SimulatedSignature.verify(percentDecode(sig), message: "\(sr)\n\(se)", secret: rule.key) else {
+              let given = Base64.decode(percentDecode(sig)),
+              HMACSHA256.equal(given, HMACSHA256.authenticationCode(Array("\(sr)\n\(se)".utf8), key: Array(rule.key.utf8))) else {
             return .refused("InvalidSignature: The token has an invalid signature.")
         }
         // The signed resource must be this hub or a prefix of it (e.g. the namespace).

@@ -97,7 +97,7 @@ public struct ConnectionInfo: Sendable, Equatable {
           APNs               \(baseURL)/3/device/{token}   key id \(apnsKeyID), team id \(apnsTeamID), topic \(bundleID)
           WNS                \(baseURL)/accesstoken.srf   package SID \(wnsPackageSID)
           control API        \(baseURL)/_pushsim/   (POST /_pushsim/devices {"name":"…","platform":"ios|android|windows"})
-        Signatures are PushSim stand-ins (SimulatedSignature), not ES256/RS256/HMAC: see the PushSimServer article.
+        The hub's SAS tokens are real HMAC-SHA256; APNs (ES256) and Google (RS256) signatures are PushSim stand-ins: see the PushSimServer article.
         Press Ctrl-C to stop.
         """
     }

@@ -1,7 +1,8 @@
 import PushSimKernel
 
-/// A stand-in for the signatures real push credentials use (ES256 for APNs provider tokens,
-/// RS256 for Google service-account assertions, HMAC-SHA256 for Azure SAS tokens).
+/// A stand-in for the signatures real push credentials use: ES256 for APNs provider tokens and
+/// RS256 for Google service-account assertions. (Azure SAS tokens are real HMAC-SHA256: see
+/// ``HMACSHA256``.)
 ///
 /// No cryptography library may be used, so PushSim signs with a keyed FNV-1a-64 digest, written
 /// as 16 lowercase hex digits. It is deterministic and binds the signature to the key secret and
