@@ -15,6 +15,10 @@ public final class NotificationHub: Host, CallReceiver {
     public static let apiVersion = "2015-01"
 
     public let configuration: HubConfiguration
+    /// Resource URIs a SAS token may name besides `https://<namespace>.servicebus.windows.net/<hub>`
+    /// (compared without case): a client signs the endpoint it is given, so `pushsim serve` adds its
+    /// own `http://127.0.0.1:<port>/<hub>`. Empty in scenarios.
+    public var alsoAcceptedResourceURIs: [String] = []
     /// Test-only: a bug planted on purpose, so that tests can show exploration finds and shrinks
     /// it. True makes PNS feedback record the deletion of a dead handle's registration without
     /// deleting it, so the hub goes on sending to the dead handle. Never set by scenarios.
@@ -117,8 +121,8 @@ public final class NotificationHub: Host, CallReceiver {
         guard let header, header.hasPrefix("SharedAccessSignature ") else {
             return SharedAccessSignature.problem(header, rules: [], right: right, nowUnixSeconds: 0, resource: hubURL)
         }
-        let verdict = sasMemo.verdict(header) { [configuration, hubURL] in
-            SharedAccessSignature.verdict($0, rules: configuration.accessRules, resource: hubURL)
+        let verdict = sasMemo.verdict(header) { [configuration, hubURL, alsoAcceptedResourceURIs] in
+            SharedAccessSignature.verdict($0, rules: configuration.accessRules, resource: hubURL, alsoAccepted: alsoAcceptedResourceURIs)
         }
         return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now))
     }

@@ -43,7 +43,7 @@ public enum SharedAccessSignature {
     /// The header's verdict: parses the token, verifies its signature with the key of the rule it
     /// names, and compares the signed resource with `resource`. Nil header or another scheme:
     /// ``problem(_:rules:right:nowUnixSeconds:resource:)`` answers MissingToken before asking.
-    static func verdict(_ header: String, rules: [SharedAccessRule], resource: String) -> Verdict {
+    static func verdict(_ header: String, rules: [SharedAccessRule], resource: String, alsoAccepted: [String] = []) -> Verdict {
         var fields: [String: String] = [:]
         for part in header.dropFirst("SharedAccessSignature ".count).split(separator: "&") {
             guard let eq = part.firstIndex(of: "=") else { continue }
@@ -61,8 +61,8 @@ public enum SharedAccessSignature {
         // The signed resource must be this hub or a prefix of it (e.g. the namespace).
         var signed = percentDecode(sr).lowercased()
         if signed.hasSuffix("/") { signed.removeLast() }
-        let target = resource.lowercased()
-        let audience = target == signed || target.hasPrefix(signed + "/") ? nil
+        let covers = { (target: String) in target == signed || target.hasPrefix(signed + "/") }
+        let audience = covers(resource.lowercased()) || alsoAccepted.contains(where: { covers($0.lowercased()) }) ? nil
             : "InvalidAudience: The token was issued for '\(signed)', not for this hub."
         return .signed(expiry: se, audienceProblem: audience, rights: rule.rights)
     }

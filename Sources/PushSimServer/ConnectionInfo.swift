@@ -70,7 +70,8 @@ public struct ConnectionInfo: Sendable, Equatable {
             ("baseURL", .string(baseURL)),
             ("hub", .object(["name": .string(hubName), "host": .string(hubHost), "restBase": .string("\(baseURL)/\(hubName)"),
                              "sasResource": .string("https://\(hubHost)/\(hubName)"),
-                             "connectionString": .string(hubConnectionString), "listenConnectionString": .string(hubListenConnectionString)])),
+                             "connectionString": .string(hubConnectionString), "loopbackConnectionString": .string(loopbackConnectionString),
+                             "listenConnectionString": .string(hubListenConnectionString)])),
             ("fcm", .object(["projectId": .string(fcmProjectID), "serviceAccount": .string(fcmServiceAccount),
                              "tokenURI": .string(baseURL + "/token"),
                              "sendURL": .string("\(baseURL)/v1/projects/\(fcmProjectID)/messages:send")])),
@@ -84,13 +85,21 @@ public struct ConnectionInfo: Sendable, Equatable {
         return .object(members)
     }
 
+    /// The hub's connection string with this server as its endpoint (`Endpoint=http://127.0.0.1:<port>/;…`):
+    /// what an SDK is given, so that it sends its requests here and signs its tokens for this address.
+    public var loopbackConnectionString: String {
+        guard let rest = hubConnectionString.firstRange(of: ";") else { return hubConnectionString }
+        return "Endpoint=\(baseURL)/" + hubConnectionString[rest.lowerBound...]
+    }
+
     /// The lines printed when `pushsim serve` starts.
     public func banner(serviceAccountPath: String?, clock: ClockPolicy, seed: UInt64) -> String {
         """
         pushsim serve: listening on \(baseURL) (seed \(seed), clock \(clock.rawValue); virtual time 0 = Unix \(anchorUnixSeconds))
           Notification Hubs  \(baseURL)/\(hubName)/registrations?api-version=2015-01   (hub '\(hubName)')
-            connection string  \(hubConnectionString)
-            SAS resource (sr)  https://\(hubHost)/\(hubName)
+            connection string  \(loopbackConnectionString)
+            (in-world name)    \(hubConnectionString)
+            SAS resource (sr)  \(baseURL)/\(hubName) or https://\(hubHost)/\(hubName)
           FCM HTTP v1        \(baseURL)/v1/projects/\(fcmProjectID)/messages:send   (project '\(fcmProjectID)')
             OAuth token URI    \(baseURL)/token
             service account    \(serviceAccountPath ?? "(not written)")

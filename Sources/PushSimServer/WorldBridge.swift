@@ -67,6 +67,7 @@ public final class WorldBridge: @unchecked Sendable {
         queue.sync {
             state.baseURL = baseURL
             state.serviceAccountPath = serviceAccountPath
+            state.acceptTokensSignedForTheServer()
         }
     }
 

@@ -53,10 +53,19 @@ final class WorldState {
 
     var world: World { simulation.world }
 
+    /// A client signs its SAS tokens for the endpoint it was given, this server: the hub accepts
+    /// `<baseURL>/<hub>` (and the same with `localhost`) besides its own resource URI.
+    func acceptTokensSignedForTheServer() {
+        guard !baseURL.isEmpty else { return }
+        let hub = simulation.hub.configuration.hubName
+        simulation.hub.alsoAcceptedResourceURIs = [baseURL + "/" + hub, baseURL.replacing("127.0.0.1", with: "localhost") + "/" + hub]
+    }
+
     /// Throws the world away and builds it again from the setup, anchored at the wall clock now
     /// (or at the server's fixed anchor).
     func reset() {
         simulation = setup.makeSimulation(anchor: fixedAnchor ?? Self.wallAnchor())
+        acceptTokensSignedForTheServer()
         wallStart = DispatchTime.now().uptimeNanoseconds
         advanced = .zero
         stuck = nil

@@ -33,4 +33,17 @@ struct SharedAccessSignatureFormatTests {
         let garbage = "SharedAccessSignature sr=\(sr)&sig=%%%&se=\(se)&skn=\(TestIdentity.full.keyName)"
         #expect(w.raw("POST", w.path("registrationIDs/"), auth: .header(garbage))?.status == 401)
     }
+
+    /// An SDK signs the endpoint it was given: behind `pushsim serve` that is the server's address.
+    @Test func aTokenSignedForTheServersAddressIsAcceptedOnlyWhenTheHubIsToldSo() {
+        let w = HubWorld(services: false)
+        let token = w.sas(resource: "http://127.0.0.1:8080/")
+        let refused = w.raw("POST", w.path("registrationIDs/"), auth: .header(token))
+        #expect(refused?.status == 401)
+        #expect(w.detail(refused)?.hasPrefix("InvalidAudience:") == true)
+        let served = HubWorld(services: false)
+        served.hub.alsoAcceptedResourceURIs = ["http://127.0.0.1:8080/\(TestIdentity.hubName)"]
+        #expect(served.raw("POST", served.path("registrationIDs/"), auth: .header(served.sas(resource: "http://127.0.0.1:8080/")))?.status == 201)
+        #expect(served.raw("POST", served.path("registrationIDs/"), auth: .header(served.sas(resource: "http://127.0.0.1:9999/")))?.status == 401)
+    }
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Conformance: real, unmodified client libraries against `pushsim serve`, over loopback.
+#
+# Makes a throwaway venv in .build/conformance-venv, installs pinned clients from PyPI, starts
+# `pushsim serve` on a free port, and runs each client's script under tools/conformance/. Python
+# is test tooling only: the product depends on nothing. If PyPI cannot be reached, it says so and
+# skips (exit 0); any failing check fails the script.
+#
+# Covered today: azure-notification-hub-unofficial (installations, APNs and FCM v1 sends, a wrong
+# SAS key). Not yet: firebase-admin and kalyke-apns, which sign with RS256 and ES256, signatures
+# the fakes do not accept yet (see Sources/PushSimServer/PushSimServer.docc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=.build/conformance-venv
+if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
+if ! "$venv/bin/pip" install -q "azure-notification-hub-unofficial==0.1.0" 2>/tmp/pushsim-conformance-pip.log; then
+  echo "conformance: SKIPPED, PyPI could not be reached (pip: $(tail -1 /tmp/pushsim-conformance-pip.log))"
+  exit 0
+fi
+
+swift build --product pushsim >/dev/null
+log=$(mktemp)
+.build/debug/pushsim serve --port 0 --clock wall > "$log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do grep -q "listening on" "$log" && break; sleep 0.1; done
+port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$log" | head -1)
+[ -n "$port" ] || { echo "conformance: pushsim serve did not start"; cat "$log"; exit 1; }
+
+echo "== azure-notification-hub-unofficial 0.1.0 against pushsim serve on port $port"
+"$venv/bin/python" tools/conformance/notification_hubs_client.py "$port"
