@@ -6,15 +6,19 @@
 # is test tooling only: the product depends on nothing. If PyPI cannot be reached, it says so and
 # skips (exit 0); any failing check fails the script.
 #
-# Covered today: azure-notification-hub-unofficial (installations, APNs and FCM v1 sends, a wrong
-# SAS key). Not yet: firebase-admin and kalyke-apns, which sign with RS256 and ES256, signatures
-# the fakes do not accept yet (see Sources/PushSimServer/PushSimServer.docc).
+# Covered: azure-notification-hub-unofficial (installations, APNs and FCM v1 sends through the hub,
+# a wrong SAS key: 401), firebase-admin (OAuth with an RS256 assertion, a send shown on a phone,
+# INVALID_ARGUMENT, UNREGISTERED after an uninstall) and kalyke-apns (an ES256 provider token, a
+# send shown on a phone, 400 BadDeviceToken, 410 Unregistered with its timestamp after an
+# uninstall). The served fakes check RS256 and ES256 tokens' structure and claims, not their
+# signatures (see Sources/PushSimServer/PushSimServer.docc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=.build/conformance-venv
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-if ! "$venv/bin/pip" install -q "azure-notification-hub-unofficial==0.1.0" 2>/tmp/pushsim-conformance-pip.log; then
+if ! "$venv/bin/pip" install -q "azure-notification-hub-unofficial==0.1.0" "firebase-admin==6.5.0" "kalyke-apns==1.5.0" \
+     2>/tmp/pushsim-conformance-pip.log; then
   echo "conformance: SKIPPED, PyPI could not be reached (pip: $(tail -1 /tmp/pushsim-conformance-pip.log))"
   exit 0
 fi
@@ -30,3 +34,7 @@ port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$log" | h
 
 echo "== azure-notification-hub-unofficial 0.1.0 against pushsim serve on port $port"
 "$venv/bin/python" tools/conformance/notification_hubs_client.py "$port"
+echo "== firebase-admin 6.5.0"
+"$venv/bin/python" tools/conformance/firebase_admin_client.py "$port"
+echo "== kalyke-apns 1.5.0"
+"$venv/bin/python" tools/conformance/kalyke_apns_client.py "$port"

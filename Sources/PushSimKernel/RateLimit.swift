@@ -1,5 +1,3 @@
-import PushSimKernel
-
 /// At most `limit` events in any stretch of virtual time `window` long, e.g. `RateLimit(3, per: .hours(1))`.
 ///
 /// Used where a real system limits a rate without publishing how it counts: APNs' per-token

@@ -50,13 +50,14 @@ public struct ConnectionInfo: Sendable, Equatable {
     }
 
     /// The Google service-account JSON a Firebase Admin SDK reads, its `token_uri` pointing at
-    /// this server. `private_key` holds PushSim's stand-in secret, not a PEM key.
+    /// this server. `private_key` is ``throwawayRSAKey``: Google's auth libraries need a real RSA
+    /// key to sign their assertions; the fake checks their structure and claims only.
     public func serviceAccountJSON() -> String {
         JSONValue.object([
             "type": "service_account",
             "project_id": .string(fcmProjectID),
-            "private_key_id": "pushsim-stand-in",
-            "private_key": .string(fcmKeySecret),
+            "private_key_id": "pushsim-throwaway-key",
+            "private_key": .string(Self.throwawayRSAKey),
             "client_email": .string(fcmServiceAccount),
             "client_id": "000000000000000000000",
             "token_uri": .string(baseURL + "/token"),
@@ -84,6 +85,40 @@ public struct ConnectionInfo: Sendable, Equatable {
         if let serviceAccountPath { members.append(("fcmServiceAccountFile", .string(serviceAccountPath))) }
         return .object(members)
     }
+
+    /// A 2048-bit RSA private key made once for PushSim and published on purpose (PKCS #8 PEM):
+    /// it protects nothing. The served FCM does not verify RS256 signatures (no cryptography
+    /// library may be used), so any key would do; this one only lets Google's libraries sign.
+    public static let throwawayRSAKey = """
+        -----BEGIN PRIVATE KEY-----
+        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDRfaIEU4DlTXxk
+        U8i6UH6bw7dFGoVPZ2SUi9jurNFTosiQ4xxw1fxR8KmCpYZr4kDtFCVdY2gnHGK/
+        ZRimHcnaRW0yV8SwpRJmBs2V3kriAtfAixqFppKogmVLYkGtusMWC1UadDMtCU3A
+        elq7naa1XvSIY4UGlxhp6oh8VJU5qXVWW9nljv7wZLqYlgXam/9UDVP5ZAIePy11
+        B/nMXdU/WUu2kRNW/7NfvklNgylKXH9FNsNwjw01puEB4XP1RbuQ2jyw3AHi+aDP
+        8A0crn0YUBuLiAgqatkf6f1HTTJTV26ah7Ldo3MTQHS1tyF2Nf7oB9SzXzF3qXvt
+        KM/PWnGHAgMBAAECggEAWg1zdAChS/C/JDGP++dWRYcgZSg9XiDH78MeAZtwcE9t
+        gDrgovCZgm+9rleRLRcZadBbL4Xn48gj+rpumhn8B0QI6Lcp6fVLr2gFQANKlVU7
+        gZ1KTWGJcb575KfcK944tmUwtCp3RUjWj4MJNdVTMGwdGfQN3wNcj0suWKPTcfFL
+        S+cxkdZJacuOJGFW5zIRJnbifAB6kTlRDdwlqt6/IiygK2Rkag1Atd86Lqp6yafW
+        TN/evfPdtuwg5s/PzKvvfvhyX+JjO+SPsZTYqpGG8q7L3YWOFWf+bnCSoxl5gsqP
+        C8tCqJiOH+RpP+l3mlBu3U7KACLvlaJgODHjNDKzwQKBgQDrJK3FajyLgUdc5TbU
+        0kenje/hsfmWNBCMU+MrvnMLI8PPFtYiKwZpPVeRnamQalDiT9fuVLrbRDTQ8KMf
+        5B6TUWhBVklzC9QsMr2e7WoCgVE1LNhNz8lQ9Tf6MKGUeQNYG1kubdhl6Q7boI75
+        IjHwMdFw3i9UvBOZP+zpBh4oWQKBgQDkEnh9TOgjr3p9lB39TeQYvcp9xmzxTAhM
+        OkkoR4ZzTM0v7d+nzIt07JH4qQKxlzdXIJGT9M26Z7Snd46ZA9oY/dZc+16pLA60
+        kTvJraFMWmMylsuJsXvzC2idiOld12I16qRojxiX+W2GlBikKxZnDuxa5qAk6j0b
+        P1Wa6JYs3wKBgBIqcD5LGchRQXkcwCKq6Bw6q+iMvlJrTUf6BxfPC8Y1iiAKjJpx
+        Jnqk4Yn/WyUsAXmqX20rIJBl8YqevItvLSmGZX5+swfvRwHvHZUUlFcDNIneIAvK
+        3KujdiKe9SyqOKbq3fXnSIt++MXg3orCqIb84khM8e0i5oS1WpEaBuRpAoGAeAfM
+        h81A4v8ITSz1t4kVwXupJRaX4Uotl8iZFezGssm5tz7OlWYOAwQ6Mo7oTwSRaHZI
+        h4CwASlxJy3By3/+eWamOZtFj20TdC53M8YAfMmZKVe5WQcif6ACd95FS1D+a/fI
+        fQrKW7k2zjwE1+mhSa3N8G0t3R+19zAW4ocD+isCgYEAgHxwDpYIJIbwP8HuHBrf
+        4JCsQKOw9AetlVD1madF6YFBmNx2ekiNOUuFd8duvMcGvoABf1gngXCuAnqizH1Q
+        DsVRGLB48PRf4wnXSWTIlXfG75CYYwkcuBrMwXef4wDwZ7Y+KMAbWBuAxBKMYxI0
+        ZrwT5jsJc3z7GXxYLd/xBwQ=
+        -----END PRIVATE KEY-----
+        """ + "\n"
 
     /// The hub's connection string with this server as its endpoint (`Endpoint=http://127.0.0.1:<port>/;…`):
     /// what an SDK is given, so that it sends its requests here and signs its tokens for this address.

@@ -39,6 +39,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var listenSocket: Int32 = -1
     private var open: [Int32] = []
     private var stopping = false
+    /// Connections accepted so far (only the accept thread touches it); numbers each connection.
+    private var accepted = 0
     private let threads = DispatchGroup()
     /// The port listened on, once ``start()`` returned.
     public private(set) var port = 0
@@ -112,8 +114,10 @@ public final class HTTPServer: @unchecked Sendable {
             }
             Socket.configureConnection(client, idleTimeoutSeconds: configuration.idleTimeoutSeconds)
             threads.enter()
+            accepted += 1
+            let connection = accepted
             let thread = Thread { [self] in
-                serve(client)
+                serve(client, connection: connection)
                 lock.withLock {
                     open.removeAll { $0 == client }
                     close(client)
@@ -130,7 +134,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Reads requests off one connection and answers them in order until it ends.
-    private func serve(_ fd: Int32) {
+    private func serve(_ fd: Int32, connection: Int) {
         var parser = HTTPRequestParser(limits: configuration.limits)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -138,7 +142,7 @@ public final class HTTPServer: @unchecked Sendable {
             while !needMore {
                 switch parser.next() {
                 case .request(let request):
-                    let response = bridge.answer(request)
+                    let response = bridge.answer(request, connection: connection)
                     let keepAlive = request.keepAlive && !isStopping
                     guard Socket.writeAll(fd, HTTPResponseWriter.bytes(response, keepAlive: keepAlive, headOnly: request.method == "HEAD")),
                           keepAlive else { return }

@@ -28,8 +28,13 @@ public final class WorldBridge: @unchecked Sendable {
         if let recordPath { state.recorder = try RequestRecorder(path: recordPath) }
     }
 
-    /// Answers one request (blocks the calling thread while the world works on it).
-    public func answer(_ request: WireRequest) -> HTTPResponse {
+    /// Answers one request (blocks the calling thread while the world works on it). `connection`
+    /// numbers the TCP connection it came on (from 1, in accept order; 0 when there is none): the
+    /// request enters the world from `sdk#<connection>`, because a real service ties some state to
+    /// a connection (APNs adopts one provider token per connection and refuses a new one within
+    /// 20 minutes on the same connection; a client that opens a connection per request is not
+    /// refused).
+    public func answer(_ request: WireRequest, connection: Int = 0) -> HTTPResponse {
         queue.sync {
             state.catchUp()
             let route = state.router.route(request)
@@ -41,7 +46,8 @@ public final class WorldBridge: @unchecked Sendable {
                 response = ControlAPI(state: state).handle(request)
             case .host(let authority)?:
                 routeName = authority
-                response = state.call(Router.worldRequest(request, authority: authority))
+                response = state.call(Router.worldRequest(request, authority: authority),
+                                      from: connection == 0 ? WorldState.callerName : "\(WorldState.callerName)#\(connection)")
             case nil:
                 routeName = "none"
                 response = ServerAnswer.error(404, "Nothing is served at \(request.method) \(request.path). "

@@ -51,3 +51,16 @@ struct APNsRateLimitTests {
         #expect(limit.description == "2 per 10s")
     }
 }
+
+/// A provider token's `iat` as clients send it: a number, or a string of digits (kalyke-apns).
+@Suite("APNs provider token iat")
+struct APNsIssuedAtTests {
+    @Test func aNumberOrAStringOfDigits() {
+        #expect(APNsProviderTokens.issuedAt(.number(JSONNumber(1_767_225_600))) == 1_767_225_600)
+        #expect(APNsProviderTokens.issuedAt(.string("1767225600")) == 1_767_225_600)
+        #expect(APNsProviderTokens.issuedAt(.string("-5")) == nil)
+        #expect(APNsProviderTokens.issuedAt(.string("")) == nil)
+        #expect(APNsProviderTokens.issuedAt(.string("99999999999999999999999")) == nil)
+        #expect(APNsProviderTokens.issuedAt(nil) == nil)
+    }
+}

@@ -27,4 +27,28 @@ public struct JSONWebToken: Sendable, Equatable {
     public func isSigned(with secret: String) -> Bool {
         SimulatedSignature.verify(signature, message: signingInput, secret: secret)
     }
+
+    /// Whether the token's signature is accepted under `policy`: signed with `secret` by
+    /// ``SimulatedSignature``, or (``SignaturePolicy/structureOnly``) any non-empty base64url
+    /// signature of a token whose header names `algorithm`.
+    public func isAccepted(with secret: String, policy: SignaturePolicy, algorithm: String) -> Bool {
+        switch policy {
+        case .simulated: return isSigned(with: secret)
+        case .structureOnly:
+            return header["alg"]?.stringValue == algorithm && !signature.isEmpty && Base64URL.decode(signature) != nil
+        }
+    }
+}
+
+/// How a fake checks the signature of a token a client made with its private key (an APNs
+/// provider token, ES256; a Google service-account assertion, RS256).
+public enum SignaturePolicy: String, Sendable {
+    /// Signed with PushSim's ``SimulatedSignature`` and the credential's stand-in secret: what
+    /// in-world callers make; a wrong key or a changed claim is refused.
+    case simulated
+    /// The signature is **not verified** (no cryptography library may be used, and a real key's
+    /// ES256 or RS256 signature cannot be checked without one): it must only be present, as
+    /// base64url, under the header's expected `alg`. Every claim is still checked as the real
+    /// service checks it. `pushsim serve` uses this, so that real SDKs signing with real keys get in.
+    case structureOnly = "structure-only"
 }

@@ -27,6 +27,8 @@ public struct APNsSigningKey: Sendable, Equatable {
 /// per calling host and key). The claims, the key lookup and the time rules are checked as APNs does.
 struct APNsProviderTokens {
     var keys: [APNsSigningKey] { didSet { lastVerified = nil } }
+    /// How provider tokens' ES256 signatures are checked (see ``SignaturePolicy``).
+    var signaturePolicy = SignaturePolicy.simulated { didSet { lastVerified = nil } }
     /// Per caller and key: the token last adopted and when.
     private var adopted: [String: (token: String, at: VirtualTime)] = [:]
 
@@ -49,12 +51,20 @@ struct APNsProviderTokens {
         guard parts.count == 2, parts[0].lowercased() == "bearer", let jwt = JSONWebToken.parse(String(parts[1])),
               jwt.header["alg"]?.stringValue == "ES256",
               let kid = jwt.header["kid"]?.stringValue, let key = keys.first(where: { $0.keyID == kid }),
-              jwt.claims["iss"]?.stringValue == key.teamID, let iat = jwt.claims["iat"]?.int64Value,
-              jwt.isSigned(with: key.secret)
+              jwt.claims["iss"]?.stringValue == key.teamID, let iat = Self.issuedAt(jwt.claims["iat"]),
+              jwt.isAccepted(with: key.secret, policy: signaturePolicy, algorithm: "ES256")
         else { return .invalidProviderToken }
         let token = String(parts[1])
         lastVerified = (authorization, token, kid, iat)
         return checkTimes(token: token, kid: kid, iat: iat, caller: caller, now: now, anchor: anchor)
+    }
+
+    /// `iat` as Unix seconds: a JSON number, or a string of digits (kalyke-apns, a widely used
+    /// Python client, sends `"iat": "1767225600"` and gets its notifications through).
+    static func issuedAt(_ value: JSONValue?) -> Int64? {
+        if let n = value?.int64Value { return n }
+        guard let text = value?.stringValue, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(text)
     }
 
     /// The rules on the token's age and on how often a provider changes tokens.

@@ -56,6 +56,12 @@ public final class APNsService: Host, CallReceiver {
     // overlaps another access to it).
     @exclusivity(unchecked) public private(set) var tokens = HandleRegistry()
     @exclusivity(unchecked) private var providerTokens: APNsProviderTokens
+    /// How provider tokens' ES256 signatures are checked (default: PushSim's stand-in; `pushsim
+    /// serve` checks structure and claims only, since real APNs libraries sign with real keys).
+    public var signaturePolicy: SignaturePolicy {
+        get { providerTokens.signaturePolicy }
+        set { providerTokens.signaturePolicy = newValue }
+    }
     @exclusivity(unchecked) private var random: SeededRandom
     @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).

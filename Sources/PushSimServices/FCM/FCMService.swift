@@ -39,6 +39,9 @@ public final class FCMService: Host, CallReceiver {
     public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 
     public var projects: [FCMProject]
+    /// How service-account assertions' signatures are checked (default: PushSim's stand-in; `pushsim
+    /// serve` checks structure and claims only, since real SDKs sign with real RS256 keys).
+    public var signaturePolicy = SignaturePolicy.simulated
     /// Injected faults, asked in order on every `messages:send` request; the first that hits wins.
     public var faults: [ServiceFault] = []
     /// How long a token may go without a sign of life before it expires (F-TOK: 270 days on
@@ -105,7 +108,7 @@ public final class FCMService: Host, CallReceiver {
         }
         guard let assertion = value("assertion"), let jwt = JSONWebToken.parse(assertion),
               let iss = jwt.claims["iss"]?.stringValue, let project = projects.first(where: { $0.serviceAccount == iss }),
-              jwt.isSigned(with: project.secret) else {
+              jwt.isAccepted(with: project.secret, policy: signaturePolicy, algorithm: "RS256") else {
             return refuse("invalid_grant", "Invalid JWT Signature.")
         }
         let scopes = (jwt.claims["scope"]?.stringValue ?? "").split(separator: " ")

@@ -1,0 +1,57 @@
+"""Conformance: the unmodified Firebase Admin SDK for Python (pinned by tools/conformance.sh)
+against `pushsim serve`. Its one documented override: the FCM send URL, which the SDK hard-codes
+(`messaging._MessagingService.FCM_URL`, firebase-admin-python has no option for it); the OAuth
+token endpoint comes from the service-account file the server wrote (`token_uri`).
+
+Usage: python firebase_admin_client.py <port>
+"""
+import json
+import sys
+import urllib.request
+
+import firebase_admin
+from firebase_admin import credentials, messaging
+
+BASE = f"http://127.0.0.1:{sys.argv[1]}"
+
+
+def control(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(BASE + path, method=method, data=data)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+def check(name, condition, detail=""):
+    print(("ok    " if condition else "FAIL  ") + name + ("" if condition else f": {detail}"))
+    if not condition:
+        sys.exit(1)
+
+
+info = control("GET", "/_pushsim/info")
+firebase_admin.initialize_app(credentials.Certificate(info["fcmServiceAccountFile"]))
+messaging._MessagingService.FCM_URL = BASE + "/v1/projects/{0}/messages:send"
+
+pixel = control("POST", "/_pushsim/devices", {"name": "ann-pixel", "platform": "android"})
+name = messaging.send(messaging.Message(token=pixel["handle"],
+                                        notification=messaging.Notification(title="Hi", body="from firebase-admin")))
+check("the send is accepted with a message name", name.startswith("projects/"), name)
+shown = [n["text"] for n in control("GET", "/_pushsim/devices/ann-pixel/notifications?settle=2s")["notifications"]]
+check("the phone shows it", shown == ["Hi: from firebase-admin"], shown)
+
+try:
+    messaging.send(messaging.Message(token="not-a-token", data={"a": "b"}))
+    check("a malformed token is refused", False, "accepted")
+except messaging.exceptions.InvalidArgumentError:
+    check("a malformed token is refused with INVALID_ARGUMENT", True)
+
+control("POST", "/_pushsim/devices/ann-pixel/uninstall")
+outcomes = []
+for _ in range(2):
+    try:
+        messaging.send(messaging.Message(token=pixel["handle"], data={"after": "uninstall"}))
+        outcomes.append("accepted")
+    except messaging.UnregisteredError:
+        outcomes.append("UNREGISTERED")
+    control("GET", "/_pushsim/devices/ann-pixel/notifications?settle=2s")
+check("after an uninstall FCM answers UNREGISTERED once it has found out", outcomes[-1] == "UNREGISTERED", outcomes)

@@ -1,0 +1,67 @@
+"""Conformance: the unmodified kalyke-apns client (pinned by tools/conformance.sh) against
+`pushsim serve`. Its one override: the APNs base URL (`ApnsClient._base_url`, which the client
+hard-codes to api.push.apple.com). It signs its provider token with a real ES256 key made here;
+the served APNs checks the token's structure and claims (kid, iss, iat), not the signature.
+
+Usage: python kalyke_apns_client.py <port>
+"""
+import asyncio
+import json
+import sys
+import tempfile
+import urllib.request
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from kalyke import ApnsClient, ApnsConfig, Payload, PayloadAlert
+from kalyke.exceptions import BadDeviceToken, Unregistered
+
+BASE = f"http://127.0.0.1:{sys.argv[1]}"
+ApnsClient._base_url = property(lambda self: BASE)
+
+
+def control(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(BASE + path, method=method, data=data)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+def check(name, condition, detail=""):
+    print(("ok    " if condition else "FAIL  ") + name + ("" if condition else f": {detail}"))
+    if not condition:
+        sys.exit(1)
+
+
+info = control("GET", "/_pushsim/info")["apns"]
+key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+key_file = tempfile.NamedTemporaryFile(suffix=".p8", delete=False)
+key_file.write(key)
+key_file.close()
+client = ApnsClient(use_sandbox=False, team_id=info["teamId"], auth_key_id=info["keyId"], auth_key_filepath=key_file.name)
+config = ApnsConfig(topic=info["topic"])
+
+phone = control("POST", "/_pushsim/devices", {"name": "cy-iphone", "platform": "ios"})
+apns_id = asyncio.run(client.send_message(device_token=phone["handle"], payload=Payload(alert=PayloadAlert(title="Hi", body="from kalyke")),
+                                  apns_config=config))
+check("the send is accepted with an apns-id", len(apns_id) == 36, apns_id)
+shown = [n["text"] for n in control("GET", "/_pushsim/devices/cy-iphone/notifications?settle=2s")["notifications"]]
+check("the iPhone shows it", shown == ["Hi: from kalyke"], shown)
+
+try:
+    asyncio.run(client.send_message(device_token="not-hex", payload=Payload(alert="x"), apns_config=config))
+    check("a malformed token is refused", False, "accepted")
+except BadDeviceToken:
+    check("a malformed token is refused with 400 BadDeviceToken", True)
+
+control("POST", "/_pushsim/devices/cy-iphone/uninstall")
+outcomes = []
+for _ in range(2):
+    try:
+        asyncio.run(client.send_message(device_token=phone["handle"], payload=Payload(alert="after uninstall"), apns_config=config))
+        outcomes.append("accepted")
+    except Unregistered as error:
+        outcomes.append("Unregistered" + (" with timestamp" if "timestamp" in error.error else ""))
+    control("GET", "/_pushsim/devices/cy-iphone/notifications?settle=2s")
+check("after an uninstall APNs answers 410 Unregistered with its timestamp", outcomes[-1] == "Unregistered with timestamp", outcomes)
