@@ -134,6 +134,16 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `<name>` is logged in at the deadline (or at the end) showed the text, exactly once with `once`.
     /// Vacuously true when the user is logged in nowhere. How exploration checks convergence.
     case userShowsOnEveryDevice(user: String, text: String, once: Bool)
+    /// `expect every device in <p> shows "<text>"`, `expect no device in <p> shows "<text>"`,
+    /// `expect <n> of <p> show "<text>"`: how many of a population's members showed the text.
+    case populationShows(population: String, members: [String], quantifier: PopulationQuantifier, text: String)
+}
+
+/// How many members of a population an expectation asks for.
+public enum PopulationQuantifier: Equatable, Sendable {
+    case every
+    case none
+    case exactly(Int)
 }
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).

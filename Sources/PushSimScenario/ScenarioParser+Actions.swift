@@ -50,6 +50,7 @@ extension ScenarioParser.Session {
     mutating func deviceAction(_ t: inout ScenarioParser.Tokens, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let device = try t.word("a device name")
         if device.text == OperatorConsole.name { return try operatorAction(&t, device: device, at: time) }
+        if populations[device.text] != nil { return try populationAction(&t, population: device.text, at: time) }
         use(device, t)
         let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
         let kind: ActionKind

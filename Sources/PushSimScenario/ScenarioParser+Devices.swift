@@ -15,10 +15,14 @@ extension ScenarioParser.Session {
                                      message: "\(name.quoted) is a statement keyword and cannot name a device",
                                      hint: "choose another name, e.g. bob-iphone")
         }
-        if let earlier = devices.first(where: { $0.name == name.text }) {
+        if let line = declaredLines[name.text] {
             throw ScenarioDiagnostic(location: t.location(name),
-                                     message: "device \(name.quoted) is already declared on line \(earlier.location.line)",
+                                     message: "device \(name.quoted) is already declared on line \(line)",
                                      hint: "give each device its own name")
+        }
+        if populations[name.text] != nil {
+            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) already names a population",
+                                     hint: "give each population and device its own name")
         }
         let platform = try t.choice(DevicePlatform.self, what: "platform", plural: "platforms")
         var user: String?
@@ -44,6 +48,7 @@ extension ScenarioParser.Session {
             }
         }
         try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened and os <version>")
+        declaredLines[name.text] = t.line.number
         devices.append(DeviceDeclaration(name: name.text, platform: platform, user: user,
                                          client: client ?? .tutorial, location: t.location(t.line.tokens[0]),
                                          backend: backend, osVersion: os))

@@ -51,8 +51,8 @@ public enum ScenarioParser {
     static let invariantIDs = ["cross-user-delivery", "dead-handles", "accounting", "logout-privacy"]
     /// The services' host names, usable in network rules besides device names.
     static let serviceHosts = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name) + ["operator"]
-    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "fault", "limit", "account", "device", "at", "advance",
-                                    "expect"]
+    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "fault", "limit", "account", "device", "devices", "at",
+                                    "advance", "expect"]
 
     static let unknownStatementHint =
         "statements are \(statementKeywords.joined(separator: ", ")), or <device> <action> for a declared device"
@@ -63,6 +63,12 @@ public enum ScenarioParser {
         var diagnostics: [ScenarioDiagnostic] = []
         /// Names of every `device <name>` statement in the file, well-formed or not.
         var declaredNames: Set<String> = []
+        /// Each declared device (a population's members too) → the line that declares it.
+        var declaredLines: [String: Int] = [:]
+        /// Each population (`devices <name> …`) → its members, in order.
+        var populations: [String: [String]] = [:]
+        /// Each population → its members' users, in member order.
+        var populationUsers: [String: [String]] = [:]
         var statementCount = 0
         var name: String?
         var scenarioLine: Int?
@@ -113,6 +119,7 @@ public enum ScenarioParser {
             case "fault": try faultStatement(&t)
             case "limit": try limitStatement(&t)
             case "device": try deviceStatement(&t)
+            case "devices": try devicesStatement(&t)
             case "account": try accountStatement(&t)
             case "at": try atStatement(&t)
             case "advance": try advanceStatement(&t)
@@ -121,7 +128,7 @@ public enum ScenarioParser {
                 // A device action without a time; an action word after an unknown name also counts,
                 // so that the diagnostic is "never declared" rather than "unknown statement".
                 let verb = t.peekSecond.map { $0.isWord && ScenarioParser.actionVerbs.contains($0.text) } ?? false
-                guard declaredNames.contains(first.text) || verb || first.text == OperatorConsole.name else {
+                guard declaredNames.contains(first.text) || verb || first.text == OperatorConsole.name || populations[first.text] != nil else {
                     throw ScenarioDiagnostic(location: t.location(first), message: "unknown statement \(first.quoted)",
                                              hint: ScenarioParser.unknownStatementHint)
                 }

@@ -24,6 +24,9 @@ public final class Simulation {
     public let operatorConsole: OperatorConsole
     /// Devices in the order they were added.
     public private(set) var devices: [Device] = []
+    /// Device name → position in ``devices`` (looked up only, never iterated): a run with 10,000
+    /// devices looks one up per step.
+    private var deviceIndex: [String: Int] = [:]
     public let identity: SimulationIdentity
 
     /// Options a scenario can set.
@@ -95,11 +98,12 @@ public final class Simulation {
         app.backendHost = (backend ?? options.backend) == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost
         if let user, options.accounts == nil, hardenedBackend.accounts[user] == nil { hardenedBackend.accounts[user] = user }
         let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion)
+        deviceIndex[name] = devices.count
         devices.append(device)
         return device
     }
 
-    public func device(_ name: String) -> Device? { devices.first { $0.name == name } }
+    public func device(_ name: String) -> Device? { deviceIndex[name].map { devices[$0] } }
 
     /// Adds `count` compact devices of one platform running this simulation's app, addressed
     /// `<name>#0` … (see ``DeviceFleet``): for populations too large for a ``Device`` each.
