@@ -2,7 +2,8 @@
 # Conformance: real, unmodified client libraries against `pushsim serve`, over loopback.
 #
 # Makes a throwaway venv in .build/conformance-venv, installs pinned clients from PyPI, starts
-# `pushsim serve` on a free port, and runs each client's script under tools/conformance/. Python
+# `pushsim serve` on a free port with --record, runs each client's script under
+# tools/conformance/, then stops the server and replays the record with `pushsim replay`. Python
 # is test tooling only: the product depends on nothing. If PyPI cannot be reached, it says so and
 # skips (exit 0); any failing check fails the script.
 #
@@ -25,7 +26,8 @@ fi
 
 swift build --product pushsim >/dev/null
 log=$(mktemp)
-.build/debug/pushsim serve --port 0 --clock wall > "$log" 2>&1 &
+record=.build/conformance-record.jsonl
+.build/debug/pushsim serve --port 0 --clock wall --record "$record" > "$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do grep -q "listening on" "$log" && break; sleep 0.1; done
@@ -38,3 +40,8 @@ echo "== firebase-admin 6.5.0"
 "$venv/bin/python" tools/conformance/firebase_admin_client.py "$port"
 echo "== kalyke-apns 1.5.0"
 "$venv/bin/python" tools/conformance/kalyke_apns_client.py "$port"
+
+echo "== pushsim replay: the same requests at the same virtual times get the same answers"
+kill -TERM $server; wait $server || true
+trap - EXIT
+.build/debug/pushsim replay "$record"

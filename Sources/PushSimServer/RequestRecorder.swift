@@ -11,7 +11,11 @@ import PushSimNetwork
 ///
 /// Header fields are arrays of `[name, value]` in the order sent (duplicates kept); members are
 /// written in a fixed order (nothing comes from a dictionary). A body that is not UTF-8 is written
-/// as `bodyBase64` instead of `body`. `virtualTime` is the world's clock when the answer went out.
+/// as `bodyBase64` instead of `body`. `virtualTime` is the world's clock when the answer went out;
+/// `arrivedMicroseconds` when the request entered the world, and `connection` the TCP connection
+/// it came on (from 1; 0 for none). The first line is a header, `{"pushsimRecord":1,"seed":…,
+/// "anchorUnixSeconds":…,"baseURL":…,"scenario":…,"serviceAccountFile":…}`: with it, `pushsim replay` rebuilds the same
+/// world, feeds it the same requests at the same virtual times, and compares every answer.
 /// Used only on the world's queue.
 final class RequestRecorder {
     private let handle: FileHandle
@@ -31,9 +35,23 @@ final class RequestRecorder {
         var description: String { message }
     }
 
-    func record(seq: Int, at time: VirtualTime, route: String, request: WireRequest, response: HTTPResponse) {
+    /// Writes the header line: what a replay needs to rebuild the world.
+    func header(seed: UInt64, anchorUnixSeconds: Int64, clock: ClockPolicy, baseURL: String, scenario: String?, serviceAccountFile: String?) {
+        let line = JSONValue.object([
+            "pushsimRecord": .number(JSONNumber(1)), "seed": .number(JSONNumber(text: String(seed))),
+            "anchorUnixSeconds": .number(JSONNumber(anchorUnixSeconds)), "clock": .string(clock.rawValue), "baseURL": .string(baseURL),
+            "scenario": scenario.map { .string($0) } ?? .null,
+            "serviceAccountFile": serviceAccountFile.map { .string($0) } ?? .null,
+        ]).serialized()
+        handle.write(Data((line + "\n").utf8))
+    }
+
+    func record(seq: Int, at time: VirtualTime, arrived: VirtualTime, connection: Int, route: String,
+                request: WireRequest, response: HTTPResponse) {
         let line = JSONValue.object([
             "seq": .number(JSONNumber(Int64(seq))),
+            "arrivedMicroseconds": .number(JSONNumber(arrived.microseconds)),
+            "connection": .number(JSONNumber(Int64(connection))),
             "virtualTime": .string(time.description),
             "virtualMicroseconds": .number(JSONNumber(time.microseconds)),
             "route": .string(route),

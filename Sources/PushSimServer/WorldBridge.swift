@@ -20,11 +20,17 @@ import PushSimScenario
 public final class WorldBridge: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pushsim.serve.world")
     private let state: WorldState
+    private let scenarioPath: String?
+    /// Whether the record's header line is written (once, when the server's address is known).
+    private var wroteHeader = false
 
     /// Builds the world from `setup`. `anchor` fixes the Unix time of virtual time zero (tests);
     /// nil takes the wall clock's current second. `recordPath` starts a JSON Lines record there.
-    public init(setup: WorldSetup, clock: ClockPolicy = .wall, anchor: CalendarAnchor? = nil, recordPath: String? = nil) throws {
+    /// `scenarioPath` names the scenario the setup came from, for the record's header.
+    public init(setup: WorldSetup, clock: ClockPolicy = .wall, anchor: CalendarAnchor? = nil, recordPath: String? = nil,
+                scenarioPath: String? = nil) throws {
         state = WorldState(setup: setup, policy: clock, anchor: anchor)
+        self.scenarioPath = scenarioPath
         if let recordPath { state.recorder = try RequestRecorder(path: recordPath) }
     }
 
@@ -37,34 +43,64 @@ public final class WorldBridge: @unchecked Sendable {
     public func answer(_ request: WireRequest, connection: Int = 0) -> HTTPResponse {
         queue.sync {
             state.catchUp()
-            let route = state.router.route(request)
-            let response: HTTPResponse
-            let routeName: String
-            switch route {
-            case .control?:
-                routeName = "control"
-                response = ControlAPI(state: state).handle(request)
-            case .host(let authority)?:
-                routeName = authority
-                response = state.call(Router.worldRequest(request, authority: authority),
-                                      from: connection == 0 ? WorldState.callerName : "\(WorldState.callerName)#\(connection)")
-            case nil:
-                routeName = "none"
-                response = ServerAnswer.error(404, "Nothing is served at \(request.method) \(request.path). "
-                    + "Fakes: /{hub}/… (Notification Hubs), /v1/projects/{p}/messages:send and /token (FCM), "
-                    + "/3/device/{token} (APNs), /?token=… and /accesstoken.srf (WNS); control API: /_pushsim/.")
-            }
-            state.answered += 1
-            state.recorder?.record(seq: state.answered, at: state.world.now, route: routeName, request: request, response: response)
-            return response
+            return answerNow(request, connection: connection)
         }
+    }
+
+    /// Replays one recorded request: runs the world to `arrived` (the virtual time it entered the
+    /// world when it was recorded), then answers it as ``answer(_:connection:)`` did, without
+    /// looking at the wall clock whatever the policy. For a bridge built with the recorded seed,
+    /// anchor and clock policy.
+    public func replay(_ request: WireRequest, arrived: VirtualTime, connection: Int) -> HTTPResponse {
+        queue.sync {
+            if arrived > state.world.now { state.settle(for: arrived - state.world.now) }
+            return answerNow(request, connection: connection)
+        }
+    }
+
+    /// Answers `request` at the world's now (on the queue).
+    private func answerNow(_ request: WireRequest, connection: Int) -> HTTPResponse {
+        writeHeaderOnce()
+        let arrived = state.world.now
+        let route = state.router.route(request)
+        let response: HTTPResponse
+        let routeName: String
+        switch route {
+        case .control?:
+            routeName = "control"
+            response = ControlAPI(state: state).handle(request)
+        case .host(let authority)?:
+            routeName = authority
+            response = state.call(Router.worldRequest(request, authority: authority),
+                                  from: connection == 0 ? WorldState.callerName : "\(WorldState.callerName)#\(connection)")
+        case nil:
+            routeName = "none"
+            response = ServerAnswer.error(404, "Nothing is served at \(request.method) \(request.path). "
+                + "Fakes: /{hub}/… (Notification Hubs), /v1/projects/{p}/messages:send and /token (FCM), "
+                + "/3/device/{token} (APNs), /?token=… and /accesstoken.srf (WNS); control API: /_pushsim/.")
+        }
+        state.answered += 1
+        state.recorder?.record(seq: state.answered, at: state.world.now, arrived: arrived, connection: connection, route: routeName,
+                               request: request, response: response)
+        return response
+    }
+
+    /// The record's header, before its first exchange (by then the server is configured).
+    private func writeHeaderOnce() {
+        guard !wroteHeader, let recorder = state.recorder else { return }
+        wroteHeader = true
+        recorder.header(seed: state.setup.seed, anchorUnixSeconds: state.world.anchor.unixSecondsAtZero, clock: state.policy,
+                        baseURL: state.baseURL,
+                        scenario: scenarioPath, serviceAccountFile: state.serviceAccountPath)
     }
 
     /// Records an exchange the server answered without the world (a request it could not parse).
     public func recordRefused(_ request: WireRequest, _ response: HTTPResponse) {
         queue.sync {
+            writeHeaderOnce()
             state.answered += 1
-            state.recorder?.record(seq: state.answered, at: state.world.now, route: "refused", request: request, response: response)
+            state.recorder?.record(seq: state.answered, at: state.world.now, arrived: state.world.now, connection: 0, route: "refused",
+                                   request: request, response: response)
         }
     }
 
@@ -74,6 +110,7 @@ public final class WorldBridge: @unchecked Sendable {
             state.baseURL = baseURL
             state.serviceAccountPath = serviceAccountPath
             state.acceptTokensSignedForTheServer()
+
         }
     }
 

@@ -27,6 +27,7 @@ struct Options {
            pushsim check <file-or-folder>... [--max-errors <n>]
            pushsim explain <file> [--seed <n>]
            pushsim explore [--flavour tutorial|hardened] [--seeds <a>..<b>] [--shard <i>/<n>] …   (see pushsim explore --help)
+           pushsim replay <record-file>      (re-runs a pushsim serve --record file and reports the first answer that differs)
            pushsim serve [--port <n>] [--host <ipv4>] [--seed <n>] [--scenario <file>] [--record <file>]   (see pushsim serve --help)
 
     COMMANDS:

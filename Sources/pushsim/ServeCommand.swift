@@ -74,7 +74,9 @@ enum ServeCommand {
             }
         }
         let bridge: WorldBridge
-        do { bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath) } catch { fail("\(error)") }
+        do {
+            bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath, scenarioPath: settings.scenarioPath)
+        } catch { fail("\(error)") }
         let server = HTTPServer(bridge: bridge, configuration: HTTPServer.Configuration(host: settings.host, port: settings.port))
         signal(SIGPIPE, SIG_IGN)
         do { try server.start() } catch { fail("\(error)") }

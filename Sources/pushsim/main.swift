@@ -9,6 +9,7 @@ import PushSim
 
 // `pushsim serve` has its own flags and never returns (see ServeCommand).
 if CommandLine.arguments.dropFirst().first == "serve" { ServeCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
+if CommandLine.arguments.dropFirst().first == "replay" { ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 // `pushsim explore` likewise.
 if CommandLine.arguments.dropFirst().first == "explore" { ExploreCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
