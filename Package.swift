@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "hub-bench", targets: ["HubBench"]),
         .executable(name: "broadcast-bench", targets: ["BroadcastBench"]),
         .executable(name: "registration-bench", targets: ["RegistrationBench"]),
+        .executable(name: "pushsim-fuzz", targets: ["PushSimFuzz"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -41,6 +42,9 @@ let package = Package(
         .executableTarget(name: "HubBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
         .executableTarget(name: "BroadcastBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/BroadcastBench"),
         .executableTarget(name: "RegistrationBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/RegistrationBench"),
+        // The fuzzer: surfaces (shared with the tests that replay its finds) and the tool.
+        .target(name: "FuzzSurfaces", dependencies: ["PushSim", "PushSimServer"], path: "tools/FuzzSurfaces"),
+        .executableTarget(name: "PushSimFuzz", dependencies: ["FuzzSurfaces"], path: "tools/Fuzz"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
@@ -49,7 +53,7 @@ let package = Package(
         .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices", "PushSimScenario"]),
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
         .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend", "PushSimServices"]),
-        .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim"], exclude: ["Fixtures"]),
+        .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim", "FuzzSurfaces"], exclude: ["Fixtures"]),
         .testTarget(name: "PushSimServerTests", dependencies: ["PushSimServer", "PushSimScenario"]),
     ]
 )

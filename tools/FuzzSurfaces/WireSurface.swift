@@ -1,0 +1,62 @@
+import PushSim
+import PushSimServer
+
+/// Raw HTTP/1.1 bytes into `pushsim serve`'s request parser, and every request it makes of them
+/// into the served world: the Notification Hubs REST API, FCM (OAuth and send), APNs, WNS and the
+/// control API, all answered by the same fakes as in scenarios. One world per surface, reused
+/// from input to input (its state grows as a real server's would), with a fixed anchor and a
+/// manual clock: the same inputs give the same answers.
+public enum WireSurface {
+    public static func make() -> FuzzSurface {
+        let anchor = CalendarAnchor()
+        let bridge = try! WorldBridge(setup: WorldSetup(seed: 1), clock: .manual, anchor: anchor)
+        bridge.configure(baseURL: "http://127.0.0.1:8080", serviceAccountPath: nil)
+        let id = SimulationIdentity()
+        let expiry = anchor.unixSecondsAtZero + 10 * 365 * 86_400
+        let sas = SharedAccessSignature.token(resource: "https://pushsim.servicebus.windows.net/notifyusers",
+                                              keyName: "DefaultFullSharedAccessSignature", key: id.hubFullKey, expiresAtUnixSeconds: expiry)
+        let apnsJWT = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(id.apnsKeyID))]),
+                                        claims: .object([("iss", .string(id.apnsTeamID)), ("iat", .number(JSONNumber(anchor.unixSecondsAtZero)))]),
+                                        secret: id.apnsKeySecret)
+        let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
+            ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
+            ("aud", .string("https://oauth2.googleapis.com/token")), ("iat", .number(JSONNumber(anchor.unixSecondsAtZero))),
+            ("exp", .number(JSONNumber(anchor.unixSecondsAtZero + 3_600)))]), secret: id.fcmKeySecret)
+        func request(_ head: String, _ headers: [String], _ body: String) -> [UInt8] {
+            Array((head + "\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined()
+                   + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+        }
+        let corpus = [
+            request("POST /notifyusers/registrationIDs/?api-version=2015-01 HTTP/1.1", ["Authorization: " + sas], ""),
+            request("POST /notifyusers/messages/?api-version=2015-01 HTTP/1.1",
+                    ["Authorization: " + sas, "ServiceBusNotification-Format: apple", "ServiceBusNotification-Tags: (a && !b) || c",
+                     "Content-Type: application/json"], #"{"aps":{"alert":"hi"}}"#),
+            request("PUT /notifyusers/installations/i1?api-version=2015-01 HTTP/1.1", ["Authorization: " + sas, "Content-Type: application/json"],
+                    #"{"installationId":"i1","platform":"apns","pushChannel":"\#(String(repeating: "ab", count: 32))","tags":["username:bob"]}"#),
+            request("POST /3/device/\(String(repeating: "ab", count: 32)) HTTP/1.1",
+                    ["authorization: bearer " + apnsJWT, "apns-topic: " + id.app.bundleID, "apns-push-type: alert"], #"{"aps":{"alert":"x"}}"#),
+            request("POST /token HTTP/1.1", ["Content-Type: application/x-www-form-urlencoded"],
+                    "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion),
+            request("POST /v1/projects/pushsim-notifyusers/messages:send HTTP/1.1", ["Authorization: Bearer ya29.x", "Content-Type: application/json"],
+                    #"{"message":{"token":"t","notification":{"body":"b"}}}"#),
+            request("POST /_pushsim/devices HTTP/1.1", ["Content-Type: application/json"], #"{"name":"d1","platform":"android"}"#),
+            request("POST /_pushsim/clock/advance HTTP/1.1", [], #"{"by":"1h"}"#),
+            Array("POST /_pushsim/devices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam\r\n1e\r\ne\":\"d2\",\"platform\":\"ios\"}     \r\n0\r\n\r\n".utf8),
+        ]
+        return FuzzSurface(name: "wire", corpus: corpus) { bytes in
+            var parser = HTTPRequestParser()
+            parser.feed(bytes)
+            var outcome: [String] = []
+            loop: for _ in 0..<8 {
+                switch parser.next() {
+                case .request(let r):
+                    outcome.append(String(bridge.answer(r, connection: 1).status))
+                    if !r.keepAlive { break loop }
+                case .incomplete: break loop
+                case .failure(let f): outcome.append("refused-\(f.status)"); break loop
+                }
+            }
+            return outcome.isEmpty ? "incomplete" : outcome.joined(separator: ",")
+        }
+    }
+}
