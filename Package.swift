@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "broadcast-bench", targets: ["BroadcastBench"]),
         .executable(name: "registration-bench", targets: ["RegistrationBench"]),
         .executable(name: "pushsim-fuzz", targets: ["PushSimFuzz"]),
+        .executable(name: "serve-bench", targets: ["ServeBench"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -45,6 +46,7 @@ let package = Package(
         // The fuzzer: surfaces (shared with the tests that replay its finds) and the tool.
         .target(name: "FuzzSurfaces", dependencies: ["PushSim", "PushSimServer"], path: "tools/FuzzSurfaces"),
         .executableTarget(name: "PushSimFuzz", dependencies: ["FuzzSurfaces"], path: "tools/Fuzz"),
+        .executableTarget(name: "ServeBench", dependencies: ["PushSim", "PushSimServer", "BenchSupport"], path: "tools/ServeBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),

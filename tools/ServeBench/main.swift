@@ -1,0 +1,108 @@
+import Foundation
+import PushSim
+import PushSimServer
+import BenchSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// serve-bench: FCM HTTP v1 sends per second through `pushsim serve` over loopback keep-alive
+// connections (1, 8 and 64 at once), and what the HTTP bridge adds to one send against the same
+// request answered in process (no socket, no parsing). The server runs in this process on a free
+// port with a manual clock; the clients are plain sockets writing prebuilt requests.
+//
+//   swift run -c release serve-bench [--sends N] [--connections 1,8,64]
+
+let sends = Int(argument("--sends", "20000")) ?? 20_000
+let connectionCounts = argument("--connections", "1,8,64").split(separator: ",").compactMap { Int($0) }
+
+let bridge = try! WorldBridge(setup: WorldSetup(seed: 1), clock: .manual, anchor: CalendarAnchor())
+let server = HTTPServer(bridge: bridge)
+let port = try! server.start()
+signal(SIGPIPE, SIG_IGN)
+let base = "http://127.0.0.1:\(port)"
+bridge.configure(baseURL: base, serviceAccountPath: nil)
+
+/// One keep-alive connection: writes a request, reads one answer (by Content-Length).
+/// Each connection is used by one thread only (`@unchecked Sendable`: handed to its thread once).
+final class Connection: @unchecked Sendable {
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
+    private var pending: [UInt8] = []
+    init() {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    }
+    /// Sends `request` and returns the status of its answer.
+    func exchange(_ request: [UInt8]) -> Int {
+        _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        while true {
+            if let end = pending.firstRange(of: [13, 10, 13, 10]) {
+                let head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if pending.count >= end.upperBound + length {
+                    let status = Int(head.split(separator: " ")[1]) ?? 0
+                    pending.removeFirst(end.upperBound + length)
+                    return status
+                }
+            }
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { return -1 }
+            pending += buffer[0..<n]
+        }
+    }
+}
+
+func http(_ head: String, _ headers: [String], _ body: String) -> [UInt8] {
+    Array((head + "\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+}
+func wire(_ bytes: [UInt8]) -> WireRequest {
+    var parser = HTTPRequestParser()
+    parser.feed(bytes)
+    guard case .request(let r) = parser.next() else { fatalError("bad request") }
+    return r
+}
+
+// A device to send to, and an OAuth access token for the sends.
+let setupConnection = Connection()
+let id = SimulationIdentity()
+let anchor = CalendarAnchor()
+_ = setupConnection.exchange(http("POST /_pushsim/devices HTTP/1.1", [], #"{"name":"bench-pixel","platform":"android"}"#))
+let handle: String = bridge.withSimulation { $0.device("bench-pixel")?.handle ?? "" }
+let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
+    ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
+    ("iat", .number(JSONNumber(anchor.unixSecondsAtZero))), ("exp", .number(JSONNumber(anchor.unixSecondsAtZero + 3_600)))]), secret: id.fcmKeySecret)
+let tokenAnswer = bridge.answer(wire(http("POST /token HTTP/1.1", ["Content-Type: application/x-www-form-urlencoded"],
+                                          "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion)))
+let accessToken = (try! JSONParser.parse(tokenAnswer.body))["access_token"]!.stringValue!
+let send = http("POST /v1/projects/\(id.fcmProjectID)/messages:send HTTP/1.1", ["Authorization: Bearer " + accessToken, "Content-Type: application/json"],
+                #"{"message":{"token":"\#(handle)","data":{"k":"v"}}}"#)
+
+// In process: the same request answered by the bridge, no socket.
+let inProcessStart = wallClock()
+for _ in 0..<2_000 { precondition(bridge.answer(wire(send)).status == 200) }
+let inProcess = seconds(since: inProcessStart) / 2_000
+
+print("serve-bench: FCM HTTP v1 sends through pushsim serve on 127.0.0.1:\(port), \(sends) per run")
+print(String(format: "in process (bridge.answer, no socket): %.1f µs per send", inProcess * 1e6))
+for count in connectionCounts {
+    let connections = (0..<count).map { _ in Connection() }
+    let perConnection = sends / count
+    let start = wallClock()
+    DispatchQueue.concurrentPerform(iterations: count) { i in
+        for _ in 0..<perConnection { precondition(connections[i].exchange(send) == 200, "a send failed") }
+    }
+    let wall = seconds(since: start)
+    let done = perConnection * count
+    print(String(format: "%3d connection(s): %6d sends in %.2f s = %.0f sends/s; %.1f µs per send%@", count, done, wall, Double(done) / wall,
+                 wall / Double(done) * 1e6, count == 1 ? String(format: " (the bridge adds %.1f µs over in process)", (wall / Double(done) - inProcess) * 1e6) : ""))
+    connections.forEach { close($0.fd) }
+}
+server.stop()
