@@ -40,6 +40,8 @@ public final class World {
     @exclusivity(unchecked) private var recentNames = RecentNames()
     private var timers: [UInt64: PendingTimer] = [:]
     @exclusivity(unchecked) private var nextID: UInt64 = 1
+    /// Set by ``requestStop()``; checked after each event.
+    @exclusivity(unchecked) private var stopRequested = false
     @exclusivity(unchecked) private var networkRandom: SeededRandom
     private var correlationCounter = 0
     /// `trace.isActive`, kept aside so that the hot path does not access `trace` to learn it.
@@ -242,7 +244,8 @@ public final class World {
 
     // MARK: Running
 
-    /// Runs events until none is left, `stop` is reached, or a limit is hit.
+    /// Runs events until none is left, `stop` is reached, a limit is hit, or an event handler
+    /// calls ``requestStop()`` (then it returns `.stoppedAt(now)` right after that event).
     @discardableResult
     public func run(until stop: VirtualTime? = nil) -> RunEnd {
         while true {
@@ -253,9 +256,19 @@ public final class World {
                 return end
             case .event(let event):
                 dispatch(event)
+                if stopRequested {
+                    stopRequested = false
+                    correlation = ""
+                    return .stoppedAt(now)
+                }
             }
         }
     }
+
+    /// Makes the run in progress return as soon as the event being handled is done: for a caller
+    /// that drives the world until one answer is back (`pushsim serve` answering a request), so
+    /// that it need not run the world in small steps and look in between.
+    public func requestStop() { stopRequested = true }
 
     /// Calls still waiting for an answer, timers not yet fired, and each host's own leftovers.
     public func leftovers() -> [String] {

@@ -129,8 +129,11 @@ final class WorldState {
         if let stuck { return ServerAnswer.error(503, "The simulated world has stopped: \(stuck). Reset it with POST /_pushsim/reset.") }
         world.newCorrelation()
         var result: CallResult?
-        world.call(request, from: caller, timeout: Self.callTimeout) { result = $0 }
-        drive(until: { result != nil }, limit: Self.callTimeout + .seconds(1))
+        world.call(request, from: caller, timeout: Self.callTimeout) { [world] in
+            result = $0
+            world.requestStop()   // the answer is back: run nothing more for this request
+        }
+        noteEnd(world.run(until: world.now + Self.callTimeout + .seconds(1)))
         switch result {
         case .response(let response)?: return response
         case .failure(let failure)?:

@@ -100,7 +100,11 @@ import Testing
         _ = c.readAll()
         c.close()
         server.stop()
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        let all = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        // The first line is the header `pushsim replay` rebuilds the world from.
+        #expect(all.first?["pushsimRecord"]?.int64Value == 1)
+        #expect(all.first?["seed"]?.int64Value == 3)
+        let lines = Array(all.dropFirst())
         #expect(lines.count == 2)
         #expect(lines.map { $0["seq"]?.int64Value } == [1, 2])
         #expect(lines.map { $0["route"]?.stringValue } == ["control", "none"])
