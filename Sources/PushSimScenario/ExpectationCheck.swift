@@ -64,21 +64,9 @@ enum ExpectationCheck {
             let passed = counts.allSatisfy { once ? $0.1 == 1 : $0.1 >= 1 }
             return result(passed, devices.isEmpty ? "nobody was logged in as \(user)"
                           : counts.map { "\($0.0.name) showed it \($0.1) time\($0.1 == 1 ? "" : "s")" }.joined(separator: ", "))
-        case .populationShows(let population, let members, let quantifier, let text):
-            var missing: [String] = []
-            var count = 0
-            for member in members {
-                if simulation.device(member)?.inbox.contains(where: { $0.time <= by && $0.text == text }) == true { count += 1 }
-                else if missing.count < 5 { missing.append(member) }
-            }
-            let passed: Bool
-            switch quantifier {
-            case .every: passed = count == members.count
-            case .none: passed = count == 0
-            case .exactly(let n): passed = count == n
-            }
-            let notYet = missing.isEmpty ? "" : "; not shown on " + missing.joined(separator: ", ") + (members.count - count > missing.count ? ", …" : "")
-            return result(passed, "\(count) of \(members.count) devices in \(population) showed it\(notYet)")
+        case .population(let name, let members, let quantifier, let predicate):
+            let verdict = PopulationCheck.evaluate(members: members, quantifier: quantifier, predicate: predicate, by: by, in: simulation)
+            return result(verdict.passed, verdict.describe(population: name, predicate: predicate))
         case .status(let name, let op, let code):
             let calls = simulation.calls(of: name).filter { $0.operation == op && $0.completedAt <= by }
             let seen = calls.isEmpty ? "\(name) made no \(op.rawValue) call" + (e.by == nil ? "" : " by \(by)")

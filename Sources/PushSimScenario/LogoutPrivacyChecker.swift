@@ -30,20 +30,26 @@ final class LogoutPrivacyChecker: InvariantChecker {
     private var sentAt: [String: VirtualTime] = [:]          // correlation → when the message was sent
     private var loggedOut: [String: (user: String, at: VirtualTime)] = [:]  // device → whom it logged out, when
     private var unregisteredAt: [String: VirtualTime] = [:]  // device → when the backend answered its unregistration
-    private var offline: Set<String> = []                    // devices offline now (membership only)
-    private var offlineAtSend: [String: Set<String>] = [:]   // correlation → devices offline when it was sent
+    /// Events observed so far: the order in which offline periods and sends are compared (a send
+    /// and a device going offline at the same virtual time count in the order they were recorded).
+    private var observed = 0
+    private var offlineSince: [String: Int] = [:]            // device → event number it went offline at, while offline
+    private var offlinePeriods: [String: [Range<Int>]] = [:] // device → its past offline periods, in event numbers
+    private var sentEvent: [String: Int] = [:]               // correlation → event number of its first send
     private var violations: [String] = []
 
     init(enforced: Bool = true) { self.enforced = enforced }
 
     func observe(_ e: TraceEvent) {
+        observed += 1
         switch e.kind {
         case "app.send":
             if let to = e["to"] { note(e.correlation, to.description, e.time) }
         case "operator.send":
             if let to = e["tags"]?.description, to.hasPrefix("username:"), !to.contains(" ") { note(e.correlation, String(to.dropFirst(9)), e.time) }
-        case "host.offline": offline.insert(e.host)
-        case "host.online": offline.remove(e.host)
+        case "host.offline": if offlineSince[e.host] == nil { offlineSince[e.host] = observed }
+        case "host.online":
+            if let since = offlineSince.removeValue(forKey: e.host) { offlinePeriods[e.host, default: []].append(since..<observed) }
         case "app.logout":
             if let user = e["user"]?.description, !user.isEmpty { loggedOut[e.host] = (user, e.time); unregisteredAt[e.host] = nil }
         case "app.call-result" where e["operation"]?.description == "unregister":
@@ -54,7 +60,7 @@ final class LogoutPrivacyChecker: InvariantChecker {
             loggedOut[e.host] = nil
         case "notification.shown":
             guard let out = loggedOut[e.host], let recipient = recipients[e.correlation], recipient == out.user,
-                  let sent = sentAt[e.correlation], sent >= out.at, offlineAtSend[e.correlation]?.contains(e.host) != true else { return }
+                  let sent = sentAt[e.correlation], sent >= out.at, !wasOffline(e.host, atEvent: sentEvent[e.correlation]) else { return }
             let settled = unregisteredAt[e.host].map { sent >= $0 } ?? false
             guard settled || sent >= out.at + Self.grace else { return }   // the logout is still on its way
             violations.append("\(e.time) \(e.host) showed a notification sent to \(recipient) at \(sent), after \(recipient) logged out at \(out.at) [\(e.correlation)]: \(e["text"]?.description ?? "")")
@@ -64,7 +70,16 @@ final class LogoutPrivacyChecker: InvariantChecker {
 
     private func note(_ correlation: String, _ recipient: String, _ time: VirtualTime) {
         recipients[correlation] = recipient
-        if sentAt[correlation] == nil { sentAt[correlation] = time; offlineAtSend[correlation] = offline }
+        if sentAt[correlation] == nil { sentAt[correlation] = time; sentEvent[correlation] = observed }
+    }
+
+    /// Whether `device` was offline when event number `event` was observed. O(its offline periods),
+    /// asked only for a notification shown after a logout; no set of offline devices is copied per
+    /// send (which cost O(devices offline) per message in a large run).
+    private func wasOffline(_ device: String, atEvent event: Int?) -> Bool {
+        guard let event else { return false }
+        if let since = offlineSince[device], since < event { return true }
+        return offlinePeriods[device]?.contains { $0.contains(event) } ?? false
     }
 
     func result(leftovers: [String]) -> InvariantResult {

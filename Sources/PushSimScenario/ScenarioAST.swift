@@ -134,16 +134,46 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `<name>` is logged in at the deadline (or at the end) showed the text, exactly once with `once`.
     /// Vacuously true when the user is logged in nowhere. How exploration checks convergence.
     case userShowsOnEveryDevice(user: String, text: String, once: Bool)
-    /// `expect every device in <p> shows "<text>"`, `expect no device in <p> shows "<text>"`,
-    /// `expect <n> of <p> show "<text>"`: how many of a population's members showed the text.
-    case populationShows(population: String, members: [String], quantifier: PopulationQuantifier, text: String)
+    /// An expectation over a population's members (`expect every device in fans shows "Goal!"`,
+    /// `expect 5000 of fans show "Goal!"`, `expect no device in fans shows nothing`): how many of
+    /// `members` (in member order) satisfy `predicate` must match `quantifier`. Checked once, at the
+    /// end, in O(members + what they showed).
+    case population(name: String, members: [String], quantifier: PopulationQuantifier, predicate: MemberPredicate)
 }
 
 /// How many members of a population an expectation asks for.
 public enum PopulationQuantifier: Equatable, Sendable {
+    /// `every device in <p>`: all of them.
     case every
+    /// `no device in <p>` or `none of <p>`: not one.
     case none
+    /// `<n> of <p>`: exactly n.
     case exactly(Int)
+    /// `at least <n> of <p>`
+    case atLeast(Int)
+    /// `at most <n> of <p>`
+    case atMost(Int)
+
+    /// Whether `count` members out of `total` satisfy this quantifier.
+    public func holds(count: Int, of total: Int) -> Bool {
+        switch self {
+        case .every: return count == total
+        case .none: return count == 0
+        case .exactly(let n): return count == n
+        case .atLeast(let n): return count >= n
+        case .atMost(let n): return count <= n
+        }
+    }
+}
+
+/// What one member of a population must have shown, for a population expectation.
+public enum MemberPredicate: Equatable, Sendable {
+    /// `shows "<text>"`: some notification with exactly this text.
+    case shows(String)
+    /// `shows nothing`
+    case showsNothing
+    /// `shows <n> notification(s)`: exactly n.
+    case showsCount(Int)
 }
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).

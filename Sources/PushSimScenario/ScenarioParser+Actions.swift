@@ -50,9 +50,21 @@ extension ScenarioParser.Session {
     mutating func deviceAction(_ t: inout ScenarioParser.Tokens, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let device = try t.word("a device name")
         if device.text == OperatorConsole.name { return try operatorAction(&t, device: device, at: time) }
-        if populations[device.text] != nil { return try populationAction(&t, population: device.text, at: time) }
+        if populations[device.text] != nil { return try populationAction(&t, population: device, at: time) }
+        if let line = populationLines[device.text], !declaredNames.contains(device.text) {
+            guard line > t.line.number else { return }   // its declaration has a mistake, reported there
+            throw ScenarioDiagnostic(location: t.location(device), message: "population \(device.quoted) is declared on line \(line), after this step",
+                                     hint: "declare a population before the steps that use it")
+        }
         use(device, t)
         let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
+        let kind = try actionKind(&t, device: device, verb: verb)
+        try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
+        actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+    }
+
+    /// The action after `<device> <verb>`: the rest of the statement up to its end, not checked.
+    mutating func actionKind(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, verb: ScenarioToken) throws(ScenarioDiagnostic) -> ActionKind {
         let kind: ActionKind
         switch verb.text {
         case "install": kind = .install
@@ -100,8 +112,7 @@ extension ScenarioParser.Session {
             throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted)",
                                      hint: ScenarioParser.actionHint)
         }
-        try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
-        actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+        return kind
     }
 
     /// `operator send|test-send <format> "<payload>" [to "<expression>"]`,

@@ -16,14 +16,14 @@ extension ScenarioParser.Session {
                                      hint: "choose another name, e.g. bob-iphone")
         }
         if let line = declaredLines[name.text] {
+            let member = Population.member(name.text).flatMap { m in populations[m.population].map { (m.population, $0.line) } }
+            let also = member.map { $0.1 == line ? " as a member of population \"\($0.0)\"" : "" } ?? ""
             throw ScenarioDiagnostic(location: t.location(name),
-                                     message: "device \(name.quoted) is already declared on line \(line)",
-                                     hint: "give each device its own name")
+                                     message: "device \(name.quoted) is already declared on line \(line)\(also)",
+                                     hint: member == nil ? "give each device its own name" : "rename the device or the population")
         }
-        if populations[name.text] != nil {
-            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) already names a population",
-                                     hint: "give each population and device its own name")
-        }
+        // A population of the same name is refused where it is declared: device names are known
+        // before the first line is read.
         let platform = try t.choice(DevicePlatform.self, what: "platform", plural: "platforms")
         var user: String?
         var client: ClientFlavour?
@@ -39,12 +39,7 @@ extension ScenarioParser.Session {
             case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
             case "backend": backend = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
             default:
-                let (version, token) = try t.number("an OS major version such as 17", as: Int.self)
-                guard (1...99).contains(version) else {
-                    throw ScenarioDiagnostic(location: t.location(token), message: "OS version \(version) is out of range",
-                                             hint: "give the major version, e.g. os 12 or os 17")
-                }
-                os = version
+                os = try t.osVersion()
             }
         }
         try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened and os <version>")

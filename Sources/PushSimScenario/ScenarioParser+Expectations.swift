@@ -17,8 +17,7 @@ extension ScenarioParser.Session {
             kind = try invariant(&t)
         } else if device.text == "user", !declaredNames.contains("user") {
             kind = try userOnEveryDevice(&t)
-        } else if (device.text == "every" || device.text == "no" || Int(device.text) != nil), !declaredNames.contains(device.text),
-                  t.peek?.isWord("device") == true || t.peek?.isWord("of") == true {
+        } else if startsPopulationExpectation(device, then: t.peek) {
             kind = try populationExpectation(&t, first: device)
         } else if device.text == "hub", t.peek?.isWord("has") == true {
             kind = try hubRegistrations(&t)

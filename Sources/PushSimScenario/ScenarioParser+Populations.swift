@@ -2,146 +2,182 @@ import PushSimKernel
 import PushSimBackend
 import PushSimDevices
 
-/// Populations: many devices declared, driven and checked in one statement each.
+/// Populations: many devices declared and driven in one statement each.
 ///
 ///     devices fans 10000 ios,android,windows user fan-{n} client recommended
 ///     at 1s fans install
 ///     at 2s fans login                       # each member as its own user, password = user name
-///     expect every device in fans shows "Goal!" by 1m
-///     expect 5000 of fans show "Goal!"
-///     expect no device in fans shows "Offside"
+///     at 3s fans register with tags team:{n}
 ///
-/// Members are named `<name>-1` … `<name>-<count>`, take the platforms in turn, and are used as
-/// `<user pattern>` with `{n}` replaced by their number (default `<name>-{n}`). A population is
-/// expanded into ordinary devices, steps and per-member checks when the file is read, so
-/// everything else (invariants, reports, the runner) works unchanged. At most ``maxPopulation``
-/// members.
+/// Members are named `<name>-1` … `<name>-<count>` and take the platforms in turn (list one twice
+/// to weight it: `ios,ios,android` is two iPhones for each Android phone); member `n` is used by
+/// the user pattern with `{n}` replaced by `n` (default `<name>-{n}`). A population is expanded
+/// into ordinary devices and steps when the file is read, so the runner, the invariants and the
+/// reports see nothing new; a file's populations have at most ``maxPopulationDevices`` members in
+/// all (each is a full simulated phone: about 25 KB with its share of the trace).
 extension ScenarioParser.Session {
-    static let maxPopulation = 100_000
+    /// The most members a file's populations may have together.
+    static let maxPopulationDevices = 100_000
+    /// Words that cannot name a population: statement keywords and the words an expectation over
+    /// a population starts with, the operator and the services' hosts.
+    static let reservedPopulationNames = ScenarioParser.statementKeywords + ["every", "no", "none", "user", "invariant"]
+        + ScenarioParser.serviceHosts
 
     /// `devices <name> <count> <platform>[,<platform>…] [user <pattern>] [client …] [backend …] [os <n>]`
     mutating func devicesStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
         let usage = "write devices <name> <count> ios|android|windows[,…] [user <pattern with {n}>] [client …] [backend …] [os <n>]"
         let name = try t.word("a population name such as fans", hint: usage)
-        if ScenarioParser.statementKeywords.contains(name.text) || name.text == "every" || name.text == "no" {
-            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) is a keyword and cannot name a population",
-                                     hint: "choose another name, e.g. fans")
-        }
-        if populations[name.text] != nil || declaredLines[name.text] != nil {
-            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) is already declared",
-                                     hint: "give each population and device its own name")
-        }
+        try checkPopulationName(name, t)
         let (count, countToken) = try t.number("a number of devices such as 1000", as: Int.self)
-        guard (1...Self.maxPopulation).contains(count) else {
-            throw ScenarioDiagnostic(location: t.location(countToken), message: "a population has 1 to \(Self.maxPopulation) devices, not \(count)",
-                                     hint: "for more, use a DeviceFleet from Swift (see broadcast-bench)")
+        guard (1...Self.maxPopulationDevices).contains(count) else {
+            throw ScenarioDiagnostic(location: t.location(countToken),
+                                     message: "a population has 1 to \(Self.maxPopulationDevices) devices, not \(count)",
+                                     hint: "each member is a full simulated phone; for millions, use a DeviceFleet from Swift (see broadcast-bench)")
         }
-        let platformsToken = try t.word("platforms such as ios,android", hint: usage)
-        var platforms: [DevicePlatform] = []
-        for part in platformsToken.text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let p = DevicePlatform(rawValue: String(part)) else {
-                throw ScenarioDiagnostic(location: t.location(platformsToken), message: "unknown platform \"\(part)\" in \(platformsToken.quoted)",
-                                         hint: "platforms are ios, android, windows, separated by commas")
-            }
-            platforms.append(p)
+        guard populationDevices + count <= Self.maxPopulationDevices else {
+            throw ScenarioDiagnostic(location: t.location(countToken),
+                                     message: "this file's populations would have \(populationDevices + count) devices, more than \(Self.maxPopulationDevices)",
+                                     hint: "each member is a full simulated phone; keep the populations of one file to \(Self.maxPopulationDevices) devices in all")
         }
+        let platforms = try platformList(&t)
         var pattern = name.text + "-{n}"
         var client: ClientFlavour = .tutorial
         var backend: BackendFlavour?
         var os: Int?
-        var seen: Set<String> = []
+        var seen: [String] = []
         while let option = t.peek, ["user", "client", "backend", "os"].contains(where: { option.isWord($0) }) {
             _ = t.next()
-            guard seen.insert(option.text).inserted else {
+            guard !seen.contains(option.text) else {
                 throw ScenarioDiagnostic(location: t.location(option), message: "\(option.text) is given twice in one devices statement", hint: "keep one of them")
             }
+            seen.append(option.text)
             switch option.text {
-            case "user": pattern = try t.word("a user name pattern such as fan-{n}", hint: usage).text
+            case "user":
+                let token = try t.word("a user name pattern such as fan-{n}", hint: usage)
+                if let (bad, offset) = PopulationPattern.unknownPlaceholder(in: token.text, allowed: ["{n}"]) {
+                    throw ScenarioDiagnostic(location: t.location(column: token.column + offset),
+                                             message: "unknown placeholder \"\(bad)\" in the user pattern \(token.quoted)",
+                                             hint: "{n} is replaced by the member's number, e.g. user fan-{n}")
+                }
+                pattern = token.text
             case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
             case "backend": backend = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
-            default: os = try t.number("an OS major version such as 17", as: Int.self).0
+            default:
+                os = try t.osVersion()
             }
         }
-        try t.finish(hint: usage)
-        var members: [String] = []
-        var users: [String] = []
-        members.reserveCapacity(count)
-        users.reserveCapacity(count)
+        try t.finish(hint: "a devices statement may end with user <pattern>, client tutorial|recommended, backend tutorial|hardened and os <version>")
         let location = t.location(t.line.tokens[0])
-        for i in 1...count {
-            let member = "\(name.text)-\(i)"
+        var population = Population(name: name.text, members: [], users: [], line: t.line.number)
+        population.members.reserveCapacity(count)
+        population.users.reserveCapacity(count)
+        for n in 1...count {
+            let member = Population.memberName(name.text, n)
             if let line = declaredLines[member] {
                 throw ScenarioDiagnostic(location: t.location(name), message: "member \"\(member)\" of \(name.quoted) is already declared on line \(line)",
                                          hint: "rename the population or the device")
             }
+            population.members.append(member)
+            population.users.append(PopulationPattern.fill(pattern, n: n, user: ""))
+        }
+        for (n, member) in population.members.enumerated() {
             declaredLines[member] = location.line
             declaredNames.insert(member)
-            members.append(member)
-            users.append(pattern.replacing("{n}", with: String(i)))
-            devices.append(DeviceDeclaration(name: member, platform: platforms[(i - 1) % platforms.count],
-                                             user: users[i - 1], client: client,
-                                             location: location, backend: backend, osVersion: os))
+            devices.append(DeviceDeclaration(name: member, platform: platforms[n % platforms.count], user: population.users[n],
+                                             client: client, location: location, backend: backend, osVersion: os))
         }
-        populations[name.text] = members
-        populationUsers[name.text] = users
+        populationDevices += count
+        populations[name.text] = population
     }
 
-    /// `<population> install|uninstall|launch|offline|online|refresh-handle|logout|login|register`:
-    /// the same step for every member, in member order, at `time`; `login` logs each member in as
-    /// its own user with the user name as password.
-    mutating func populationAction(_ t: inout ScenarioParser.Tokens, population: String, at time: VirtualTime) throws(ScenarioDiagnostic) {
-        let members = populations[population] ?? []
-        let users = populationUsers[population] ?? []
-        let hint = "a population can install, uninstall, launch, offline, online, refresh-handle, login, register, logout"
-        let verb = try t.word("an action", hint: hint)
+    /// A population's name: not reserved, not a number, and not already a population or a device.
+    private func checkPopulationName(_ name: ScenarioToken, _ t: ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        if Self.reservedPopulationNames.contains(name.text) || ScenarioParser.isDigits(name.text[...]) || name.text.contains("{") {
+            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) cannot name a population",
+                                     hint: "keywords, service names, numbers and braces are taken; choose another name, e.g. fans")
+        }
+        if let earlier = populations[name.text] {
+            throw ScenarioDiagnostic(location: t.location(name), message: "population \(name.quoted) is already declared on line \(earlier.line)",
+                                     hint: "give each population and device its own name")
+        }
+        if let line = declaredLines[name.text] {
+            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) already names a device, declared on line \(line)",
+                                     hint: "give each population and device its own name")
+        }
+        if declaredNames.contains(name.text) {
+            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) also names a device declared further down",
+                                     hint: "give each population and device its own name")
+        }
+    }
+
+    /// `ios`, `ios,android,windows`, `ios,ios,android`: each piece located at its own column.
+    private func platformList(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> [DevicePlatform] {
+        let hint = "platforms are ios, android, windows, separated by commas; list one twice to weight it, e.g. ios,ios,android"
+        let token = try t.word("platforms such as ios or ios,android,windows", hint: hint)
+        var platforms: [DevicePlatform] = []
+        var column = token.column
+        for part in token.text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !part.isEmpty else {
+                throw ScenarioDiagnostic(location: t.location(column: column), message: "expected a platform, found \",\"", hint: hint)
+            }
+            guard let platform = DevicePlatform(rawValue: String(part)) else {
+                throw ScenarioDiagnostic(location: t.location(column: column), message: "unknown platform \"\(part)\"", hint: hint)
+            }
+            platforms.append(platform)
+            column += part.unicodeScalars.count + 1
+        }
+        return platforms
+    }
+
+    /// `<population> <action>`: the same step for every member, in member order, at `time`.
+    /// Every action a device takes except `restore`; `login` takes no user (each member logs in as
+    /// its own user, with the user name as password, unless `login [<user>] password <password>`
+    /// says otherwise). `{n}` (the member's number) and `{user}` (its user) are replaced in every
+    /// value of the step, e.g. `fans register with tags team:{n}`; other braces are left as written,
+    /// except in the login's user and password, where they are refused as mistyped placeholders.
+    mutating func populationAction(_ t: inout ScenarioParser.Tokens, population token: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
+        guard let population = populations[token.text] else { return }
+        let verbs = ScenarioParser.actionVerbs.filter { $0 != "restore" }
+        let hint = "a population can \(verbs.joined(separator: ", ")); each member does it in turn"
+        let verb = try t.word("an action after \(token.quoted)", hint: hint)
         let kind: ActionKind
         switch verb.text {
-        case "install": kind = .install
-        case "uninstall": kind = .uninstall
-        case "launch": kind = .launch
-        case "offline": kind = .offline
-        case "online": kind = .online
-        case "refresh-handle": kind = .refreshHandle
-        case "logout": kind = .logout
-        case "register": kind = .register(tags: [])
-        case "login": kind = .login(user: "", password: "")   // filled per member below
-        default: throw ScenarioDiagnostic(location: t.location(verb), message: "unknown population action \(verb.quoted)", hint: hint)
+        case "restore":
+            throw ScenarioDiagnostic(location: t.location(verb), message: "a population cannot restore from one device's backup",
+                                     hint: "restore members one at a time, e.g. \(token.text)-1 restore from <device>")
+        case "login":
+            let usage = "write \(token.text) login (each as its own user, password = user name), or \(token.text) login [<user>] password <password>, "
+                + "with {n} and {user} replaced per member"
+            var user = "{user}"
+            var password = "{user}"
+            if t.peek != nil {
+                if !t.skip("password") {
+                    user = try placeholderChecked(t.text("a user name pattern after login", hint: usage), t).text
+                    try t.keyword("password", hint: usage)
+                }
+                password = try placeholderChecked(t.text("a password pattern", hint: usage), t).text
+            }
+            kind = .login(user: user, password: password)
+        case let word where verbs.contains(word):
+            kind = try actionKind(&t, device: token, verb: verb)
+        default:
+            throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted) for population \(token.quoted)", hint: hint)
         }
         try t.finish(hint: hint)
-        let location = t.location(t.line.tokens[0])
-        for (member, user) in zip(members, users) {
-            var memberKind = kind
-            if case .login = kind { memberKind = .login(user: user, password: user) }
-            actions.append(Action(time: time, device: member, kind: memberKind, location: location))
+        let location = t.location(token)
+        actions.reserveCapacity(actions.count + population.members.count)
+        for (i, member) in population.members.enumerated() {
+            actions.append(Action(time: time, device: member, kind: PopulationPattern.fill(kind, n: i + 1, user: population.users[i]),
+                                  location: location))
         }
     }
 
-    /// `expect every device in <p> shows "<text>"`, `expect no device in <p> shows "<text>"`,
-    /// `expect <n> of <p> show "<text>"`: the quantifier word has been read.
-    mutating func populationExpectation(_ t: inout ScenarioParser.Tokens, first: ScenarioToken) throws(ScenarioDiagnostic) -> ExpectationKind {
-        let usage = "write expect every device in <population> shows \"<text>\", expect no device in <population> shows \"<text>\", "
-            + "or expect <n> of <population> show \"<text>\""
-        let quantifier: PopulationQuantifier
-        if first.text == "every" || first.text == "no" {
-            try t.keyword("device", hint: usage)
-            try t.keyword("in", hint: usage)
-            quantifier = first.text == "every" ? .every : .none
-        } else {
-            guard let n = Int(first.text), n >= 0 else { throw ScenarioDiagnostic(location: t.location(first), message: "expected a number", hint: usage) }
-            try t.keyword("of", hint: usage)
-            quantifier = .exactly(n)
-        }
-        let name = try t.word("a population name", hint: usage)
-        guard let members = populations[name.text] else {
-            throw ScenarioDiagnostic(location: t.location(name), message: "no population \(name.quoted) is declared before this line",
-                                     hint: "declare it first with: devices \(name.text) <count> ios|android|windows")
-        }
-        guard t.skip("shows") || t.skip("show") else { throw t.expected("\"shows\"", hint: usage) }
-        let text = try t.string("the text in double quotes", hint: usage)
-        if case .exactly(let n) = quantifier, n > members.count {
-            throw ScenarioDiagnostic(location: t.location(first), message: "\(name.quoted) has only \(members.count) devices, not \(n)", hint: usage)
-        }
-        return .populationShows(population: name.text, members: members, quantifier: quantifier, text: text.text)
+    /// `token` when it has no placeholder but `{n}` and `{user}`; else a diagnostic at the bad one.
+    private func placeholderChecked(_ token: ScenarioToken, _ t: ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ScenarioToken {
+        guard let (bad, offset) = PopulationPattern.unknownPlaceholder(in: token.text, allowed: ["{n}", "{user}"]) else { return token }
+        let column = token.column + offset + (token.kind == .string ? 1 : 0)
+        throw ScenarioDiagnostic(location: t.location(column: column), message: "unknown placeholder \"\(bad)\" in \(token.quoted)",
+                                 hint: "in a population's step, {n} is the member's number and {user} its user")
     }
 }

@@ -85,6 +85,16 @@ extension ScenarioParser.Tokens {
         return (relative ? .relative(d) : .absolute(.zero + d), token)
     }
 
+    /// Consumes an OS major version, 1 to 99 (`os 17`).
+    mutating func osVersion() throws(ScenarioDiagnostic) -> Int {
+        let (version, token) = try number("an OS major version such as 17", as: Int.self)
+        guard (1...99).contains(version) else {
+            throw ScenarioDiagnostic(location: location(token), message: "OS version \(version) is out of range",
+                                     hint: "give the major version, e.g. os 12 or os 17")
+        }
+        return version
+    }
+
     /// Consumes a probability written as an integer ratio, `1/100`: 0 <= numerator <= denominator, denominator > 0.
     mutating func ratio() throws(ScenarioDiagnostic) -> Ratio {
         let hint = "write <numerator>/<denominator> with whole numbers, e.g. 1/100 for one in a hundred"

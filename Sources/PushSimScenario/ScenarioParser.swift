@@ -19,12 +19,16 @@ import PushSimDevices
 ///     limit events <n>
 ///     limit time <duration>
 ///     device <name> ios|android|windows [user <name>] [client tutorial|recommended]
+///     devices <name> <count> ios|android|windows[,...] [user <pattern with {n}>] [client …] [backend …] [os <n>]
 ///     [at <time>] <device> install|uninstall|offline|online
+///     [at <time>] <population> <action>       # each member in turn; {n} and {user} filled in
 ///     [at <time>] <device> login <user> password <password>
 ///     [at <time>] <device> send "<message>" to <user> via apns|fcm|gcm|wns[,...]
 ///     advance <duration>
 ///     expect <device> shows "<text>"|nothing|<n> notifications [by <time>]
 ///     expect <device> create-id|register|unregister|send status <code> [by <time>]
+///     expect every device in <population> shows "<text>"|nothing|<n> notifications [by <time>]
+///     expect no device in|none of|<n> of|at least <n> of|at most <n> of <population> show(s) …
 ///
 /// Steps run in file order on a cursor that starts at 0: `at 5s` sets it (never backwards),
 /// `at +2s` and `advance 2s` move it, and a step without `at` happens at the cursor.
@@ -41,6 +45,11 @@ public enum ScenarioParser {
         // Devices may be used before they are declared, so learn their names first.
         for (line, _) in lines where line.tokens.count >= 2 && line.tokens[0].isWord("device") && line.tokens[1].isWord {
             session.declaredNames.insert(line.tokens[1].text)
+        }
+        // Populations must be declared before use (their members are made then); remember where
+        // each is declared, to say so when one is used too early.
+        for (line, _) in lines where line.tokens.count >= 2 && line.tokens[0].isWord("devices") && line.tokens[1].isWord {
+            if session.populationLines[line.tokens[1].text] == nil { session.populationLines[line.tokens[1].text] = line.number }
         }
         for (line, problem) in lines { session.read(line, lexProblem: problem) }
         return session.finish()
@@ -65,10 +74,12 @@ public enum ScenarioParser {
         var declaredNames: Set<String> = []
         /// Each declared device (a population's members too) → the line that declares it.
         var declaredLines: [String: Int] = [:]
-        /// Each population (`devices <name> …`) → its members, in order.
-        var populations: [String: [String]] = [:]
-        /// Each population → its members' users, in member order.
-        var populationUsers: [String: [String]] = [:]
+        /// Each population read so far (`devices <name> …`), by name (looked up only, never iterated).
+        var populations: [String: Population] = [:]
+        /// The line of each `devices <name>` statement in the file, read or not yet (looked up only).
+        var populationLines: [String: Int] = [:]
+        /// Members of every population read so far (at most ``maxPopulationDevices``).
+        var populationDevices = 0
         var statementCount = 0
         var name: String?
         var scenarioLine: Int?
@@ -147,6 +158,12 @@ public enum ScenarioParser {
             var reported: Set<String> = []
             for use in deviceUses where !declaredNames.contains(use.name) && !reported.contains(use.name) {
                 reported.insert(use.name)
+                if populationLines[use.name] != nil {
+                    found.append(ScenarioDiagnostic(location: use.location, message: "\"\(use.name)\" is a population, not a device",
+                                                    hint: "act on every member with: \(use.name) <action>; check them with: expect every device in "
+                                                        + "\(use.name) shows \"<text>\"; or name one member, e.g. \(use.name)-1"))
+                    continue
+                }
                 let others = deviceUses.filter { $0.name == use.name && $0.location != use.location }.map { String($0.location.line) }
                 let also = others.isEmpty ? "" : " (also used on line\(others.count == 1 ? "" : "s") \(others.joined(separator: ", ")))"
                 found.append(ScenarioDiagnostic(location: use.location,
@@ -154,6 +171,11 @@ public enum ScenarioParser {
                                                 hint: "declare it with: device \(use.name) ios|android|windows"))
             }
             for use in hostUses where !declaredNames.contains(use.name) && !ScenarioParser.serviceHosts.contains(use.name) {
+                if populationLines[use.name] != nil {
+                    found.append(ScenarioDiagnostic(location: use.location, message: "\"\(use.name)\" is a population; a network rule names single hosts",
+                                                    hint: "name a member, e.g. \(use.name)-1, or a service: \(ScenarioParser.serviceHosts.joined(separator: ", "))"))
+                    continue
+                }
                 found.append(ScenarioDiagnostic(location: use.location, message: "unknown host \"\(use.name)\" in a network rule",
                                                 hint: "hosts are the declared devices and \(ScenarioParser.serviceHosts.joined(separator: ", "))"))
             }
