@@ -108,7 +108,10 @@ public final class HTTPServer: @unchecked Sendable {
                 return true
             }
             guard admitted else {
+                Socket.drainArrived(client)
                 Socket.writeAll(client, HTTPResponseWriter.bytes(ServerAnswer.error(503, "Too many connections; try again."), keepAlive: false))
+                _ = shutdown(client, Int32(SHUT_WR))
+                Socket.drainArrived(client)
                 close(client)
                 continue
             }

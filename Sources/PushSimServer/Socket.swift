@@ -37,7 +37,9 @@ enum Socket {
             close(fd)
             throw Failure(description: "cannot listen on \(host):\(port): \(reason)")
         }
-        guard Glibc.listen(fd, 128) == 0 else {
+        // A backlog of 1,024: a burst of clients waits in the kernel's queue instead of being
+        // dropped (the kernel caps it at net.core.somaxconn).
+        guard Glibc.listen(fd, 1_024) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw Failure(description: "listen(): \(reason)")
@@ -81,6 +83,16 @@ enum Socket {
     /// After an error answer: stop writing, then read and drop what the client still sends (up
     /// to 8 MiB, 1 s quiet at most) so that closing does not reset the connection before the
     /// client has read the answer (a 413 while it is still uploading, say).
+    /// Reads and drops what has already arrived, without waiting: closing a socket with unread
+    /// data makes the kernel send a reset, which can destroy an answer just written.
+    static func drainArrived(_ fd: Int32) {
+        var sink = [UInt8](repeating: 0, count: 16 * 1024)
+        for _ in 0..<16 {
+            let n = sink.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { return }
+        }
+    }
+
     static func lingeringClose(_ fd: Int32) {
         _ = shutdown(fd, Int32(SHUT_WR))
         var timeout = timeval(tv_sec: 1, tv_usec: 0)

@@ -44,6 +44,20 @@ import Testing
         #expect(devices.value["devices"] == .array([]))
     }
 
+    /// A thousand clients at once: the first 256 are served, the rest are told 503 and closed, the
+    /// server stays up, and a client that comes afterwards is served as usual.
+    @Test func aThousandConnectionsAtOnce() async throws {
+        let s = try TestServer()
+        let clients = try (0..<1_000).map { _ in try RawClient(port: s.server.port) }
+        for c in clients { c.send("GET /_pushsim/clock HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
+        let statuses = clients.map { statusOf($0.readAll()) }
+        clients.forEach { $0.close() }
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(Set(statuses))")
+        #expect(statuses.filter { $0 == 200 }.count >= 256)
+        let after = try await s.json("GET", "/_pushsim/clock")
+        #expect(after.status == 200)
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrderOnOneConnection() throws {
         let s = try TestServer()
         let c = try RawClient(port: s.server.port)
