@@ -39,6 +39,30 @@ struct HandleRegistryTests {
         #expect(r.handle(device: "tablet", app: "com.example.notify", install: 1) == nil)
     }
 
+    // Found by pushsim-fuzz (wns surface, Tests/PushSimTests/Fixtures/fuzz/wns/install-number-past-32-bits.bin): an
+    // install number read off the device channel was narrowed to the row's 32 bits with a trap.
+    @Test func anInstallNumberPast32BitsIsNeverFoundNorIssued() {
+        var r = HandleRegistry()
+        r.issue("h1", record("phone"))
+        for install in [Int(Int32.max) + 1, Int(Int32.min) - 1, Int.min, Int.max] {
+            #expect(r.handle(device: "phone", app: "com.example.notify", install: install) == nil)
+            #expect(!r.canIssue(app: "com.example.notify", install: install, environment: "production"))
+        }
+        #expect(r.canIssue(app: "com.example.notify", install: Int(Int32.max), environment: "production"))
+        #expect(r.canIssue(app: "com.example.new", install: 1, environment: "sandbox"))
+    }
+
+    @Test(arguments: [Int64.min, Int64.max, Int64(Int32.max) + 1])
+    func aDeviceChannelRegisterWithAnInstallNumberPast32BitsIsRefused(_ install: Int64) {
+        let bench = WNSBench()
+        let body = #"{"app":"\#(bench.app.packageFamily)","install":\#(install),"environment":"production"}"#
+        var status: Int?
+        bench.world.call(HTTPRequest(method: "POST", authority: WNSService.deviceHost, path: DeviceChannel.registerPath, body: Array(body.utf8)),
+                         from: bench.pc.name) { status = $0.status }
+        bench.world.run()
+        #expect(status == 400)
+    }
+
     @Test func theMemoOnlyRemembersWhatPassedAndComparesBytes() {
         var memo = PayloadCheckMemo()
         let good = Array("<toast/>".utf8)

@@ -80,14 +80,26 @@ public struct HandleRegistry {
                             expiresAt: time(r.expiresAt), lastActiveAt: VirtualTime(microseconds: r.lastActiveAt))
     }
 
-    /// The handle already issued for this installation, if any.
+    /// The handle already issued for this installation, if any (none for an install number no
+    /// handle can have: see ``canIssue(app:install:environment:)``).
     public func handle(device: String, app: String, install: Int) -> String? {
-        guard let a = nameNumbers[app], let slot = slot(device: device, app: a, install: Int32(install)) else { return nil }
+        guard let a = nameNumbers[app], let install = Int32(exactly: install),
+              let slot = slot(device: device, app: a, install: install) else { return nil }
         return handles[Int(slot)]
     }
 
+    /// Whether a handle for this install can be stored: its install number fits the row's 32
+    /// bits, and its app id and environment are known or fit the table of distinct names. A
+    /// request off the wire is checked with this first (``issue(_:_:)`` requires it).
+    public func canIssue(app: String, install: Int, environment: String) -> Bool {
+        let newNames = (nameNumbers[app] == nil ? 1 : 0) + (nameNumbers[environment] == nil && environment != app ? 1 : 0)
+        return Int32(exactly: install) != nil && names.count + newNames <= Int(UInt16.max)
+    }
+
+    /// Stores `handle` for `record`, which must pass ``canIssue(app:install:environment:)``.
     public mutating func issue(_ handle: String, _ record: HandleRecord) {
-        let row = Row(device: record.device, install: Int32(record.install), app: number(record.app),
+        guard let install = Int32(exactly: record.install) else { preconditionFailure("install number \(record.install) does not fit in 32 bits") }
+        let row = Row(device: record.device, install: install, app: number(record.app),
                       environment: number(record.environment), issuedAt: record.issuedAt.microseconds,
                       invalidatedAt: record.invalidatedAt?.microseconds ?? Self.none,
                       expiresAt: record.expiresAt?.microseconds ?? Self.none, lastActiveAt: record.lastActiveAt.microseconds)
@@ -141,7 +153,10 @@ extension HandleRegistry {
     mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: String,
                                  lifetime: VirtualDuration? = nil, inactivityLimit: VirtualDuration? = nil,
                                  make: () -> String, present: (String) -> String = { $0 }) {
-        guard let ask = DeviceRegisterRequest(body: request.body) else {
+        // An install number past 32 bits (a device counts its installs from 1) or yet another
+        // distinct app id once the registry's table is full is refused like a malformed request.
+        guard let ask = DeviceRegisterRequest(body: request.body),
+              canIssue(app: ask.app, install: ask.install, environment: ask.environment) else {
             return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
         }
         var handle = self.handle(device: exchange.caller, app: ask.app, install: ask.install)
