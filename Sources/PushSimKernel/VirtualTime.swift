@@ -159,7 +159,10 @@ extension CalendarAnchor {
     public func iso8601(_ t: VirtualTime) -> String { CalendarAnchor.iso8601(unixSeconds: unixSeconds(t)) }
 
     /// `yyyy-MM-ddTHH:mm:ssZ` (UTC) for a Unix time (proleptic Gregorian, days-from-civil inverse).
-    public static func iso8601(unixSeconds: Int64) -> String {
+    public static func iso8601(unixSeconds raw: Int64) -> String {
+        // Years 0001 to 9999 only (what the format can write): any other instant is clamped, so
+        // no value near the ends of Int64 can overflow the calendar arithmetic below.
+        let unixSeconds = min(max(raw, -62_135_596_800), 253_402_300_799)
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondOfDay = unixSeconds - days * 86_400
         // Howard Hinnant's civil_from_days.
@@ -181,6 +184,7 @@ extension CalendarAnchor {
         let parts = t.split(whereSeparator: { "-T:".contains($0) }).map { Int64($0) }
         guard parts.count == 6, !parts.contains(where: { $0 == nil }) else { return nil }
         let (y0, m, d) = (parts[0]!, parts[1]!, parts[2]!)
+        guard (1...9999).contains(y0) else { return nil }   // a 12-digit year overflowed the day count
         guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(parts[3]!), (0...59).contains(parts[4]!),
               (0...59).contains(parts[5]!) else { return nil }
         let y = m <= 2 ? y0 - 1 : y0

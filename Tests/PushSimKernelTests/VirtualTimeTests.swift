@@ -141,4 +141,14 @@ struct VirtualTimeTests {
         #expect(anchor.unixMilliseconds(.distantFuture) == .max / 1_000 + anchor.unixSecondsAtZero * 1_000)
         #expect(CalendarAnchor(unixSecondsAtZero: .max).unixMilliseconds(.zero) == .max)
     }
+
+    /// Found by pushsim-fuzz: a 12-digit year in a hub ScheduleTime header or an installation's
+    /// expirationTime overflowed, and one request ended pushsim serve.
+    @Test func calendarTextOutsideYears1To9999IsRefusedOrClamped() {
+        #expect(CalendarAnchor.unixSeconds(iso8601: "999999999999-01-01T00:00:00Z") == nil)
+        #expect(CalendarAnchor.unixSeconds(iso8601: "0000-01-01T00:00:00Z") == nil)
+        #expect(CalendarAnchor.unixSeconds(iso8601: "9999-12-31T23:59:59Z") == 253_402_300_799)
+        #expect(CalendarAnchor.iso8601(unixSeconds: .min) == "0001-01-01T00:00:00Z")
+        #expect(CalendarAnchor.iso8601(unixSeconds: .max) == "9999-12-31T23:59:59Z")
+    }
 }

@@ -2,50 +2,74 @@
 import Glibc
 #endif
 
-/// Writes the input being run to a file if the process crashes on it: a handler for the fatal
-/// signals, on an alternate stack, that uses only open/write/close and then lets the signal
-/// take its default course. The input, its file name and its replay line are copied into
-/// preallocated buffers before each run (the handler may not allocate).
+/// Saves the input being run if the process dies on it.
+///
+/// ``install()`` puts a handler for SIGILL, SIGTRAP (Swift's traps: overflow, force unwrap,
+/// precondition), SIGSEGV and SIGBUS (stack overflow, bad memory), SIGABRT and SIGFPE on an
+/// alternate signal stack (`sigaltstack` + `SA_ONSTACK`), so that a stack overflow can still run
+/// it. Before each input, ``arm(_:path:message:)`` copies the input, the file name and the
+/// message into buffers allocated once, up front: the handler may not allocate or lock. The
+/// handler uses only async-signal-safe calls (`open`, `write`, `close`, `sigaction`, `raise`):
+/// it writes the input to its file and the message (with the replay command) to stderr, puts
+/// back the handler that was there before (Swift's backtracer, which then prints the stack) and
+/// raises the signal again, so that the process still dies of it.
 enum CrashCapture {
-    private static let capacity = 1 << 20
+    private static let capacity = 1 << 22
     nonisolated(unsafe) private static let input = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     nonisolated(unsafe) private static var inputLength = 0
     nonisolated(unsafe) private static let path = UnsafeMutablePointer<CChar>.allocate(capacity: 4_096)
-    nonisolated(unsafe) private static let message = UnsafeMutablePointer<CChar>.allocate(capacity: 8_192)
+    nonisolated(unsafe) private static let message = UnsafeMutablePointer<UInt8>.allocate(capacity: 8_192)
     nonisolated(unsafe) private static var messageLength = 0
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    private static let signals = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE]
 
+    /// Installs the handlers (once, before the first input).
     static func install() {
+        path[0] = 0
+        let size = 1 << 18
         var stack = stack_t()
-        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        stack.ss_size = 1 << 16
+        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        stack.ss_size = size
+        stack.ss_flags = 0
         sigaltstack(&stack, nil)
-        for signal in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT] {
+        for signal in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = handle
             action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
             sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
+            sigaction(signal, &action, previous + Int(signal))
         }
     }
 
-    /// Remembers `bytes` as the input now running, and where to save it.
-    static func arm(_ bytes: [UInt8], path file: String, replay: String) {
+    /// Remembers `bytes` as the input now running, the file to save it to, and what to print.
+    static func arm(_ bytes: [UInt8], path file: String, message text: String) {
         inputLength = min(bytes.count, capacity)
         bytes.withUnsafeBufferPointer { input.update(from: $0.baseAddress!, count: inputLength) }
-        let name = Array(file.utf8CString.prefix(4_095)) + [0]
+        let name = Array(file.utf8.prefix(4_095)).map { CChar(bitPattern: $0) } + [0]
         name.withUnsafeBufferPointer { path.update(from: $0.baseAddress!, count: name.count) }
-        let text = Array("\npushsim-fuzz: CRASH, input saved to \(file)\n  replay: \(replay)\n".utf8CString.dropLast().prefix(8_192))
-        messageLength = text.count
-        text.withUnsafeBufferPointer { message.update(from: $0.baseAddress!, count: text.count) }
+        let bytes = Array(text.utf8.prefix(8_192))
+        messageLength = bytes.count
+        bytes.withUnsafeBufferPointer { message.update(from: $0.baseAddress!, count: bytes.count) }
     }
 
+    /// Forgets the input (after it ran, or before leaving).
+    static func disarm() { path[0] = 0 }
+
     private static let handle: @convention(c) (Int32) -> Void = { signal in
-        let fd = open(CrashCapture.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if fd >= 0 {
-            _ = write(fd, CrashCapture.input, CrashCapture.inputLength)
-            close(fd)
+        if CrashCapture.path[0] != 0 {
+            let fd = open(CrashCapture.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if fd >= 0 {
+                var written = 0
+                while written < CrashCapture.inputLength {
+                    let n = write(fd, CrashCapture.input + written, CrashCapture.inputLength - written)
+                    if n <= 0 { break }
+                    written += n
+                }
+                close(fd)
+            }
+            _ = write(2, CrashCapture.message, CrashCapture.messageLength)
         }
-        _ = write(2, CrashCapture.message, CrashCapture.messageLength)
+        sigaction(signal, CrashCapture.previous + Int(signal), nil)
         raise(signal)
     }
 }

@@ -1,62 +1,63 @@
 import Foundation
 import FuzzSurfaces
-#if canImport(Glibc)
-import Glibc
-#endif
 
-// pushsim-fuzz: feeds mutated bytes to every part of PushSim that reads untrusted input and
-// checks that none of them crashes. Seeded and deterministic: the same --seed gives the same
-// inputs, in any process. A crash writes the input that caused it to <out>/crash-<surface>-
-// <seed>-<n>.bin (from a signal handler, on its own stack, so stack overflows are caught too)
-// and prints the command that replays it.
+// pushsim-fuzz: feeds mutated bytes to every part of PushSim that reads untrusted input (scenario
+// files; the hub's REST API; APNs, FCM and WNS; the JSON, XML, Base64, JWT and tag-expression
+// codecs; pushsim serve's HTTP parser) and checks that none of them crashes. Seeded and
+// deterministic: all randomness comes from SeededRandom, forked per surface from --seed, so the
+// same seed gives the same inputs in any process. A crash writes the input that caused it to
+// <out>/crash-<surface>-<iteration>.bin from a signal handler on its own stack (stack overflows
+// too) and prints the commands that replay it. See FuzzOptions.usage.
 //
-//   swift run -c release pushsim-fuzz [--surface NAME|all] [--runs N] [--seed N] [--max-len BYTES] [--out DIR]
-//   swift run pushsim-fuzz --replay FILE --surface NAME
+//   swift build -c release --product pushsim-fuzz && .build/release/pushsim-fuzz --runs 1000000
+//   swift run pushsim-fuzz --replay .build/fuzz/crash-hub-1234.bin --surface hub
 
-func argument(_ name: String) -> String? {
-    let args = CommandLine.arguments
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-    return args[i + 1]
+let options: FuzzOptions
+switch FuzzOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let o): options = o
+case .failure(let error):
+    let message = error.message
+    FileHandle.standardError.write(Data(((message.isEmpty ? "" : "pushsim-fuzz: \(message)\n") + FuzzOptions.usage + "\n").utf8))
+    exit(message.isEmpty ? 0 : 2)
 }
 
-let seed = UInt64(argument("--seed") ?? "1") ?? 1
-let runs = Int(argument("--runs") ?? "10000") ?? 10_000
-let maxLength = Int(argument("--max-len") ?? "4096") ?? 4_096
-let out = argument("--out") ?? ".build/fuzz"
-let chosen = argument("--surface") ?? "all"
-let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-let surfaces = [ScenarioSurface.make(corpusDirectory: repo + "/Scenarios"), WireSurface.make()] + CodecSurfaces.all
-let selected = surfaces.filter { chosen == "all" || $0.name == chosen }
-guard !selected.isEmpty else {
-    FileHandle.standardError.write(Data("pushsim-fuzz: no surface '\(chosen)'; surfaces: \(surfaces.map(\.name).joined(separator: ", "))\n".utf8))
-    exit(2)
+KnownCrashes.skip = options.skipKnown
+
+/// The checkout's root, from this file's path (tools/Fuzz/main.swift): the scenario corpus is there.
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+if let file = options.minimize {
+    exit(Minimizer.minimize(file, surface: options.surface, options: options))
 }
 
-if let replay = argument("--replay") {
-    guard let data = FileManager.default.contents(atPath: replay), selected.count == 1 else {
-        FileHandle.standardError.write(Data("pushsim-fuzz: --replay needs a readable file and one --surface\n".utf8))
+if let file = options.replay {
+    guard let data = FileManager.default.contents(atPath: file), let surface = FuzzRegistry.surface(options.surface, repository: repository) else {
+        FileHandle.standardError.write(Data("pushsim-fuzz: cannot read \(file)\n".utf8))
         exit(2)
     }
-    print("replay \(replay) on \(selected[0].name): \(selected[0].run([UInt8](data)))")
+    print("pushsim-fuzz: replay \(file) (\(data.count) bytes) on \(surface.name)")
+    fflush(nil)
+    print("\(surface.name): outcome \(surface.run([UInt8](data)))")
     exit(0)
 }
 
-try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-CrashCapture.install()
-print("pushsim-fuzz: seed \(seed), \(runs) inputs per surface, surfaces \(selected.map(\.name).joined(separator: ", "))")
-for surface in selected {
-    var mutator = Mutator(seed: seed, surface: surface.name, maxLength: maxLength)
-    var outcomes: [String: Int] = [:]   // printed sorted
-    let start = DispatchTime.now().uptimeNanoseconds
-    for n in 0..<runs {
-        let input = n < surface.corpus.count ? surface.corpus[n] : mutator.next(surface.corpus)
-        CrashCapture.arm(input, path: "\(out)/crash-\(surface.name)-\(seed)-\(n).bin",
-                         replay: "swift run pushsim-fuzz --replay \(out)/crash-\(surface.name)-\(seed)-\(n).bin --surface \(surface.name)")
-        outcomes[surface.run(input), default: 0] += 1
-    }
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let classes = outcomes.sorted { $0.key < $1.key }.prefix(8).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    print(String(format: "%@: %d inputs in %.2f s (%.0f/s), no crash; %d outcome classes: %@%@", surface.name, runs, seconds,
-                 Double(runs) / max(seconds, 1e-9), outcomes.count, classes, outcomes.count > 8 ? ", …" : ""))
+if options.showCorpus, let surface = FuzzRegistry.surface(options.surface, repository: repository) {
+    for (i, input) in surface.corpus.enumerated() { print("\(surface.name) corpus \(i) (\(input.count) bytes): \(surface.run(input))") }
+    exit(0)
+}
+
+if !options.child {
+    print("pushsim-fuzz: seed \(options.seed), \(options.runs) inputs per surface, surfaces \(options.surface), max length \(options.maxLength), crashes to \(options.out)/")
     fflush(nil)
 }
+if options.surface == "all" { exit(ChildProcess.runEverySurface(options)) }
+
+guard let surface = FuzzRegistry.surface(options.surface, repository: repository) else { exit(2) }
+do {
+    try FileManager.default.createDirectory(atPath: options.out, withIntermediateDirectories: true)
+} catch {
+    FileHandle.standardError.write(Data("pushsim-fuzz: cannot create \(options.out): \(error)\n".utf8))
+    exit(2)
+}
+CrashCapture.install()
+exit(SurfaceRun.run(surface, options: options))

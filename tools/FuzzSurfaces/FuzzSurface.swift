@@ -1,63 +1,86 @@
 import PushSimKernel
 
 /// One part of PushSim that takes untrusted bytes, as the fuzzer feeds it: a name, valid examples
-/// to start from, and a function that must return, never crash, whatever the bytes are. It
-/// answers a short outcome class (a status, an error kind) so that a run can say how deep the
-/// mutated inputs reach.
+/// to start from, an optional structure-aware generator, and a function that must return, never
+/// crash, whatever the bytes are. The function answers a short outcome class (a status, an error
+/// kind) so that a run can say how deep the mutated inputs reach.
 public struct FuzzSurface: Sendable {
+    /// The name `--surface` selects, and the fixture directory `Fixtures/fuzz/<name>/`.
     public let name: String
+    /// One line: what the surface feeds, and what the real service does with such input.
+    public let summary: String
+    /// Valid examples the mutator starts from (each is also run once, unmutated, first).
     public let corpus: [[UInt8]]
+    /// Builds a fresh input from scratch (deep nesting, odd numbers, long chains), or nil.
+    public let generate: (@Sendable (inout SeededRandom) -> [UInt8])?
+    /// One input in `generatorOdds` comes from ``generate`` (when there is one).
+    public let generatorOdds: Int
+    /// Inputs one process runs at most (a long run is cut into chunks, each in a child process):
+    /// 10,000 for surfaces that build a world per input, since PushSim's worlds are never freed.
+    public let inputsPerProcess: Int
+    /// True for text formats read line by line (scenarios, HTTP heads): random bytes are then
+    /// mostly printable ASCII, so that fewer inputs stop at the first UTF-8 or character check.
+    public let prefersText: Bool
+    /// Feeds one input; returns its outcome class (comma-separated parts for a multi-step input).
+    /// Must never crash.
     public let run: @Sendable ([UInt8]) -> String
 
-    public init(name: String, corpus: [[UInt8]], run: @escaping @Sendable ([UInt8]) -> String) {
+    /// A surface; see the properties for each argument.
+    public init(name: String, summary: String, corpus: [[UInt8]], generate: (@Sendable (inout SeededRandom) -> [UInt8])? = nil,
+                generatorOdds: Int = 8, prefersText: Bool = false, inputsPerProcess: Int = .max,
+                run: @escaping @Sendable ([UInt8]) -> String) {
+        self.inputsPerProcess = max(1, inputsPerProcess)
+        self.generatorOdds = max(1, generatorOdds)
         self.name = name
+        self.summary = summary
         self.corpus = corpus
+        self.generate = generate
+        self.prefersText = prefersText
         self.run = run
     }
 }
 
-/// Byte-level mutations of corpus entries, every choice from a ``SeededRandom``: flip a bit,
-/// insert, delete or duplicate a block, splice two entries, or insert a token known to stress
-/// parsers (deep nesting, huge numbers, invalid UTF-8, control characters, combining marks).
-public struct Mutator {
-    private var random: SeededRandom
-    private let maxLength: Int
+/// Every surface the fuzzer knows, by name, in a fixed order; built on demand (the service and
+/// scenario surfaces read files or make worlds).
+public enum FuzzRegistry {
+    /// The surface names, in the order `--surface all` runs them.
+    public static let names = ["scenario", "hub", "apns", "fcm", "wns", "json", "xml", "base64", "jwt", "tags", "wire"]
 
-    public init(seed: UInt64, surface: String, maxLength: Int) {
-        random = SeededRandom(seed: seed).fork("fuzz-" + surface)
-        self.maxLength = max(16, maxLength)
-    }
-
-    static let tokens: [[UInt8]] = [
-        Array(String(repeating: "(", count: 2_000).utf8), Array(String(repeating: "!", count: 2_000).utf8),
-        Array(String(repeating: "[", count: 2_000).utf8), Array(String(repeating: "{\"a\":", count: 600).utf8),
-        Array(String(repeating: "<a>", count: 600).utf8), Array("9223372036854775807".utf8), Array("-9223372036854775808".utf8),
-        Array("99999999999999d".utf8), Array("1e999999".utf8), [0xFF, 0xFE], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x1B, 0x5D],
-        [0x00], [0x0D, 0x0A, 0x0D, 0x0A], Array("\"\u{301}".utf8), Array("\\\u{301}".utf8), Array("%00%ff%".utf8),
-        Array("Transfer-Encoding: chunked\r\n".utf8), Array("Content-Length: 99999999999999999999\r\n".utf8),
-    ]
-
-    /// A mutated copy of an entry of `corpus` (or of nothing, if the corpus is empty).
-    public mutating func next(_ corpus: [[UInt8]]) -> [UInt8] {
-        var bytes = corpus.isEmpty ? [] : corpus[random.int(below: corpus.count)]
-        for _ in 0..<(1 + random.int(below: 4)) {
-            let at = bytes.isEmpty ? 0 : random.int(below: bytes.count + 1)
-            switch random.int(below: 7) {
-            case 0 where !bytes.isEmpty: bytes[min(at, bytes.count - 1)] ^= UInt8(1 << random.int(below: 8))
-            case 1: bytes.insert(contentsOf: (0..<(1 + random.int(below: 8))).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
-            case 2 where !bytes.isEmpty:
-                let end = min(bytes.count, at + 1 + random.int(below: 32))
-                bytes.removeSubrange(min(at, bytes.count - 1)..<end)
-            case 3 where !bytes.isEmpty:
-                let start = random.int(below: bytes.count)
-                let block = bytes[start..<min(bytes.count, start + 1 + random.int(below: 64))]
-                bytes.insert(contentsOf: block, at: at)
-            case 4 where !corpus.isEmpty:
-                let other = corpus[random.int(below: corpus.count)]
-                bytes = Array(bytes.prefix(at)) + other.suffix(from: random.int(below: other.count + 1))
-            default: bytes.insert(contentsOf: Self.tokens[random.int(below: Self.tokens.count)], at: at)
-            }
+    /// The surface called `name`, or nil. `repository` is the checkout's root (for `Scenarios/`).
+    public static func surface(_ name: String, repository: String) -> FuzzSurface? {
+        switch name {
+        case "scenario": return ScenarioSurface.make(corpusDirectory: repository + "/Scenarios")
+        case "hub": return HubSurface.make()
+        case "apns": return PushServiceSurfaces.apns()
+        case "fcm": return PushServiceSurfaces.fcm()
+        case "wns": return PushServiceSurfaces.wns()
+        case "json": return CodecSurfaces.json
+        case "xml": return CodecSurfaces.xml
+        case "base64": return CodecSurfaces.base64
+        case "jwt": return CodecSurfaces.jwt
+        case "tags": return CodecSurfaces.tags
+        case "wire": return WireSurface.make()
+        default: return nil
         }
-        return bytes.count > maxLength ? Array(bytes.prefix(maxLength)) : bytes
     }
+
+    /// Every surface, in ``names`` order.
+    public static func all(repository: String) -> [FuzzSurface] {
+        names.compactMap { surface($0, repository: repository) }
+    }
+}
+
+/// A short, bounded outcome label: letters, digits and `-_.:` only, at most `limit` characters,
+/// so that free text (a name echoed in an error) does not make every input its own class.
+func outcomeLabel(_ text: String, limit: Int = 32) -> String {
+    var out = ""
+    for c in text.unicodeScalars {
+        if out.count >= limit { break }
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", ":": out.unicodeScalars.append(c)
+        case " ": out += "-"
+        default: break
+        }
+    }
+    return out
 }
