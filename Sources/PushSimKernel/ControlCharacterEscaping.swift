@@ -8,19 +8,29 @@ extension String {
     /// `\u{1B}`; everything else, including non-ASCII letters and emoji, unchanged. Returns the
     /// string itself when there is nothing to escape.
     public var escapingControlCharacters: String {
-        guard unicodeScalars.contains(where: Self.needsEscape) else { return self }
+        guard unicodeScalars.contains(where: \.isTerminalControl) else { return self }
         var out = String.UnicodeScalarView()
         for c in unicodeScalars {
-            if Self.needsEscape(c) {
-                out.append(contentsOf: "\\u{\(String(c.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                out.append(c)
-            }
+            if c.isTerminalControl { out.append(contentsOf: c.escaped.unicodeScalars) } else { out.append(c) }
         }
         return String(out)
     }
+}
 
-    private static func needsEscape(_ c: Unicode.Scalar) -> Bool {
-        (c.value < 0x20 && c != "\n" && c != "\t") || (0x7F...0x9F).contains(c.value)
+extension Unicode.Scalar {
+    /// C0 controls other than line feed and tab, DEL, and C1 controls: what must never reach a
+    /// terminal raw (and what a scenario file may not hold).
+    public var isTerminalControl: Bool {
+        (value < 0x20 && self != "\n" && self != "\t") || (0x7F...0x9F).contains(value)
     }
+
+    /// `\u{1B}`: the scalar as Swift and the scenario language's messages write it.
+    public var escaped: String { "\\u{\(String(value, radix: 16, uppercase: true))}" }
+}
+
+/// `U+001B`: a code point as Unicode writes it, at least four hex digits (for values that may not
+/// be valid scalars too, such as a surrogate named by an XML character reference).
+public func unicodeCodePoint(_ value: UInt32) -> String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

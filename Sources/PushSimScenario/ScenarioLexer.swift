@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// One token of a scenario line: a bare word or a double-quoted string.
 ///
 /// Keywords are ordinary words; the parser gives them meaning by position.
@@ -81,10 +83,9 @@ enum ScenarioLexer {
 
     static func isWhitespace(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace }
 
-    /// C0 and C1 control characters and DEL, except tab (which is whitespace).
-    static func isForbiddenControl(_ c: Unicode.Scalar) -> Bool {
-        (c.value < 0x20 && c != "\t") || (0x7F...0x9F).contains(c.value)
-    }
+    /// C0 and C1 control characters and DEL, except tab (which is whitespace); a line never holds
+    /// a line feed.
+    static func isForbiddenControl(_ c: Unicode.Scalar) -> Bool { c.isTerminalControl }
 
     /// Tokenizes one line. On a malformed string or a control character, returns the tokens
     /// before it and the diagnostic.
@@ -128,10 +129,7 @@ enum ScenarioLexer {
     static let controlHint = "control characters cannot be written in a scenario; inside a string, write \\n or \\t"
 
     /// `U+001B`.
-    static func codePoint(_ c: Unicode.Scalar) -> String {
-        let hex = String(c.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    static func codePoint(_ c: Unicode.Scalar) -> String { unicodeCodePoint(c.value) }
 
     /// Why a string could not be read: the index of the offending character, message and hint.
     private struct StringFailure: Error {
@@ -186,7 +184,7 @@ enum ScenarioLexer {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if isForbiddenControl(c) { out += "\\u{\(String(c.value, radix: 16, uppercase: true))}" } else { out.unicodeScalars.append(c) }
+                if isForbiddenControl(c) { out += c.escaped } else { out.unicodeScalars.append(c) }
             }
         }
         return out + "\""

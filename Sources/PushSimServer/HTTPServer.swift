@@ -93,14 +93,24 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Threads
 
+    /// A descriptor kept in reserve: when the process runs out, it is given up for a moment to
+    /// accept the waiting client and close it, instead of spinning (or sleeping) on `accept`.
+    private var reserve = Glibc.open("/dev/null", O_RDONLY)
+
+    private func shedOneConnection(_ fd: Int32) {
+        close(reserve)
+        let client = accept(fd, nil, nil)
+        if client >= 0 { close(client) }
+        reserve = Glibc.open("/dev/null", O_RDONLY)
+    }
+
     private func acceptLoop(_ fd: Int32) {
         while !isStopping {
             let client = accept(fd, nil, nil)
             if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
                 if isStopping { break }
-                usleep(10_000)   // out of descriptors, say: try again shortly
-                continue
+                if errno == EMFILE || errno == ENFILE { shedOneConnection(fd) }
+                continue   // EINTR, ECONNABORTED and the like: accept again
             }
             let admitted: Bool = lock.withLock {
                 guard !stopping, open.count < configuration.maxConnections else { return false }

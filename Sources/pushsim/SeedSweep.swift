@@ -8,9 +8,10 @@ enum SeedSweep {
     static func run(_ files: [String], seeds: ClosedRange<UInt64>) -> Never {
         var failed = 0
         for file in files {
-            guard case .success(let scenario) = PushSim.loadScenario(path: file) else {
-                if case .failure(let error) = PushSim.loadScenario(path: file) { writeError(error.rendered(limit: 20)) }
-                exit(2)
+            let scenario: Scenario
+            switch PushSim.loadScenario(path: file) {
+            case .success(let s): scenario = s
+            case .failure(let error): writeError(error.rendered(limit: 20)); exit(2)
             }
             let start = DispatchTime.now().uptimeNanoseconds
             let sweep = ParallelSeeds.run(Array(seeds), jobs: ParallelSeeds.cores) { seed -> String? in

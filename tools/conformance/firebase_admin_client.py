@@ -5,27 +5,10 @@ token endpoint comes from the service-account file the server wrote (`token_uri`
 
 Usage: python firebase_admin_client.py <port>
 """
-import json
-import sys
-import urllib.request
 
 import firebase_admin
 from firebase_admin import credentials, messaging
-
-BASE = f"http://127.0.0.1:{sys.argv[1]}"
-
-
-def control(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, method=method, data=data)
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read())
-
-
-def check(name, condition, detail=""):
-    print(("ok    " if condition else "FAIL  ") + name + ("" if condition else f": {detail}"))
-    if not condition:
-        sys.exit(1)
+from pushsim_control import BASE, check, control, shown
 
 
 info = control("GET", "/_pushsim/info")
@@ -36,8 +19,8 @@ pixel = control("POST", "/_pushsim/devices", {"name": "ann-pixel", "platform": "
 name = messaging.send(messaging.Message(token=pixel["handle"],
                                         notification=messaging.Notification(title="Hi", body="from firebase-admin")))
 check("the send is accepted with a message name", name.startswith("projects/"), name)
-shown = [n["text"] for n in control("GET", "/_pushsim/devices/ann-pixel/notifications?settle=2s")["notifications"]]
-check("the phone shows it", shown == ["Hi: from firebase-admin"], shown)
+texts = shown("ann-pixel")
+check("the phone shows it", texts == ["Hi: from firebase-admin"], texts)
 
 try:
     messaging.send(messaging.Message(token="not-a-token", data={"a": "b"}))

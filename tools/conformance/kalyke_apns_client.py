@@ -6,31 +6,15 @@ the served APNs checks the token's structure and claims (kid, iss, iat), not the
 Usage: python kalyke_apns_client.py <port>
 """
 import asyncio
-import json
-import sys
 import tempfile
-import urllib.request
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from kalyke import ApnsClient, ApnsConfig, Payload, PayloadAlert
 from kalyke.exceptions import BadDeviceToken, Unregistered
+from pushsim_control import BASE, check, control, shown
 
-BASE = f"http://127.0.0.1:{sys.argv[1]}"
 ApnsClient._base_url = property(lambda self: BASE)
-
-
-def control(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, method=method, data=data)
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read())
-
-
-def check(name, condition, detail=""):
-    print(("ok    " if condition else "FAIL  ") + name + ("" if condition else f": {detail}"))
-    if not condition:
-        sys.exit(1)
 
 
 info = control("GET", "/_pushsim/info")["apns"]
@@ -46,8 +30,8 @@ phone = control("POST", "/_pushsim/devices", {"name": "cy-iphone", "platform": "
 apns_id = asyncio.run(client.send_message(device_token=phone["handle"], payload=Payload(alert=PayloadAlert(title="Hi", body="from kalyke")),
                                   apns_config=config))
 check("the send is accepted with an apns-id", len(apns_id) == 36, apns_id)
-shown = [n["text"] for n in control("GET", "/_pushsim/devices/cy-iphone/notifications?settle=2s")["notifications"]]
-check("the iPhone shows it", shown == ["Hi: from kalyke"], shown)
+texts = shown("cy-iphone")
+check("the iPhone shows it", texts == ["Hi: from kalyke"], texts)
 
 try:
     asyncio.run(client.send_message(device_token="not-hex", payload=Payload(alert="x"), apns_config=config))

@@ -4,27 +4,10 @@ tools/conformance.sh) against `pushsim serve`. Standard library only besides tha
 Usage: python notification_hubs_client.py <port>
 Prints one line per check and exits 1 at the first that fails.
 """
-import json
-import sys
-import urllib.request
 
 from azure_notification_hub import AzureNHError, NotificationHubsClient
 from azure_notification_hub.notifications import create_apple_notification, create_fcm_v1_notification
-
-BASE = f"http://127.0.0.1:{sys.argv[1]}"
-
-
-def control(method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(BASE + path, method=method, data=data)
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read())
-
-
-def check(name, condition, detail=""):
-    print(("ok    " if condition else "FAIL  ") + name + ("" if condition else f": {detail}"))
-    if not condition:
-        sys.exit(1)
+from pushsim_control import check, control, shown
 
 
 info = control("GET", "/_pushsim/info")
@@ -43,8 +26,8 @@ check("installations created through the client", True)
 client.send_notification(create_apple_notification({"aps": {"alert": "Hello iPhone"}}), tag_expression="username:bob")
 client.send_notification(create_fcm_v1_notification({"message": {"notification": {"body": "Hello Pixel"}}}),
                          tag_expression="username:bob")
-shown_phone = [n["text"] for n in control("GET", "/_pushsim/devices/bob-iphone/notifications?settle=2s")["notifications"]]
-shown_pixel = [n["text"] for n in control("GET", "/_pushsim/devices/bob-pixel/notifications?settle=2s")["notifications"]]
+shown_phone = shown("bob-iphone")
+shown_pixel = shown("bob-pixel")
 check("the iPhone shows the APNs send", shown_phone == ["Hello iPhone"], shown_phone)
 check("the Pixel shows the FCM v1 send", shown_pixel == ["Hello Pixel"], shown_pixel)
 

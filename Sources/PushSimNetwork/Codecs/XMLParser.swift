@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// Why and where an XML document was rejected.
 public struct XMLParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Line, 1-based; LF, CR LF and a lone CR each end a line.
@@ -315,10 +317,7 @@ private struct XMLScanner {
     }
 
     /// `U+XXXX`, at least four hex digits.
-    func codePoint(_ v: UInt32) -> String {
-        let hex = String(v, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    func codePoint(_ v: UInt32) -> String { unicodeCodePoint(v) }
 
     func digitValue(_ b: UInt8, radix: UInt32) -> UInt32? {
         if b >= 0x30 && b <= 0x39 { return UInt32(b - 0x30) }
