@@ -57,7 +57,9 @@ public final class Device: Host {
     /// Background pushes that woke the app, for ``backgroundPushLimit``.
     var backgroundWakes = SlidingWindowCounter()
 
-    let world: World
+    /// The world this device lives in. Unowned: the world owns its hosts, and a strong reference
+    /// back would keep every finished world alive (see `WorldLifetimeTests`).
+    unowned let world: World
 
     /// iOS 12 (the tutorial's era, before the token description changed), Android 14, Windows 11.
     public static func defaultOSVersion(_ platform: DevicePlatform) -> Int {

@@ -24,7 +24,8 @@ public final class DeviceFleet: Host, CallReceiver {
     /// register it with a backend or hub.
     public var onHandle: ((Int, String) -> Void)?
 
-    private let world: World
+    /// Unowned: the world owns its hosts (see ``Device/world``).
+    private unowned let world: World
     private let link: PushServiceLink
     // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
     // reason given on `World`'s hot state (one thread runs the world; no access to one of these

@@ -14,7 +14,9 @@ public final class NotificationHubClient {
     let host: String
     let keyName: String
     let key: String
-    let world: World
+    /// Unowned: the host that holds this client is owned by the world; a strong reference back
+    /// would keep every finished world alive.
+    unowned let world: World
     /// The host name calls are made from.
     let caller: String
     /// Like the SDK's `EnableTestSend`: every request carries `&test`, so sends become test sends

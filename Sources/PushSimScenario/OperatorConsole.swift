@@ -11,7 +11,8 @@ public final class OperatorConsole: Host {
     let hub: NotificationHubClient
     /// The same, with `EnableTestSend` on: at most 10 targets and a per-target outcome (§4.8).
     let testHub: NotificationHubClient
-    let world: World
+    /// Unowned: the world owns its hosts (see `Device.world`).
+    unowned let world: World
     public private(set) var calls: [AppCallRecord] = []
     /// Ids of scheduled sends, in the order made.
     public private(set) var scheduled: [String] = []

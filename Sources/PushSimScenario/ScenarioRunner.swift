@@ -37,7 +37,7 @@ public enum ScenarioRunner {
             default: break
             }
             guard let device = simulation.device(action.device) else { continue }
-            simulation.at(action.time, label) { perform(action.kind, on: device, in: simulation) }
+            simulation.at(action.time, label) { [unowned simulation] in perform(action.kind, on: device, in: simulation) }
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
@@ -52,7 +52,7 @@ public enum ScenarioRunner {
         var probes: [Int: Int] = [:]   // expectation index → live registrations seen (looked up only)
         for (i, e) in scenario.expectations.enumerated() {
             guard case .hubRegistrations(let tag, _) = e.kind, let at = e.by else { continue }
-            simulation.world.schedule(at: at) { probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
+            simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
         }
         let end = simulation.run()
         let leftovers = simulation.world.leftovers()

@@ -112,8 +112,12 @@ public final class Simulation {
     }
 
     /// Schedules `action` at `time` as the start of a new causal chain (a new correlation id).
+    ///
+    /// The world keeps `action` until it runs: an action that captures this simulation strongly
+    /// keeps the whole world alive while it is pending (after a run cut short by a limit, say).
+    /// Capture it `[unowned simulation]`, as ``ScenarioRunner`` does.
     public func at(_ time: VirtualTime, _ label: String = "step", _ action: @escaping () -> Void) {
-        world.schedule(at: time) { [world] in
+        world.schedule(at: time) { [unowned world] in
             world.newCorrelation()
             world.record(layer: "scenario", host: "scenario", kind: "scenario.step", ["step": label])
             action()

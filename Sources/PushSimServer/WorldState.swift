@@ -129,7 +129,7 @@ final class WorldState {
         if let stuck { return ServerAnswer.error(503, "The simulated world has stopped: \(stuck). Reset it with POST /_pushsim/reset.") }
         world.newCorrelation()
         var result: CallResult?
-        world.call(request, from: caller, timeout: Self.callTimeout) { [world] in
+        world.call(request, from: caller, timeout: Self.callTimeout) { [unowned world] in
             result = $0
             world.requestStop()   // the answer is back: run nothing more for this request
         }
