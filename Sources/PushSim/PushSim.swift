@@ -63,9 +63,10 @@ public enum PushSim {
     }
 
     /// Loads and runs one file; the seed given wins over the file's own.
-    public static func run(path: String, seed: UInt64? = nil) -> Result<ScenarioReport, LoadError> {
+    public static func run(path: String, seed: UInt64? = nil,
+                           externalBackends: ExternalBackendConnector? = nil) -> Result<ScenarioReport, LoadError> {
         loadScenario(path: path).flatMap { scenario in
-            ScenarioRunner.run(scenario, seed: seed).mapError { .invalid($0) }
+            ScenarioRunner.run(scenario, seed: seed, externalBackends: externalBackends).mapError { .invalid($0) }
         }
     }
 }

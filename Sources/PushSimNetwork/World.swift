@@ -242,6 +242,21 @@ public final class World {
         }
     }
 
+    /// Ends the request behind `exchange` without an answer: the caller gets `failure` after the
+    /// usual latency back (or at once when a fault rule drops it, as a lost reset would be: then
+    /// its own timeout decides). For a host that stands in for something outside the world and
+    /// could not reach it (``TransportFailure/unreachable``) or heard nothing in time
+    /// (``TransportFailure/timedOut``).
+    public func fail(_ exchange: Exchange, with failure: TransportFailure) {
+        guard calls.isAwaitingResponse(exchange.id) else { return }
+        let (server, caller) = calls.endpoints(exchange.id)
+        record(layer: "network", host: server, kind: "http.abandoned", ["to": caller, "error": failure.rawValue])
+        switch faults.verdict(from: server, to: caller, at: now, random: &networkRandom) {
+        case .drop: return
+        case .deliver(let latency): fail(exchange.id, failure, after: latency)
+        }
+    }
+
     // MARK: Running
 
     /// Runs events until none is left, `stop` is reached, a limit is hit, or an event handler

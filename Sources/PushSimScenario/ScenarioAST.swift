@@ -16,6 +16,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 /// A world setting given at the top of a scenario.
 public enum Setting: Equatable, Sendable {
     case backend(BackendFlavour)
+    /// Devices talk to the user's own backend, outside the world (`backend external "http://127.0.0.1:8080"`).
+    case externalBackend(ExternalBackendAddress)
     /// Hub registration time-to-live (`hub ttl 90d`).
     case hubRegistrationTTL(VirtualDuration)
     /// One-way latency of every network message, uniform in `min...max` (`network latency 5ms..80ms`).
@@ -49,11 +51,14 @@ public struct DeviceDeclaration: Equatable, Sendable {
     public var backend: BackendFlavour?
     /// The OS major version (`os 17`); nil means the platform's default (iOS 12).
     public var osVersion: Int?
+    /// The user's own backend this device's app talks to (`backend external "<address>"`); when
+    /// set, ``backend`` is nil.
+    public var externalBackend: ExternalBackendAddress?
     public var location: SourceLocation
     public init(name: String, platform: DevicePlatform, user: String?, client: ClientFlavour, location: SourceLocation,
-                backend: BackendFlavour? = nil, osVersion: Int? = nil) {
+                backend: BackendFlavour? = nil, osVersion: Int? = nil, externalBackend: ExternalBackendAddress? = nil) {
         self.name = name; self.platform = platform; self.user = user; self.client = client; self.location = location
-        self.backend = backend; self.osVersion = osVersion
+        self.backend = backend; self.osVersion = osVersion; self.externalBackend = externalBackend
     }
 }
 

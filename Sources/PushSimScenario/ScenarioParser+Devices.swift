@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimBackend
 import PushSimDevices
 
-/// `device <name> ios|android|windows [user <name>] [client tutorial|recommended] [backend tutorial|hardened] [os <n>]`
+/// `device <name> ios|android|windows [user <name>] [client tutorial|recommended] [backend tutorial|hardened|external "<address>"] [os <n>]`
 extension ScenarioParser.Session {
     /// Declares a device. Its name must be unique and must not be a statement keyword;
     /// `user` and `client` may come in either order, each at most once; the client defaults to `tutorial`.
@@ -27,7 +27,7 @@ extension ScenarioParser.Session {
         let platform = try t.choice(DevicePlatform.self, what: "platform", plural: "platforms")
         var user: String?
         var client: ClientFlavour?
-        var backend: BackendFlavour?
+        var backend: BackendChoice?
         var os: Int?
         var seen: [String] = []
         while let option = t.peek, ["user", "client", "backend", "os"].contains(where: { option.isWord($0) }) {
@@ -37,16 +37,16 @@ extension ScenarioParser.Session {
             switch option.text {
             case "user": user = try t.word("a user name such as bob", hint: usage).text
             case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
-            case "backend": backend = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
+            case "backend": backend = try t.backendChoice()
             default:
                 os = try t.osVersion()
             }
         }
-        try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened and os <version>")
+        try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened|external \"<address>\" and os <version>")
         declaredLines[name.text] = t.line.number
         devices.append(DeviceDeclaration(name: name.text, platform: platform, user: user,
                                          client: client ?? .tutorial, location: t.location(t.line.tokens[0]),
-                                         backend: backend, osVersion: os))
+                                         backend: backend?.flavour, osVersion: os, externalBackend: backend?.external))
     }
 
     /// `account <user> password <password>`: an account on the hardened backend.

@@ -43,7 +43,7 @@ extension ScenarioParser.Session {
         let platforms = try platformList(&t)
         var pattern = name.text + "-{n}"
         var client: ClientFlavour = .tutorial
-        var backend: BackendFlavour?
+        var backend: BackendChoice?
         var os: Int?
         var seen: [String] = []
         while let option = t.peek, ["user", "client", "backend", "os"].contains(where: { option.isWord($0) }) {
@@ -62,7 +62,7 @@ extension ScenarioParser.Session {
                 }
                 pattern = token.text
             case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
-            case "backend": backend = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
+            case "backend": backend = try t.backendChoice()
             default:
                 os = try t.osVersion()
             }
@@ -85,7 +85,8 @@ extension ScenarioParser.Session {
             declaredLines[member] = location.line
             declaredNames.insert(member)
             devices.append(DeviceDeclaration(name: member, platform: platforms[n % platforms.count], user: population.users[n],
-                                             client: client, location: location, backend: backend, osVersion: os))
+                                             client: client, location: location, backend: backend?.flavour, osVersion: os,
+                                             externalBackend: backend?.external))
         }
         populationDevices += count
         populations[name.text] = population

@@ -35,12 +35,15 @@ extension ScenarioParser.Session {
         seed = value
     }
 
-    /// `backend tutorial|hardened`
+    /// `backend tutorial|hardened|external "<address>"`
     mutating func backendStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
-        let flavour = try t.choice(BackendFlavour.self, what: "backend", plural: "backends")
+        let choice = try t.backendChoice()
         try t.finish()
-        settings.append(.backend(flavour))
+        switch choice {
+        case .builtIn(let flavour): settings.append(.backend(flavour))
+        case .external(let address): settings.append(.externalBackend(address))
+        }
     }
 
     /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`

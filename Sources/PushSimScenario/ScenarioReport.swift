@@ -25,6 +25,7 @@ public struct ScenarioReport: Sendable {
         for setting in scenario.settings {
             switch setting {
             case .backend(let b): backend = b.rawValue
+            case .externalBackend(let address): backend = "external \(address)"
             case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
             case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
             case .latency(let a, let b): parts.append("latency \(a == b ? "\(a)" : "\(a)..\(b)")")
@@ -40,7 +41,7 @@ public struct ScenarioReport: Sendable {
             }
         }
         let devices = scenario.devices.map { d in
-            "\(d.name) (\(d.platform.rawValue), client \(d.client.rawValue)\(d.backend.map { ", backend \($0.rawValue)" } ?? ""))"
+            "\(d.name) (\(d.platform.rawValue), client \(d.client.rawValue)\(d.backend.map { ", backend \($0.rawValue)" } ?? "")\(d.externalBackend.map { ", backend external \($0)" } ?? ""))"
         }
         let shown = devices.count > 6 ? devices.prefix(3).joined(separator: ", ") + ", … (\(devices.count) in all)" : devices.joined(separator: ", ")
         return (["backend \(backend)"] + parts + ["devices: " + (devices.isEmpty ? "none" : shown)])

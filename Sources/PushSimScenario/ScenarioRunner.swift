@@ -8,13 +8,19 @@ import PushSimDevices
 public enum ScenarioRunner {
     /// Runs `scenario` with `seed` (the file's own seed, else 0, when nil). `prepare` runs on the
     /// world once it is built, before anything happens (tests plant bugs with it).
-    public static func run(_ scenario: Scenario, seed: UInt64? = nil,
+    /// `externalBackends` connects the scenario's `backend external` addresses; a scenario that
+    /// has some fails without it.
+    public static func run(_ scenario: Scenario, seed: UInt64? = nil, externalBackends: ExternalBackendConnector? = nil,
                            prepare: (Simulation) -> Void = { _ in }) -> Result<ScenarioReport, ScenarioParseFailure> {
         let seed = seed ?? scenario.seed ?? 0
         let simulation = Simulation(seed: seed, options: simulationOptions(for: scenario))
         prepare(simulation)
+        let external = ExternalBackends(scenario)
+        if let problem = external.connect(to: simulation, with: externalBackends) { return .failure(ScenarioParseFailure(diagnostics: [problem])) }
+        defer { if !external.addresses.isEmpty { externalBackends?.runEnded() } }
         for d in scenario.devices {
-            simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
+            simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion,
+                                 backendHost: external.hostName(for: d))
         }
         let problems = applyNetworkAndFaults(of: scenario, to: simulation)
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
@@ -41,7 +47,8 @@ public enum ScenarioRunner {
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
-        let allHardened = scenario.devices.allSatisfy { ($0.backend ?? simulation.options.backend) == .hardened }
+        // A user's own backend is held to the hardened standard: it is what its tests are for.
+        let allHardened = scenario.devices.allSatisfy { external.hostName(for: $0) != nil || ($0.backend ?? simulation.options.backend) == .hardened }
         // Logout privacy needs the recommended client's retried unregistration: the tutorial app's
         // logout is a single DELETE, and a lost one breaks it (reported as a note then).
         let allRecommended = allHardened && scenario.devices.allSatisfy { $0.client == .recommended }
@@ -80,6 +87,7 @@ public enum ScenarioRunner {
             case .limitTime(let d): options.limits.maxTime = .zero + d
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
             case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings
+            case .externalBackend: break   // a host the runner adds (see `ExternalBackends`)
             }
         }
         return options

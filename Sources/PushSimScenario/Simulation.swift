@@ -91,16 +91,26 @@ public final class Simulation {
 
     /// Adds a device running the app's client logic. `user` is who uses it (it gets an account on
     /// the hardened backend unless accounts were given); `backend` defaults to the options' one.
+    /// `backendHost` points the app at any other host instead: one added with ``addBackend(_:name:aliases:)``.
     @discardableResult
     public func addDevice(_ name: String, _ platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
-                          backend: BackendFlavour? = nil, osVersion: Int? = nil) -> Device {
+                          backend: BackendFlavour? = nil, osVersion: Int? = nil, backendHost: String? = nil) -> Device {
         var app = identity.app
-        app.backendHost = (backend ?? options.backend) == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost
+        app.backendHost = backendHost ?? ((backend ?? options.backend) == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost)
         if let user, options.accounts == nil, hardenedBackend.accounts[user] == nil { hardenedBackend.accounts[user] = user }
         let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion)
         deviceIndex[name] = devices.count
         devices.append(device)
         return device
+    }
+
+    /// Adds a backend of your own to the world under `name` (and `aliases`): a ``Host`` that
+    /// answers the app's requests (`POST /api/register?handle=…`, `PUT /api/register/{id}`,
+    /// `DELETE /api/register/{id}`, `POST /api/notifications?pns=…&to_tag=…`, Basic
+    /// authorisation) and reaches the hub with a ``NotificationHubClient`` made from
+    /// ``hubConnectionString``. Point devices at it with `addDevice(…, backendHost: name)`.
+    public func addBackend(_ host: Host, name: String, aliases: [String] = []) {
+        world.register(host, name: name, aliases: aliases)
     }
 
     public func device(_ name: String) -> Device? { deviceIndex[name].map { devices[$0] } }

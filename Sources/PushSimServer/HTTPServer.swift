@@ -10,7 +10,8 @@ import Darwin
 /// Threads: one accept thread, and one thread per connection (blocking reads and writes, simple
 /// to follow; a loopback test server has few clients). Each connection thread owns its socket and
 /// its ``HTTPRequestParser``, reads, answers the requests it finds in order through
-/// ``WorldBridge/answer(_:)`` (which runs them one at a time on the world's queue), and writes the
+/// ``ServerDoor/answer(_:connection:)`` (``WorldBridge`` runs them one at a time on the world's
+/// queue; ``ScenarioLoopback`` hands them to a running scenario), and writes the
 /// answers back, so pipelined requests are answered in order. Keep-alive is the default;
 /// `Connection: close`, HTTP/1.0 without keep-alive, a protocol error or ``stop()`` end a
 /// connection. A connection quiet for ``Configuration/idleTimeoutSeconds`` is closed. Beyond
@@ -33,7 +34,8 @@ public final class HTTPServer: @unchecked Sendable {
         public init(host: String = "127.0.0.1", port: Int = 0) { self.host = host; self.port = port }
     }
 
-    public let bridge: WorldBridge
+    /// What answers the requests: the served world, or a scenario run's loopback.
+    public let bridge: any ServerDoor
     public let configuration: Configuration
     private let lock = NSLock()
     private var listenSocket: Int32 = -1
@@ -45,7 +47,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port listened on, once ``start()`` returned.
     public private(set) var port = 0
 
-    public init(bridge: WorldBridge, configuration: Configuration = Configuration()) {
+    public init(bridge: any ServerDoor, configuration: Configuration = Configuration()) {
         self.bridge = bridge
         self.configuration = configuration
     }

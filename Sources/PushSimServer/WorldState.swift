@@ -55,15 +55,7 @@ final class WorldState {
 
     /// A client signs its SAS tokens for the endpoint it was given, this server: the hub accepts
     /// `<baseURL>/<hub>` (and the same with `localhost`) besides its own resource URI.
-    func acceptTokensSignedForTheServer() {
-        guard !baseURL.isEmpty else { return }
-        let hub = simulation.hub.configuration.hubName
-        simulation.hub.alsoAcceptedResourceURIs = [baseURL + "/" + hub, baseURL.replacing("127.0.0.1", with: "localhost") + "/" + hub]
-        // Real SDKs sign provider tokens and assertions with real ES256 and RS256 keys, which
-        // cannot be verified without a cryptography library: check their structure and claims.
-        simulation.apns.signaturePolicy = .structureOnly
-        simulation.fcm.signaturePolicy = .structureOnly
-    }
+    func acceptTokensSignedForTheServer() { simulation.acceptClients(at: baseURL) }
 
     /// Throws the world away and builds it again from the setup, anchored at the wall clock now
     /// (or at the server's fixed anchor).

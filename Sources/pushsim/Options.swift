@@ -18,12 +18,17 @@ struct Options {
     var maxErrors = 20
     /// `run --seeds A..B`: run each scenario once per seed and report the seeds that fail.
     var seeds: ClosedRange<UInt64>?
+    /// Where the hub is served to external backends (`--listen`, IPv4:port).
+    var listen = ExternalBackendServer.defaultAddress
+    /// Wall-clock seconds an external backend has to answer one request (`--backend-timeout`).
+    var backendTimeout = 10
 
     static let usage = """
     OVERVIEW: PushSim runs push-notification scenarios on virtual time, the same on every run.
 
     USAGE: pushsim run <file-or-folder>... [--seed <n>] [--trace <file>] [--timeline] [--junit <file>]
                                           [--format text|json] [--check-determinism]
+                                          [--listen <ipv4>:<port>] [--backend-timeout <s>]
            pushsim check <file-or-folder>... [--max-errors <n>]
            pushsim explain <file> [--seed <n>]
            pushsim explore [--flavour tutorial|hardened] [--seeds <a>..<b>] [--shard <i>/<n>] …   (see pushsim explore --help)
@@ -50,6 +55,11 @@ struct Options {
       --check-determinism run each scenario twice and report the first trace line that differs
       --seeds <a>..<b>    run each scenario once per seed of the range, on all cores, and list the seeds that fail
       --max-errors <n>    print at most n mistakes per file, then how many more (default 20)
+      --listen <a>:<p>    for scenarios with `backend external "<url>"`: where your backend finds the hub
+                          (default 127.0.0.1:9310; connection string: Endpoint=sb://<a>:<p>/;
+                          SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=hub-full-key-stand-in,
+                          hub notifyusers)
+      --backend-timeout <s>  wall-clock seconds your backend has to answer one request (default 10)
       -h, --help          show this help
 
     EXIT CODES:
@@ -82,6 +92,8 @@ struct Options {
             case "--timeline": options.timeline = true
             case "--check-determinism": options.checkDeterminism = true
             case "--max-errors": options.maxErrors = reader.number(arg, in: 1...Int.max)
+            case "--listen": options.listen = reader.value(arg)
+            case "--backend-timeout": options.backendTimeout = reader.number(arg, in: 1...3_600)
             case "--format":
                 let v = reader.value(arg)
                 guard let f = Format(rawValue: v) else { fail("--format takes text or json, not '\(v)'") }

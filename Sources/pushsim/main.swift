@@ -17,6 +17,8 @@ let (files, missing) = PushSim.scenarioFiles(in: options.paths)
 if !missing.isEmpty { Options.fail("no such file or folder: \(missing.joined(separator: ", "))") }
 if files.isEmpty { Options.fail("no .scenario files in \(options.paths.joined(separator: ", "))") }
 CrashNotice.install()
+/// Serves the hub to the user's backend, from the first scenario that has `backend external`.
+let externalBackends = ExternalBackendServer(address: options.listen, timeoutSeconds: options.backendTimeout)
 
 /// Prints text that may echo input (scenario strings, payloads from the wire) with its control
 /// characters escaped.
@@ -49,7 +51,7 @@ if options.command == .check {
 
 if options.command == .explain {
     CrashNotice.running(files[0], seed: options.seed)
-    switch PushSim.run(path: files[0], seed: options.seed) {
+    switch PushSim.run(path: files[0], seed: options.seed, externalBackends: externalBackends) {
     case .failure(let error): writeError(error.rendered(limit: options.maxErrors)); exit(2)
     case .success(let report):
         say(Explanation.narrate(report), terminator: "")
@@ -75,7 +77,7 @@ var nondeterministic = 0
 let started = DispatchTime.now().uptimeNanoseconds   // wall clock for the summary only, never inside a run
 for file in files {
     CrashNotice.running(file, seed: options.seed)
-    switch PushSim.run(path: file, seed: options.seed) {
+    switch PushSim.run(path: file, seed: options.seed, externalBackends: externalBackends) {
     case .failure(let error):
         writeError(error.rendered(limit: options.maxErrors))
         unreadable.append((file, error.description))
@@ -85,7 +87,7 @@ for file in files {
             say(report.text(), terminator: "")
             if options.timeline { say(TraceFormat.timeline(report.trace), terminator: "") }
         }
-        if options.checkDeterminism, case .success(let again) = PushSim.run(path: file, seed: report.seed) {
+        if options.checkDeterminism, case .success(let again) = PushSim.run(path: file, seed: report.seed, externalBackends: externalBackends) {
             if let d = Reports.firstDifference(report.trace, again.trace) {
                 nondeterministic += 1
                 say("  NOT DETERMINISTIC: trace line \(d.line) differs between two runs with seed \(report.seed)\n    first:  \(d.first)\n    second: \(d.second)")

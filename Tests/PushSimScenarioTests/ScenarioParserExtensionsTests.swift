@@ -27,6 +27,29 @@ import PushSimServices
         #expect(s.devices[0].backend == nil && s.devices[0].osVersion == nil)
     }
 
+    @Test func externalBackendsForTheScenarioADeviceAndAPopulation() throws {
+        let s = try parse("""
+            backend external "http://127.0.0.1:8080/app/"
+            device alice-pixel android user alice backend external "http://localhost:9000"
+            device carl-iphone ios backend tutorial
+            devices fans 2 ios backend external "http://10.0.0.2"
+            """).get()
+        #expect(s.settings == [.externalBackend(ExternalBackendAddress(host: "127.0.0.1", port: 8080, basePath: "/app"))])
+        #expect(s.devices[1].externalBackend == ExternalBackendAddress(host: "localhost", port: 9000))
+        #expect(s.devices[1].externalBackend?.ipv4 == "127.0.0.1" && s.devices[1].backend == nil)
+        #expect(s.devices[2].backend == .tutorial && s.devices[2].externalBackend == nil)
+        #expect(s.devices[3].externalBackend == ExternalBackendAddress(host: "10.0.0.2", port: 80))
+        // Which host each device talks to: its own choice, else the scenario's; one host per address.
+        let external = ExternalBackends(s)
+        #expect(external.addresses.map(\.description) == ["http://127.0.0.1:8080/app", "http://localhost:9000", "http://10.0.0.2:80"])
+        #expect(s.devices.map { external.hostName(for: $0) } == ["external-backend", "external-backend-2", nil, "external-backend-3", "external-backend-3"])
+    }
+
+    @Test func aLaterBuiltInBackendSettingReplacesAnExternalOne() throws {
+        let s = try parse("backend external \"http://127.0.0.1:8080\"\nbackend hardened\n").get()
+        #expect(ExternalBackends(s).addresses.isEmpty)
+    }
+
     @Test func logoutRegisterAndRequestActions() throws {
         let s = try parse("""
             at 1s bob-iphone logout

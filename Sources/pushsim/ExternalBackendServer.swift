@@ -1,0 +1,40 @@
+import Foundation
+import PushSim
+import PushSimNetwork
+import PushSimServer
+
+/// `pushsim run`'s side of `backend external "<url>"`: the loopback server through which the
+/// user's backend reaches the hub (and the push services), started when the first scenario that
+/// needs it runs, on the address given with `--listen` (default 127.0.0.1:9310), and stopped when
+/// the process ends. Scenarios without an external backend never start it.
+final class ExternalBackendServer: ExternalBackendConnector {
+    static let defaultAddress = "127.0.0.1:9310"
+    let address: String
+    private let loopback: ScenarioLoopback
+    private var server: HTTPServer?
+
+    init(address: String, timeoutSeconds: Int) {
+        self.address = address
+        loopback = ScenarioLoopback(timeoutSeconds: timeoutSeconds)
+    }
+
+    func backendHost(for backend: ExternalBackendAddress, in simulation: Simulation) -> PushSimNetwork.Host {
+        if server == nil { start() }
+        return loopback.backendHost(for: backend, in: simulation)
+    }
+
+    func runEnded() { loopback.runEnded() }
+
+    private func start() {
+        let parts = address.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port) else {
+            Options.fail("--listen takes <ipv4>:<port>, such as 127.0.0.1:9310, not '\(address)'")
+        }
+        let server = HTTPServer(bridge: loopback, configuration: HTTPServer.Configuration(host: String(parts[0]), port: port))
+        do { try server.start() } catch {
+            Options.fail("cannot serve the hub to your backend at \(address): \(error) (choose another address with --listen)")
+        }
+        self.server = server
+        FileHandle.standardError.write(Data("pushsim: serving the hub to external backends at \(server.baseURL)\n".utf8))
+    }
+}
