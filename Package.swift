@@ -5,6 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "PushSim",
+    // The newest APIs the code uses on Apple platforms (String.replacing, Regex-free string
+    // work, NSLock.withLock) are those of macOS 13; Linux needs Swift 6.
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "PushSim", targets: ["PushSim"]),
         .executable(name: "pushsim", targets: ["pushsim"]),

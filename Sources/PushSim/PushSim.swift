@@ -10,6 +10,9 @@ import Foundation
 /// Entry points for using PushSim from your own code and tests: load scenario files, find them
 /// in folders, run them. For building a world by hand, see ``Simulation``.
 public enum PushSim {
+    /// This release of PushSim (`pushsim --version`; the git tag has the same name).
+    public static let version = "0.13.0"
+
     /// A scenario file that could not be read or parsed.
     public enum LoadError: Error, CustomStringConvertible {
         case unreadable(path: String, reason: String)

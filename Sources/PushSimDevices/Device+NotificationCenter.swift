@@ -24,6 +24,7 @@ extension Device {
         if let sound { fields.append(TraceEvent.Field("sound", .string(sound))) }
         if let collapseID { fields.append(TraceEvent.Field("collapse-id", .string(collapseID))) }
         world.record(layer: "device", host: name, kind: "notification.shown", fields: fields)
+        onNotificationShown?(inbox[inbox.count - 1])
     }
 
     /// Sets the app icon badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's `value`).

@@ -61,6 +61,13 @@ public final class Device: Host {
     /// back would keep every finished world alive (see `WorldLifetimeTests`).
     unowned let world: World
 
+    /// Called after the device shows a notification (the app's notification handler, for a
+    /// test's own checks), with what was shown. Runs inside the world, at the virtual time shown.
+    public var onNotificationShown: ((ShownNotification) -> Void)?
+    /// Called when the OS hands the app a push handle (each launch, and on a rotation), with the
+    /// handle and whether it differs from the one before; before the app's own logic reacts.
+    public var onHandleReceived: ((_ handle: String, _ changed: Bool) -> Void)?
+
     /// iOS 12 (the tutorial's era, before the token description changed), Android 14, Windows 11.
     public static func defaultOSVersion(_ platform: DevicePlatform) -> Int {
         switch platform {
@@ -181,6 +188,7 @@ public final class Device: Host {
             let changed = h != handle
             handle = h
             record("device.handle-received", ["handle": shortToken(h), "changed": changed])
+            onHandleReceived?(h, changed)
             appDidReceiveHandle(changed: changed)
         }
     }

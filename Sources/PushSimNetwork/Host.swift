@@ -62,3 +62,7 @@ public enum CallResult: Sendable, Equatable {
 
 /// Identifies a scheduled timer, for cancelling it.
 public struct TimerID: Hashable, Sendable { public let id: UInt64 }
+
+/// Another name for ``Host``, for code that also imports Foundation (whose `Host` class, on
+/// Linux and macOS, would make the plain name ambiguous): `final class MyBackend: WorldHost`.
+public typealias WorldHost = Host

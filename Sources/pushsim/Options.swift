@@ -61,6 +61,7 @@ struct Options {
                           hub notifyusers)
       --backend-timeout <s>  wall-clock seconds your backend has to answer one request (default 10)
       -h, --help          show this help
+      --version           print PushSim's version
 
     EXIT CODES:
       0  every expectation held

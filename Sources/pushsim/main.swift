@@ -7,6 +7,7 @@ import PushSim
 // it ends, the `--trace` file grows scenario by scenario and `--junit` is rewritten after each
 // one. Should PushSim itself crash, `CrashNotice` says which scenario was running.
 
+if CommandLine.arguments.dropFirst().first == "--version" { print("pushsim \(PushSim.version)"); exit(0) }
 // `pushsim serve` has its own flags and never returns (see ServeCommand).
 if CommandLine.arguments.dropFirst().first == "serve" { ServeCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "replay" { ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
