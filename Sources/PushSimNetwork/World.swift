@@ -280,6 +280,28 @@ public final class World {
         }
     }
 
+    /// Runs events until `done()` is true after one of them (checked after each event), none is
+    /// left, `stop` is reached, or a limit is hit. For a caller that waits for one answer while
+    /// runs may nest (a host that, inside its handler, waits for something outside the world and
+    /// serves that outside's calls meanwhile): each run waits for its own condition, where
+    /// ``requestStop()`` would end whichever run is innermost.
+    @discardableResult
+    public func run(until stop: VirtualTime?, stopWhen done: () -> Bool) -> RunEnd {
+        while true {
+            switch loop.next(until: stop, isLive: isLive) {
+            case .end(let end):
+                correlation = ""
+                return end
+            case .event(let event):
+                dispatch(event)
+                if done() {
+                    correlation = ""
+                    return .stoppedAt(now)
+                }
+            }
+        }
+    }
+
     /// Makes the run in progress return as soon as the event being handled is done: for a caller
     /// that drives the world until one answer is back (`pushsim serve` answering a request), so
     /// that it need not run the world in small steps and look in between.

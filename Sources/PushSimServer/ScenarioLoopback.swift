@@ -167,11 +167,10 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
         }
         var result: CallResult?
         world.inCorrelation(chain) {
-            world.call(Router.worldRequest(wire, authority: authority), from: caller, timeout: .seconds(30)) { [unowned world] in
-                result = $0
-                world.requestStop()
-            }
-            _ = world.run(until: world.now + .seconds(31))
+            world.call(Router.worldRequest(wire, authority: authority), from: caller, timeout: .seconds(30)) { result = $0 }
+            // Its own condition, not requestStop(): runs nest here (a phone's request to another
+            // external backend can arrive meanwhile), and a stop would end the innermost one.
+            world.run(until: world.now + .seconds(31)) { result != nil }
         }
         switch result {
         case .response(let response)?: return response

@@ -56,7 +56,7 @@ struct Options {
       --seeds <a>..<b>    run each scenario once per seed of the range, on all cores, and list the seeds that fail
       --max-errors <n>    print at most n mistakes per file, then how many more (default 20)
       --listen <a>:<p>    for scenarios with `backend external "<url>"`: where your backend finds the hub
-                          (default 127.0.0.1:9310; connection string: Endpoint=sb://<a>:<p>/;
+                          (default 127.0.0.1:9310; connection string: Endpoint=http://<a>:<p>/;
                           SharedAccessKeyName=DefaultFullSharedAccessSignature;SharedAccessKey=hub-full-key-stand-in,
                           hub notifyusers)
       --backend-timeout <s>  wall-clock seconds your backend has to answer one request (default 10)

@@ -15,12 +15,15 @@ import Testing
 final class StandInBackend: ServerDoor, @unchecked Sendable {
     private let lock = NSLock()
     private var seen: [String] = []   // guarded by lock
+    private var hubAnswers: [String] = []   // guarded by lock
     var hubBase = ""                   // set before the run starts
     let delaySeconds: UInt32
 
     init(delaySeconds: UInt32 = 0) { self.delaySeconds = delaySeconds }
 
     var requests: [String] { lock.withLock { seen } }
+    /// The status of each hub call it made, in order.
+    var hubStatuses: [String] { lock.withLock { hubAnswers } }
 
     func answer(_ request: WireRequest, connection: Int) -> HTTPResponse {
         lock.withLock { seen.append("\(request.method) \(request.target) auth=\(request.header("Authorization") ?? "-")") }
@@ -36,6 +39,7 @@ final class StandInBackend: ServerDoor, @unchecked Sendable {
             let port = Int(hubBase.split(separator: ":").last!)!
             let hub = LoopbackHTTPClient.send(hubRequest, to: "127.0.0.1", port: port, hostHeader: "127.0.0.1:\(port)", timeoutSeconds: 5)
             let status = (try? hub.get().status).map(String.init) ?? "none"
+            lock.withLock { hubAnswers.append(status) }
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "X-Hub-Status": status, "Date": "Tue, 24 Nov 2026 23:00:00 GMT"],
                                 text: "\"reg-outside-1\"")
         default:
@@ -91,6 +95,22 @@ struct ExternalBackendTests {
         let second = try ScenarioRunner.run(s, externalBackends: loopback).get()
         #expect(first.trace == second.trace)
         #expect(!first.trace.contains { $0.fields.contains { $0.value.description.contains("GMT") } })
+    }
+
+    /// Three phones ask at the same instant: the world, waiting for the first answer, delivers the
+    /// second request meanwhile, and the backend's hub calls for both are served by nested runs.
+    /// (Before: a nested run stopped at whichever answer came first, and the other hub call was
+    /// answered 504.)
+    @Test func requestsThatArriveWhileTheWorldWaitsAreEachAnswered() throws {
+        let backend = StandInBackend()
+        let (loopback, hub, server) = try servers(backend: backend)
+        defer { hub.stop(); server.stop() }
+        let s = try scenario(server.port, "network latency 1ms..40ms\ndevices crowd 6 ios,android,windows\nat 0s crowd install\n"
+                                + "at 1s crowd login x password x\n")
+        let report = try ScenarioRunner.run(s, seed: 3, externalBackends: loopback).get()
+        #expect(backend.hubStatuses.count == 6)
+        #expect(backend.hubStatuses.allSatisfy { $0 == "200" }, "\(backend.hubStatuses)")
+        #expect(report.trace.filter { $0.kind == "app.registered" }.count == 6)
     }
 
     @Test func aBackendThatIsNotThereFailsTheCallAsUnreachable() throws {
