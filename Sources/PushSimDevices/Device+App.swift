@@ -15,23 +15,12 @@ extension Device {
         register()
     }
 
-    /// Runs the registration routine of this device's client flavour.
+    /// Runs the registration routine of this device's client logic.
     public func register() {
         guard isAppInstalled, let handle, authorization != nil else {
             return record("app.ignored", ["action": "register", "why": "needs the app installed, a handle and a login"])
         }
-        switch client {
-        case .tutorial: TutorialRegisterClient(device: self).register(handle: handle, retry: true)
-        case .recommended:
-            // One registration at a time: two at once could each create an id, and the hub would
-            // hold two registrations for this phone (each notification shown twice).
-            guard !isRegistering else { registerAgain = true; return }
-            isRegistering = true
-            RecommendedRegisterClient(device: self).register(handle: handle, restartsLeft: 1) { [self] in
-                isRegistering = false
-                if registerAgain { registerAgain = false; register() }
-            }
-        }
+        logic.register(on: self, handle: handle)
     }
 
     /// Registers again, asking for `tags` besides the user tag (a client that asks for tags it
@@ -42,46 +31,20 @@ extension Device {
         register()
     }
 
-    /// Logs out: deletes the registration through the backend (`DELETE /api/register/<id>`), then
-    /// forgets the stored id and the credentials. (The tutorial app has no logout; this is the
-    /// obvious one on top of the tutorial backend's DELETE.) The recommended app keeps the old
-    /// credentials for that one call as a pending unregistration in its storage, retries it on a
-    /// transient failure (``AppRetry``), and again whenever it starts or the phone comes back
-    /// online, until the backend has answered: a lost `DELETE` would leave the registration on
-    /// the hub, and the phone would go on showing the old user's notifications.
+    /// Logs out: the client logic deletes the registration through the backend
+    /// (`DELETE /api/register/<id>`: once for the tutorial app, retried until answered for the
+    /// recommended one), and the app forgets the stored id and the credentials. (The tutorial app
+    /// has no logout; this is the obvious one on top of the tutorial backend's DELETE.)
     public func logout() {
         guard isAppInstalled, authorization != nil else {
             return record("app.ignored", ["action": "logout", "why": "nobody is logged in"])
         }
         record("app.logout", ["user": loggedInUser ?? ""])
-        let forget = { [self] in
+        logic.logout(on: self, registrationID: storage[Device.registrationIDKey]) {
             storage[Device.registrationIDKey] = nil
             authorization = nil
             loggedInUser = nil
             requestedTags = []
-        }
-        guard let id = storage[Device.registrationIDKey] else { return forget() }
-        if client == .recommended {
-            storage[Device.pendingUnregistrationKey] = id + " " + (authorization ?? "")
-            forget()
-            return unregisterPending()
-        } else {
-            callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in }
-        }
-        forget()
-    }
-
-    /// The recommended app's pending unregistration, if any: sends its `DELETE` (retried per
-    /// ``AppRetry``) and forgets it once the backend has answered anything but a passing failure.
-    func unregisterPending() {
-        guard client == .recommended, let pending = storage[Device.pendingUnregistrationKey],
-              let space = pending.firstIndex(of: " ") else { return }
-        let id = String(pending[..<space]), auth = String(pending[pending.index(after: space)...])
-        let installed = generation
-        callBackendRetrying(.unregister, "DELETE", "/api/register/\(id)", authorization: auth, delays: AppRetry.unregistrationDelays,
-                            stillWanted: { [self] in installed == generation && storage[Device.pendingUnregistrationKey] == pending }) { [self] result in
-            guard !AppRetry.isTransient(result), storage[Device.pendingUnregistrationKey] == pending else { return }
-            storage[Device.pendingUnregistrationKey] = nil
         }
     }
 
@@ -101,14 +64,6 @@ extension Device {
                          body: Array((body ?? "").utf8)), as: .request) { _ in }
     }
 
-    /// Called when the OS delivers a handle to the app.
-    func appDidReceiveHandle(changed: Bool) {
-        // The tutorial app only enables its Log In button. The recommended app registers again on
-        // every start while the user is logged in, changed handle or not: handles change (A-REG,
-        // F-TOK, W-OVR), registrations expire on the hub, and a registration lost to a fault is
-        // repaired at the next start (Microsoft's guidance: refresh the registration when the app starts).
-        if client == .recommended, authorization != nil { register() }
-    }
 
     /// The user sends `message` to `recipient`, once per enabled switch, in the tutorial app's
     /// order (WNS, GCM, APNS). The body is the message wrapped in quotes without escaping, as the
@@ -117,7 +72,7 @@ extension Device {
         guard isAppInstalled, authorization != nil else {
             return record("app.ignored", ["action": "send", "why": "the Send button needs a login"])
         }
-        let body = client == .tutorial ? "\"" + message + "\"" : jsonString(message)
+        let body = logic.messageBody(message)
         for pns in switches.sorted(by: { $0.sendOrder < $1.sendOrder }) {
             record("app.send", ["pns": pns.rawValue, "to": recipient, "message": message])
             callBackend(.send, "POST", "/api/notifications", query: [("pns", pns.rawValue), ("to_tag", recipient)],
@@ -126,8 +81,9 @@ extension Device {
     }
 
     /// One call to the backend with the Basic header (the logged-in user's, or `authorization`
-    /// when given), recorded for expectations.
-    func callBackend(_ op: AppOperation, _ method: String, _ path: String, query: [(String, String)] = [],
+    /// when given), recorded for expectations (`<device> <op> status <code>`); `then` gets the
+    /// result, unless the app was removed meanwhile. The call times out after 60 s.
+    public func callBackend(_ op: AppOperation, _ method: String, _ path: String, query: [(String, String)] = [],
                      contentType: String? = nil, body: String = "", authorization: String? = nil,
                      then: @escaping (CallResult) -> Void) {
         var headers = HTTPHeaders([("Authorization", "Basic \(authorization ?? self.authorization ?? "")")])

@@ -27,7 +27,7 @@ extension Device {
                 // A data message is the app's to show. The recommended app shows none while nobody
                 // is logged in: one sent just before its logout's unregistration got through is
                 // for the user who left.
-                guard client == .tutorial || authorization != nil else {
+                guard logic.showsDataMessagesWhileLoggedOut || authorization != nil else {
                     return record("app.ignored", ["service": service, "why": "a data message while nobody is logged in"])
                 }
                 return show(text, service: service)

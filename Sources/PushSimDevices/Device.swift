@@ -10,7 +10,10 @@ import PushSimNetwork
 public final class Device: Host {
     public let name: String
     public let platform: DevicePlatform
+    /// The built-in flavour this device was made with (reports and scenario checks use it).
     public let client: ClientFlavour
+    /// The app's client logic: the flavour's (``ClientFlavour/makeLogic()``), or one of your own.
+    public let logic: AppClientLogic
     public let app: AppIdentity
     /// The OS major version. On iOS 13 and later `[deviceToken description]` no longer gives hex,
     /// which breaks the tutorial client's handle (defect h, NH-IOS, IOS13).
@@ -32,9 +35,9 @@ public final class Device: Host {
 
     // App side
     /// The app's persistent storage (`NSUserDefaults`): cleared when the app is removed.
-    public internal(set) var storage: [String: String] = [:]
-    /// The Basic credentials built at login, kept in memory only.
-    var authorization: String?
+    public var storage: [String: String] = [:]
+    /// The Basic credentials built at login (`base64(user:password)`), kept in memory only.
+    public internal(set) var authorization: String?
     /// The recommended app runs one registration at a time; a request meanwhile runs after it.
     var isRegistering = false
     var registerAgain = false
@@ -82,11 +85,14 @@ public final class Device: Host {
     /// The storage key of the recommended app's unregistration still to do: `<id> <Basic credentials>`.
     public static let pendingUnregistrationKey = "PendingUnregistration"
 
-    public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity, osVersion: Int? = nil) {
+    /// A device running `logic`, or `client`'s built-in logic when `logic` is nil.
+    public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity, osVersion: Int? = nil,
+                logic: AppClientLogic? = nil) {
         self.world = world
         self.name = name
         self.platform = platform
         self.client = client
+        self.logic = logic ?? client.makeLogic()
         self.app = app
         self.osVersion = osVersion ?? Device.defaultOSVersion(platform)
         world.register(self, name: name)
@@ -95,7 +101,8 @@ public final class Device: Host {
     /// The push service this device's OS talks to, and the app id it registers.
     var service: PushServiceLink { app.pushService(on: platform) }
 
-    func record(_ kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+    /// Records a trace event of this device (layer `device`): for client logic to say what it decided.
+    public func record(_ kind: String, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
         world.record(layer: "device", host: name, kind: kind, fields)
     }
 
@@ -126,14 +133,9 @@ public final class Device: Host {
         appInstance += 1
         generation += 1
         (isRegistering, registerAgain) = (false, false)
-        storage = other.storage
-        if client == .recommended {
-            // The recommended app keeps its registration out of backups (iOS's
-            // isExcludedFromBackup, Android's Auto Backup exclusion rules): a registration belongs
-            // to one device's handle, and two phones upserting one id would take turns losing it.
-            storage[Device.registrationIDKey] = nil
-            storage[Device.pendingUnregistrationKey] = nil
-        }
+        // The client logic decides what comes along (the recommended app keeps its registration
+        // out of backups: two phones upserting one id would take turns losing it).
+        storage = logic.restoredStorage(other.storage)
         handle = nil
         record("device.restore", ["from": other.name, "stored-id": storage[Device.registrationIDKey] ?? "none"])
         launch()
@@ -170,7 +172,7 @@ public final class Device: Host {
 
     func launch(attempt: Int) {
         guard isAppInstalled else { return }
-        if attempt == 0 { unregisterPending() }
+        if attempt == 0 { logic.resumed(on: self) }
         let generation = self.generation
         let ask = DeviceRegisterRequest(app: service.appID, install: appInstance, environment: service.scope)
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.registerPath, body: ask.body)
@@ -179,8 +181,7 @@ public final class Device: Host {
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
                   let h = json["handle"]?.stringValue else {
                 record("device.handle-failed", ["result": result.summary])
-                guard client == .recommended, attempt < AppRetry.delays.count else { return }
-                let delay = AppRetry.delays[attempt]
+                guard let delay = logic.handleRetryDelay(after: attempt) else { return }
                 record("app.retry", ["operation": "handle", "why": "\(result.summary): ask again", "after": delay.description])
                 world.schedule(after: delay) { [self] in if generation == self.generation { launch(attempt: attempt + 1) } }
                 return
@@ -189,7 +190,7 @@ public final class Device: Host {
             handle = h
             record("device.handle-received", ["handle": shortToken(h), "changed": changed])
             onHandleReceived?(h, changed)
-            appDidReceiveHandle(changed: changed)
+            logic.handleReceived(on: self, changed: changed)
         }
     }
 
@@ -199,7 +200,7 @@ public final class Device: Host {
     /// Comes back online: the OS reconnects to its push service, which sends what it kept.
     public func goOnline() {
         world.setOnline(name, true)
-        unregisterPending()   // the recommended app, told the network is back, finishes a logout
+        logic.resumed(on: self)   // the recommended app, told the network is back, finishes a logout
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.connectPath)
         world.call(request, from: name) { [self] result in record("device.reconnected", ["result": result.summary]) }
     }

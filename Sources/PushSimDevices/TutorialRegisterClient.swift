@@ -89,7 +89,7 @@ struct RecommendedRegisterClient {
                     // logout's DELETE, may even have been overtaken): take it back.
                     device.record("app.retry", ["why": "logged out while registering: unregister", "registration": id])
                     device.storage[Device.pendingUnregistrationKey] = id + " " + (login ?? "")
-                    device.unregisterPending()
+                    RecommendedClientLogic.unregisterPending(on: device)
                     done()
                 case 200?:
                     device.record("app.registered", ["registration": id])

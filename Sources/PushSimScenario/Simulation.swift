@@ -92,13 +92,15 @@ public final class Simulation {
     /// Adds a device running the app's client logic. `user` is who uses it (it gets an account on
     /// the hardened backend unless accounts were given); `backend` defaults to the options' one.
     /// `backendHost` points the app at any other host instead: one added with ``addBackend(_:name:aliases:)``.
+    /// `logic` runs client logic of your own instead of `client`'s (see ``AppClientLogic``).
     @discardableResult
     public func addDevice(_ name: String, _ platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
-                          backend: BackendFlavour? = nil, osVersion: Int? = nil, backendHost: String? = nil) -> Device {
+                          backend: BackendFlavour? = nil, osVersion: Int? = nil, backendHost: String? = nil,
+                          logic: AppClientLogic? = nil) -> Device {
         var app = identity.app
         app.backendHost = backendHost ?? ((backend ?? options.backend) == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost)
         if let user, options.accounts == nil, hardenedBackend.accounts[user] == nil { hardenedBackend.accounts[user] = user }
-        let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion)
+        let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion, logic: logic)
         deviceIndex[name] = devices.count
         devices.append(device)
         return device

@@ -7,7 +7,6 @@ public final class MyBackend: WorldHost {
         hub = NotificationHubClient(connectionString: simulation.hubConnectionString, hubPath: simulation.hubPath,
                                     world: simulation.world, caller: "my-backend")!
     }
-
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let answer = { (status: Int, body: String) in world.respond(to: exchange, with: HTTPResponse(status: status, text: body)) }
         guard let auth = request.headers["Authorization"], auth.hasPrefix("Basic "),
