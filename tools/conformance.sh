@@ -11,7 +11,8 @@
 # a wrong SAS key: 401), firebase-admin (OAuth with an RS256 assertion, a send shown on a phone,
 # INVALID_ARGUMENT, UNREGISTERED after an uninstall) and kalyke-apns (an ES256 provider token, a
 # send shown on a phone, 400 BadDeviceToken, 410 Unregistered with its timestamp after an
-# uninstall). The served fakes check RS256 and ES256 tokens' structure and claims, not their
+# uninstall), and the hub again after a 91-day clock advance (an expired registration: 404 to a
+# read, 410 to create-or-update). The served fakes check RS256 and ES256 tokens' structure and claims, not their
 # signatures (see Sources/PushSimServer/PushSimServer.docc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ fi
 swift build --product pushsim >/dev/null
 log=$(mktemp)
 record=.build/conformance-record.jsonl
-.build/debug/pushsim serve --port 0 --clock wall --record "$record" > "$log" 2>&1 &
+.build/debug/pushsim serve --port 0 --clock wall --scenario tools/conformance/world.scenario --record "$record" > "$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do grep -q "listening on" "$log" && break; sleep 0.1; done
@@ -40,6 +41,8 @@ echo "== firebase-admin 6.5.0"
 "$venv/bin/python" tools/conformance/firebase_admin_client.py "$port"
 echo "== kalyke-apns 1.5.0"
 "$venv/bin/python" tools/conformance/kalyke_apns_client.py "$port"
+echo "== the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)"
+"$venv/bin/python" tools/conformance/hub_expiry.py "$port"
 
 echo "== pushsim replay: the same requests at the same virtual times get the same answers"
 kill -TERM $server; wait $server || true

@@ -90,7 +90,7 @@ public final class NotificationHub: Host, CallReceiver {
         case "feedbackcontainer", "feedback": right = .manage
         default: right = .listen
         }
-        if let problem = authorizationProblem(request.headers["Authorization"], right: right, world: world) {
+        if let problem = authorizationProblem(request.headers["Authorization"], right: right, caller: exchange.caller, world: world) {
             return fail(401, problem, exchange, world)
         }
         switch (request.method, rest.first ?? "", rest.count) {
@@ -116,15 +116,16 @@ public final class NotificationHub: Host, CallReceiver {
 
     /// Why the request's `Authorization` does not allow an operation needing `right` now (the
     /// 401 detail), or nil. The token's verdict comes from ``SASVerificationMemo`` when the same
-    /// token was verified lately; its expiry and claim are checked now in any case.
-    func authorizationProblem(_ header: String?, right: HubRight, world: World) -> String? {
+    /// token was verified lately; its expiry and claim are checked now in any case, by the clock
+    /// of `caller` (``World/unixSeconds(judging:)``).
+    func authorizationProblem(_ header: String?, right: HubRight, caller: String, world: World) -> String? {
         guard let header, header.hasPrefix("SharedAccessSignature ") else {
             return SharedAccessSignature.problem(header, rules: [], right: right, nowUnixSeconds: 0, resource: hubURL)
         }
         let verdict = sasMemo.verdict(header) { [configuration, hubURL, alsoAcceptedResourceURIs] in
             SharedAccessSignature.verdict($0, rules: configuration.accessRules, resource: hubURL, alsoAccepted: alsoAcceptedResourceURIs)
         }
-        return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.anchor.unixSeconds(world.now))
+        return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.unixSeconds(judging: caller))
     }
 
     public func leftovers(world: World) -> [String] {

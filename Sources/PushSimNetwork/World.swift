@@ -67,6 +67,21 @@ public final class World {
         set { loop.limits = newValue }
     }
 
+    /// How far clocks outside the world are behind it: zero in scenarios; in `pushsim serve`, the
+    /// sum of its clock advances (virtual now = wall time + advances, and a real client keeps
+    /// stamping wall time). See ``unixSeconds(judging:)``.
+    public var outsideClockLag = VirtualDuration.zero
+
+    /// The Unix second by which to judge a time that `caller` stamped (a SAS token's `se`, a JWT's
+    /// `iat` or `exp`): the world's now for its own hosts; for a caller outside the world (one
+    /// that is not a host of it, such as `sdk#3`), the outside clock's, ``outsideClockLag`` behind.
+    /// So a token a real client signs just now is fresh even after the world was advanced 91 days,
+    /// while what is stored in the world (registrations, notifications) has aged 91 days.
+    public func unixSeconds(judging caller: String) -> Int64 {
+        guard outsideClockLag > .zero, resolve(caller) == nil else { return anchor.unixSeconds(now) }
+        return anchor.unixSeconds(now) - outsideClockLag.microseconds / 1_000_000
+    }
+
     /// The named random stream for one part of the world (`"apns"`, `"device/bob-iphone"`).
     public func randomStream(_ name: String) -> SeededRandom { SeededRandom(seed: seed).fork(name) }
 

@@ -88,6 +88,8 @@ final class WorldState {
     /// Moves virtual time forward by `d`, running everything that falls due.
     func advance(by d: VirtualDuration) {
         advanced = advanced + d
+        // Clients outside keep their own clocks: what they stamp is judged `advanced` behind.
+        world.outsideClockLag = advanced
         noteEnd(world.run(until: world.now + d))
     }
 

@@ -122,4 +122,26 @@ import Testing
         #expect(reset.status == 200)
         #expect(try await s.json("GET", "/_pushsim/devices").value["devices"] == .array([]))
     }
+
+    /// After an advance, a client outside the world still stamps its own (wall) clock: the tokens
+    /// it signs just then are judged by that clock, and are fresh; what the world stores has aged.
+    /// (Before: every SAS token, provider token and assertion signed after a 91-day advance was
+    /// 91 days stale, and an unmodified client got 401 for everything.)
+    @Test func tokensSignedOutsideAreJudgedByTheOutsideClockAfterAnAdvance() async throws {
+        let s = try TestServer()
+        let outsideNow = try await s.unixNow()   // the clients' clock, which an advance does not move
+        _ = try await s.json("POST", "/_pushsim/clock/advance", body: #"{"by":"91d"}"#)
+        let hub = try await s.request("GET", "/\(s.identity.hubName)/registrations/?api-version=2015-01",
+                                      headers: ["Authorization": s.hubSAS(unixNow: outsideNow)])
+        #expect(hub.status == 200)
+        let stale = try await s.request("GET", "/\(s.identity.hubName)/registrations/?api-version=2015-01",
+                                        headers: ["Authorization": s.hubSAS(unixNow: outsideNow - 7_200)])
+        #expect(stale.status == 401, "a token that expired by the client's own clock is still refused")
+        let phone = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"fay-iphone","platform":"ios"}"#)
+        let token = try #require(phone.value["handle"]?.stringValue)
+        let push = try await s.request("POST", "/3/device/\(token)",
+                                       headers: ["authorization": "bearer " + s.apnsToken(unixNow: outsideNow), "apns-topic": s.identity.app.bundleID],
+                                       body: #"{"aps":{"alert":"fresh"}}"#)
+        #expect(push.status == 200, "\(push.body)")
+    }
 }

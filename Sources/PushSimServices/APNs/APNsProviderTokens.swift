@@ -42,10 +42,10 @@ struct APNsProviderTokens {
     /// that token for that caller and key until a later request changes it (which resets this).
     private var lastAdopted: (caller: String, kid: String, token: String)?
 
-    mutating func check(_ authorization: String?, caller: String, now: VirtualTime, anchor: CalendarAnchor) -> APNsRejection? {
+    mutating func check(_ authorization: String?, caller: String, now: VirtualTime, stampClock: Int64) -> APNsRejection? {
         guard let authorization, !authorization.isEmpty else { return .missingProviderToken }
         if let v = lastVerified, v.authorization == authorization {
-            return checkTimes(token: v.token, kid: v.kid, iat: v.iat, caller: caller, now: now, anchor: anchor)
+            return checkTimes(token: v.token, kid: v.kid, iat: v.iat, caller: caller, now: now, stampClock: stampClock)
         }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", let jwt = JSONWebToken.parse(String(parts[1])),
@@ -56,7 +56,7 @@ struct APNsProviderTokens {
         else { return .invalidProviderToken }
         let token = String(parts[1])
         lastVerified = (authorization, token, kid, iat)
-        return checkTimes(token: token, kid: kid, iat: iat, caller: caller, now: now, anchor: anchor)
+        return checkTimes(token: token, kid: kid, iat: iat, caller: caller, now: now, stampClock: stampClock)
     }
 
     /// `iat` as Unix seconds: a JSON number, or a string of digits (kalyke-apns, a widely used
@@ -67,11 +67,12 @@ struct APNsProviderTokens {
         return Int64(text)
     }
 
-    /// The rules on the token's age and on how often a provider changes tokens.
+    /// The rules on the token's age (judged by `stampClock`, the caller's Unix clock: see
+    /// `World.unixSeconds(judging:)`) and on how often a provider changes tokens (world time).
     private mutating func checkTimes(token: String, kid: String, iat: Int64, caller: String, now: VirtualTime,
-                                     anchor: CalendarAnchor) -> APNsRejection? {
+                                     stampClock: Int64) -> APNsRejection? {
         // Written as a comparison on `iat` so that no claim value can overflow the subtraction.
-        if iat < anchor.unixSeconds(now) - 3_600 { return .expiredProviderToken }
+        if iat < stampClock - 3_600 { return .expiredProviderToken }
         // The same caller, key and token as the last request: adopted already, nothing to check.
         if let last = lastAdopted, last.token == token, last.caller == caller, last.kid == kid { return nil }
         let slot = caller + "|" + kid

@@ -132,7 +132,7 @@ public final class APNsService: Host, CallReceiver {
     /// Checks and accepts (or rejects) a provider request that no injected fault stopped.
     private func process(_ request: HTTPRequest, environment: String, fallbackID: String, reply: Reply, world: World) {
         if let rejection = providerTokens.check(request.headers["authorization"], caller: reply.exchange.caller,
-                                                now: world.now, anchor: world.anchor) {
+                                                now: world.now, stampClock: world.unixSeconds(judging: reply.exchange.caller)) {
             return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
         }
         let notification: APNsNotification

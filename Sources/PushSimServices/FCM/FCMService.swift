@@ -118,7 +118,7 @@ public final class FCMService: Host, CallReceiver {
         }
         guard let iat = jwt.claims["iat"]?.int64Value, let exp = jwt.claims["exp"]?.int64Value,
               exp > iat, !exp.subtractingReportingOverflow(iat).overflow, exp - iat <= 3_600,
-              world.anchor.unixSeconds(world.now) < exp else {
+              world.unixSeconds(judging: exchange.caller) < exp else {
             return refuse("invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.")
         }
         let token = "ya29." + random.string(count: 40, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
