@@ -1,8 +1,9 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// Narrates a run step by step for someone learning how the pieces fit: each scenario step, then
-/// what every part did because of it, in plain sentences. Built from the trace alone.
+/// Narrates a run step by step for someone learning how the pieces fit: each causal chain (one
+/// scenario step and everything it caused, however it interleaves in time with others), then what
+/// every part did because of it, in plain sentences. Built from the trace alone.
 public enum Explanation {
     public static func narrate(_ report: ScenarioReport) -> String {
         var out = """
@@ -12,15 +13,35 @@ public enum Explanation {
             (APNs on iOS, FCM on Android, WNS on Windows). The app registers through the app backend, which
             keeps registrations on the notification hub under the tag username:<user>. To send, the backend asks
             the hub to notify a tag; the hub finds matching registrations and hands the notification to each
-            one's push service, which delivers it to the device. Times are virtual: d+hh:mm:ss.mmm.
+            one's push service, which delivers it to the device. Times are virtual: d+hh:mm:ss.mmm. Each block
+            below is one causal chain: a step and everything that happened because of it, each line timed from
+            the step (+20ms: 20 milliseconds after it).
 
             """
-        for e in report.trace {
-            if e.kind == "scenario.step" {
-                out += "\n[\(e.time)] \(e["step"]?.description ?? "")   (causal chain \(e.correlation))\n"
-                continue
+        let trace = report.trace
+        let chains = TeachingChain.all(in: trace)
+        let roles = Roles(report)
+        for (c, chain) in chains.enumerated() {
+            let first = trace[chain.events[0]]
+            if first.kind == "scenario.step" {
+                out += "\n[\(first.time)] \(first["step"]?.description ?? "")   (causal chain \(chain.id))\n"
+            } else {
+                out += "\n[\(first.time)] " + (chain.id.isEmpty ? "outside any causal chain" : "causal chain \(chain.id), started by \(roles(first.host))") + "\n"
             }
-            if let sentence = sentence(e, report) { out += "  \(e.time)  \(sentence)\n" }
+            // Chains that ran at the same time (chains start in time order: look near this one only).
+            let alongside = (max(0, c - 200)..<min(chains.count, c + 200)).filter {
+                $0 != c && chains[$0].start <= chain.end && chain.start <= chains[$0].end && !chains[$0].id.isEmpty
+            }
+            if !chain.id.isEmpty, !alongside.isEmpty {
+                let names = alongside.prefix(4).map { chains[$0].id }.joined(separator: ", ") + (alongside.count > 4 ? " and \(alongside.count - 4) more" : "")
+                out += "  (meanwhile, in time: \(names))\n"
+            }
+            // Each line's time counts from the chain's start (its header gives the absolute time).
+            for i in chain.events where trace[i].kind != "scenario.step" {
+                guard let sentence = sentence(trace[i], roles) else { continue }
+                let after = "+\(trace[i].time - chain.start)"
+                out += "  " + after + String(repeating: " ", count: max(1, 9 - after.count)) + sentence + "\n"
+            }
         }
         out += "\nOutcome: "
         out += report.results.isEmpty ? "no expectations.\n"
@@ -33,25 +54,31 @@ public enum Explanation {
         return out
     }
 
-    /// A part's name in words.
-    static func role(_ host: String, _ report: ScenarioReport) -> String {
-        if report.scenario.devices.contains(where: { $0.name == host }) { return host }
-        switch host {
-        case "backend": return "the tutorial backend"
-        case "backend-hardened": return "the hardened backend"
-        case "hub": return "the notification hub"
-        default: return PushServiceDescriptor.named(host)?.displayName ?? host
+    /// Names the parts of one run in words: its devices by name, the services by role.
+    struct Roles {
+        private let devices: Set<String>   // looked up only
+        init(_ report: ScenarioReport) { devices = Set(report.scenario.devices.map(\.name)) }
+
+        func callAsFunction(_ host: String) -> String {
+            if devices.contains(host) { return host }
+            switch host {
+            case "backend": return "the tutorial backend"
+            case "backend-hardened": return "the hardened backend"
+            case "hub": return "the notification hub"
+            default: return PushServiceDescriptor.named(host)?.displayName ?? host
+            }
         }
     }
 
-    static func sentence(_ e: TraceEvent, _ report: ScenarioReport) -> String? {
+    /// What `e` did, in a sentence; nil for the events a learner need not read.
+    static func sentence(_ e: TraceEvent, _ role: Roles) -> String? {
         func f(_ k: String) -> String { e[k]?.description ?? "" }
-        let who = role(e.host, report)
+        let who = role(e.host)
         switch e.kind {
         case "http.request":
-            return "\(who) → \(role(f("callee"), report)): \(f("method")) \(SequenceDiagram.shorten(f("target")))"
+            return "\(who) → \(role(f("callee"))): \(f("method")) \(SequenceDiagram.shorten(f("target")))"
         case "http.response":
-            return "\(who) answers \(role(f("to"), report)): \(f("status"))\(SequenceDiagram.statusWord(f("status")))"
+            return "\(who) answers \(role(f("to"))): \(f("status"))\(SequenceDiagram.statusWord(f("status")))"
         case "http.failure": return "\(who) got no answer from \(f("to")): \(f("error"))"
         case "fault.injected":
             if !f("lost").isEmpty { return "an injected fault (\(f("fault"))) loses the \(f("lost")) to \(f("to"))" }

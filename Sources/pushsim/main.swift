@@ -14,9 +14,11 @@ if CommandLine.arguments.dropFirst().first == "replay" { ReplayCommand.run(Array
 // `pushsim explore` likewise.
 if CommandLine.arguments.dropFirst().first == "explore" { ExploreCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-let (files, missing) = PushSim.scenarioFiles(in: options.paths)
+let (found, missing) = PushSim.scenarioFiles(in: options.paths)
 if !missing.isEmpty { Options.fail("no such file or folder: \(missing.joined(separator: ", "))") }
-if files.isEmpty { Options.fail("no .scenario files in \(options.paths.joined(separator: ", "))") }
+if found.isEmpty { Options.fail("no .scenario files in \(options.paths.joined(separator: ", "))") }
+let files = ScenarioSelection.filter(found, by: options.filter)
+if files.isEmpty { Options.fail("no scenario's path or name contains '\(options.filter ?? "")'") }
 CrashNotice.install()
 /// Serves the hub to the user's backend, from the first scenario that has `backend external`.
 let externalBackends = ExternalBackendServer(address: options.listen, timeoutSeconds: options.backendTimeout)
@@ -24,6 +26,10 @@ let externalBackends = ExternalBackendServer(address: options.listen, timeoutSec
 /// Prints text that may echo input (scenario strings, payloads from the wire) with its control
 /// characters escaped.
 func say(_ text: String, terminator: String = "\n") { print(text.escapingControlCharacters, terminator: terminator) }
+/// `say` for human-readable lines: each cut at 120 columns unless `--wide`.
+func show(_ text: String, wrap: Bool = false, terminator: String = "\n") {
+    print(TerminalLines.fit(text.escapingControlCharacters, wide: options.wide, wrap: wrap), terminator: terminator)
+}
 
 /// Sends what `print` has buffered to standard output now (before an error line, and after each
 /// scenario, so that a crash later loses none of it).
@@ -42,7 +48,7 @@ if options.command == .check {
     var bad = 0
     for file in files {
         switch PushSim.loadScenario(path: file) {
-        case .success(let s): say("ok    \(file) \"\(s.name)\": \(s.devices.count) device(s), \(s.actions.count) step(s), \(s.expectations.count) expectation(s)")
+        case .success(let s): show("ok    \(file) \"\(s.name)\": \(s.devices.count) device(s), \(s.actions.count) step(s), \(s.expectations.count) expectation(s)")
         case .failure(let error): writeError(error.rendered(limit: options.maxErrors)); bad += 1
         }
     }
@@ -55,7 +61,8 @@ if options.command == .explain {
     switch PushSim.run(path: files[0], seed: options.seed, externalBackends: externalBackends) {
     case .failure(let error): writeError(error.rendered(limit: options.maxErrors)); exit(2)
     case .success(let report):
-        say(Explanation.narrate(report), terminator: "")
+        show(Explanation.narrate(report), wrap: true, terminator: "")
+        if let path = options.htmlPath { say("page: " + HTMLPages(path: path, several: false).write(report)) }
         exit(report.passed ? 0 : 1)
     }
 }
@@ -64,6 +71,7 @@ if let path = options.diagramPath, files.count > 1, !path.hasSuffix(".md") {
     Options.fail("several scenarios need a Markdown diagram file (one diagram per scenario): name it <something>.md")
 }
 
+let pages = options.htmlPath.map { HTMLPages(path: $0, several: files.count > 1) }
 /// The `--trace` file, opened once and appended to after each scenario.
 let traceFile: FileHandle? = options.tracePath.map { path in
     guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -84,15 +92,17 @@ for file in files {
         unreadable.append((file, error.description))
     case .success(let report):
         reports.append(report)
-        if options.format == .text {
-            say(report.text(), terminator: "")
-            if options.timeline { say(TraceFormat.timeline(report.trace), terminator: "") }
+        let quiet = options.onlyFailures && report.passed
+        if options.format == .text && !quiet {
+            show(report.text(), terminator: "")
+            if options.timeline { show(TraceFormat.timeline(report.trace), terminator: "") }
         }
+        if let pages { let page = pages.write(report); if options.format == .text && !quiet { say("  page: \(page)") } }
         if options.checkDeterminism, case .success(let again) = PushSim.run(path: file, seed: report.seed, externalBackends: externalBackends) {
             if let d = Reports.firstDifference(report.trace, again.trace) {
                 nondeterministic += 1
                 say("  NOT DETERMINISTIC: trace line \(d.line) differs between two runs with seed \(report.seed)\n    first:  \(d.first)\n    second: \(d.second)")
-            } else if options.format == .text {
+            } else if options.format == .text && !quiet {
                 say("  deterministic: two runs gave the same \(report.trace.count)-event trace")
             }
         }

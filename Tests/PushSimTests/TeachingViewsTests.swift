@@ -45,7 +45,7 @@ import PushSim
     }
 
     @Test func explainNarratesEveryStepAndTheOutcome() throws {
-        let r = try runPushsim(["explain", Repo.scenarios + "/tutorial/alice-notifies-bob.scenario"])
+        let r = try runPushsim(["explain", Repo.scenarios + "/tutorial/alice-notifies-bob.scenario", "--wide"])   // whole lines
         #expect(r.status == 0)
         #expect(r.out.contains("[0+00:00:05.000] alice-pixel send \"Hi Bob\" to bob via apns"))
         #expect(r.out.contains("the hub accepts apple notification ntf-000001 for username:bob || from:alice and finds 1 matching registration(s)"))

@@ -1,0 +1,147 @@
+import PushSimKernel
+
+/// What each part of the world holds after a step of a run, derived from the trace alone (no
+/// access to the simulation): the hub's registrations and their tags, the notifications each push
+/// service keeps for an offline device and the handles it learned are dead, and each device's
+/// handle, user, registration id, connection and what it has shown. The teaching page's
+/// step-through shows this state after every step.
+///
+/// Applied in trace order; ``apply(_:)`` says which entries an event touched, so that a page only
+/// writes what changed.
+public struct TeachingState: Sendable {
+    /// A registration (or installation) the hub keeps, as its last `hub.*-upserted` event said.
+    public struct Registration: Sendable, Equatable {
+        public var id: String
+        public var platform: String
+        /// The handle's label as the hub traces it (`FA60BD34…9A7FFB`).
+        public var handle: String
+        /// Comma-separated, as stored.
+        public var tags: String
+        /// When it expires (`never`, or a virtual time).
+        public var expires: String
+        /// True once the hub answered 410 for it (`hub.registration-gone`: expired).
+        public var gone = false
+    }
+
+    /// A notification a push service keeps for a device it cannot reach (APNs keeps the last one
+    /// per app, FCM up to 100, WNS caches toasts), until it is delivered, replaced or expires.
+    public struct Held: Sendable, Equatable {
+        public var service: String
+        /// `apns-id`, FCM message name or WNS message id.
+        public var id: String
+        public var device: String
+    }
+
+    /// A handle a push service has declared dead (APNs `Unregistered`, FCM `UNREGISTERED`, an
+    /// expired WNS channel).
+    public struct DeadHandle: Sendable, Equatable {
+        public var service: String
+        public var device: String
+        public var handle: String
+        public var why: String
+    }
+
+    /// One device as its user and the app see it.
+    public struct DeviceView: Sendable, Equatable {
+        public var name: String
+        public var installed = false
+        public var handle: String?
+        public var user: String?
+        /// The registration id the app keeps in its storage.
+        public var registration: String?
+        public var online = true
+        /// The text of every notification shown, in order.
+        public var shown: [String] = []
+    }
+
+    /// An entry ``apply(_:)`` changed (added, updated or removed).
+    public enum Touched: Sendable, Equatable {
+        case registration(String)
+        case held(service: String, id: String)
+        case dead(service: String, key: String)
+        case device(String)
+    }
+
+    // Every dictionary here is only looked up; lists for output are sorted or kept in order.
+    public private(set) var registrations: [String: Registration] = [:]
+    public private(set) var held: [String: Held] = [:]              // "service|id"
+    public private(set) var dead: [String: DeadHandle] = [:]        // "service|device|handle"
+    public private(set) var devices: [String: DeviceView] = [:]
+
+    public init(devices names: [String] = []) {
+        for name in names { devices[name] = DeviceView(name: name) }
+    }
+
+    /// Registration ids the hub holds, sorted.
+    public var registrationIDs: [String] { registrations.keys.sorted() }
+    /// What `service` keeps for offline devices, by id.
+    public func held(by service: String) -> [Held] { held.values.filter { $0.service == service }.sorted { $0.id < $1.id } }
+    /// The handles `service` has declared dead, by device then handle.
+    public func deadHandles(of service: String) -> [DeadHandle] {
+        dead.values.filter { $0.service == service }.sorted { ($0.device, $0.handle) < ($1.device, $1.handle) }
+    }
+
+    static let services = ["apns", "fcm", "wns"]
+
+    /// Applies one trace event; returns what it changed.
+    public mutating func apply(_ e: TraceEvent) -> [Touched] {
+        func f(_ key: String) -> String? { e[key]?.description }
+        switch e.kind {
+        case "hub.registration-upserted", "hub.installation-upserted", "hub.installation-patched":
+            guard let id = f("id") else { return [] }
+            registrations[id] = Registration(id: id, platform: f("platform") ?? "", handle: f("handle") ?? "",
+                                             tags: f("tags") ?? "", expires: f("expires") ?? "never")
+            return [.registration(id)]
+        case "hub.registration-deleted", "hub.installation-deleted":
+            guard let id = f("id"), registrations.removeValue(forKey: id) != nil else { return [] }
+            return [.registration(id)]
+        case "hub.registration-gone":
+            guard let id = f("id"), registrations[id] != nil, registrations[id]?.gone == false else { return [] }
+            registrations[id]!.gone = true
+            return [.registration(id)]
+        case "apns.stored", "fcm.stored", "wns.cached":
+            guard let id = heldID(e), let device = f("device") else { return [] }
+            held[e.layer + "|" + id] = Held(service: e.layer, id: id, device: device)
+            return [.held(service: e.layer, id: id)]
+        case "apns.delivered", "fcm.delivered", "wns.delivered", "notification.dropped":
+            guard Self.services.contains(e.layer), let id = heldID(e), held.removeValue(forKey: e.layer + "|" + id) != nil else { return [] }
+            return [.held(service: e.layer, id: id)]
+        case "apns.token-invalidated", "fcm.token-invalidated", "wns.channel-invalidated":
+            let device = f("device") ?? "?"
+            let handle = f("token") ?? f("handle") ?? "channel"
+            let key = device + "|" + handle
+            dead[e.layer + "|" + key] = DeadHandle(service: e.layer, device: device, handle: handle, why: f("why") ?? "")
+            return [.dead(service: e.layer, key: key)]
+        default:
+            return applyToDevice(e)
+        }
+    }
+
+    private func heldID(_ e: TraceEvent) -> String? { (e["apns-id"] ?? e["name"] ?? e["msg-id"])?.description }
+
+    private mutating func applyToDevice(_ e: TraceEvent) -> [Touched] {
+        guard var d = devices[e.host] else { return [] }
+        let before = d
+        switch e.kind {
+        case "device.install": d.installed = true
+        case "device.uninstall": d = DeviceView(name: d.name, online: d.online, shown: d.shown)
+        case "device.restore":
+            d.installed = true
+            d.registration = e["stored-id"]?.description
+        case "device.handle-received": d.handle = e["handle"]?.description
+        case "app.login": d.user = e["user"]?.description
+        case "app.logout":   // the app forgets the user and the registration id it kept
+            d.user = nil
+            d.registration = nil
+        case "app.registered": d.registration = e["registration"]?.description
+        case "app.retry" where e["forgotten-id"] != nil: d.registration = nil
+        case "host.offline": d.online = false
+        case "host.online": d.online = true
+        case "notification.shown": d.shown.append(e["text"]?.description ?? "")
+        default: return []
+        }
+        guard d != before else { return [] }
+        devices[e.host] = d
+        return [.device(e.host)]
+    }
+}
