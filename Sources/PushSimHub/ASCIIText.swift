@@ -5,7 +5,7 @@
 /// all ASCII the clusters are the bytes (only CR LF forms a two-byte cluster, and no separator used
 /// here is CR or LF), so splitting the bytes gives exactly what `split` gives. These functions
 /// answer nil for any other text; callers then use `split` itself, so no answer ever differs.
-public enum ASCIIText {
+package enum ASCIIText {
     /// `text.split(separator: separator, omittingEmptySubsequences: omittingEmpty)` as strings,
     /// for ASCII text and an ASCII separator other than CR and LF; nil for other text.
     public static func split(_ text: String, separator: UInt8, omittingEmpty: Bool) -> [String]? {

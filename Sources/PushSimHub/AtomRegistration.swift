@@ -4,7 +4,7 @@ import PushSimNetwork
 /// The Atom XML the hub's registration REST API speaks (NH-REST, NH-DN495630): a request body is
 /// an `<entry>` whose `<content>` holds one `<…RegistrationDescription>`; answers are entries or
 /// a `<feed>` of entries. Tags travel as one comma-separated string.
-public enum AtomRegistration {
+package enum AtomRegistration {
     static let atomNamespace = "http://www.w3.org/2005/Atom"
     static let sbNamespace = "http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"
     static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"

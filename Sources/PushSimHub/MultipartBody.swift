@@ -2,7 +2,7 @@
 /// `notification` holding the payload with its Content-Type, one named `devices` holding a JSON
 /// array of handles, boundary `nh-batch-multipart-boundary` (NH-DOTNET
 /// `SendDirectNotificationAsync(notification, deviceHandles)`).
-public struct MultipartBody: Sendable, Equatable {
+package struct MultipartBody: Sendable, Equatable {
     public struct Part: Sendable, Equatable {
         /// Header lines in order, e.g. `Content-Type`, `Content-Disposition`.
         public var headers: [Header]

@@ -16,7 +16,7 @@ import PushSimNetwork
 ///   no declaration.
 /// - A whole-value `#(prop)` whose value is a JSON number (`0|[1-9][0-9]*`, optional fraction
 ///   and exponent, no sign: the regex NH-TPL gives) is written as a bare number; otherwise as a string.
-public struct CompiledTemplate: Sendable, Equatable {
+package struct CompiledTemplate: Sendable, Equatable {
     public enum Format: String, Sendable { case json, xml }
 
     /// The body as registered.

@@ -30,7 +30,7 @@ extension Unicode.Scalar {
 
 /// `U+001B`: a code point as Unicode writes it, at least four hex digits (for values that may not
 /// be valid scalars too, such as a surrogate named by an XML character reference).
-public func unicodeCodePoint(_ value: UInt32) -> String {
+package func unicodeCodePoint(_ value: UInt32) -> String {
     let hex = String(value, radix: 16, uppercase: true)
     return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

@@ -104,7 +104,7 @@ extension String {
 
 /// The hash behind ``Swift/String/stableHash``: 8 bytes at a time, multiply and shift, then the
 /// MurmurHash3 64-bit finaliser so that high and low bits both depend on every byte.
-@inlinable public func stableHashOfBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
+@inlinable package func stableHashOfBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
     let k: UInt64 = 0x9E37_79B9_7F4A_7C15
     var h = k ^ UInt64(bytes.count)
     var i = 0
@@ -134,7 +134,7 @@ extension String {
 }
 
 /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time.
-@inlinable public func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+@inlinable package func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
     var i = 0
     while i &+ 8 <= count {
         if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }

@@ -64,7 +64,7 @@ public enum TraceFormat {
 }
 
 /// Appends `s` as a JSON string literal (quotes, backslash and control characters escaped).
-public func appendJSONString(_ s: String, to out: inout String) {
+package func appendJSONString(_ s: String, to out: inout String) {
     out += "\""
     // Most strings (handles, ids) need no escape: append them whole.
     if !s.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

@@ -20,7 +20,7 @@ import PushSimKernel
 ///
 /// `install` counts the app's installations on the device: the same (device, app, install)
 /// always gets the same handle (apps ask on every launch, A-REG, W-OVR); a new install gets a new one.
-public enum DeviceChannel {
+package enum DeviceChannel {
     public static let registerPath = "/register"
     public static let connectPath = "/connect"
     public static let pushPath = "/push"
@@ -35,7 +35,7 @@ public enum DeviceChannel {
 }
 
 /// Parsed body of a device's `POST /register`.
-public struct DeviceRegisterRequest: Sendable, Equatable {
+package struct DeviceRegisterRequest: Sendable, Equatable {
     public var app: String
     public var install: Int
     public var environment: String
@@ -110,4 +110,4 @@ extension World {
 
 /// A push handle as traces show it: its first 8 characters and an ellipsis when longer than 12
 /// (APNs tokens, FCM registration tokens and WNS channel URIs are long and stay readable).
-public func shortToken(_ token: String) -> String { token.count > 12 ? String(token.prefix(8)) + "…" : token }
+package func shortToken(_ token: String) -> String { token.count > 12 ? String(token.prefix(8)) + "…" : token }

@@ -57,7 +57,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
 /// Whether two header names are equal ignoring ASCII case (header names are ASCII tokens), without
 /// building lower-cased copies: header lookups run several times per request on hot paths.
-@inlinable public func sameFieldName(_ a: String, _ b: String) -> Bool {
+@inlinable package func sameFieldName(_ a: String, _ b: String) -> Bool {
     // Lengths first (O(1) for native strings): most names compared on a lookup differ in length.
     guard a.utf8.count == b.utf8.count else { return false }
     // Then the bytes in place (native and small strings are contiguous).
@@ -82,7 +82,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 }
 
 /// Whether header name `name` starts with `prefix`, ignoring ASCII case (`X-WNS-` and `x-wns-tag`).
-public func fieldName(_ name: String, hasPrefix prefix: String) -> Bool {
+package func fieldName(_ name: String, hasPrefix prefix: String) -> Bool {
     let n = prefix.utf8.count
     guard name.utf8.count >= n else { return false }
     if let same = name.utf8.withContiguousStorageIfAvailable({ x in
@@ -166,7 +166,7 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Splits `path?a=1&b=2` into the path and decoded query items (empty items are skipped).
-public func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: [(String, String)]) where S.SubSequence == Substring {
+package func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query: [(String, String)]) where S.SubSequence == Substring {
     var target = String(target)
     return target.withUTF8 { splitTarget(bytes: $0) }
 }
@@ -219,7 +219,7 @@ private func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String
 }
 
 /// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).
-public func percentDecode<S: StringProtocol>(_ text: S) -> String {
+package func percentDecode<S: StringProtocol>(_ text: S) -> String {
     let needsDecoding = text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") } }
         ?? text.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
     if !needsDecoding { return String(text) }
@@ -236,7 +236,7 @@ public func percentDecode<S: StringProtocol>(_ text: S) -> String {
 }
 
 /// Percent-encodes everything but unreserved characters (RFC 3986).
-public func percentEncode(_ text: String) -> String {
+package func percentEncode(_ text: String) -> String {
     var out = ""
     for b in text.utf8 {
         switch b {
@@ -254,7 +254,7 @@ public func percentEncode(_ text: String) -> String {
 /// A short, readable label for a push handle in traces: for a URL the part after `token=`, then,
 /// if long, its first 8 and last 6 characters (`fa60bd34…9a7ffb`). Two different handles of the
 /// same service practically never share a label, so checkers can compare labels.
-public func handleLabel(_ handle: String) -> String {
+package func handleLabel(_ handle: String) -> String {
     var h = Substring(handle)
     if let r = h.firstRange(of: "token=") { h = h[r.upperBound...] }
     return h.count > 16 ? String(h.prefix(8)) + "…" + String(h.suffix(6)) : String(h)

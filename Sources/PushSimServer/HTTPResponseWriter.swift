@@ -6,7 +6,7 @@ import PushSimNetwork
 /// Framing and hop-by-hop fields a fake set (`Content-Length`, `Transfer-Encoding`, `Connection`,
 /// `Keep-Alive`) are replaced, never repeated. CR, LF and NUL in names and values are dropped so
 /// that no answer can split into two.
-public enum HTTPResponseWriter {
+package enum HTTPResponseWriter {
     /// Fields the server writes itself.
     static let ownFields = ["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"]
 

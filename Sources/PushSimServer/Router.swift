@@ -19,7 +19,7 @@ import PushSimBackend
 ///    - `/?token=…` → a WNS channel URI (`cloud.notify.windows.com`);
 ///    - `/api/…` → the tutorial's app backend.
 /// 4. Anything else: nil (the server answers 404 with JSON).
-public struct Router: Sendable {
+package struct Router: Sendable {
     public enum Route: Sendable, Equatable {
         case control
         /// A world host, by the authority to put on the in-world request.

@@ -9,7 +9,7 @@ import PushSimKernel
 /// the exact signed text, which is all a simulation needs: a wrong key, a changed claim or a
 /// truncated token is refused, as it would be by the real service. It is NOT secure and not
 /// interoperable with real keys.
-public enum SimulatedSignature {
+package enum SimulatedSignature {
     public static func sign(_ message: String, secret: String) -> String {
         let hash = fnv1a64(message.utf8, start: fnv1a64(secret.utf8 + [0]))
         let hex = String(hash, radix: 16)

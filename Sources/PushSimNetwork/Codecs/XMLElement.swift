@@ -123,7 +123,7 @@ public struct XMLDocument: Equatable, Sendable {
 
 /// `text` with `&`, `<`, `>`, `"` and `'` replaced by `&amp;`, `&lt;`, `&gt;`, `&quot;` and
 /// `&apos;`: safe both as element text and inside a quoted attribute value.
-public func xmlEscape(_ text: String) -> String {
+package func xmlEscape(_ text: String) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(text.utf8.count)
     for b in text.utf8 {
@@ -147,7 +147,7 @@ private func escape(_ text: String, into out: inout [UInt8], attribute: Bool) {
 
 /// XML escaping as `XMLElement` writes it: text escapes `&`, `<`, `>` and CR (`&#13;`); attribute
 /// values also `"`, tab (`&#9;`) and LF (`&#10;`).
-public enum XMLEscaping {
+package enum XMLEscaping {
     /// Appends the UTF-8 bytes `source`, escaped, to `out`; text that needs no escape (most) is copied whole.
     public static func append(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
         let plain = source.allSatisfy { b in

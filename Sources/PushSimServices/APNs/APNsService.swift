@@ -54,7 +54,7 @@ public final class APNsService: Host, CallReceiver {
     // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
     // reason given on `World`'s hot state (one thread runs the world; no access to one of these
     // overlaps another access to it).
-    @exclusivity(unchecked) public private(set) var tokens = HandleRegistry()
+    @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
     @exclusivity(unchecked) private var providerTokens: APNsProviderTokens
     /// How provider tokens' ES256 signatures are checked (default: PushSim's stand-in; `pushsim
     /// serve` checks structure and claims only, since real APNs libraries sign with real keys).

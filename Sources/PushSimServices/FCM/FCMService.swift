@@ -50,7 +50,7 @@ public final class FCMService: Host, CallReceiver {
     // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
     // reason given on `World`'s hot state (one thread runs the world; no access to one of these
     // overlaps another access to it).
-    @exclusivity(unchecked) public private(set) var tokens = HandleRegistry()
+    @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
     @exclusivity(unchecked) private var accessTokens = AccessTokens()
     @exclusivity(unchecked) private var random: SeededRandom
     @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter

@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 /// What the service knows about one handle it issued.
-public struct HandleRecord: Sendable, Equatable {
+package struct HandleRecord: Sendable, Equatable {
     /// Primary host name of the device holding it (`fleet#12` for a member of a device fleet).
     public var device: String
     /// Bundle id (APNs topic), Android package or Windows package family.
@@ -27,7 +27,7 @@ public struct HandleRecord: Sendable, Equatable {
 /// two ``SlotTable``s (by handle, by device/app/install) that store no keys, only 8-byte
 /// entries. About 100 bytes per handle besides the handle text itself.
 /// Nothing here is iterated for behaviour or output.
-public struct HandleRegistry {
+package struct HandleRegistry {
     private struct Row {
         var device: String
         var install: Int32

@@ -19,7 +19,7 @@ import PushSimNetwork
 ///
 /// The Google hosts are aliases of ``FCMService`` (Google's front end owns them); MPNS needs no
 /// code, only the promise that nothing registers a `notify.live.net` name.
-public enum RetiredEndpoints {
+package enum RetiredEndpoints {
     /// Host names of the retired GCM HTTP API (GCM-EOL).
     public static let gcmHosts = ["gcm-http.googleapis.com", "android.googleapis.com"]
     /// The path of the retired FCM legacy HTTP API on `fcm.googleapis.com` (F-MIG).

@@ -41,7 +41,7 @@ public final class WNSService: Host, CallReceiver {
     // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
     // reason given on `World`'s hot state (one thread runs the world; no access to one of these
     // overlaps another access to it).
-    @exclusivity(unchecked) public private(set) var channels = HandleRegistry()
+    @exclusivity(unchecked) package private(set) var channels = HandleRegistry()
     /// The last payload found well-formed, so a fan-out of one payload is parsed once.
     @exclusivity(unchecked) private var checkedPayloads = PayloadCheckMemo()   // keyed by the channel URI's token
     @exclusivity(unchecked) private var accessTokens = AccessTokens()
