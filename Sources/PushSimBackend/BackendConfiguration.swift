@@ -1,5 +1,5 @@
 /// Which hub SDK generation the tutorial backend runs on. It decides how defect e shows
-/// (pns-fidelity.md §5.2 e, NH-NOTIFY, NH-DOTNET).
+/// (Citations §5.2 e, NH-NOTIFY, NH-DOTNET).
 public enum TutorialHubSDK: String, Sendable, CaseIterable {
     /// Today's HttpClient-based SDK: a hub error reaches `ReturnGoneIfHubResponseIsGone` with no
     /// `WebException` inside, the null dereference throws, and the client sees 500 for every hub error.

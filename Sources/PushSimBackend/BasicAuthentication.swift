@@ -1,6 +1,6 @@
 import PushSimNetwork
 
-/// The tutorial's `AuthenticationTestHandler`, step by step (NH-NOTIFY; tutorial-system.md
+/// The tutorial's `AuthenticationTestHandler`, step by step (NH-NOTIFY; Citations §T
 /// "Authentication in the tutorial"): it reads the first `Authorization` value (throwing when
 /// there is none — defect c), requires the `Basic ` scheme, base64-decodes, splits on `:` and
 /// accepts only when user name and password are the same string. Refusals are 403.

@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimHub
 
-/// The tutorial's backend with its defects fixed (tutorial-system.md, pns-fidelity.md §5):
+/// The tutorial's backend with its defects fixed (Citations §T, §5):
 /// - real accounts: a missing, malformed or wrong `Authorization` is 401 with `WWW-Authenticate`
 ///   (fixes c and the user-equals-password stand-in);
 /// - input checked before use, with a 400 that says what is wrong (fixes f), bodies over 64 KB 413;

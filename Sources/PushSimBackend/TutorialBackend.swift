@@ -3,7 +3,7 @@ import PushSimNetwork
 import PushSimHub
 
 /// The app backend of Microsoft's "push notifications to specific users" tutorial, as written
-/// (tutorial-system.md; NH-NOTIFY): the Basic-auth test handler, `RegisterController` and
+/// (Citations §T; NH-NOTIFY): the Basic-auth test handler, `RegisterController` and
 /// `NotificationsController`, talking to the hub through ``NotificationHubClient``.
 ///
 /// Its known defects are kept on purpose and marked in the trace with a `defect` field:

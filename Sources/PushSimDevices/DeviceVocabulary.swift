@@ -20,7 +20,7 @@ public enum DevicePlatform: String, Sendable, CaseIterable {
     }
 }
 
-/// Which app client logic a device runs (tutorial-system.md).
+/// Which app client logic a device runs (Citations §T).
 public enum ClientFlavour: String, Sendable, CaseIterable {
     /// The tutorial's `RegisterClient` as written: the stored registration id is never cleared,
     /// so the "retry" on 410 re-sends the same dead id (defect a).

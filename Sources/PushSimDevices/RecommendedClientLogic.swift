@@ -16,10 +16,12 @@ import PushSimNetwork
 ///   just before the logout's unregistration got through is for the user who left);
 /// - the registration id stays out of backups (iOS's `isExcludedFromBackup`, Android's Auto
 ///   Backup rules): a registration belongs to one device's handle.
-public final class RecommendedClientLogic: AppClientLogic {
+///
+/// Subclass it to change one decision and keep the rest (the example package's `MyApp` does).
+open class RecommendedClientLogic: AppClientLogic {
     public init() {}
 
-    public func register(on device: Device, handle: String) {
+    open func register(on device: Device, handle: String) {
         guard !device.isRegistering else { device.registerAgain = true; return }
         device.isRegistering = true
         RecommendedRegisterClient(device: device).register(handle: handle, restartsLeft: 1) { [device] in
@@ -28,26 +30,29 @@ public final class RecommendedClientLogic: AppClientLogic {
         }
     }
 
-    public func handleReceived(on device: Device, changed: Bool) {
+    open func handleReceived(on device: Device, changed: Bool) {
         if device.authorization != nil { device.register() }
     }
 
-    public func logout(on device: Device, registrationID: String?, forget: () -> Void) {
+    open func logout(on device: Device, registrationID: String?, forget: () -> Void) {
         guard let id = registrationID else { return forget() }
         device.storage[Device.pendingUnregistrationKey] = id + " " + (device.authorization ?? "")
         forget()
         Self.unregisterPending(on: device)
     }
 
-    public func resumed(on device: Device) { Self.unregisterPending(on: device) }
+    open func resumed(on device: Device) { Self.unregisterPending(on: device) }
 
-    public func handleRetryDelay(after attempt: Int) -> VirtualDuration? {
+    open func handleRetryDelay(after attempt: Int) -> VirtualDuration? {
         attempt < AppRetry.delays.count ? AppRetry.delays[attempt] : nil
     }
 
-    public var showsDataMessagesWhileLoggedOut: Bool { false }
+    open var showsDataMessagesWhileLoggedOut: Bool { false }
 
-    public func restoredStorage(_ backup: [String: String]) -> [String: String] {
+    /// The message as a JSON string.
+    open func messageBody(_ message: String) -> String { jsonString(message) }
+
+    open func restoredStorage(_ backup: [String: String]) -> [String: String] {
         var storage = backup
         storage[Device.registrationIDKey] = nil
         storage[Device.pendingUnregistrationKey] = nil

@@ -7,19 +7,33 @@ import PushSimNetwork
 /// button; logout is one `DELETE`, never retried; the message is sent wrapped in quotes without
 /// escaping (`"\"%@\""`: defect d); data messages are shown whoever is logged in; backups carry
 /// the stored registration id; nothing is retried.
-public final class TutorialClientLogic: AppClientLogic {
+///
+/// Subclass it to fix one defect and keep the others.
+open class TutorialClientLogic: AppClientLogic {
     public init() {}
 
-    public func register(on device: Device, handle: String) {
+    open func register(on device: Device, handle: String) {
         TutorialRegisterClient(device: device).register(handle: handle, retry: true)
     }
 
-    public func handleReceived(on device: Device, changed: Bool) {}
+    open func handleReceived(on device: Device, changed: Bool) {}
 
-    public func logout(on device: Device, registrationID: String?, forget: () -> Void) {
+    open func logout(on device: Device, registrationID: String?, forget: () -> Void) {
         if let id = registrationID { device.callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in } }
         forget()
     }
 
-    public func messageBody(_ message: String) -> String { "\"" + message + "\"" }
+    open func messageBody(_ message: String) -> String { "\"" + message + "\"" }
+
+    /// Nothing to do when the app comes back.
+    open func resumed(on device: Device) {}
+
+    /// A handle that does not come is not asked for again.
+    open func handleRetryDelay(after attempt: Int) -> VirtualDuration? { nil }
+
+    /// Data messages are shown whoever is logged in.
+    open var showsDataMessagesWhileLoggedOut: Bool { true }
+
+    /// Backups carry everything, the registration id too.
+    open func restoredStorage(_ backup: [String: String]) -> [String: String] { backup }
 }

@@ -1,7 +1,7 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// The tutorial's `RegisterClient`, as written (NH-IOS; tutorial-system.md step 3):
+/// The tutorial's `RegisterClient`, as written (NH-IOS; Citations §T step 3):
 /// 1. use the registration id in local storage, or `POST /api/register?handle=` and store the
 ///    id from the quoted reply (first and last character stripped);
 /// 2. `PUT /api/register/<id>` with `{"Platform", "Handle", "Tags": []}`;
@@ -65,7 +65,7 @@ struct TutorialRegisterClient {
     }
 }
 
-/// The registration logic Microsoft's guidance recommends (NH-DN743807; tutorial-system.md
+/// The registration logic Microsoft's guidance recommends (NH-DN743807; Citations §T
 /// "What the guidance recommends instead"): keep the id; with none stored, get one; upsert;
 /// on 410 forget the stored id and start over from "create id" (at most `restartsLeft` times);
 /// on 403 for extra tags it asked for, register without them;

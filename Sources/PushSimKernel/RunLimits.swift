@@ -1,5 +1,5 @@
 /// Upper bounds on a run. Hitting one ends the run as its own failure with a clear message
-/// (house style rule 12), never a hang.
+/// (design rule 12), never a hang.
 public struct RunLimits: Sendable, Hashable {
     /// Most events the run may process. Default 20 million.
     public var maxEvents: Int

@@ -4,7 +4,7 @@
 /// (`"network"`, `"apns"`, `"device/bob-iphone"`). A fork depends only on the root seed and its
 /// name, not on how many numbers anyone drew before, so a new draw in one part never shifts
 /// another part's numbers. Never use the standard library's random APIs, random UUIDs or the system
-/// generator inside the simulation (house style rule 4).
+/// generator inside the simulation (design rule 4).
 public struct SeededRandom: Sendable {
     /// The seed this stream was created from (for a fork: derived from the parent and the name).
     public let seed: UInt64
@@ -55,7 +55,7 @@ public struct SeededRandom: Sendable {
         return range.lowerBound &+ Int64(bitPattern: uint64(below: width))
     }
 
-    /// True with probability `ratio` (an integer ratio such as 1/200, house style rule 5).
+    /// True with probability `ratio` (an integer ratio such as 1/200, design rule 5).
     public mutating func chance(_ ratio: Ratio) -> Bool {
         if ratio.numerator <= 0 { return false }
         if ratio.numerator >= ratio.denominator { return true }

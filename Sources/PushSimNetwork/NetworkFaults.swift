@@ -1,6 +1,6 @@
 import PushSimKernel
 
-/// Latency and link faults as data (house style rule 9): the world asks these rules, in order,
+/// Latency and link faults as data (design rule 9): the world asks these rules, in order,
 /// what happens to each message; the first verdict other than "deliver" wins.
 public struct NetworkFaults: Sendable {
     /// One-way latency of a message, drawn uniformly in `latencyMin...latencyMax` from the

@@ -2,7 +2,7 @@ import PushSimKernel
 
 /// The simulated world: one virtual clock, one event queue, one root seed, the network between
 /// the hosts, the trace and the request journal. Everything mutable in a run hangs off one
-/// `World` (house style rule 1); one thread runs it, one event at a time.
+/// `World` (design rule 1); one thread runs it, one event at a time.
 ///
 /// Hosts talk only through ``call(_:from:timeout:then:)`` and ``respond(to:with:)``. Every
 /// message takes a one-way latency drawn from the `network` stream and passes the fault rules.

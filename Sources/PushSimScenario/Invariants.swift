@@ -16,8 +16,8 @@ public struct InvariantResult: Sendable, Equatable {
     public var holds: Bool { violations.isEmpty }
 }
 
-/// An invariant checker: it observes trace events as they are recorded, from outside (house
-/// style rule 11), and gives a verdict at the end. Services never call checkers.
+/// An invariant checker: it observes trace events as they are recorded, from outside (design
+/// rule 11), and gives a verdict at the end. Services never call checkers.
 protocol InvariantChecker: AnyObject {
     func observe(_ event: TraceEvent)
     /// The verdict once the run is over; `leftovers` is the run's leftovers report.
@@ -57,7 +57,7 @@ final class CrossUserDeliveryChecker: InvariantChecker {
 }
 
 /// Nothing is sent to a handle after the hub learned it is dead, unless it was registered again
-/// (what-users-expect.md; pns-fidelity.md §6: a provider stops using a handle the PNS reported).
+/// (Citations §6: a provider stops using a handle the PNS reported).
 ///
 /// It watches the hub's PNS feedback (`hub.registration-deleted` and
 /// `hub.installation-channel-expired` with `dead-handle`), re-registrations

@@ -14,7 +14,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A world setting given at the top of a scenario.
-public enum Setting: Equatable, Sendable {
+public enum ScenarioSetting: Equatable, Sendable {
     case backend(BackendFlavour)
     /// Devices talk to the user's own backend, outside the world (`backend external "http://127.0.0.1:8080"`).
     case externalBackend(ExternalBackendAddress)
@@ -98,7 +98,7 @@ public enum ActionKind: Equatable, Sendable {
 }
 
 /// One timed action, with its time already resolved to an absolute virtual time.
-public struct Action: Equatable, Sendable {
+public struct ScenarioAction: Equatable, Sendable {
     public var time: VirtualTime
     public var device: String
     public var kind: ActionKind
@@ -200,13 +200,13 @@ public struct Scenario: Equatable, Sendable {
     public var name: String
     /// The seed written in the file (`seed 7`); the command line may override it.
     public var seed: UInt64?
-    public var settings: [Setting]
+    public var settings: [ScenarioSetting]
     public var devices: [DeviceDeclaration]
     /// In file order; times never go backwards.
-    public var actions: [Action]
+    public var actions: [ScenarioAction]
     public var expectations: [Expectation]
-    public init(path: String, name: String, seed: UInt64?, settings: [Setting], devices: [DeviceDeclaration],
-                actions: [Action], expectations: [Expectation]) {
+    public init(path: String, name: String, seed: UInt64?, settings: [ScenarioSetting], devices: [DeviceDeclaration],
+                actions: [ScenarioAction], expectations: [Expectation]) {
         self.path = path; self.name = name; self.seed = seed; self.settings = settings; self.devices = devices
         self.actions = actions; self.expectations = expectations
     }

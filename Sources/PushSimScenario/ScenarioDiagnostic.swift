@@ -2,7 +2,7 @@ import PushSimKernel
 
 /// One problem found in a scenario file: where it is, what was expected and found, and how to fix it.
 ///
-/// Diagnostics are plain values (house style rule 10) with one renderer, ``description``:
+/// Diagnostics are plain values (design rule 10) with one renderer, ``description``:
 ///
 ///     alice.scenario:4:22: error: expected a duration such as 5s or 250ms, found "5x"
 ///       hint: units are us, ms, s, m, h, d

@@ -60,7 +60,7 @@ extension ScenarioParser.Session {
         let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
         let kind = try actionKind(&t, device: device, verb: verb)
         try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
-        actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+        actions.append(ScenarioAction(time: time, device: device.text, kind: kind, location: t.location(device)))
     }
 
     /// The action after `<device> <verb>`: the rest of the statement up to its end, not checked.
@@ -152,7 +152,7 @@ extension ScenarioParser.Session {
             }
         }
         try t.finish(hint: usage)
-        actions.append(Action(time: time, device: device.text, kind: kind, location: t.location(device)))
+        actions.append(ScenarioAction(time: time, device: device.text, kind: kind, location: t.location(device)))
     }
 
     /// `request <METHOD> "<path?query>" [auth none|basic <user> <password>|header "<value>"] [body "<text>"]`;

@@ -169,7 +169,7 @@ extension ScenarioParser.Session {
         let location = t.location(token)
         actions.reserveCapacity(actions.count + population.members.count)
         for (i, member) in population.members.enumerated() {
-            actions.append(Action(time: time, device: member, kind: PopulationPattern.fill(kind, n: i + 1, user: population.users[i]),
+            actions.append(ScenarioAction(time: time, device: member, kind: PopulationPattern.fill(kind, n: i + 1, user: population.users[i]),
                                   location: location))
         }
     }

@@ -86,13 +86,13 @@ public enum ScenarioParser {
         var seed: UInt64?
         var seedLine: Int?
         /// In file order; a later setting of the same kind overrides an earlier one when the world is built.
-        var settings: [Setting] = []
+        var settings: [ScenarioSetting] = []
         var devices: [DeviceDeclaration] = []
         /// Every use of a device name, in file order, checked against `declaredNames` at the end.
         var deviceUses: [(name: String, location: SourceLocation)] = []
         /// Every host named in a network rule, checked against devices and services at the end.
         var hostUses: [(name: String, location: SourceLocation)] = []
-        var actions: [Action] = []
+        var actions: [ScenarioAction] = []
         var expectations: [Expectation] = []
         /// The time of the current step.
         var cursor = VirtualTime.zero

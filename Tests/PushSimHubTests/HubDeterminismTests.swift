@@ -5,8 +5,8 @@ import PushSimServices
 import Testing
 
 /// The same seed gives the same trace, byte for byte, through every new hub feature: installations
-/// and patches, template, direct, batch, scheduled and test sends, feedback and telemetry (house
-/// style rules 3, 7, 15).
+/// and patches, template, direct, batch, scheduled and test sends, feedback and telemetry (design
+/// rules 3, 7, 15).
 @Suite("Hub determinism")
 struct HubDeterminismTests {
     /// Runs a fixed story on `seed` and returns the whole trace as JSON lines.

@@ -17,7 +17,7 @@ struct ConvergenceLanguageTests {
         let s = try parse("scenario \"x\"\nnetwork loss 1/5 between bob backend from 10s to 1m\nnetwork loss 1/10 from 5s to 6s\ndevice bob ios\n").get()
         let first: Range<VirtualTime> = VirtualTime(microseconds: 10_000_000)..<VirtualTime(microseconds: 60_000_000)
         let second: Range<VirtualTime> = VirtualTime(microseconds: 5_000_000)..<VirtualTime(microseconds: 6_000_000)
-        let expected: [Setting] = [.loss(Ratio(1, 5), between: ["bob", "backend"], window: first),
+        let expected: [ScenarioSetting] = [.loss(Ratio(1, 5), between: ["bob", "backend"], window: first),
                                    .loss(Ratio(1, 10), between: nil, window: second)]
         #expect(s.settings == expected)
         guard case .failure(let f) = parse("scenario \"x\"\nnetwork loss 1/5 from 10s to 10s\n") else { Issue.record("parsed"); return }

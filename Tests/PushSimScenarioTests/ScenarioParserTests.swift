@@ -86,15 +86,15 @@ private let fullExample = """
             DeviceDeclaration(name: "alice-pixel", platform: .android, user: "alice", client: .recommended, location: at(12, 1)),
         ],
         actions: [
-            Action(time: .zero, device: "bob-iphone", kind: .install, location: at(14, 8)),
-            Action(time: seconds(1), device: "bob-iphone", kind: .login(user: "bob", password: "bob"), location: at(15, 8)),
-            Action(time: seconds(2), device: "alice-pixel", kind: .install, location: at(16, 7)),
-            Action(time: seconds(2), device: "alice-pixel", kind: .login(user: "alice", password: "secret word"), location: at(17, 1)),
-            Action(time: seconds(5), device: "alice-pixel", kind: .send(message: "Hi Bob", to: "bob", via: [.apns]), location: at(18, 7)),
-            Action(time: seconds(5), device: "bob-iphone", kind: .uninstall, location: at(21, 1)),
-            Action(time: seconds(5), device: "bob-iphone", kind: .offline, location: at(22, 1)),
-            Action(time: .zero + .milliseconds(5_500), device: "bob-iphone", kind: .online, location: at(23, 11)),
-            Action(time: later, device: "alice-pixel", kind: .send(message: "Hi again", to: "bob", via: [.apns, .wns]), location: at(25, 1)),
+            ScenarioAction(time: .zero, device: "bob-iphone", kind: .install, location: at(14, 8)),
+            ScenarioAction(time: seconds(1), device: "bob-iphone", kind: .login(user: "bob", password: "bob"), location: at(15, 8)),
+            ScenarioAction(time: seconds(2), device: "alice-pixel", kind: .install, location: at(16, 7)),
+            ScenarioAction(time: seconds(2), device: "alice-pixel", kind: .login(user: "alice", password: "secret word"), location: at(17, 1)),
+            ScenarioAction(time: seconds(5), device: "alice-pixel", kind: .send(message: "Hi Bob", to: "bob", via: [.apns]), location: at(18, 7)),
+            ScenarioAction(time: seconds(5), device: "bob-iphone", kind: .uninstall, location: at(21, 1)),
+            ScenarioAction(time: seconds(5), device: "bob-iphone", kind: .offline, location: at(22, 1)),
+            ScenarioAction(time: .zero + .milliseconds(5_500), device: "bob-iphone", kind: .online, location: at(23, 11)),
+            ScenarioAction(time: later, device: "alice-pixel", kind: .send(message: "Hi again", to: "bob", via: [.apns, .wns]), location: at(25, 1)),
         ],
         expectations: [
             Expectation(kind: .shows(device: "bob-iphone", text: "From alice: Hi Bob"), by: seconds(6), location: at(19, 1),
@@ -159,7 +159,7 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 
 @Test func deviceMayBeUsedBeforeItsDeclaration() throws {
     let scenario = try parse("scenario \"x\"\nat 1s carol install\nexpect carol shows nothing\ndevice carol windows\n").get()
-    #expect(scenario.actions == [Action(time: seconds(1), device: "carol", kind: .install, location: at(2, 7))])
+    #expect(scenario.actions == [ScenarioAction(time: seconds(1), device: "carol", kind: .install, location: at(2, 7))])
     #expect(scenario.expectations.count == 1)
 }
 
@@ -187,7 +187,7 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 
 @Test func crlfLineEndingsAndTabsAreAccepted() throws {
     let scenario = try parse("scenario \"x\"\r\ndevice d ios\r\n\tat 1s\td install\r\n").get()
-    #expect(scenario.actions == [Action(time: seconds(1), device: "d", kind: .install, location: at(3, 8))])
+    #expect(scenario.actions == [ScenarioAction(time: seconds(1), device: "d", kind: .install, location: at(3, 8))])
 }
 
 // MARK: - Diagnostics: rendering and file order

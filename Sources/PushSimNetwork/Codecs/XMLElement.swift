@@ -3,7 +3,7 @@
 /// Names are kept as written (`entry`, `i:nil`); namespaces are not resolved. Equality is
 /// exact: names, attribute pairs (in order) and text compare by Unicode scalars, without
 /// normalization.
-public struct XMLElement: Equatable, Sendable, CustomStringConvertible {
+package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     /// The qualified name as written, e.g. `entry` or `i:nil`.
     public var name: String
     /// Attributes in document order, values with entities decoded.
@@ -98,7 +98,7 @@ public struct XMLElement: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A child of an element: an element or a run of text (CDATA sections become text).
-public enum XMLNode: Equatable, Sendable {
+package enum XMLNode: Equatable, Sendable {
     case element(XMLElement)
     case text(String)
 
@@ -113,7 +113,7 @@ public enum XMLNode: Equatable, Sendable {
 }
 
 /// A parsed XML document: its single root element (prolog and epilog are not kept).
-public struct XMLDocument: Equatable, Sendable {
+package struct XMLDocument: Equatable, Sendable {
     /// The root element.
     public var root: XMLElement
 

@@ -1,7 +1,7 @@
 import PushSimKernel
 
 /// Why and where an XML document was rejected.
-public struct XMLParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct XMLParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Line, 1-based; LF, CR LF and a lone CR each end a line.
     public var line: Int
     /// Column, 1-based, in bytes.
@@ -29,7 +29,7 @@ public struct XMLParseError: Error, Equatable, Sendable, CustomStringConvertible
 /// the single root element. Whitespace-only text inside the root is kept; adjacent text and
 /// CDATA (even across a comment) form one text node. Line ends are normalized to LF, and
 /// attribute values get XML's whitespace normalization. Iterative: no input exhausts the stack.
-public enum XMLDocumentParser {
+package enum XMLDocumentParser {
     /// Deepest allowed element nesting (the root is depth 1).
     public static let maxDepth = 256
 

@@ -9,14 +9,10 @@ public final class MyBackend: WorldHost {
     }
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let answer = { (status: Int, body: String) in world.respond(to: exchange, with: HTTPResponse(status: status, text: body)) }
-        guard let auth = request.headers["Authorization"], auth.hasPrefix("Basic "),
-              let user = Base64.decode(String(auth.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })?
-                .split(separator: ":").first.map(String.init) else { return answer(401, "") }
+        guard let (user, password) = request.basicCredentials, password == user else { return answer(401, "") }
         switch (request.method, request.path) {
         case ("POST", "/api/register"):
-            hub.createRegistrationId { result in
-                if case .success(let id) = result { answer(200, "\"\(id)\"") } else { answer(502, "") }
-            }
+            hub.createRegistrationId { if case .success(let id) = $0 { answer(200, "\"\(id)\"") } else { answer(502, "") } }
         case ("PUT", let path) where path.hasPrefix("/api/register/"):
             guard let body = try? JSONParser.parse(request.body), let handle = body["Handle"]?.stringValue,
                   let platform = body["Platform"]?.stringValue.flatMap({ ["apns": RegistrationPlatform.apple, "fcm": .fcmV1][$0] })

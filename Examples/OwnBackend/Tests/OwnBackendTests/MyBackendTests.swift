@@ -15,7 +15,6 @@ import OwnBackend
     simulation.at(.zero + .seconds(9)) { bob.refreshHandle() }   // a new APNs token: MyApp registers it
     simulation.at(.zero + .seconds(15)) { alice.send("Still there?", to: "bob", via: [.apns]) }
     let end = simulation.run()
-
     #expect(shown == ["From alice: Hi Bob", "From alice: Still there?"])
     #expect(alice.displayed.isEmpty)
     #expect(simulation.hub.registrations(tag: "username:bob", now: simulation.world.now).map(\.handle) == [bob.handle?.uppercased()])
