@@ -15,9 +15,14 @@ public enum PushSim {
 
     /// A scenario file that could not be read or parsed.
     public enum LoadError: Error, CustomStringConvertible {
+        /// The file at `path` does not exist or cannot be read; `reason` says why.
         case unreadable(path: String, reason: String)
+        /// The file was read but refused (not UTF-8, not valid scenario language, or settings the
+        /// world cannot take before the run), with its diagnostics.
         case invalid(ScenarioParseFailure)
 
+        /// `<path>: error: …` for an unreadable file (control characters escaped), or every
+        /// diagnostic of an invalid one.
         public var description: String {
             switch self {
             case .unreadable(let path, let reason): return "\(path): error: cannot read the file: \(reason)".escapingControlCharacters

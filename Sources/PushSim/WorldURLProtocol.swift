@@ -35,8 +35,13 @@ public class WorldURLProtocol: URLProtocol, @unchecked Sendable {
     /// Only sessions made for a world list this class: every request of theirs is for the world.
     override public class func canInit(with request: URLRequest) -> Bool { slot >= 0 }
 
+    /// The request as given: nothing is cached, so there is nothing to canonicalise for.
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
+    /// Runs the request in the world (see above) and hands the client the answer, or a `URLError`:
+    /// `cannotFindHost` for a host the world does not know, `timedOut` after 60 s of virtual time,
+    /// `badURL` for a URL without a host, `cannotConnectToHost` for a world that is gone or a
+    /// host that is offline.
     override public func startLoading() {
         guard let world = WorldRegistry.shared.world(type(of: self).slot) else { return fail(URLError(.cannotConnectToHost)) }
         guard let url = request.url, let host = url.host else { return fail(URLError(.badURL)) }
@@ -73,6 +78,7 @@ public class WorldURLProtocol: URLProtocol, @unchecked Sendable {
         }
     }
 
+    /// Nothing to stop: the answer was handed over inside ``startLoading()``.
     override public func stopLoading() {}
 
     private func fail(_ error: URLError) { client?.urlProtocol(self, didFailWithError: error) }

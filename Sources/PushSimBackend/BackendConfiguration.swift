@@ -13,9 +13,14 @@ public enum TutorialHubSDK: String, Sendable, CaseIterable {
 public struct BackendConfiguration: Sendable {
     /// The hub's `DefaultFullSharedAccessSignature` connection string, as the tutorial uses.
     public var hubConnectionString: String
+    /// The hub's name (the tutorial's `HubName` setting), e.g. `notifyusers`.
     public var hubPath: String
+    /// Which hub SDK generation the tutorial backend runs on (default ``TutorialHubSDK/current``);
+    /// the hardened backend does not use it.
     public var hubSDK: TutorialHubSDK
 
+    /// Settings for the hub `hubPath` reached with `hubConnectionString`, on today's SDK unless
+    /// `hubSDK` says otherwise.
     public init(hubConnectionString: String, hubPath: String, hubSDK: TutorialHubSDK = .current) {
         self.hubConnectionString = hubConnectionString
         self.hubPath = hubPath
@@ -30,6 +35,6 @@ let unhandledExceptionBody = #"{"Message":"An error has occurred."}"#
 public enum BackendFlavour: String, Sendable, CaseIterable {
     /// The tutorial's code as written, defects included.
     case tutorial
-    /// Real accounts, encoded payloads, 410 passed through, tag checks (not built yet).
+    /// ``HardenedBackend``: real accounts, encoded payloads, 410 passed through, tag checks.
     case hardened
 }

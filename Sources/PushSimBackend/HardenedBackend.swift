@@ -15,7 +15,9 @@ import PushSimHub
 ///   403, never silently dropped (fixes i); a user may delete only registrations tagged with their
 ///   name, and write only a registration that is new, theirs, or for the same device handle.
 public final class HardenedBackend: Host {
+    /// Its primary host name in the world.
     public static let name = "backend-hardened"
+    /// The public host name apps call it by, an alias of ``name``.
     public static let publicHost = "pushsim-backend-hardened.azurewebsites.net"
     /// Largest request body accepted.
     public static let maxBody = 65_536
@@ -32,6 +34,8 @@ public final class HardenedBackend: Host {
     /// The user name and password each `Authorization` value seen carries (nil: none readable).
     var credentials = CredentialMemo<(user: String, password: String)?>()
 
+    /// Registers the backend in `world` under ``name`` and ``publicHost``, with `accounts` (user
+    /// name → password). Nil when `configuration`'s hub connection string cannot be read.
     public init?(world: World, configuration: BackendConfiguration, accounts: [String: String]) {
         guard let client = NotificationHubClient(connectionString: configuration.hubConnectionString,
                                                  hubPath: configuration.hubPath, world: world, caller: Self.name) else { return nil }
@@ -40,6 +44,8 @@ public final class HardenedBackend: Host {
         world.register(self, name: Self.name, aliases: [Self.publicHost])
     }
 
+    /// Serves `api/register` and `api/notifications` to an authenticated caller: 401 without a
+    /// known user's Basic credentials, 413 for a body over ``maxBody``, 404 for any other route.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let reply = HardenedReply(world: world, exchange: exchange)
         guard let user = authenticate(request.headers) else {

@@ -16,14 +16,19 @@ import PushSimHub
 /// same concatenated data payload wrapped in `{"message":…}` — what the tutorial code must become
 /// to run at all today. Everything else is as written.
 public final class TutorialBackend: Host {
+    /// Its primary host name in the world.
     public static let name = "backend"
+    /// The public host name apps call it by, an alias of ``name``.
     public static let publicHost = "pushsim-backend.azurewebsites.net"
 
+    /// The settings it was made with.
     public let configuration: BackendConfiguration
     let hub: NotificationHubClient
     /// What each `Authorization` value seen decides (the handler's steps depend on its text alone).
     var credentials = CredentialMemo<TutorialAuthentication.Outcome>()
 
+    /// Registers the backend in `world` under ``name`` and ``publicHost``. Nil when
+    /// `configuration`'s hub connection string cannot be read.
     public init?(world: World, configuration: BackendConfiguration) {
         guard let client = NotificationHubClient(connectionString: configuration.hubConnectionString,
                                                  hubPath: configuration.hubPath, world: world, caller: Self.name) else { return nil }
@@ -38,6 +43,10 @@ public final class TutorialBackend: Host {
     /// modelled. PushSim's reading of the hosting defaults, not in the tutorial text.)
     public static let maxRequestLength = 4_194_304
 
+    /// Runs a request as the tutorial's code does: a body over ``maxRequestLength`` is 500 first;
+    /// then the Basic-auth handler (403, or 500 for an exception), then Web API's
+    /// `api/{controller}/{id}` routing to `RegisterController` and `NotificationsController`;
+    /// 404 for any other route.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let reply = Reply(world: world, exchange: exchange)
         guard request.body.count <= Self.maxRequestLength else {

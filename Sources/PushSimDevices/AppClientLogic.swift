@@ -36,11 +36,15 @@ public protocol AppClientLogic: AnyObject {
 }
 
 extension AppClientLogic {
+    /// By default, nothing to finish.
     public func resumed(on device: Device) {}
+    /// By default a handle that does not come is not asked for again before the next start.
     public func handleRetryDelay(after attempt: Int) -> VirtualDuration? { nil }
     /// The message as a JSON string (what the tutorial's backend reads with `[FromBody] string`).
     public func messageBody(_ message: String) -> String { jsonString(message) }
+    /// By default a data message is shown whoever is logged in.
     public var showsDataMessagesWhileLoggedOut: Bool { true }
+    /// By default the backup comes back whole.
     public func restoredStorage(_ backup: [String: String]) -> [String: String] { backup }
 }
 

@@ -8,12 +8,15 @@ import PushSimNetwork
 /// APNs on iOS, FCM on Android, WNS on Windows. A push arriving for a handle that is not the
 /// installed app's current one is refused with 410, which is how the service learns the app is gone.
 public final class Device: Host {
+    /// Its host name in the world, e.g. `bob-iphone`.
     public let name: String
+    /// Its OS, which decides its push service.
     public let platform: DevicePlatform
     /// The built-in flavour this device was made with (reports and scenario checks use it).
     public let client: ClientFlavour
     /// The app's client logic: the flavour's (``ClientFlavour/makeLogic()``), or one of your own.
     public let logic: AppClientLogic
+    /// The app's ids with the push services, and the backend it calls.
     public let app: AppIdentity
     /// The OS major version. On iOS 13 and later `[deviceToken description]` no longer gives hex,
     /// which breaks the tutorial client's handle (defect h, NH-IOS, IOS13).
@@ -22,6 +25,7 @@ public final class Device: Host {
     public internal(set) var requestedTags: [String] = []
 
     // OS side
+    /// Whether the app is installed now.
     public private(set) var isAppInstalled = false
     /// How many times the app was installed on this device.
     public private(set) var installCount = 0
@@ -41,11 +45,13 @@ public final class Device: Host {
     /// The recommended app runs one registration at a time; a request meanwhile runs after it.
     var isRegistering = false
     var registerAgain = false
+    /// The user logged in on the app; nil when nobody is.
     public internal(set) var loggedInUser: String?
 
     // What a test can look at
     /// Every notification shown, in order, replaced ones included (see ``displayed``).
     public internal(set) var inbox: [ShownNotification] = []
+    /// Every call the app made to its backend, in the order they ended (calls in flight are not here).
     public internal(set) var calls: [AppCallRecord] = []
     /// The app icon badge, as the last `aps.badge` or WNS badge notification set it; nil until one does.
     public internal(set) var badge: Int?
@@ -207,6 +213,9 @@ public final class Device: Host {
 
     // MARK: Pushes from the service
 
+    /// Takes a push from the service over the device channel: 410 when the app is not installed
+    /// or the push's handle is not its current one (so the service learns the app is gone), else
+    /// 200, and the notification is presented. Any path other than `/push` is 404.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         guard request.path == DeviceChannel.pushPath else {
             return world.respond(to: exchange, with: HTTPResponse(status: 404))
@@ -224,5 +233,6 @@ public final class Device: Host {
         present(request)
     }
 
+    /// Nothing: what a device holds (inbox, storage) is its state, not unfinished work.
     public func leftovers(world: World) -> [String] { [] }
 }

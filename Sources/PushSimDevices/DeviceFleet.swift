@@ -13,12 +13,15 @@ import PushSimNetwork
 /// (`world.setOnline("<name>#<i>", …)`), and reconnecting asks the service for what it kept.
 ///
 /// Per member the fleet keeps only: whether the app is installed, its install count, a 64-bit
-/// digest of its current handle (FNV-1a, to recognise stale handles without storing the text),
+/// digest of its current handle (its `stableHash`, to recognise stale handles without storing the text),
 /// and how many pushes it received: 16 bytes. What a member does with a push beyond receiving
 /// it (alert, badge, sound) is not modelled here; use ``Device`` for that.
 public final class DeviceFleet: Host, CallReceiver {
+    /// The fleet's host name; member `i` is `<name>#<i>`.
     public let name: String
+    /// The OS of every member, which decides their push service.
     public let platform: DevicePlatform
+    /// The app every member installs.
     public let app: AppIdentity
     /// Called with (member, handle) when a member receives a handle from its service: the place to
     /// register it with a backend or hub.
@@ -40,6 +43,8 @@ public final class DeviceFleet: Host, CallReceiver {
     /// Register requests that failed (transport failure or an answer other than 200).
     public private(set) var handleFailures = 0
 
+    /// `count` members in `world` under `name` (which cannot contain `#`), none with the app
+    /// installed yet.
     public init(world: World, name: String, platform: DevicePlatform, app: AppIdentity, count: Int) {
         precondition(!name.contains("#"), "a fleet name cannot contain '#'")
         self.world = world
@@ -54,6 +59,7 @@ public final class DeviceFleet: Host, CallReceiver {
         world.register(self, name: name)
     }
 
+    /// The number of members.
     public var count: Int { installed.count }
     /// The network address of member `i`.
     public func address(_ member: Int) -> String { name + "#" + String(member) }
@@ -61,6 +67,7 @@ public final class DeviceFleet: Host, CallReceiver {
     public var membersReached: Int { received.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
     /// Pushes received by all members together.
     public var totalReceived: Int { received.reduce(0) { $0 + Int($1) } }
+    /// Whether member `member` has the app installed.
     public func isInstalled(_ member: Int) -> Bool { installed[member] }
 
     // MARK: OS actions
@@ -131,6 +138,9 @@ public final class DeviceFleet: Host, CallReceiver {
 
     // MARK: Pushes from the service
 
+    /// Takes a push for a member: 410 when its app is not installed, it has no handle yet, or the
+    /// push's handle is not its current one; else 200, counted in ``received``. 404 for another path
+    /// or an address that is not a member.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         guard request.path == DeviceChannel.pushPath, let member = member(request.authority) else {
             return world.respond(to: exchange, with: HTTPResponse(status: 404))
@@ -180,5 +190,6 @@ public final class DeviceFleet: Host, CallReceiver {
         world.record(layer: "device", host: address(member), kind: kind, fields())
     }
 
+    /// Nothing: the fleet's counters are its state, not unfinished work.
     public func leftovers(world: World) -> [String] { [] }
 }

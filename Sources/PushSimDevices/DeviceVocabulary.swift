@@ -33,6 +33,8 @@ public enum ClientFlavour: String, Sendable, CaseIterable {
 /// A value of the app's `pns` switches. The tutorial's iOS app has WNS, GCM and APNS switches and
 /// sends `gcm` for the GCM one, which the tutorial backend (knowing only `fcm`) does not understand.
 public enum PushSwitch: String, Sendable, CaseIterable {
+    /// The values the app can send: `apns`, `fcm` and `wns`, and `gcm`, which the tutorial's iOS
+    /// app sends for its GCM switch.
     case apns, fcm, gcm, wns
 
     /// The order the tutorial app sends in: WNS, then GCM/FCM, then APNS.
@@ -82,6 +84,7 @@ public struct AppIdentity: Sendable, Equatable {
     /// The backend the app talks to (host name).
     public var backendHost: String
 
+    /// The app's ids on each platform and the host of the backend it calls.
     public init(bundleID: String, androidPackage: String, fcmSenderID: String, windowsPackageFamily: String, backendHost: String) {
         self.bundleID = bundleID
         self.androidPackage = androidPackage
@@ -98,11 +101,13 @@ public struct AppIdentity: Sendable, Equatable {
 /// with ``replacedAt`` set (A-SEND: "the device shows only the newest"), and ``Device/displayed``
 /// leaves it out.
 public struct ShownNotification: Sendable, Equatable {
+    /// When it was shown.
     public var time: VirtualTime
     /// The text shown: the alert (iOS), the data message (Android), the toast text (Windows).
     public var text: String
     /// `apns`, `fcm` or `wns`.
     public var service: String
+    /// The causal chain it arrived in (e.g. `c0007`): ties it to the send that caused it.
     public var correlation: String
     /// The app icon badge the notification set (`aps.badge`, A-GEN), nil when it set none.
     public var badge: Int?
@@ -117,6 +122,7 @@ public struct ShownNotification: Sendable, Equatable {
     /// True once a newer notification with the same collapse id took its place.
     public var isReplaced: Bool { replacedAt != nil }
 
+    /// A notification shown at `time`; no badge, sound or collapse id unless given, not replaced.
     public init(time: VirtualTime, text: String, service: String, correlation: String, badge: Int? = nil,
                 sound: String? = nil, collapseID: String? = nil, replacedAt: VirtualTime? = nil) {
         self.time = time
@@ -132,8 +138,11 @@ public struct ShownNotification: Sendable, Equatable {
 
 /// One call the app made to its backend, and how it ended.
 public struct AppCallRecord: Sendable, Equatable {
+    /// Which call it was.
     public var operation: AppOperation
+    /// When the app sent it.
     public var sentAt: VirtualTime
+    /// When its response, or its transport failure, arrived.
     public var completedAt: VirtualTime
     /// The HTTP status, or nil when no response came.
     public var status: Int?

@@ -19,8 +19,11 @@ import PushSimNetwork
 ///
 /// Subclass it to change one decision and keep the rest (the example package's `MyApp` does).
 open class RecommendedClientLogic: AppClientLogic {
+    /// The recommended logic; it keeps no state of its own (what it needs is on the device).
     public init() {}
 
+    /// Registers through ``RecommendedRegisterClient``, one registration at a time: a request that
+    /// comes while one runs is remembered, and one more registration runs after it.
     open func register(on device: Device, handle: String) {
         guard !device.isRegistering else { device.registerAgain = true; return }
         device.isRegistering = true
@@ -30,10 +33,14 @@ open class RecommendedClientLogic: AppClientLogic {
         }
     }
 
+    /// Registers again whenever a user is logged in, whether the handle changed or not.
     open func handleReceived(on device: Device, changed: Bool) {
         if device.authorization != nil { device.register() }
     }
 
+    /// Puts the stored id and the credentials aside as a pending unregistration, calls `forget`,
+    /// and sends the `DELETE` (retried per ``AppRetry/unregistrationDelays``). With no stored id
+    /// it only calls `forget`.
     open func logout(on device: Device, registrationID: String?, forget: () -> Void) {
         guard let id = registrationID else { return forget() }
         device.storage[Device.pendingUnregistrationKey] = id + " " + (device.authorization ?? "")
@@ -41,17 +48,21 @@ open class RecommendedClientLogic: AppClientLogic {
         Self.unregisterPending(on: device)
     }
 
+    /// Sends the `DELETE` of a pending unregistration, if a logout left one.
     open func resumed(on device: Device) { Self.unregisterPending(on: device) }
 
+    /// The ``AppRetry/delays``, one per failed attempt; nil once they run out.
     open func handleRetryDelay(after attempt: Int) -> VirtualDuration? {
         attempt < AppRetry.delays.count ? AppRetry.delays[attempt] : nil
     }
 
+    /// False: a data message that comes while nobody is logged in is for the user who left.
     open var showsDataMessagesWhileLoggedOut: Bool { false }
 
     /// The message as a JSON string.
     open func messageBody(_ message: String) -> String { jsonString(message) }
 
+    /// The backup without the registration id and without a pending unregistration.
     open func restoredStorage(_ backup: [String: String]) -> [String: String] {
         var storage = backup
         storage[Device.registrationIDKey] = nil

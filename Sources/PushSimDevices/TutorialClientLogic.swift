@@ -10,19 +10,26 @@ import PushSimNetwork
 ///
 /// Subclass it to fix one defect and keep the others.
 open class TutorialClientLogic: AppClientLogic {
+    /// The tutorial's logic; it keeps no state of its own.
     public init() {}
 
+    /// Registers through ``TutorialRegisterClient``: on a 410 it runs the routine once more, with
+    /// the same stored id (defect a).
     open func register(on device: Device, handle: String) {
         TutorialRegisterClient(device: device).register(handle: handle, retry: true)
     }
 
+    /// Nothing: in the tutorial a handle only enables the Log In button.
     open func handleReceived(on device: Device, changed: Bool) {}
 
+    /// Sends one `DELETE` for the stored id, answer ignored and never retried, then forgets.
     open func logout(on device: Device, registrationID: String?, forget: () -> Void) {
         if let id = registrationID { device.callBackend(.unregister, "DELETE", "/api/register/\(id)") { _ in } }
         forget()
     }
 
+    /// The message between quotes, unescaped (`"\"%@\""`, defect d): a quote or backslash in
+    /// it makes the body invalid JSON.
     open func messageBody(_ message: String) -> String { "\"" + message + "\"" }
 
     /// Nothing to do when the app comes back.

@@ -6,17 +6,23 @@
 public struct EventLoop<Payload> {
     /// The current virtual time: the due time of the event being handled.
     @inlinable public var now: VirtualTime { currentTime }
+    /// The events still waiting, cancelled ones included until ``next(until:isLive:)`` skips them
+    /// (read-only: schedule through ``schedule(_:at:)``).
     @inlinable public var queue: EventQueue<Payload> { pending }
     /// Live events handed out so far.
     @inlinable public var processed: Int { handedOut }
     @usableFromInline var currentTime: VirtualTime = .zero
     @usableFromInline var pending: EventQueue<Payload>
     @usableFromInline var handedOut: Int = 0
+    /// Bounds on the run, checked before each event is handed out: hitting one ends
+    /// ``next(until:isLive:)`` with ``RunEnd/limitReached(_:)``, the event left queued.
     public var limits: RunLimits
 
     // The loop is generic over its payload and used from other modules: `@inlinable` lets the
     // compiler specialise it for the payload type there (unspecialised generic code looks up
     // type metadata and copies through value witnesses on every event: several times slower).
+    /// An empty loop at virtual time zero under `limits` (default ``RunLimits/init(maxEvents:maxTime:)``),
+    /// with room for `capacity` heap entries reserved up front.
     @inlinable public init(limits: RunLimits = RunLimits(), reservingCapacity capacity: Int = 0) {
         self.limits = limits
         self.pending = EventQueue(reservingCapacity: capacity)
@@ -43,7 +49,9 @@ public struct EventLoop<Payload> {
 
     /// What `next` found.
     public enum Step {
+        /// A live event; ``now`` has moved to its due time.
         case event(Payload)
+        /// No event to hand out now, and why.
         case end(RunEnd)
     }
 

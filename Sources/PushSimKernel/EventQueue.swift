@@ -15,8 +15,12 @@
 public struct EventQueue<Payload> {
     /// One scheduled event.
     public struct Entry {
+        /// When the event is due.
         public let time: VirtualTime
+        /// The insertion number, unique in its queue: of two events due at the same instant, the one
+        /// scheduled first has the smaller one and comes out first.
         public let sequence: UInt64
+        /// What the event carries (the caller's id or small enum).
         public let payload: Payload
 
         @inlinable init(time: VirtualTime, sequence: UInt64, payload: Payload) {
@@ -46,10 +50,12 @@ public struct EventQueue<Payload> {
     @usableFromInline var laneCount = 0
     @usableFromInline var nextSequence: UInt64 = 0
 
+    /// An empty queue with room for `capacity` heap entries reserved; no lanes yet (see ``addLane()``).
     public init(reservingCapacity capacity: Int = 0) { heap.reserveCapacity(capacity) }
 
     /// Number of events waiting.
     @inlinable public var count: Int { heap.count + laneCount }
+    /// Whether no event is waiting, in the heap or in any lane.
     @inlinable public var isEmpty: Bool { count == 0 }
     /// The entry that `pop()` would return next.
     @inlinable public var first: Entry? { peek()?.entry }

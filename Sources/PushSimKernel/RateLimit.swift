@@ -6,8 +6,10 @@
 public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
     /// Events allowed per window; at least 1.
     public var limit: Int
+    /// The length of the sliding window; positive.
     public var window: VirtualDuration
 
+    /// At most `limit` events per `window`. Traps unless `limit` is at least 1 and `window` is positive.
     public init(_ limit: Int, per window: VirtualDuration) {
         precondition(limit >= 1, "a rate limit must allow at least one event, got \(limit)")
         precondition(window > .zero, "a rate limit needs a positive window, got \(window)")
@@ -24,6 +26,7 @@ public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
 public struct SlidingWindowCounter: Sendable, Equatable {
     private var times: [VirtualTime] = []
 
+    /// A counter that has admitted nothing yet.
     public init() {}
 
     /// Admits one event at `now` and returns true if fewer than `limit.limit` were admitted in

@@ -6,6 +6,8 @@ public struct RunLimits: Sendable, Hashable {
     /// Latest virtual time an event may be due. Default 10 years.
     public var maxTime: VirtualTime
 
+    /// At most `maxEvents` events (default 20,000,000), none due after `maxTime` (default
+    /// 3,650 days of virtual time, about 10 years).
     public init(maxEvents: Int = 20_000_000, maxTime: VirtualTime = .zero + .days(3_650)) {
         self.maxEvents = maxEvents
         self.maxTime = maxTime
@@ -21,5 +23,6 @@ public enum RunEnd: Equatable, Sendable {
     /// A limit was hit; the message says which and how to raise it.
     case limitReached(String)
 
+    /// Whether a limit ended the run (``limitReached(_:)``).
     public var isLimit: Bool { if case .limitReached = self { return true } else { return false } }
 }

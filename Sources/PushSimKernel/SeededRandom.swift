@@ -10,6 +10,8 @@ public struct SeededRandom: Sendable {
     public let seed: UInt64
     @usableFromInline var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
+    /// The root stream of `seed`: xoshiro's 256-bit state is expanded from it by SplitMix64, so
+    /// every seed, 0 included, gives a usable stream.
     public init(seed: UInt64) {
         self.seed = seed
         var sm = SplitMix64(state: seed)
@@ -158,14 +160,21 @@ public struct SeededRandom: Sendable {
 
 /// A probability as an integer ratio, e.g. `Ratio(1, 200)`; written `1/200` in scenario files.
 public struct Ratio: Hashable, Sendable, CustomStringConvertible {
+    /// The favourable part: at 0 or less the event never happens, at ``denominator`` or more it always does.
     public var numerator: Int64
+    /// The whole; positive.
     public var denominator: Int64
+    /// `numerator`/`denominator`, kept as given, not reduced (`Ratio(2, 400)` prints `2/400`).
+    /// Traps unless `denominator` is positive.
     public init(_ numerator: Int64, _ denominator: Int64) {
         precondition(denominator > 0, "a ratio needs a positive denominator")
         self.numerator = numerator
         self.denominator = denominator
     }
+    /// Probability 0 (`0/1`): ``SeededRandom/chance(_:)`` is always false and draws nothing.
     public static let never = Ratio(0, 1)
+    /// Probability 1 (`1/1`): ``SeededRandom/chance(_:)`` is always true and draws nothing.
     public static let always = Ratio(1, 1)
+    /// `1/200`, as scenario files write it.
     public var description: String { "\(numerator)/\(denominator)" }
 }

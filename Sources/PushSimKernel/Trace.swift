@@ -1,15 +1,23 @@
 /// A value carried in a trace event's fields. Kept typed so the JSON trace writes numbers as numbers.
 public enum TraceValue: Hashable, Sendable, CustomStringConvertible,
     ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    /// Text; the JSON trace writes it as a string.
     case string(String)
+    /// A whole number; the JSON trace writes it as a number.
     case int(Int64)
+    /// A flag; the JSON trace writes `true` or `false`.
     case bool(Bool)
 
+    /// A string value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A Boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An `Int` as an integer value (widened to `Int64`).
     public init(_ value: Int) { self = .int(Int64(value)) }
 
+    /// The value as the timeline writes it: the text itself (unquoted), the decimal number, `true` or `false`.
     public var description: String {
         switch self {
         case .string(let s): return s
@@ -25,6 +33,7 @@ public enum TraceValue: Hashable, Sendable, CustomStringConvertible,
 public struct TraceEvent: Sendable, Equatable {
     /// Position in the trace, from 0.
     public var sequence: Int
+    /// When it happened, in virtual time.
     public var time: VirtualTime
     /// The layer that recorded it: `network`, `apns`, `fcm`, `wns`, `hub`, `backend`, `device`, `scenario`, ...
     public var layer: String
@@ -34,8 +43,11 @@ public struct TraceEvent: Sendable, Equatable {
     public var kind: String
     /// The causal chain this step belongs to, e.g. `c0007`; empty when none.
     public var correlation: String
+    /// Named values, in the order recorded (a key may repeat: ``subscript(key:)`` finds the first).
     public var fields: [Field]
 
+    /// An event from its parts (``Trace/record(time:layer:host:kind:correlation:fields:)``
+    /// numbers the events it records itself).
     public init(sequence: Int, time: VirtualTime, layer: String, host: String, kind: String, correlation: String, fields: [Field]) {
         self.sequence = sequence
         self.time = time
@@ -46,9 +58,13 @@ public struct TraceEvent: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// One named value of an event: `status=200`, `to=hub`.
     public struct Field: Sendable, Equatable {
+        /// The field's name, e.g. `status`.
         public var key: String
+        /// The field's value, typed.
         public var value: TraceValue
+        /// The field `key` with `value`.
         public init(_ key: String, _ value: TraceValue) { self.key = key; self.value = value }
     }
 
@@ -59,6 +75,7 @@ public struct TraceEvent: Sendable, Equatable {
 /// The run's trace: every recorded ``TraceEvent`` in order, plus observers that see each event
 /// as it is recorded (invariant checkers observe; they are never called by services).
 public struct Trace {
+    /// Every event kept, in order (events recorded while ``isRecording`` is false are not kept).
     public private(set) var events: [TraceEvent] = []
     /// When false, `record` does nothing (for benchmarks of very large runs).
     public var isRecording = true
@@ -66,6 +83,7 @@ public struct Trace {
     private var nextSequence = 0
     private var observers: [(TraceEvent) -> Void] = []
 
+    /// An empty trace that records and has no observers.
     public init() {}
 
     /// Whether `record` keeps or shows events (recording, or observed).
@@ -88,6 +106,7 @@ public struct Trace {
 
 /// Anything that can stand as a trace field value: strings, integers, booleans.
 public protocol TraceValueConvertible {
+    /// The value as a trace field holds it.
     var traceValue: TraceValue { get }
 }
 extension TraceValue: TraceValueConvertible { public var traceValue: TraceValue { self } }

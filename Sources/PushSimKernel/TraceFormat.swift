@@ -39,6 +39,9 @@ public enum TraceFormat {
         return out
     }
 
+    /// One event as one line of ``timeline(_:)``, without its line feed: time, layer, host, kind
+    /// and correlation (`-` when empty) padded to 16, 9, 16, 28 and 7 characters (a longer value is
+    /// followed by one space), then the fields; trailing spaces removed.
     public static func timelineLine(_ e: TraceEvent) -> String {
         var line = column(e.time.description, 16)
         line += column(e.layer, 9)

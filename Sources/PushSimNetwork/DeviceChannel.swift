@@ -21,12 +21,20 @@ import PushSimKernel
 /// `install` counts the app's installations on the device: the same (device, app, install)
 /// always gets the same handle (apps ask on every launch, A-REG, W-OVR); a new install gets a new one.
 package enum DeviceChannel {
+    /// Where a device asks its service for a handle: `POST /register`.
     public static let registerPath = "/register"
+    /// Where a device reconnects: `POST /connect`; the service then sends what it stored for it.
     public static let connectPath = "/connect"
+    /// Where a service hands a device a notification: `POST /push`.
     public static let pushPath = "/push"
+    /// Names the service that sends a push: `apns`, `fcm` or `wns`.
     public static let serviceHeader = "x-pushsim-service"
+    /// The handle a push was addressed to: the device answers 410 when it is not its installed
+    /// app's current one.
     public static let handleHeader = "x-pushsim-handle"
+    /// The app a push is for: its bundle id, package name or package family name.
     public static let appHeader = "x-pushsim-app"
+    /// The service's id of the notification (may be empty), so that the device's trace names it too.
     public static let messageHeader = "x-pushsim-message"
     /// Marks a push that is an OS-level event rather than a provider's message (FCM: `deleted_messages`).
     public static let eventHeader = "x-pushsim-event"
@@ -36,22 +44,29 @@ package enum DeviceChannel {
 
 /// Parsed body of a device's `POST /register`.
 package struct DeviceRegisterRequest: Sendable, Equatable {
+    /// The app's id with the service: bundle id (iOS), package name (Android), package family name (Windows).
     public var app: String
+    /// Which installation of the app on the device, from 1: a new one gets a new handle.
     public var install: Int
+    /// APNs: `production` or `sandbox`; FCM: the sender id; WNS: empty.
     public var environment: String
 
+    /// A request for `app`'s installation `install`; `environment` defaults to `production`.
     public init(app: String, install: Int, environment: String = "production") {
         self.app = app
         self.install = install
         self.environment = environment
     }
 
+    /// Reads a `POST /register` body: nil unless it is JSON with a string `app` and an integer
+    /// `install`; no `environment` means `production`.
     public init?(body: [UInt8]) {
         guard let json = try? JSONParser.parse(body), let app = json["app"]?.stringValue,
               let install = json["install"]?.int64Value else { return nil }
         self.init(app: app, install: Int(install), environment: json["environment"]?.stringValue ?? "production")
     }
 
+    /// The JSON body, keys sorted: `{"app":…,"environment":…,"install":…}`.
     public var body: [UInt8] {
         Array(JSONValue.object([("app", .string(app)), ("environment", .string(environment)),
                                 ("install", .number(JSONNumber(Int64(install))))]).serialized().utf8)

@@ -11,9 +11,11 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     }
     private var storage: [Field] = []
 
+    /// No fields.
     public init() {}
     /// No fields yet, with room for `minimumCapacity` of them.
     public init(minimumCapacity: Int) { storage.reserveCapacity(minimumCapacity) }
+    /// These fields, in this order, duplicates kept.
     public init(_ fields: [(String, String)]) { self.storage = fields.map { Field(name: $0.0, value: $0.1) } }
     /// One field (a literal `["name": value]` goes through an array of tuples first).
     public init(_ name: String, _ value: String) { self.storage = [Field(name: name, value: value)] }
@@ -21,10 +23,12 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     public init(_ name1: String, _ value1: String, _ name2: String, _ value2: String) {
         self.storage = [Field(name: name1, value: value1), Field(name: name2, value: value2)]
     }
+    /// The literal's fields, in literal order (a literal may repeat a name).
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// The fields in order.
     public var fields: [(name: String, value: String)] { storage.map { (name: $0.name, value: $0.value) } }
+    /// Number of fields, duplicates counted.
     public var count: Int { storage.count }
 
     /// The first value of `name` (case-insensitive), or nil.
@@ -41,6 +45,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     public func values(_ name: String) -> [String] {
         storage.filter { sameFieldName($0.name, name) }.map(\.value)
     }
+    /// Appends a field, keeping any others of the same name (``set(_:_:)`` replaces them).
     public mutating func add(_ name: String, _ value: String) { storage.append(Field(name: name, value: value)) }
     /// Removes every `name` field, then adds one.
     public mutating func set(_ name: String, _ value: String) {
@@ -48,6 +53,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
         storage.append(Field(name: name, value: value))
     }
 
+    /// Hands out the fields in order, as `(name, value)` pairs.
     public struct Iterator: IteratorProtocol {
         var base: IndexingIterator<[Field]>
         public mutating func next() -> (name: String, value: String)? { base.next().map { (name: $0.name, value: $0.value) } }
@@ -93,6 +99,7 @@ package func fieldName(_ name: String, hasPrefix prefix: String) -> Bool {
 
 /// An HTTP-shaped request as it travels over the simulated network.
 public struct HTTPRequest: Sendable, Equatable {
+    /// The request method as sent, e.g. `POST`.
     public var method: String
     /// The host the request is addressed to (the URL's authority), e.g. `api.push.apple.com`.
     public var authority: String
@@ -100,9 +107,13 @@ public struct HTTPRequest: Sendable, Equatable {
     public var path: String
     /// Query items in order, percent-decoded.
     public var query: [(name: String, value: String)]
+    /// The header fields, in the order sent.
     public var headers: HTTPHeaders
+    /// The body bytes; empty when there is none.
     public var body: [UInt8]
 
+    /// A request to `authority` for `path` (percent-encoded as it would be sent) with `query`
+    /// items given decoded (``target`` encodes them).
     public init(method: String, authority: String, path: String, query: [(String, String)] = [],
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
@@ -130,6 +141,8 @@ public struct HTTPRequest: Sendable, Equatable {
         self.init(method: method, authority: authority, path: path, query: query, headers: headers, body: body)
     }
 
+    /// Equal when method, authority, path, header fields, body and every query item, in order,
+    /// are equal.
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
         a.method == b.method && a.authority == b.authority && a.path == b.path && a.headers == b.headers
             && a.body == b.body && a.query.count == b.query.count
@@ -150,18 +163,24 @@ public struct HTTPRequest: Sendable, Equatable {
 
 /// An HTTP-shaped response.
 public struct HTTPResponse: Sendable, Equatable {
+    /// The HTTP status code, e.g. `200` or `410`.
     public var status: Int
+    /// The header fields, in the order written.
     public var headers: HTTPHeaders
+    /// The body bytes; empty when there is none.
     public var body: [UInt8]
 
+    /// A response with `status`, `headers` and `body` (by default none).
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
+    /// A response whose body is `text` in UTF-8.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), text: String) {
         self.init(status: status, headers: headers, body: Array(text.utf8))
     }
+    /// The body as UTF-8 text (invalid sequences replaced).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 

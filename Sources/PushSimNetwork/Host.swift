@@ -14,17 +14,21 @@ public protocol Host: AnyObject {
 }
 
 extension Host {
+    /// By default a host holds nothing worth reporting.
     public func leftovers(world: World) -> [String] { [] }
 }
 
 /// A host that takes call results as method calls rather than closures (see
 /// ``World/call(_:from:timeout:replyTo:tag:)``); `tag` is the number it gave with the call.
 public protocol CallReceiver: AnyObject {
+    /// Takes the result of a call made with ``World/call(_:from:timeout:replyTo:tag:)``, with the
+    /// `tag` given then. Runs as an event of its own, never inside the call.
     func receive(_ result: CallResult, tag: UInt64, world: World)
 }
 
 /// The server side of one request in flight: who asked, and the handle to answer with.
 public struct Exchange: Hashable, Sendable {
+    /// The world's number for the call in flight, meaningful to the world only.
     public let id: UInt64
     /// The primary name of the calling host.
     public let caller: String
@@ -45,11 +49,14 @@ public enum TransportFailure: String, Sendable, Equatable {
 
 /// What the caller of ``World/call(_:from:timeout:then:)`` gets back.
 public enum CallResult: Sendable, Equatable {
+    /// The callee answered (any status).
     case response(HTTPResponse)
+    /// No answer came, and why.
     case failure(TransportFailure)
 
     /// The HTTP status, or nil for a transport failure.
     public var status: Int? { if case .response(let r) = self { return r.status } else { return nil } }
+    /// The response, or nil for a transport failure.
     public var response: HTTPResponse? { if case .response(let r) = self { return r } else { return nil } }
     /// `200`, or the failure's text: for traces and reports.
     public var summary: String {

@@ -17,6 +17,7 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// The hub's `ServiceBusNotification-Format` for native notifications to this service.
     public let hubFormat: String
 
+    /// The service's ``name``: `apns`, `fcm`, `wns`.
     public var description: String { name }
 
     /// Apple Push Notification service.

@@ -8,7 +8,9 @@ import PushSimKernel
 /// message takes a one-way latency drawn from the `network` stream and passes the fault rules.
 /// A continuation is never run inside the call that set it up: replies always arrive as events.
 public final class World {
+    /// The root seed: every random stream of the run is forked from it (see ``randomStream(_:)``).
     public let seed: UInt64
+    /// The calendar instant of virtual time zero, for the wall-clock values services put on the wire.
     public let anchor: CalendarAnchor
     /// Every event recorded so far. Read-only from outside: record through ``record(layer:host:kind:_:)``
     /// or ``record(layer:host:kind:fields:)``, observe through ``observeTrace(_:)``. (A settable
@@ -16,7 +18,11 @@ public final class World {
     /// copied the whole trace on every event recorded: a run's cost grew with its square.)
     /// Checked for exclusivity (observers are user code that might call back into the world).
     public private(set) var trace = Trace()
+    /// Every call made over the network and how it ended (keep none with
+    /// ``RequestJournal/isRecording``).
     @exclusivity(unchecked) public var journal = RequestJournal()
+    /// Latency and fault rules every message passes. A change applies to messages sent from then on;
+    /// one already under way keeps the verdict it had.
     @exclusivity(unchecked) public var faults = NetworkFaults() {
         didSet { (latencyIsFixed, plainLatency) = (faults.latencyIsFixed, faults.plainLatency) }
     }
@@ -51,6 +57,8 @@ public final class World {
     /// (Read and set on every event; not checked either, as the hot state above.)
     @exclusivity(unchecked) public private(set) var correlation: String = ""
 
+    /// An empty world at virtual time zero under `limits`: no hosts, an empty trace, 10 ms
+    /// latency, and the network's random stream forked from `seed` as `network`.
     public init(seed: UInt64, anchor: CalendarAnchor = CalendarAnchor(), limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.anchor = anchor
@@ -62,6 +70,7 @@ public final class World {
     public var now: VirtualTime { loop.now }
     /// Live events run so far.
     public var eventsProcessed: Int { loop.processed }
+    /// The run's limits on events and virtual time; may be changed between runs.
     public var limits: RunLimits {
         get { loop.limits }
         set { loop.limits = newValue }
@@ -101,9 +110,14 @@ public final class World {
 
     /// The primary name behind `name` (itself if it is one), or nil for an unknown name.
     public func primaryName(_ name: String) -> String? { primaryNames[name] }
+    /// Primary names of the registered hosts, in registration order.
     public var hostNames: [String] { hostOrder }
+    /// The host registered under `name` (a primary name or an alias), or nil. A sub-address
+    /// (`fleet#12`) is not resolved here.
     public func host(named name: String) -> Host? { hosts[name] }
 
+    /// Whether `name` is on the network (see ``setOnline(_:_:)``): a name never taken offline,
+    /// unknown ones included, is. A sub-address (`fleet#12`) is on or off by itself, whatever its host is.
     public func isOnline(_ name: String) -> Bool { !offline.contains(primaryNames[name] ?? name) }
 
     /// Takes a host off the network (calls to it are refused, calls from it fail) or back on.
@@ -182,6 +196,7 @@ public final class World {
         return TimerID(id: id)
     }
 
+    /// Cancels a timer; nothing happens if it already fired or was cancelled.
     public func cancel(_ timer: TimerID) { timers[timer.id] = nil }
 
     // MARK: Calls

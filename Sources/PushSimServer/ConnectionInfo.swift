@@ -8,21 +8,34 @@ import PushSimScenario
 public struct ConnectionInfo: Sendable, Equatable {
     /// `http://127.0.0.1:<port>`
     public var baseURL: String
+    /// The hub's name: the first path segment of its REST API (`notifyusers`).
     public var hubName: String
     /// The hub's real-looking host; the SAS `sr` a client signs must name `https://<hubHost>/<hubName>`.
     public var hubHost: String
-    /// Full-rights and listen-only connection strings (`Endpoint=sb://<hubHost>/;…`).
+    /// The full-rights connection string (`Endpoint=sb://<hubHost>/;…`): of the first access rule
+    /// with Manage rights, or the first rule when none has them.
     public var hubConnectionString: String
+    /// The listen-only connection string (`DefaultListenSharedAccessSignature`); the full-rights
+    /// one when the hub has no listen-only rule.
     public var hubListenConnectionString: String
+    /// The Firebase project id of FCM's send URL (`/v1/projects/<id>/messages:send`).
     public var fcmProjectID: String
+    /// The service account's e-mail address (`client_email`): the issuer of its OAuth assertions.
     public var fcmServiceAccount: String
     /// The stand-in for the service account's private key (see the DocC article: not RS256).
     public var fcmKeySecret: String
+    /// The key id (`kid`) an APNs provider token must name.
     public var apnsKeyID: String
+    /// The team id (`iss`) an APNs provider token must carry.
     public var apnsTeamID: String
+    /// The stand-in for the APNs signing key (`.p8`): the secret of its ``SimulatedSignature``,
+    /// not an ES256 key.
     public var apnsKeySecret: String
+    /// The app's bundle id: the `apns-topic` to send with.
     public var bundleID: String
+    /// The package SID (`ms-app://s-1-15-2-…`) the WNS token endpoint takes as `client_id`.
     public var wnsPackageSID: String
+    /// The client secret the WNS token endpoint takes with the package SID.
     public var wnsSecret: String
     /// The Unix second of virtual time zero.
     public var anchorUnixSeconds: Int64

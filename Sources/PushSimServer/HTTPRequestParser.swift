@@ -16,21 +16,30 @@
 public struct HTTPRequestParser: Sendable {
     /// Size limits. The defaults are the ones `pushsim serve` uses.
     public struct Limits: Sendable, Equatable {
+        /// Longest request line, in bytes (default 8 KiB); a longer one is refused with 414.
         public var requestLine = 8 * 1024
+        /// Most bytes of header fields in all, trailers included, each line counted with its CRLF
+        /// (default 64 KiB); more is refused with 431.
         public var headerBytes = 64 * 1024
+        /// Largest body, in bytes after de-chunking (default 4 MiB); a larger one is refused with 413.
         public var body = 4 * 1024 * 1024
         /// Longest chunk-size line (size, extensions): a client cannot stall the parser on one.
         public var chunkLine = 1024
+        /// The defaults above.
         public init() {}
     }
 
     /// Why a request was refused: the status to answer and a message for the JSON body.
     public struct Failure: Error, Sendable, Equatable {
+        /// The status to answer: 400, 413, 414, 431 or 505.
         public var status: Int
+        /// What is wrong, in a sentence, for the JSON body.
         public var message: String
+        /// A refusal with `status` and `message`.
         public init(_ status: Int, _ message: String) { self.status = status; self.message = message }
     }
 
+    /// What ``next()`` found.
     public enum Result: Sendable, Equatable {
         /// A whole request.
         case request(WireRequest)
@@ -40,6 +49,7 @@ public struct HTTPRequestParser: Sendable {
         case failure(Failure)
     }
 
+    /// The limits this parser enforces.
     public let limits: Limits
     private var buffer: [UInt8] = []
     private var start = 0              // first unconsumed byte of `buffer`
@@ -54,6 +64,7 @@ public struct HTTPRequestParser: Sendable {
         case requestLine, headers, body(remaining: Int), chunkSize, chunkData(remaining: Int), chunkDataEnd, trailers
     }
 
+    /// A parser with nothing buffered, under `limits` (default ``Limits/init()``).
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Adds bytes read from the connection.

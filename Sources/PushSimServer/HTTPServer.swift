@@ -23,19 +23,27 @@ import Darwin
 /// `@unchecked Sendable`: the mutable state (listening socket, open connections, the stopping
 /// flag) is guarded by `lock`; the bridge is Sendable; the rest is immutable after `init`.
 public final class HTTPServer: @unchecked Sendable {
+    /// Where the server listens, and its limits.
     public struct Configuration: Sendable {
         /// An IPv4 address to listen on (`127.0.0.1`; `localhost` means that too).
         public var host = "127.0.0.1"
         /// 0 picks a free port; ``HTTPServer/port`` says which.
         public var port = 0
+        /// Size limits of each request (``HTTPRequestParser/Limits``: 8 KiB request line, 64 KiB
+        /// of header fields, 4 MiB body).
         public var limits = HTTPRequestParser.Limits()
+        /// Most connections open at once (default 256); a connection beyond them is answered 503 and closed.
         public var maxConnections = 256
+        /// Seconds a connection may wait for more bytes before it is closed (default 60).
         public var idleTimeoutSeconds = 60
+        /// Listens on `host` (default `127.0.0.1`) at `port` (default 0: any free port); the other
+        /// settings at their defaults.
         public init(host: String = "127.0.0.1", port: Int = 0) { self.host = host; self.port = port }
     }
 
     /// What answers the requests: the served world, or a scenario run's loopback.
     public let bridge: any ServerDoor
+    /// The settings the server was made with.
     public let configuration: Configuration
     private let lock = NSLock()
     private var listenSocket: Int32 = -1
@@ -47,12 +55,16 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port listened on, once ``start()`` returned.
     public private(set) var port = 0
 
+    /// A server whose requests `bridge` answers; nothing is bound until ``start()``.
     public init(bridge: any ServerDoor, configuration: Configuration = Configuration()) {
         self.bridge = bridge
         self.configuration = configuration
     }
 
+    /// An error saying why a server could not start. Not thrown at present: ``start()`` throws
+    /// the socket layer's own error, whose `description` names the call that failed.
     public struct StartError: Error, CustomStringConvertible {
+        /// What went wrong.
         public var description: String
     }
 

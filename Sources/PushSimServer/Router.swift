@@ -20,7 +20,9 @@ import PushSimBackend
 ///    - `/api/…` → the tutorial's app backend.
 /// 4. Anything else: nil (the server answers 404 with JSON).
 package struct Router: Sendable {
+    /// Where route(_:) sends a request.
     public enum Route: Sendable, Equatable {
+        /// The control API: `/_pushsim` and below.
         case control
         /// A world host, by the authority to put on the in-world request.
         case host(authority: String)
@@ -33,6 +35,8 @@ package struct Router: Sendable {
     /// Public host names of the world a `Host` header may pick (lower-case).
     public var publicHosts: [String]
 
+    /// A router for the hub `hubName` at `hubHost`; the other public hosts are APNs', FCM's,
+    /// WNS's and the two backends'.
     public init(hubName: String, hubHost: String) {
         self.hubName = hubName
         self.hubHost = hubHost
@@ -41,6 +45,7 @@ package struct Router: Sendable {
                             TutorialBackend.publicHost, HardenedBackend.publicHost].map { $0.lowercased() }
     }
 
+    /// Where `request` goes, by the rules above, in that order; nil when nothing is served there.
     public func route(_ request: WireRequest) -> Route? {
         let path = request.path
         if path == "/_pushsim" || path.hasPrefix("/_pushsim/") { return .control }
@@ -61,7 +66,7 @@ package struct Router: Sendable {
     /// The in-world request for a routed wire request: same method, path (as sent), query,
     /// header fields (in order) and body. The hop-by-hop and framing fields of this connection
     /// (`Host`, `Connection`, `Keep-Alive`, `Transfer-Encoding`, `TE`, `Upgrade`, `Expect`,
-    /// `Content-Length`, `Proxy-*`) stay at the boundary: in the world the request is already
+    /// `Content-Length`, `Trailer`, `Proxy-*`) stay at the boundary: in the world the request is already
     /// framed, and its authority says where it goes.
     public static func worldRequest(_ request: WireRequest, authority: String) -> HTTPRequest {
         let (path, query) = splitTarget(request.target)

@@ -46,6 +46,8 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
     private weak var simulation: Simulation?
     private var router: Router?
 
+    /// A loopback that gives each request to an external backend `timeoutSeconds` of wall-clock
+    /// time (at least 1; default 10).
     public init(timeoutSeconds: Int = 10) {
         self.timeoutSeconds = max(1, timeoutSeconds)
     }
@@ -59,6 +61,9 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
 
     // MARK: ServerDoor (connection threads)
 
+    /// Answers one request of the backend's. `GET /_pushsim/info` is answered at once; anything
+    /// else waits in the mailbox until the world thread serves it (while it awaits an external
+    /// answer), or is answered 503 when no scenario is attached. `connection` is not used.
     public func answer(_ request: WireRequest, connection: Int) -> HTTPResponse {
         if request.path == "/_pushsim" || request.path.hasPrefix("/_pushsim/") { return control(request) }
         let job = Job(request)
@@ -71,8 +76,11 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
         return job.response!
     }
 
+    /// Does nothing: a scenario run keeps no record of its loopback traffic.
     public func recordRefused(_ request: WireRequest, _ response: HTTPResponse) {}
 
+    /// Notes where the server listens, for `GET /_pushsim/info` and for the hub's SAS resource
+    /// check once a run attaches; `serviceAccountPath` is not used.
     public func configure(baseURL: String, serviceAccountPath: String?) {
         let info = ConnectionInfo(simulation: Simulation(seed: 0), baseURL: baseURL)
         condition.withLock {
@@ -81,6 +89,7 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
         }
     }
 
+    /// The server has stopped: as ``runEnded()``.
     public func close() { runEnded() }
 
     static let noRun = ServerAnswer.error(503, "No scenario is waiting for its external backend now: "
@@ -97,6 +106,9 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
 
     // MARK: ExternalBackendConnector (world thread)
 
+    /// The host that stands in for the backend at `address` in `simulation`'s world. The first
+    /// call for a simulation attaches the loopback to it: the backend's calls are served in that
+    /// world from then on, and its hub accepts SAS tokens signed for this server's address.
     public func backendHost(for address: ExternalBackendAddress, in simulation: Simulation) -> PushSimNetwork.Host {
         if self.simulation !== simulation {
             self.simulation = simulation
@@ -107,6 +119,7 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
         return ExternalBackendHost(address: address, loopback: self)
     }
 
+    /// Detaches from the run: requests waiting in the mailbox, and any that come later, are answered 503.
     public func runEnded() {
         condition.withLock {
             attached = false

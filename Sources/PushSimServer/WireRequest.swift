@@ -3,6 +3,7 @@ import PushSimNetwork
 /// One HTTP/1.1 request as it came off a socket, framing removed: the request line, the header
 /// fields in the order sent (duplicates kept), and the body already de-chunked.
 public struct WireRequest: Sendable, Equatable {
+    /// The method token as sent, e.g. `POST` (case kept).
     public var method: String
     /// The request target as sent: `/3/device/ab12…?x=1` (origin form) or, for absolute form
     /// (`http://host/path`), the path-and-query part; ``absoluteAuthority`` keeps the host.
@@ -11,9 +12,12 @@ public struct WireRequest: Sendable, Equatable {
     public var absoluteAuthority: String?
     /// The minor version of `HTTP/1.x` (0 or 1).
     public var minorVersion: Int
+    /// The header fields in the order sent, duplicates kept; trailers are not included.
     public var headers: [(name: String, value: String)]
+    /// The body, de-chunked; empty when there is none.
     public var body: [UInt8]
 
+    /// A request with these parts; HTTP/1.1, no header fields and no body unless given.
     public init(method: String, target: String, absoluteAuthority: String? = nil, minorVersion: Int = 1,
                 headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.method = method
@@ -24,6 +28,7 @@ public struct WireRequest: Sendable, Equatable {
         self.body = body
     }
 
+    /// Equal when every part is, header fields compared in order and case-sensitively.
     public static func == (a: WireRequest, b: WireRequest) -> Bool {
         a.method == b.method && a.target == b.target && a.absoluteAuthority == b.absoluteAuthority
             && a.minorVersion == b.minorVersion && a.body == b.body && a.headers.count == b.headers.count

@@ -12,12 +12,20 @@ import PushSimScenario
 public struct WorldSetup {
     /// A device declared up front (not installed: install it through the control API).
     public struct DeviceSpec: Sendable, Equatable {
+        /// The device's host name in the world, e.g. `bob-iphone`.
         public var name: String
+        /// Its OS, which decides its push service.
         public var platform: DevicePlatform
+        /// The built-in client logic its app runs.
         public var client: ClientFlavour
+        /// Who uses it: the user gets an account on the hardened backend (password = user name) unless
+        /// the options give accounts. Nil: no one yet.
         public var user: String?
+        /// The backend its app calls; nil takes the options' ``Simulation/Options/backend``.
         public var backend: BackendFlavour?
+        /// The OS major version; nil takes ``Device/defaultOSVersion(_:)``.
         public var osVersion: Int?
+        /// A device `name` on `platform`, running the tutorial's client unless `client` says otherwise.
         public init(name: String, platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
                     backend: BackendFlavour? = nil, osVersion: Int? = nil) {
             self.name = name; self.platform = platform; self.client = client; self.user = user
@@ -25,14 +33,17 @@ public struct WorldSetup {
         }
     }
 
+    /// The root seed of every world built (default 0).
     public var seed: UInt64
     /// The simulation's options; their ``Simulation/Options/anchor`` is replaced by the server's
     /// (see ``ClockPolicy``).
     public var options: Simulation.Options
+    /// Devices added, in this order, to every world built.
     public var devices: [DeviceSpec]
     /// Runs after the devices are added (network latency, loss, partitions, service faults).
     public var configure: (Simulation) -> Void
 
+    /// A setup with seed 0, default options, no devices and no extra settings unless given.
     public init(seed: UInt64 = 0, options: Simulation.Options = Simulation.Options(), devices: [DeviceSpec] = [],
                 configure: @escaping (Simulation) -> Void = { _ in }) {
         self.seed = seed
@@ -75,6 +86,8 @@ public struct WorldSetup {
 /// so the virtual clock may be a few milliseconds ahead of the wall-derived instant; it never
 /// goes back.
 public enum ClockPolicy: String, Sendable, CaseIterable {
+    /// Virtual time follows the wall clock, plus the clock advances.
     case wall
+    /// Virtual time moves only by clock advances and simulated latency: repeatable runs.
     case manual
 }

@@ -2,6 +2,7 @@
 public enum Base64URL {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// `bytes` in base64url, without padding.
     public static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
@@ -21,6 +22,7 @@ public enum Base64URL {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The UTF-8 bytes of `text` in base64url, without padding.
     public static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
 
     /// Decodes unpadded (or padded) base64url; nil on any character outside the alphabet.
@@ -48,6 +50,7 @@ public enum Base64URL {
 
 /// Standard base64 with padding (RFC 4648 §4), as HTTP Basic authentication uses it.
 public enum Base64 {
+    /// `bytes` in standard base64, padded with `=` to a multiple of 4 characters.
     public static func encode(_ bytes: [UInt8]) -> String {
         let url = Base64URL.encode(bytes)
         let std = String(url.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })

@@ -5,11 +5,15 @@
 /// exact: strings and keys are equal only when their Unicode scalars are identical (no
 /// normalization), numbers only when their literal text is identical (`1` differs from `1.0`).
 public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, kept as its literal text so `1` and `1.0` round-trip unchanged.
     case number(JSONNumber)
+    /// A string, its Unicode scalars kept exactly (no normalisation).
     case string(String)
+    /// An array, elements in order.
     case array([JSONValue])
     /// Members in stored order, duplicate keys included.
     case object([(String, JSONValue)])

@@ -1,10 +1,14 @@
 /// A JSON Web Token (`header.claims.signature`, each part base64url) signed with
 /// ``SimulatedSignature``. Used for APNs provider tokens (A-JWT) and Google OAuth assertions.
 public struct JSONWebToken: Sendable, Equatable {
+    /// The decoded header, an object (`alg`, `kid`, …).
     public var header: JSONValue
+    /// The decoded claims, an object (`iss`, `iat`, …).
     public var claims: JSONValue
     /// The first two parts as sent: what the signature covers.
     public var signingInput: String
+    /// The third part as sent: 16 hex digits for a ``SimulatedSignature``, base64url for a real
+    /// ES256 or RS256 signature.
     public var signature: String
 
     /// Builds and signs a token; members keep the order given.
@@ -24,6 +28,7 @@ public struct JSONWebToken: Sendable, Equatable {
                             signature: String(parts[2]))
     }
 
+    /// Whether ``signature`` is the ``SimulatedSignature`` of ``signingInput`` under `secret`.
     public func isSigned(with secret: String) -> Bool {
         SimulatedSignature.verify(signature, message: signingInput, secret: secret)
     }
