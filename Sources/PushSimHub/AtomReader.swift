@@ -47,6 +47,9 @@ struct AtomReader {
         static let feedStart = Array("<feed xmlns=\"\(AtomRegistration.atomNamespace)\">".utf8)
         static let feedEnd = Array("</feed>".utf8)
         static let entryStart = Array("<entry xmlns=\"\(AtomRegistration.atomNamespace)\">".utf8)
+        /// The start tag of an entry the hub answers, around its ETag's digits (``AtomRegistration/entryAttributes(etag:)``).
+        static let answerEntryStart = Array("<entry a:etag=\"W/&quot;".utf8)
+        static let answerEntryRest = Array("&quot;\" xmlns=\"\(AtomRegistration.atomNamespace)\" xmlns:a=\"\(AtomRegistration.metadataNamespace)\">".utf8)
         static let idStart = Array("<id>".utf8)
         static let idEnd = Array("</id>".utf8)
         static let titleStart = Array("<title type=\"text\">".utf8)
@@ -71,10 +74,17 @@ struct AtomReader {
         b.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
-    /// `<entry xmlns="…">`, optionally `<id>`, `<title type="text">` and `<updated>` (as the hub
-    /// writes them), `<content type="application/xml">`, one native description, and the ends.
+    /// `<entry xmlns="…">` (a request) or `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` (an
+    /// answer), optionally `<id>`, `<title type="text">` and `<updated>` (as the hub writes them),
+    /// `<content type="application/xml">`, one native description, and the ends.
     private mutating func entry() -> RegistrationDescription? {
-        guard literal(Markup.entryStart) else { return nil }
+        if literal(Markup.answerEntryStart) {
+            let digits = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            guard i > digits, literal(Markup.answerEntryRest) else { return nil }
+        } else {
+            guard literal(Markup.entryStart) else { return nil }
+        }
         if literal(Markup.idStart) {
             guard text() != nil, literal(Markup.idEnd), literal(Markup.titleStart), text() != nil, literal(Markup.titleEnd),
                   literal(Markup.updatedStart), text() != nil, literal(Markup.updatedEnd) else { return nil }

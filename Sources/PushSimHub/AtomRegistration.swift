@@ -8,6 +8,18 @@ package enum AtomRegistration {
     static let atomNamespace = "http://www.w3.org/2005/Atom"
     static let sbNamespace = "http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"
     static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
+    /// The namespace of the entry's `a:etag` attribute (ADO.NET Data Services metadata).
+    static let metadataNamespace = "http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"
+
+    /// The registration's ETag as the `ETag` header and the entry's `a:etag` carry it: `W/"<n>"`.
+    static func weakETag(_ etag: Int) -> String { "W/\"\(etag)\"" }
+
+    /// The attributes of an entry the hub answers: `a:etag`, the Atom namespace, the `a` prefix.
+    /// The service writes them so (`<entry a:etag="W/&quot;2&quot;" xmlns="…Atom" xmlns:a="…metadata">`,
+    /// in the .NET SDK's recordings of a live hub, NH-DOTNET `…Tests/MockData/UpdateRegistrationAsync_*.http`).
+    static func entryAttributes(etag: Int) -> [(String, String)] {
+        [("a:etag", weakETag(etag)), ("xmlns", atomNamespace), ("xmlns:a", metadataNamespace)]
+    }
 
     /// The request body the SDK sends for create-or-update.
     /// A template registration's `BodyTemplate` travels as CDATA, as the SDK writes it (`CDataMember`).
@@ -48,7 +60,8 @@ package enum AtomRegistration {
         return fields
     }
 
-    /// One stored registration as an Atom entry, as the hub answers it.
+    /// One stored registration as an Atom entry, as the hub answers it: its ETag is in the entry's
+    /// `a:etag` (`W/"n"`), in the description's `<ETag>` (`n`), and in the answer's `ETag` header (`W/"n"`).
     static func entry(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor) -> XMLElement {
         var fields: [XMLNode] = []
         fields.append(.element(textElement("ETag", String(r.etag))))
@@ -62,7 +75,7 @@ package enum AtomRegistration {
             fields += templateFields(template, body: t.compiled.source)
             element = element.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
         }
-        return XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
+        return XMLElement(name: "entry", attributes: entryAttributes(etag: r.etag), children: [
             .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/\(r.id)?api-version=2015-01")])),
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text(r.id)])),
             .element(XMLElement(name: "updated", children: [.text(anchor.iso8601(r.updatedAt))])),

@@ -94,7 +94,15 @@ extension AtomRegistration {
             build(&w)
             return w.bytes
         }
-        static let head = make { $0.open("entry", [("xmlns", atomNamespace)]); $0.raw("<id>") }
+        /// `<entry a:etag="W/&quot;` … `&quot;" xmlns="…" xmlns:a="…"><id>`, around the ETag's digits.
+        static let headStart = make { $0.raw("<entry a:etag=\""); $0.escaped("W/\"", attribute: true) }
+        static let headEnd = make {
+            $0.escaped("\"", attribute: true); $0.raw("\"")
+            for (n, v) in [("xmlns", atomNamespace), ("xmlns:a", metadataNamespace)] {
+                $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
+            }
+            $0.raw("><id>")
+        }
         static let titleStart = make { $0.raw("/registrations/") }
         static let idToTitle = make { $0.raw("?api-version=2015-01</id>"); $0.open("title", [("type", "text")]) }
         static let titleToUpdated = make { $0.close("title"); $0.raw("<updated>") }
@@ -112,7 +120,9 @@ extension AtomRegistration {
     /// with `updated` and `expiration` the texts of `r.updatedAt` and of its expiry (or
     /// ``foreverTime(_:)``), as `CalendarAnchor.iso8601` writes them.
     static func writeEntry(_ r: StoredRegistration, hubURL: String, updated: String, expiration: String, to w: inout AtomWriter) {
-        w.raw(EntryMarkup.head)
+        w.raw(EntryMarkup.headStart)
+        w.raw(String(r.etag))
+        w.raw(EntryMarkup.headEnd)
         w.escaped(hubURL)
         w.raw(EntryMarkup.titleStart)
         w.escaped(r.id)

@@ -71,6 +71,18 @@ public struct HubConfiguration: Sendable {
     /// Most requests to the PNSs the hub keeps in flight at once; further copies of a fan-out wait
     /// for answers (see `PNSStreams`). Not published by Azure; 1,000 is PushSim's choice.
     public var maxPNSRequestsInFlight = 1_000
+    /// The status of an accepted send to tags or to everyone (native, template, test send).
+    /// Sources disagree; see ``SendAcceptedStatus``. Default `.created` (201), as the service answers.
+    public var sendAcceptedStatus: SendAcceptedStatus = .created
+    /// A registration PUT with `If-Match` on an id that holds no registration yet. Sources disagree;
+    /// see ``IfMatchWithoutRegistration``. Default `.notFound` (404), as the Update Registration page says.
+    public var ifMatchWithoutRegistration: IfMatchWithoutRegistration = .notFound
+    /// A registration DELETE without `If-Match`. Sources are silent; see ``DeleteWithoutIfMatch``.
+    /// Default `.deletes` (PushSim's behaviour before the rule was written down).
+    public var deleteWithoutIfMatch: DeleteWithoutIfMatch = .deletes
+    /// A native APNs send (`ServiceBusNotification-Format: apple`) whose body is not a JSON object.
+    /// See ``InvalidAPNsPayload``. Default `.refused` (400), as the send pages and the SDK's issue #194 say.
+    public var invalidAPNsPayload: InvalidAPNsPayload = .refused
 
     public init(namespace: String, hubName: String, accessRules: [SharedAccessRule],
                 registrationTimeToLive: VirtualDuration? = nil,

@@ -18,7 +18,7 @@ public struct InstallationTemplate: Sendable, Equatable {
 }
 
 /// An installation, as the hub's installation REST API and the SDK's `Installation` class carry it
-/// (pns-fidelity.md §4.1, §4.3; NH-REG, NH-REST, NH-DOTNET `Installation.cs`): a client-chosen id,
+/// (Citations §4.1, §4.3; NH-REG, NH-REST, NH-DOTNET `Installation.cs`): a client-chosen id,
 /// one platform and push channel, tags, named templates, an optional user id and expiry.
 public struct Installation: Sendable, Equatable {
     public var installationID: String

@@ -1,7 +1,7 @@
 import PushSimNetwork
 
 /// One operation of an installation PATCH: a JSON Patch (RFC 6902) `{op, path, value}` as the hub
-/// accepts it, sent as `application/json-patch+json` (pns-fidelity.md §4.3; NH-REST, NH-REG; the
+/// accepts it, sent as `application/json-patch+json` (Citations §4.3; NH-REST, NH-REG; the
 /// SDK's `PartialUpdateOperation`).
 ///
 /// Only `add`, `remove` and `replace` exist, on these paths (anything else is a 400):

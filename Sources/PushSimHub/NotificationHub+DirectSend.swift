@@ -1,13 +1,17 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// Direct sends: the hub as a pass-through to a PNS, no registration needed (pns-fidelity.md §4.6;
+/// Direct sends: the hub as a pass-through to a PNS, no registration needed (Citations §4.6;
 /// NH-REST "Direct Send", "Direct Batch Send"; NH-DOTNET `SendDirectNotificationAsync`).
 ///
 /// | request | success | errors |
 /// |---|---|---|
 /// | `POST /{hub}/messages/?direct` + `ServiceBusNotification-DeviceHandle` | 201, id in `Location` | 400 no handle, template format, tags given |
 /// | `POST /{hub}/messages/$batch?direct`, `multipart/mixed` (`notification` + `devices` parts) | 201, id in `Location` | 400 malformed body, 0 or more than 1000 handles |
+///
+/// Both answer 201 whatever ``HubConfiguration/sendAcceptedStatus`` says: the Direct send page lists 201
+/// for success (https://learn.microsoft.com/en-us/rest/api/notificationhubs/direct-send), the .NET SDK's
+/// recordings of a live hub show 201 for both, and its batch direct send accepts nothing else.
 ///
 /// The batch body is the SDK's own multipart (see ``MultipartBody``): the `notification` part
 /// holds the payload (its Content-Type is the payload's), the `devices` part a JSON array of

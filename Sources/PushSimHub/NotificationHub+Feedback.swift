@@ -1,7 +1,7 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// What a PNS answer means for the hub (pns-fidelity.md §6 and §4.9).
+/// What a PNS answer means for the hub (Citations §6 and §4.9).
 enum PNSVerdict: Equatable {
     /// Accepted by the PNS.
     case accepted

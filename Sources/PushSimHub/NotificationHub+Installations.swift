@@ -1,7 +1,7 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// The installation REST API (pns-fidelity.md §4.1, §4.3; NH-REST, NH-REG):
+/// The installation REST API (Citations §4.1, §4.3; NH-REST, NH-REG):
 ///
 /// | request | success | errors |
 /// |---|---|---|
@@ -10,7 +10,7 @@ import PushSimNetwork
 /// | `GET /{hub}/installations/{id}` | 200 JSON (with `pushChannelExpired`) | 404 |
 /// | `DELETE /{hub}/installations/{id}` | 204, also when there was none | – |
 ///
-/// DELETE answering 204 for an absent installation is **unconfirmed** in the fact sheet (§7); the
+/// DELETE answering 204 for an absent installation is **unconfirmed** (Citations §7); the
 /// SDK's `DeleteInstallationAsync` expects exactly 204 (NH-DOTNET), so a 404 would surface as an
 /// exception there; PushSim answers 204 and traces `existed: false`.
 /// Tags follow the registration rules (60 tags, charset, 120 characters; NH-TAGS, NH-REG), counted

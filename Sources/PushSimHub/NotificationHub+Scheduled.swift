@@ -8,7 +8,7 @@ struct ScheduledSend {
     var timer: TimerID
 }
 
-/// Scheduled sends (pns-fidelity.md §4.6; NH-REST "Send/Cancel Scheduled Notification"; NH-DOTNET
+/// Scheduled sends (Citations §4.6; NH-REST "Send/Cancel Scheduled Notification"; NH-DOTNET
 /// `ScheduleNotificationAsync`, `CancelNotificationAsync`):
 ///
 /// | request | success | errors |

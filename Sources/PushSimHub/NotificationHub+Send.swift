@@ -68,9 +68,17 @@ extension NotificationHub {
     static let maxSendBody = 65_536
 
     /// `POST /<hub>/messages/`: a send to the registrations and installations matching
-    /// `ServiceBusNotification-Tags` (everyone when absent). Answers 201 with the notification id in
+    /// `ServiceBusNotification-Tags` (everyone when absent). Answers with the notification id in
     /// `Location` (NH-REST), then fans out. `?direct` sends to `ServiceBusNotification-DeviceHandle`
     /// instead (+DirectSend); `&test` makes it a test send (+TestSend).
+    ///
+    /// The status: the REST reference page of every native and template send says 200 "Message
+    /// successfully sent" (e.g. https://learn.microsoft.com/en-us/rest/api/notificationhubs/send-apns-native-notification),
+    /// but the service answers 201 Created: the .NET SDK's recordings of a live hub show 201
+    /// (https://github.com/Azure/azure-notificationhubs-dotnet, `…Tests/MockData/SendNotificationAsync_*.http`),
+    /// and the Java and JavaScript SDKs fail on anything else. The .NET SDK takes either. PushSim
+    /// answers ``HubConfiguration/sendAcceptedStatus``, 201 unless set to 200 (``SendAcceptedStatus``
+    /// has the sources).
     func send(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let s: SendRequest
         switch readSend(request, direct: request.queryValue("direct") != nil) {
@@ -89,7 +97,7 @@ extension NotificationHub {
                          ["notification": n.id, "properties": p.pairs.map(\.name).joined(separator: ","), "templates": targets.count])
         }
         if isTest { return testSend(n, targets, exchange, world) }
-        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+        world.respond(to: exchange, with: HTTPResponse(status: configuration.sendAcceptedStatus.rawValue, headers: [
             "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))
         fanOut(n, targets, world: world)
     }
@@ -124,6 +132,13 @@ extension NotificationHub {
         if platform == .windows && request.headers["X-WNS-Type"] == nil {
             return .failure(HubRefusal(status: 400, detail: "The X-WNS-Type header is required for windows notifications."))
         }
+        // An APNs payload must be a JSON object: the send page's 400 for a "bad message format"
+        // (https://learn.microsoft.com/en-us/rest/api/notificationhubs/send-apns-native-notification), given
+        // when the send is made (.NET SDK issue #194, "The supplied notification payload is invalid.").
+        // ``InvalidAPNsPayload`` has the sources and the setting.
+        if platform == .apple && configuration.invalidAPNsPayload == .refused && !Self.isJSONObject(request.body) {
+            return .failure(HubRefusal(status: 400, detail: Self.invalidPayload))
+        }
         // The payload is validated once per send, not once per target.
         var fcmMessageTail: String?
         if platform == .fcmV1 {
@@ -143,6 +158,15 @@ extension NotificationHub {
         let forwarded = request.headers.fields.filter { Self.isForwardedToPNS($0.name) }.map { ($0.name, $0.value) }
         return .success(SendRequest(format: format, platform: platform, expression: expression, payload: request.body,
                                     forwarded: forwarded, fcmMessageTail: fcmMessageTail, properties: properties))
+    }
+
+    /// The 400 detail for a native payload the hub cannot read (the wording of .NET SDK issue #194).
+    static let invalidPayload = "The supplied notification payload is invalid."
+
+    /// Whether `body` is one JSON object (what APNs takes as a payload).
+    static func isJSONObject(_ body: [UInt8]) -> Bool {
+        guard let json = try? JSONParser.parse(body) else { return false }
+        return json.objectMembers != nil
     }
 
     /// Whether a send's header goes on to the PNS: `apns-*` and `X-WNS-*`, in any case. ASCII

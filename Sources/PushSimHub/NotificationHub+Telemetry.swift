@@ -1,7 +1,7 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// Per-message telemetry and PNS feedback (pns-fidelity.md §4.7, §4.9; NH-REST):
+/// Per-message telemetry and PNS feedback (Citations §4.7, §4.9; NH-REST):
 ///
 /// | request | success | errors |
 /// |---|---|---|

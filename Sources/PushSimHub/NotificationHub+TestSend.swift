@@ -2,13 +2,15 @@ import PushSimKernel
 import PushSimNetwork
 
 /// Test (debug) sends: any send with `&test` in its query (the SDK's `EnableTestSend`;
-/// pns-fidelity.md §4.8; NH-DOTNET, NH-FIX, NH-FAQ).
+/// Citations §4.8; NH-DOTNET, NH-FIX, NH-FAQ).
 ///
 /// - At most 10 targets get the notification: PushSim takes the FIRST 10 in fan-out order
 ///   (registrations by creation, then installations by id). The portal's Test Send picks 10 at
 ///   random (NH-FIX); first-ten keeps a test's outcome independent of the seed.
 /// - The answer waits for every copy's PNS answer, one attempt each (no retries, no 30-minute
-///   wait), and is `201 Created` with a `NotificationOutcome` XML body:
+///   wait), and is ``HubConfiguration/sendAcceptedStatus`` (`201 Created` unless set to 200: no
+///   source gives a test send a status of its own; the .NET SDK takes 200 or 201 for it, the
+///   JavaScript SDK only 201, see ``SendAcceptedStatus``) with a `NotificationOutcome` XML body:
 ///   `<NotificationOutcome><Success>n</Success><Failure>n</Failure><Results><RegistrationResult>
 ///   <ApplicationPlatform/><PnsHandle/><RegistrationId/><Outcome/></RegistrationResult>…</Results>
 ///   </NotificationOutcome>` in the servicebus namespace. XML because the SDK reads a test send's
@@ -43,12 +45,14 @@ extension NotificationHub {
         let targets = Array(all.prefix(Self.testSendTargets))
         world.record(layer: "hub", host: Self.name, kind: "hub.test-send",
                      ["notification": n.id, "matching": all.count, "targets": targets.count])
+        let status = configuration.sendAcceptedStatus.rawValue
         records[slot: n.recordSlot].onFinished = { record in
             let results = record.results.sorted { $0.ordinal < $1.ordinal }.map(\.result)
             let success = record.counts.filter { $0.outcome == .success }.reduce(0) { $0 + $1.count }
             world.record(layer: "hub", host: Self.name, kind: "hub.test-send-result",
                          ["notification": n.id, "success": success, "failure": results.count - success])
-            world.respond(to: exchange, with: HTTPResponse(status: 201, headers: ["Content-Type": "application/xml; charset=utf-8"],
+            world.respond(to: exchange, with: HTTPResponse(status: status,
+                                                           headers: ["Content-Type": "application/xml; charset=utf-8"],
                                                            text: Self.testOutcomeXML(success: success, failure: results.count - success, results)))
         }
         fanOut(n, targets, world: world)

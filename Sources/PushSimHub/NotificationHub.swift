@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 /// The fake Azure Notification Hub, reached at `https://<namespace>.servicebus.windows.net/<hub>/…`
-/// (pns-fidelity.md §4, NH-REST): registrations (here), installations (+Installations), native and
+/// (Citations §4, NH-REST): registrations (here), installations (+Installations), native and
 /// template sends (+Send, TemplateEngine), direct and batch sends (+DirectSend), scheduled sends
 /// (+Scheduled), test sends (+TestSend), telemetry and PNS feedback (+Telemetry, +Feedback).
 ///
@@ -10,6 +10,8 @@ import PushSimNetwork
 /// on an id that was never handed out, was deleted, or expired answers 410 "Cannot use specified
 /// location" (NH-DN495630); duplicate handles are allowed; a PNS's "dead handle" answer deletes
 /// the registration (§4.9, §6). Every call needs a SAS token with the right claim (401 otherwise).
+/// Updates and deletes honour `If-Match` (`*` or the ETag; 412 when stale), and the rules Microsoft's
+/// sources leave open are settings of ``HubConfiguration`` (see `HubFidelityRules.swift`).
 public final class NotificationHub: Host, CallReceiver {
     public static let name = "hub"
     public static let apiVersion = "2015-01"
@@ -98,7 +100,7 @@ public final class NotificationHub: Host, CallReceiver {
         case ("GET", "registrations", _) where rest.count == 1 || rest[1].isEmpty: readRegistrations(request, exchange, world)
         case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
         case ("PUT", "registrations", 2): createOrUpdate(rest[1], request, exchange, world)
-        case ("DELETE", "registrations", 2): delete(rest[1], exchange, world)
+        case ("DELETE", "registrations", 2): delete(rest[1], request, exchange, world)
         case ("PUT", "installations", 2) where !rest[1].isEmpty: putInstallation(percentDecode(rest[1]), request, exchange, world)
         case ("PATCH", "installations", 2) where !rest[1].isEmpty: patchInstallation(percentDecode(rest[1]), request, exchange, world)
         case ("GET", "installations", 2) where !rest[1].isEmpty: getInstallation(percentDecode(rest[1]), exchange, world)
@@ -195,11 +197,50 @@ public final class NotificationHub: Host, CallReceiver {
         respondEntry(200, r, exchange, world)
     }
 
+    /// `PUT /{hub}/registrations/{id}`: Create or Update Registration, and Update Registration when
+    /// the request carries `If-Match`.
+    ///
+    /// - Without `If-Match` it creates or overwrites (Create or Update Registration,
+    ///   https://learn.microsoft.com/en-us/rest/api/notificationhubs/create-update-registration, takes no
+    ///   `If-Match`; the .NET SDK's `CreateOrUpdateRegistrationAsync` sends none,
+    ///   https://github.com/Azure/azure-notificationhubs-dotnet/blob/main/src/Microsoft.Azure.NotificationHubs/NotificationHubClient.cs).
+    /// - With `If-Match` (`*` or an ETag; the SDK's `UpdateRegistrationAsync` insists on an ETag and sends
+    ///   it quoted, `"n"`) it updates only the registration it names (Update Registration,
+    ///   https://learn.microsoft.com/en-us/rest/api/notificationhubs/update-registration): a live one whose
+    ///   ETag differs answers 412 Precondition Failed, the answer the Delete Registration page gives for a
+    ///   stale ETag on the same resource (the Update page lists no 412, HTTP's If-Match requires one,
+    ///   RFC 9110 §13.1.1); an id handed out but never written answers 404 "No registration exists at this
+    ///   location" as the Update page says, or 412 (``HubConfiguration/ifMatchWithoutRegistration``).
+    /// - An id that cannot be used, never handed out, deleted, or expired, answers 410 "Cannot use
+    ///   specified location" with or without `If-Match` (NH-DN495630). For an expired registration with
+    ///   `If-Match` the sources are silent; PushSim keeps 410 because HTTP evaluates preconditions only
+    ///   when the request without them would have succeeded (RFC 9110 §13.2.1,
+    ///   https://www.rfc-editor.org/rfc/rfc9110#section-13.2.1), so the id's answer does not depend on
+    ///   the header, and the tutorial's handling of 410 (defect e) is the same whichever call is made.
+    /// - Preconditions are judged before the body is read (RFC 9110 §13.2.1), so a stale update with a
+    ///   bad body answers 412.
+    /// - Every successful write gives the registration a new ETag (the previous plus one, as the
+    ///   service's recorded answers show `W/"1"` then `W/"2"`), in the `ETag` header, the entry's
+    ///   `a:etag` and the description's `<ETag>`.
     private func createOrUpdate(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let existing = store.lookup(id, now: world.now)
         if case .gone = existing {
             world.record(layer: "hub", host: Self.name, kind: "hub.registration-gone", ["id": id])
             return fail(410, "Cannot use specified location. Please use a different registrationid.", exchange, world)
+        }
+        if let ifMatch = IfMatch(request.headers["If-Match"]) {
+            switch existing {
+            case .live(let r) where !ifMatch.matches(etag: r.etag):
+                return preconditionFailed(id, ifMatch: request.headers["If-Match"] ?? "", etag: r.etag, exchange, world)
+            case .issuedUnused:
+                world.record(layer: "hub", host: Self.name, kind: "hub.precondition-failed",
+                             ["id": id, "if-match": request.headers["If-Match"] ?? "", "etag": "none"])
+                switch configuration.ifMatchWithoutRegistration {
+                case .notFound: return fail(404, "No registration exists at this location.", exchange, world)
+                case .preconditionFailed: return fail(412, Self.noCurrentRegistration, exchange, world)
+                }
+            default: break
+            }
         }
         let description: RegistrationDescription
         switch AtomRegistration.parseEntry(request.body) {
@@ -242,18 +283,43 @@ public final class NotificationHub: Host, CallReceiver {
         respondEntry(201, stored, exchange, world)
     }
 
-    private func delete(_ id: String, _ exchange: Exchange, _ world: World) {
-        guard case .live = store.lookup(id, now: world.now) else {
+    /// `DELETE /{hub}/registrations/{id}` (Delete Registration,
+    /// https://learn.microsoft.com/en-us/rest/api/notificationhubs/delete-registration): the page takes
+    /// `If-Match` (`*` or an ETag) and answers 200, 404 when the registration does not exist, 412 when
+    /// its current version does not have the ETag given. The .NET SDK sends `If-Match: *` or the
+    /// quoted ETag and expects 200 (`DeleteRegistrationImplAsync`); the Java SDK sends `*` and takes
+    /// a 404 as success. A missing registration answers 404 whatever `If-Match` says (RFC 9110
+    /// §13.2.1: preconditions are judged only when the request would otherwise succeed). Without
+    /// `If-Match` at all the sources are silent: ``HubConfiguration/deleteWithoutIfMatch``.
+    private func delete(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        guard case .live(let r) = store.lookup(id, now: world.now) else {
             return fail(404, "The registration with id \(id) was not found.", exchange, world)
+        }
+        if let ifMatch = IfMatch(request.headers["If-Match"]) {
+            if !ifMatch.matches(etag: r.etag) {
+                return preconditionFailed(id, ifMatch: request.headers["If-Match"] ?? "", etag: r.etag, exchange, world)
+            }
+        } else if configuration.deleteWithoutIfMatch == .preconditionFailed {
+            world.record(layer: "hub", host: Self.name, kind: "hub.precondition-failed", ["id": id, "if-match": "(none)", "etag": r.etag])
+            return fail(412, "ETag header missing or invalid.", exchange, world)
         }
         store.remove(id)
         world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted", ["id": id, "why": "delete request"])
         world.respond(to: exchange, with: HTTPResponse(status: 200))
     }
 
+    static let staleETag = "Precondition failed. The current version of the registration does not have the specified ETag."
+    static let noCurrentRegistration = "Precondition failed. No registration exists at this location to match If-Match."
+
+    /// 412 for an `If-Match` the registration's current ETag does not satisfy.
+    private func preconditionFailed(_ id: String, ifMatch: String, etag: Int, _ exchange: Exchange, _ world: World) {
+        world.record(layer: "hub", host: Self.name, kind: "hub.precondition-failed", ["id": id, "if-match": ifMatch, "etag": etag])
+        fail(412, Self.staleETag, exchange, world)
+    }
+
     private func respondEntry(_ status: Int, _ r: StoredRegistration, _ exchange: Exchange, _ world: World) {
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: [
-            "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": "W/\"\(r.etag)\""],
+            "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)],
             body: AtomRegistration.entryDocument(r, hubURL: hubURL, anchor: world.anchor, time: { timeText($0, world) })))
     }
 

@@ -52,7 +52,7 @@ extension NotificationHubClient {
                                  _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         var headers = payload.requestHeaders
         if let tagExpression { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
-        send("POST", "messages/", headers: headers, body: Array(payload.body.utf8), expect: 201) { [self] result in
+        send("POST", "messages/", headers: headers, body: Array(payload.body.utf8), expect: Self.sendSuccess) { [self] result in
             completion(result.flatMap { outcome(of: $0) })
         }
     }
@@ -68,7 +68,7 @@ extension NotificationHubClient {
                                        _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         guard !deviceHandle.isEmpty else { return refuse("deviceHandle", completion) }
         send("POST", "messages/", query: [("direct", "")], headers: payload.requestHeaders + [("ServiceBusNotification-DeviceHandle", deviceHandle)],
-             body: Array(payload.body.utf8), expect: 201) { [self] result in completion(result.flatMap { outcome(of: $0) }) }
+             body: Array(payload.body.utf8), expect: Self.sendSuccess) { [self] result in completion(result.flatMap { outcome(of: $0) }) }
     }
 
     /// `POST /messages/$batch?direct` to up to 1000 handles, as the SDK's multipart body.
@@ -94,7 +94,7 @@ extension NotificationHubClient {
         let when = String(world.anchor.iso8601(time).dropLast())   // the SDK's "s" format has no Z
         var headers = payload.requestHeaders + [("ServiceBusNotification-ScheduleTime", when)]
         if let tagExpression { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
-        send("POST", "schedulednotifications/", headers: headers, body: Array(payload.body.utf8), expect: 201) { result in
+        send("POST", "schedulednotifications/", headers: headers, body: Array(payload.body.utf8), expect: [200, 201]) { result in
             completion(result.flatMap { r in
                 guard let id = Self.lastSegment(r.headers["Location"]) else {
                     return .failure(HubError(kind: .messaging, status: r.status, detail: "no scheduled notification id in the answer"))

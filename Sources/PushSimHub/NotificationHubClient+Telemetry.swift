@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 /// The telemetry of one notification, as the SDK's `NotificationDetails` carries it (NH-DOTNET
-/// `NotificationDetails.cs`; pns-fidelity.md §4.7, §4.9).
+/// `NotificationDetails.cs`; Citations §4.7, §4.9).
 public struct NotificationDetails: Sendable, Equatable {
     public var notificationID: String
     public var location: String?

@@ -72,17 +72,34 @@ public final class NotificationHubClient {
         }
     }
 
-    /// `PUT /registrations/<id>` with the description as an Atom entry.
+    /// `PUT /registrations/<id>` with the description as an Atom entry, without `If-Match`: create or
+    /// overwrite (the SDK's `CreateOrUpdateRegistrationAsync` sends none). 200 and 201 are success,
+    /// as for the SDK (`CreateOrUpdateRegistrationImplAsync`).
     public func createOrUpdateRegistration(_ description: RegistrationDescription,
                                            _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        putRegistration(description, ifMatch: nil, completion)
+    }
+
+    /// `PUT /registrations/<id>` with `If-Match: "<etag>"`: the SDK's `UpdateRegistrationAsync`, which
+    /// refuses (`ArgumentNullException`) a description without a registration id or ETag, and quotes
+    /// the ETag (NH-DOTNET). The hub answers 412 when the registration has changed since.
+    public func updateRegistration(_ description: RegistrationDescription,
+                                   _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        guard let etag = description.etag, !etag.isEmpty else { return refuse("registration.ETag", completion) }
+        putRegistration(description, ifMatch: "\"\(etag)\"", completion)
+    }
+
+    private func putRegistration(_ description: RegistrationDescription, ifMatch: String?,
+                                 _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
         guard let id = description.registrationID else {
             world.schedule(after: .zero) {
                 completion(.failure(HubError(kind: .badRequest, status: nil, detail: "RegistrationId is required")))
             }
             return
         }
-        send("PUT", "registrations/\(id)", headers: [("Content-Type", "application/atom+xml;type=entry;charset=utf-8")],
-             body: AtomRegistration.requestBody(description), expect: 201) { result in
+        var headers = [("Content-Type", "application/atom+xml;type=entry;charset=utf-8")]
+        if let ifMatch { headers.append(("If-Match", ifMatch)) }
+        send("PUT", "registrations/\(id)", headers: headers, body: AtomRegistration.requestBody(description), expect: [200, 201]) { result in
             completion(result.flatMap { r in
                 AtomRegistration.parseEntry(r.body).mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
             })
@@ -98,9 +115,11 @@ public final class NotificationHubClient {
         }
     }
 
-    /// `DELETE /registrations/<id>` with `If-Match: *`.
-    public func deleteRegistration(_ id: String, _ completion: @escaping (Result<Void, HubError>) -> Void) {
-        send("DELETE", "registrations/\(id)", headers: [("If-Match", "*")], expect: 200) { completion($0.map { _ in () }) }
+    /// `DELETE /registrations/<id>` with `If-Match: *`, or `If-Match: "<etag>"` when an ETag is given
+    /// (the SDK's `DeleteRegistrationAsync(id)` and `DeleteRegistrationAsync(id, etag)`); 200 expected.
+    public func deleteRegistration(_ id: String, etag: String? = nil, _ completion: @escaping (Result<Void, HubError>) -> Void) {
+        let ifMatch = etag.map { $0.isEmpty ? "*" : "\"\($0)\"" } ?? "*"
+        send("DELETE", "registrations/\(id)", headers: [("If-Match", ifMatch)], expect: 200) { completion($0.map { _ in () }) }
     }
 
     // MARK: Sends
@@ -170,10 +189,14 @@ public final class NotificationHubClient {
                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         var headers = [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + extra
         if let expression { headers.append(("ServiceBusNotification-Tags", expression)) }
-        send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: 201) { [self] result in
+        send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: Self.sendSuccess) { [self] result in
             completion(result.flatMap { outcome(of: $0) })
         }
     }
+
+    /// What the SDK takes as a successful send, test sends included: 200 or 201
+    /// (`SendNotificationImplAsync`, NH-DOTNET; see ``SendAcceptedStatus``).
+    static let sendSuccess = [200, 201]
 
     /// `Enqueued` with the id from `Location`; for a test send, the outcome in the body.
     func outcome(of r: HTTPResponse) -> Result<NotificationOutcome, HubError> {
@@ -208,6 +231,12 @@ public final class NotificationHubClient {
 
     func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
               body: [UInt8] = [], expect: Int, _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
+        send(method, relative, query: query, headers: headers, body: body, expect: [expect], completion)
+    }
+
+    /// As above, any status of `expect` being success.
+    func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
+              body: [UInt8] = [], expect: [Int], _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
         var all = HTTPHeaders("Authorization", sasToken(), "x-ms-version", "2015-01")
         for (n, v) in headers { all.add(n, v) }
         let request = HTTPRequest(method: method, authority: host, path: "/\(hubPath)/\(relative)",
@@ -216,7 +245,7 @@ public final class NotificationHubClient {
                                   headers: all, body: body)
         // The SDK's default operation timeout is 60 s (NH-DOTNET).
         world.call(request, from: caller, timeout: .seconds(60)) { result in
-            if let r = result.response, r.status == expect { completion(.success(r)) } else { completion(.failure(HubError(result))) }
+            if let r = result.response, expect.contains(r.status) { completion(.success(r)) } else { completion(.failure(HubError(result))) }
         }
     }
 }

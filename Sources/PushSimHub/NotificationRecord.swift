@@ -3,7 +3,7 @@ import PushSimNetwork
 
 /// How one copy of a notification ended, named as the hub's telemetry counts it.
 ///
-/// The fact sheet marks the per-platform count names as **unconfirmed** (§4.9, §7). PushSim takes
+/// Citations §4.9 and §7 mark the per-platform count names as **unconfirmed**. PushSim takes
 /// them from the hub's Azure Monitor metrics, which count the same outcomes per platform
 /// (`outgoing.apns.success`, `outgoing.apns.badchannel`, `outgoing.apns.expiredchannel`,
 /// `outgoing.wns.throttled`, `outgoing.wns.dropped`, `outgoing.apns.invalidcredentials`,
@@ -31,7 +31,7 @@ public enum PNSOutcome: String, Sendable, CaseIterable {
 }
 
 /// The hub's record of one notification: its state and per-platform outcome counts, for
-/// `GET /{hub}/messages/{id}` (pns-fidelity.md §4.7, §4.9; NH-REST, NH-SDKDOC).
+/// `GET /{hub}/messages/{id}` (Citations §4.7, §4.9; NH-REST, NH-SDKDOC).
 ///
 /// States: `Scheduled` (waiting for its time) → `Enqueued` (accepted) → `Processing` (copies handed
 /// out) → `Completed` when every copy ended, or

@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 /// One PNS feedback record: a handle a PNS reported dead while the hub was sending
-/// (pns-fidelity.md §4.9; NH-REST "Get PNS feedback"; element names from NH-DOTNET
+/// (Citations §4.9; NH-REST "Get PNS feedback"; element names from NH-DOTNET
 /// `ManagementStrings.cs`: `PnsFeedback`, `FeedbackTime`, `NotificationSystemError`, `Platform`,
 /// `PnsHandle`, `RegistrationId`, `InstallationId`, `NotificationId`).
 ///

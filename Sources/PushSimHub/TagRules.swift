@@ -1,4 +1,4 @@
-/// The hub's rules for tags (pns-fidelity.md §4.4, sources NH-TAGS, NH-REG).
+/// The hub's rules for tags (Citations §4.4, sources NH-TAGS, NH-REG).
 public enum TagRules {
     /// Longest tag: 120 characters.
     public static let maxLength = 120

@@ -1,7 +1,7 @@
 import PushSimNetwork
 
 /// A template body checked once, when its registration or installation is written, and rendered
-/// for each template send (pns-fidelity.md §4.5, NH-TPL).
+/// for each template send (Citations §4.5, NH-TPL).
 ///
 /// - Templates are JSON (APNs, FCM v1) or XML (WNS) documents (NH-TPL "Templates are limited to
 ///   XML or JSON document formats"). A body that does not parse, or holds a malformed expression,

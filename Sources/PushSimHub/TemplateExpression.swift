@@ -1,7 +1,7 @@
 import PushSimNetwork
 
 /// One value of a template: a literal, or an expression the hub evaluates against the send's
-/// property bag (pns-fidelity.md §4.5, NH-TPL).
+/// property bag (Citations §4.5, NH-TPL).
 ///
 /// The grammar is the one the .NET SDK validates before it sends a template registration
 /// (NH-DOTNET `Messaging/ExpressionEvaluator.cs`), which is also what the hub accepts:

@@ -12,8 +12,10 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
     /// Microseconds since the start of the run.
     public var microseconds: Int64
 
+    /// The instant `microseconds` after the start of the run (before it, if negative).
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    /// The start of the run.
     public static let zero = VirtualTime(microseconds: 0)
     /// The last representable instant (`Int64.max` µs, about 292,000 years): where sums saturate.
     public static let distantFuture = VirtualTime(microseconds: .max)
@@ -50,20 +52,29 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
 /// saturates at the 64-bit range instead of trapping: a count read off the wire (a `ttl`, a
 /// `Retry-After`) can be anything.
 public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The length in microseconds; negative for a span that runs backwards (`a - b` with `b` later).
     public var microseconds: Int64
 
+    /// A duration of `microseconds` (taken as is).
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    /// No time at all.
     public static let zero = VirtualDuration(microseconds: 0)
     /// The longest duration a scenario file may write: 36,500 days (100 years). Longer ones are
     /// refused where they are parsed, with a position and a hint.
     public static let longestWritten = VirtualDuration.days(36_500)
 
+    /// `n` microseconds.
     public static func microseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: n) }
+    /// `n` milliseconds, saturating at the 64-bit range of microseconds.
     public static func milliseconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 1_000)) }
+    /// `n` seconds, saturating at the 64-bit range of microseconds.
     public static func seconds(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 1_000_000)) }
+    /// `n` minutes, saturating at the 64-bit range of microseconds.
     public static func minutes(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 60_000_000)) }
+    /// `n` hours, saturating at the 64-bit range of microseconds.
     public static func hours(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 3_600_000_000)) }
+    /// `n` days of 24 hours, saturating at the 64-bit range of microseconds.
     public static func days(_ n: Int64) -> VirtualDuration { VirtualDuration(microseconds: saturatingProduct(n, 86_400_000_000)) }
 
     @inlinable public static func < (a: VirtualDuration, b: VirtualDuration) -> Bool { a.microseconds < b.microseconds }
@@ -99,14 +110,41 @@ public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConve
         ("us", 1), ("ms", 1_000), ("s", 1_000_000), ("m", 60_000_000), ("h", 3_600_000_000), ("d", 86_400_000_000),
     ]
 
-    /// Parses `<digits><unit>` (units `us`, `ms`, `s`, `m`, `h`, `d`). Returns nil if malformed or overflowing.
+    /// Parses a duration written as one or more `<digits><unit>` parts, largest unit first and
+    /// each unit once (`250ms`, `90s`, `2h59s`, `1d12h`), with units `us`, `ms`, `s`, `m`, `h`,
+    /// `d`. Returns nil if malformed or if the total overflows 64-bit microseconds.
     public static func parse(_ text: Substring) -> VirtualDuration? {
-        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
-        let unit = text.dropFirst(digits.count)
-        guard !digits.isEmpty, let n = Int64(digits),
-              let size = units.first(where: { $0.0 == unit })?.1 else { return nil }
-        let (product, overflow) = n.multipliedReportingOverflow(by: size)
-        return overflow ? nil : VirtualDuration(microseconds: product)
+        if case .value(let d) = scan(text) { return d }
+        return nil
+    }
+
+    /// What ``scan(_:)`` found in a written duration.
+    public enum Scanned: Equatable, Sendable {
+        /// Well formed, and this long.
+        case value(VirtualDuration)
+        /// Well formed, but longer than 64-bit microseconds can hold.
+        case overflow
+        /// Not `<digits><unit>…` with known units, largest first, each once.
+        case malformed
+    }
+
+    /// Reads a written duration (see ``parse(_:)``), telling a malformed one from one too long.
+    public static func scan(_ text: Substring) -> Scanned {
+        var rest = text, total: Int64 = 0, previousUnit = Int64.max, overflow = false
+        guard !rest.isEmpty else { return .malformed }
+        while !rest.isEmpty {
+            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            rest = rest.dropFirst(digits.count)
+            let unit = rest.prefix(while: { $0.isASCII && $0.isLetter })
+            rest = rest.dropFirst(unit.count)
+            guard !digits.isEmpty, let size = units.first(where: { $0.0 == unit })?.1, size < previousUnit else { return .malformed }
+            previousUnit = size
+            guard let n = Int64(digits) else { overflow = true; continue }
+            let (product, o1) = n.multipliedReportingOverflow(by: size)
+            let (sum, o2) = total.addingReportingOverflow(product)
+            if o1 || o2 { overflow = true } else { total = sum }
+        }
+        return overflow ? .overflow : .value(VirtualDuration(microseconds: total))
     }
 }
 
@@ -115,6 +153,8 @@ public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConve
 public struct CalendarAnchor: Sendable, Hashable {
     /// Unix time, in seconds, of virtual time zero.
     public var unixSecondsAtZero: Int64
+    /// Virtual time zero at Unix second `unixSecondsAtZero`; the default, 1,767,225,600, is
+    /// 2026-01-01T00:00:00Z.
     public init(unixSecondsAtZero: Int64 = 1_767_225_600) { self.unixSecondsAtZero = unixSecondsAtZero }
 
     /// Unix epoch seconds at `t` (rounded down; saturating).

@@ -44,11 +44,10 @@ enum ExpectationCheck {
             let n = probed ?? simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now)
             let when = e.by.map { "at \($0)" } ?? "at the end"
             return result(n == count, "the hub had \(n) live registration(s)\(tag.map { " for \"\($0)\"" } ?? "") \(when)")
-        case .received(let host, let count, let status):
-            let entries = simulation.world.journal.requests(to: host)
-                .filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
-                .filter { status == nil || $0.result?.status == status }
-            return result(entries.count == count, "\(host) received \(entries.count) such request(s)")
+        case .received(let host, let count, let conditions):
+            let sent = simulation.world.journal.requests(to: host).filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
+            let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
+            return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent))
         case .notificationState(let id, let state):
             let seen = simulation.hub.notificationState(id)?.rawValue
             return result(seen == state, seen.map { "\(id) is \($0)" } ?? "the hub has no notification \(id)")
@@ -71,7 +70,7 @@ enum ExpectationCheck {
             let calls = simulation.calls(of: name).filter { $0.operation == op && $0.completedAt <= by }
             let seen = calls.isEmpty ? "\(name) made no \(op.rawValue) call" + (e.by == nil ? "" : " by \(by)")
                 : "\(op.rawValue) answers: " + calls.map { "\($0.status.map(String.init) ?? $0.failure ?? "?") at \($0.completedAt)" }.joined(separator: ", ")
-            return result(calls.contains { $0.status == code }, seen)
+            return result(calls.contains { code.matches($0.status) }, seen)
         }
     }
 
@@ -98,6 +97,23 @@ enum ExpectationCheck {
         case "wns": return r.authority == "cloud.notify.windows.com"
         default: return true
         }
+    }
+
+    /// `; answers: 200 ×3, 410 Unregistered ×1` for a failure message (empty for no requests):
+    /// each distinct status (with APNs' `reason` or FCM's `error.status`), in order of first sight.
+    static func answers(_ entries: [RequestJournal.Entry]) -> String {
+        var order: [String] = [], counts: [String: Int] = [:]
+        for entry in entries {
+            var label = entry.result?.summary ?? "no answer"
+            if let body = entry.result?.response?.body, body.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(body),
+               let reason = json["reason"]?.stringValue ?? json["error"]?["status"]?.stringValue {
+                label += " " + reason
+            }
+            if counts[label] == nil { order.append(label) }
+            counts[label, default: 0] += 1
+        }
+        guard !order.isEmpty else { return "" }
+        return "; answers: " + order.map { "\($0) ×\(counts[$0]!)" }.joined(separator: ", ")
     }
 
     private static func describe(_ shown: [ShownNotification], _ device: String) -> String {

@@ -24,6 +24,8 @@ public enum ScenarioSetting: Equatable, Sendable {
     case latency(min: VirtualDuration, max: VirtualDuration)
     /// Latency of one link (`network latency 200ms..2s between hub apns`).
     case linkLatency(min: VirtualDuration, max: VirtualDuration, between: [String])
+    /// How the hub answers where the sources disagree or are silent (`hub send status 200`).
+    case hubRule(HubRuleSetting)
     /// The hub's credentials for a push service are wrong or missing (`hub credentials apns wrong`).
     case hubCredentials(service: String, problem: String)
     /// An injected fault of a push service (`fault apns outage from 10s to 40s retry-after 30s`).
@@ -116,8 +118,9 @@ public enum ExpectationKind: Equatable, Sendable {
     case showsNothing(device: String)
     /// `expect <device> shows <n> notifications`
     case showsCount(device: String, count: Int)
-    /// `expect <device> <operation> status <code>`: some response to that call had this status.
-    case status(device: String, operation: AppOperation, code: Int)
+    /// `expect <device> <operation> status <code>` (or a class, `4xx`, or alternatives, `401 or
+    /// 403`): some response to that call had such a status.
+    case status(device: String, operation: AppOperation, code: StatusPattern)
     /// `expect <device> never shows "<text>"`
     case neverShows(device: String, text: String)
     /// `expect <device> shows "<a>" then "<b>" …`: these were shown in this order (others may come between).
@@ -125,9 +128,11 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `expect hub has <n> registration(s) [for "<tag>"] [by <time>]`: live registrations when the run
     /// ends, or at `<time>` when given (a probe reads the hub then).
     case hubRegistrations(tag: String?, count: Int)
-    /// `expect apns|fcm|wns|hub|backend|backend-hardened received <n> request(s) [with status <code>]`:
-    /// from the request journal; for a push service, only its provider API counts (sends, not device traffic).
-    case received(host: String, count: Int, status: Int?)
+    /// `expect apns|fcm|wns|hub|backend|backend-hardened received [at least|at most] <n> request(s)
+    /// [with <condition> [and <condition>]…]`: from the request journal, the requests whose exchange
+    /// meets every condition (status, reason, a header or a JSON field of the request or the
+    /// answer); for a push service, only its provider API counts (sends, not device traffic).
+    case received(host: String, count: RequestCount, conditions: [ExchangeCondition])
     /// `expect invariant <id> holds|broken`
     case invariant(id: String, holds: Bool)
     /// `expect operator test-send results <n>`: some test send answered with n per-target results.
@@ -209,5 +214,32 @@ public struct Scenario: Equatable, Sendable {
                 actions: [ScenarioAction], expectations: [Expectation]) {
         self.path = path; self.name = name; self.seed = seed; self.settings = settings; self.devices = devices
         self.actions = actions; self.expectations = expectations
+    }
+}
+
+/// A choice among the hub's answers where Microsoft's sources disagree or are silent (each is
+/// explained, with its sources, in PushSimHub's `HubFidelityRules.swift`).
+public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
+    /// `hub send status 200|201`: the status of an accepted send to tags or to everyone
+    /// (default 201, as the service answers; the REST pages say 200).
+    case sendStatus(Int)
+    /// `hub if-match absent 404|412`: a registration PUT with `If-Match` on an id that holds no
+    /// registration (default 404, as the Update Registration page says).
+    case ifMatchAbsent(Int)
+    /// `hub delete without if-match deletes|412`: a registration DELETE without `If-Match`
+    /// (default: it deletes; no source says).
+    case deleteWithoutIfMatch(refused: Bool)
+    /// `hub apns payload refused|passed`: a native APNs send whose body is not a JSON object
+    /// (default: refused with 400).
+    case invalidAPNsPayload(refused: Bool)
+
+    /// As written in a scenario (`hub send status 200`).
+    public var description: String {
+        switch self {
+        case .sendStatus(let status): return "hub send status \(status)"
+        case .ifMatchAbsent(let status): return "hub if-match absent \(status)"
+        case .deleteWithoutIfMatch(let refused): return "hub delete without if-match \(refused ? "412" : "deletes")"
+        case .invalidAPNsPayload(let refused): return "hub apns payload \(refused ? "refused" : "passed")"
+        }
     }
 }

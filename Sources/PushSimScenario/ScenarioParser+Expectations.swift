@@ -58,13 +58,8 @@ extension ScenarioParser.Session {
             try t.keyword("shows", hint: "write expect <device> never shows \"<text>\"")
             kind = .neverShows(device: device.text, text: try t.string("the text in double quotes", hint: "write never shows \"<text>\"").text)
         } else if let operation = AppOperation(rawValue: what.text) {
-            try t.keyword("status", hint: "write expect <device> \(operation.rawValue) status <code>, e.g. status 410")
-            let (code, token) = try t.number("an HTTP status such as 410", as: Int.self)
-            guard (100...599).contains(code) else {
-                throw ScenarioDiagnostic(location: t.location(token), message: "HTTP status \(code) is out of range",
-                                         hint: "statuses are 100 to 599")
-            }
-            kind = .status(device: device.text, operation: operation, code: code)
+            try t.keyword("status", hint: "write expect <device> \(operation.rawValue) status <code>, e.g. status 410, 4xx or 401 or 403")
+            kind = .status(device: device.text, operation: operation, code: try t.statusPattern())
         } else {
             throw ScenarioDiagnostic(location: t.location(what), message: "unknown expectation \(what.quoted)",
                                      hint: "after the device comes shows or an operation: \(names.joined(separator: ", "))")
@@ -109,18 +104,59 @@ extension ScenarioParser.Session {
         return .hubRegistrations(tag: tag, count: count)
     }
 
-    /// `expect <service> received <n> request(s) [with status <code>]`
+    /// `expect <host> received [at least|at most] <n> request(s) [with <condition> [and <condition>]…]`
     private func received(_ t: inout ScenarioParser.Tokens, host: String) throws(ScenarioDiagnostic) -> ExpectationKind {
-        let usage = "write expect \(host) received <n> requests [with status <code>]"
+        let usage = "write expect \(host) received [at least|at most] <n> requests [with status 410 and reason \"Unregistered\" …]"
         try t.keyword("received", hint: usage)
-        let (count, _) = try t.number("a number of requests", as: Int.self)
-        guard t.skip("requests") || t.skip("request") else { throw t.expected("\"requests\"", hint: usage) }
-        var status: Int?
-        if t.skip("with") {
-            try t.keyword("status", hint: usage)
-            status = try t.number("an HTTP status such as 410", as: Int.self).0
+        let count: RequestCount
+        if t.skip("at") {
+            if t.skip("least") { count = .atLeast(try t.number("a number of requests", as: Int.self).0) }
+            else if t.skip("most") { count = .atMost(try t.number("a number of requests", as: Int.self).0) }
+            else { throw t.expected("least or most after at", hint: usage) }
+        } else {
+            count = .exactly(try t.number("a number of requests", as: Int.self).0)
         }
-        return .received(host: host, count: count, status: status)
+        guard t.skip("requests") || t.skip("request") else { throw t.expected("\"requests\"", hint: usage) }
+        var conditions: [ExchangeCondition] = []
+        if t.skip("with") {
+            repeat { conditions.append(try exchangeCondition(&t, host: host)) } while t.skip("and")
+        }
+        return .received(host: host, count: count, conditions: conditions)
+    }
+
+    /// One condition on an exchange: `status <pattern>`, `reason "<r>"` (APNs and FCM), or
+    /// `request|answer header "<name>" ["<value>"]` / `request|answer field "<path>" ["<value>"]`.
+    private func exchangeCondition(_ t: inout ScenarioParser.Tokens, host: String) throws(ScenarioDiagnostic) -> ExchangeCondition {
+        let hint = "conditions are status <code>, reason \"<reason>\", request|answer header \"<name>\" [\"<value>\"], "
+            + "request|answer field \"<json.path>\" [\"<value>\"], joined by and"
+        let word = try t.word("a condition (status, reason, request or answer)", hint: hint)
+        switch word.text {
+        case "status":
+            return .status(try t.statusPattern())
+        case "reason":
+            guard host == "apns" || host == "fcm" else {
+                throw ScenarioDiagnostic(location: t.location(word), message: "reason applies to apns and fcm, not \(host)",
+                                         hint: "APNs gives its reason in the body's reason, FCM in error.status; for \(host), "
+                                            + "check answer header \"<name>\" or answer field \"<path>\"")
+            }
+            return .reason(try t.string("the reason in double quotes, e.g. \"Unregistered\"", hint: hint).text)
+        case "request", "answer":
+            let side: ExchangeSide = word.text == "request" ? .request : .answer
+            let what = try t.word("header or field after \(word.text)", hint: hint)
+            guard what.text == "header" || what.text == "field" else {
+                throw ScenarioDiagnostic(location: t.location(what), message: "expected header or field after \(word.text), found \(what.quoted)",
+                                         hint: hint)
+            }
+            let name = try t.string(what.text == "header" ? "a header name in double quotes, e.g. \"apns-id\""
+                                                           : "a JSON path in double quotes, e.g. \"error.status\"", hint: hint)
+            guard !name.text.isEmpty else {
+                throw ScenarioDiagnostic(location: t.location(name), message: "the \(what.text) name is empty", hint: hint)
+            }
+            let value = t.peek?.kind == .string ? t.next()!.text : nil
+            return what.text == "header" ? .header(side, name: name.text, value: value) : .field(side, path: name.text, value: value)
+        default:
+            throw ScenarioDiagnostic(location: t.location(word), message: "unknown condition \(word.quoted)", hint: hint)
+        }
     }
 
     /// The optional `by <time>`, the end of the line, and the expectation itself.

@@ -46,10 +46,17 @@ extension ScenarioParser.Session {
         }
     }
 
-    /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`
+    /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, and the hub's rules
+    /// where sources disagree: `hub send status 200|201`, `hub if-match absent 404|412`,
+    /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`.
     mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
-        let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing"
+        let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing, hub send status 200|201, "
+            + "hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed"
+        if let rule = try hubRule(&t, hint: hint) {
+            try t.finish()
+            return settings.append(.hubRule(rule))
+        }
         if t.skip("credentials") {
             let service = try t.word("a push service: apns, fcm or wns", hint: hint)
             guard PushServiceDescriptor.named(service.text) != nil else {
@@ -66,6 +73,44 @@ extension ScenarioParser.Session {
         let ttl = try t.duration()
         try t.finish()
         settings.append(.hubRegistrationTTL(ttl))
+    }
+
+    /// One of the hub's rules, or nil (nothing consumed) when the next word starts none.
+    private func hubRule(_ t: inout ScenarioParser.Tokens, hint: String) throws(ScenarioDiagnostic) -> HubRuleSetting? {
+        /// The next word, which must be one of `choices`.
+        func choose(_ choices: [String], usage: String) throws(ScenarioDiagnostic) -> String {
+            let word = try t.word(choices.joined(separator: " or "), hint: usage)
+            guard choices.contains(word.text) else {
+                throw ScenarioDiagnostic(location: t.location(word), message: "expected \(choices.joined(separator: " or ")), found \(word.quoted)",
+                                         hint: usage)
+            }
+            return word.text
+        }
+        switch t.peek?.text {
+        case "send" where t.peek?.kind == .word:
+            _ = t.next()
+            let usage = "write hub send status 200 (the REST pages) or 201 (the service, the default)"
+            try t.keyword("status", hint: usage)
+            return .sendStatus(Int(try choose(["200", "201"], usage: usage))!)
+        case "if-match":
+            _ = t.next()
+            let usage = "write hub if-match absent 404 (the default) or 412"
+            try t.keyword("absent", hint: usage)
+            return .ifMatchAbsent(Int(try choose(["404", "412"], usage: usage))!)
+        case "delete":
+            _ = t.next()
+            let usage = "write hub delete without if-match deletes (the default) or 412"
+            try t.keyword("without", hint: usage)
+            try t.keyword("if-match", hint: usage)
+            return .deleteWithoutIfMatch(refused: try choose(["deletes", "412"], usage: usage) == "412")
+        case "apns":
+            _ = t.next()
+            let usage = "write hub apns payload refused (the default) or passed"
+            try t.keyword("payload", hint: usage)
+            return .invalidAPNsPayload(refused: try choose(["refused", "passed"], usage: usage) == "refused")
+        default:
+            return nil
+        }
     }
 
     /// `network latency <d>[..<d>]`, `network loss <ratio> [between <a> <b>] [from <time> to <time>]`,

@@ -17,7 +17,7 @@ extension ScenarioParser {
         }
     }
 
-    static let durationHint = "units are us, ms, s, m, h, d"
+    static let durationHint = "units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s"
 
     /// The latest time a scenario may name (``VirtualDuration/longestWritten`` after the start).
     static let latestWritten = VirtualTime.zero + .longestWritten
@@ -32,7 +32,7 @@ extension ScenarioParser {
         return sum > latestWritten ? nil : sum
     }
 
-    /// Parses `<digits><unit>` of at most ``VirtualDuration/longestWritten``; `location` is where `text` starts.
+    /// Parses a duration (`250ms`, `2h59s`) of at most ``VirtualDuration/longestWritten``; `location` is where `text` starts.
     /// (Longer ones are refused here, so that nothing a file says can push virtual time near the
     /// end of the 64-bit range.)
     static func duration(_ text: Substring, at location: SourceLocation) throws(ScenarioDiagnostic) -> VirtualDuration {
@@ -46,13 +46,14 @@ extension ScenarioParser {
                                  hint: durationHint)
     }
 
-    /// True if `text` is `<digits><unit>` but longer than ``VirtualDuration/longestWritten``.
+    /// True if `text` is a well-formed duration (see ``VirtualDuration/parse(_:)``) but longer
+    /// than ``VirtualDuration/longestWritten``.
     static func isTooLarge(_ text: Substring) -> Bool {
-        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
-        let unit = text.dropFirst(digits.count)
-        guard !digits.isEmpty, VirtualDuration.units.contains(where: { $0.0 == unit }) else { return false }
-        guard let d = VirtualDuration.parse(text) else { return true }
-        return d > .longestWritten
+        switch VirtualDuration.scan(text) {
+        case .overflow: return true
+        case .value(let d): return d > .longestWritten
+        case .malformed: return false
+        }
     }
 
     /// True for a non-empty run of ASCII digits (no sign, no spaces).
@@ -128,6 +129,35 @@ extension ScenarioParser.Tokens {
                                      hint: "the largest allowed here is \(T.max)")
         }
         return (value, token)
+    }
+
+    /// Consumes an HTTP status pattern: `410`, a class `4xx`, or alternatives joined by `or`
+    /// (`401 or 403`, `4xx or 503`). Codes are 100 to 599, classes 1xx to 5xx.
+    mutating func statusPattern() throws(ScenarioDiagnostic) -> StatusPattern {
+        let hint = "write a status such as 410, a class such as 4xx, or alternatives such as 401 or 403"
+        var alternatives: [StatusPattern.Alternative] = []
+        repeat {
+            let token = try word("an HTTP status such as 410 or 4xx", hint: hint)
+            let text = token.text
+            if text.count == 3, text.hasSuffix("xx"), let first = text.first?.wholeNumberValue, text.first?.isASCII == true {
+                guard (1...5).contains(first) else {
+                    throw ScenarioDiagnostic(location: location(token), message: "status class \(token.quoted) does not exist",
+                                             hint: "classes are 1xx, 2xx, 3xx, 4xx and 5xx")
+                }
+                alternatives.append(.statusClass(first))
+            } else {
+                guard ScenarioParser.isDigits(text[...]), let code = Int(text) else {
+                    throw ScenarioDiagnostic(location: location(token), message: "expected an HTTP status such as 410 or 4xx, found \(token.quoted)",
+                                             hint: hint)
+                }
+                guard (100...599).contains(code) else {
+                    throw ScenarioDiagnostic(location: location(token), message: "HTTP status \(code) is out of range",
+                                             hint: "statuses are 100 to 599")
+                }
+                alternatives.append(.code(code))
+            }
+        } while skip("or")
+        return StatusPattern(alternatives)
     }
 
     /// Consumes one of `E`'s raw values; `what` and `plural` name the choice in messages

@@ -7,7 +7,7 @@ import PushSimDevices
 ///
 /// The language is line oriented: one statement per line, blank lines allowed, `#` starts a
 /// comment (outside strings). Strings are double-quoted with the escapes `\"` `\\` `\n` `\t`;
-/// everything else is bare words. Durations are `<digits><unit>` with units us, ms, s, m, h, d.
+/// everything else is bare words. Durations are `<digits><unit>` parts with units us, ms, s, m, h, d, largest first (`2h59s`).
 ///
 ///     scenario "Alice notifies Bob"          # required, first statement, once
 ///     seed 7                                 # optional

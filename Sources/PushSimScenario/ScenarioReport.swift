@@ -28,6 +28,7 @@ public struct ScenarioReport: Sendable {
             case .externalBackend(let address): backend = "external \(address)"
             case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
             case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
+            case .hubRule(let rule): parts.append(rule.description)
             case .latency(let a, let b): parts.append("latency \(a == b ? "\(a)" : "\(a)..\(b)")")
             case .linkLatency(let a, let b, let hosts): parts.append("latency \(a)..\(b) \(hosts.joined(separator: "<->"))")
             case .loss(let r, let hosts, let window):

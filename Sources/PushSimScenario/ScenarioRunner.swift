@@ -86,6 +86,7 @@ public enum ScenarioRunner {
             case .limitEvents(let n): options.limits.maxEvents = n
             case .limitTime(let d): options.limits.maxTime = .zero + d
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
+            case .hubRule(let rule): options.hubRules.append(rule)
             case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings
             case .externalBackend: break   // a host the runner adds (see `ExternalBackends`)
             }

@@ -42,6 +42,9 @@ public final class Simulation {
         public var accounts: [String: String]?
         /// Push services whose credentials the hub has wrong (`"wrong"`) or lacks (`"missing"`).
         public var hubCredentialProblems: [String: String] = [:]
+        /// The hub's answers where sources disagree or are silent, in the order set (see
+        /// ``HubRuleSetting``); none keeps the hub's defaults.
+        public var hubRules: [HubRuleSetting] = []
         /// The Unix time of virtual time zero (`pushsim serve` sets it from the wall clock at start).
         public var anchor = CalendarAnchor()
         public init() {}
@@ -60,12 +63,13 @@ public final class Simulation {
                                                      packageFamily: identity.app.windowsPackageFamily)])
         let full = SharedAccessRule(keyName: "DefaultFullSharedAccessSignature", key: identity.hubFullKey, rights: HubRight.allCases)
         let listen = SharedAccessRule(keyName: "DefaultListenSharedAccessSignature", key: identity.hubListenKey, rights: [.listen])
-        let hubConfiguration = HubConfiguration(
+        var hubConfiguration = HubConfiguration(
             namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen],
             registrationTimeToLive: options.registrationTimeToLive,
             apns: Self.credential(options, "apns") { APNsCredential(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: $0 ? "wrong-key" : identity.apnsKeySecret, bundleID: identity.app.bundleID) },
             fcm: Self.credential(options, "fcm") { FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount, secret: $0 ? "wrong-key" : identity.fcmKeySecret) },
             wns: Self.credential(options, "wns") { WNSCredential(packageSID: identity.wnsPackageSID, secret: $0 ? "wrong-secret" : identity.wnsSecret) })
+        for rule in options.hubRules { rule.apply(to: &hubConfiguration) }
         hub = NotificationHub(world: world, configuration: hubConfiguration)
         let backendConfiguration = BackendConfiguration(hubConnectionString: hubConfiguration.connectionString(for: full),
                                                         hubPath: identity.hubName, hubSDK: options.hubSDK)

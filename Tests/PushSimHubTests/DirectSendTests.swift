@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Direct and direct batch sends (pns-fidelity.md §4.6; NH-REST, NH-DOTNET).
+/// Direct and direct batch sends (Citations §4.6; NH-REST, NH-DOTNET).
 @Suite("Hub direct sends")
 struct DirectSendTests {
     @Test func aDirectSendNeedsNoRegistration() throws {

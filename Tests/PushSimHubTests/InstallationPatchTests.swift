@@ -3,7 +3,7 @@ import PushSimNetwork
 @testable import PushSimHub
 import Testing
 
-/// Installation PATCH (pns-fidelity.md §4.3; NH-REST, NH-REG): each operation and path, the
+/// Installation PATCH (Citations §4.3; NH-REST, NH-REG): each operation and path, the
 /// 400s, 404 and 415, and all-or-nothing application.
 @Suite("Hub installation patches")
 struct InstallationPatchTests {

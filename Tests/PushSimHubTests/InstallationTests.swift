@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Installations (pns-fidelity.md §4.1, §4.3): create-or-overwrite, read, delete, the refusals,
+/// Installations (Citations §4.1, §4.3): create-or-overwrite, read, delete, the refusals,
 /// implicit tags, routing of sends, expiry and the dead-channel mark.
 @Suite("Hub installations")
 struct InstallationTests {

@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// What the hub does with each PNS's "dead handle" answer (pns-fidelity.md §4.9, §6), including
+/// What the hub does with each PNS's "dead handle" answer (Citations §4.9, §6), including
 /// the APNs 410 timestamp rule, and how a dead handle leads the client to 410 Gone (§5.1).
 @Suite("Hub PNS feedback")
 struct PNSFeedbackTests {

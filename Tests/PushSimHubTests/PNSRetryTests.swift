@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Outages, throttling and stale credentials between the hub and a PNS (pns-fidelity.md §4.9:
+/// Outages, throttling and stale credentials between the hub and a PNS (Citations §4.9:
 /// exponential back-off, drop after 30 minutes; A-JWT and F-MIG for credentials). The PNS is a
 /// scripted stand-in registered under the real host names in a world without the fake services.
 @Suite("Hub PNS retries and credentials")

@@ -3,7 +3,7 @@ import PushSimNetwork
 @testable import PushSimHub
 import Testing
 
-/// The registration REST surface (pns-fidelity.md §4.2, §5.1): ids, create-or-update, 410 Gone,
+/// The registration REST surface (Citations §4.2, §5.1): ids, create-or-update, 410 Gone,
 /// reads by channel, deletes and the 400s for bodies and tags.
 @Suite("Hub registrations")
 struct RegistrationTests {

@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Scheduled sends and their cancellation (pns-fidelity.md §4.6; NH-REST, NH-DOTNET).
+/// Scheduled sends and their cancellation (Citations §4.6; NH-REST, NH-DOTNET).
 @Suite("Hub scheduled sends")
 struct ScheduledSendTests {
     private func schedule(_ w: HubWorld, in delay: VirtualDuration, tags: String? = "sports",

@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Native sends (pns-fidelity.md §4.6): the answer, the fan-out through the fake APNs, FCM and
+/// Native sends (Citations §4.6): the answer, the fan-out through the fake APNs, FCM and
 /// WNS to devices, and the 400/413 refusals.
 @Suite("Hub sends")
 struct SendTests {
@@ -146,9 +146,11 @@ struct SendTests {
 
     @Test func bodyOver64KBIs413() {
         let w = HubWorld()
-        let limit = String(repeating: "x", count: 65_536)
+        // A JSON object of exactly 64 KB (an APNs payload must be one, see FidelityRulesTests).
+        let limit = "{\"a\":\"" + String(repeating: "x", count: 65_536 - 8) + "\"}"
+        #expect(limit.utf8.count == 65_536)
         #expect(w.send(format: "apple", body: limit, tags: "nobody")?.status == 201)
-        let over = w.send(format: "apple", body: limit + "x", tags: "nobody")
+        let over = w.send(format: "apple", body: limit + " ", tags: "nobody")
         #expect(over?.status == 413)
         #expect(w.detail(over) == "The notification body exceeds 64 KB.")
         #expect(w.events("hub.send-accepted").count == 1)

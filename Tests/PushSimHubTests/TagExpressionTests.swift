@@ -3,7 +3,7 @@ import PushSimNetwork
 @testable import PushSimHub
 import Testing
 
-/// Tag expressions (pns-fidelity.md §4.4, NH-TAGS): grammar, precedence, errors with their
+/// Tag expressions (Citations §4.4, NH-TAGS): grammar, precedence, errors with their
 /// position, the 20-tag limit for `||`-only expressions and the 6-tag limit otherwise, OR lists.
 @Suite("Tag expressions")
 struct TagExpressionTests {

@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Per-notification telemetry and PNS feedback (pns-fidelity.md §4.7, §4.9; NH-REST, NH-DOTNET).
+/// Per-notification telemetry and PNS feedback (Citations §4.7, §4.9; NH-REST, NH-DOTNET).
 @Suite("Hub telemetry and feedback")
 struct TelemetryTests {
     @Test func aFinishedSendIsCompletedWithPerPlatformCounts() throws {

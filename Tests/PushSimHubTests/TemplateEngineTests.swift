@@ -2,7 +2,7 @@ import PushSimNetwork
 @testable import PushSimHub
 import Testing
 
-/// The template expression language and the JSON/XML renderer (pns-fidelity.md §4.5, NH-TPL;
+/// The template expression language and the JSON/XML renderer (Citations §4.5, NH-TPL;
 /// grammar from NH-DOTNET `ExpressionEvaluator.cs`).
 @Suite("Template engine")
 struct TemplateEngineTests {

@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Template registrations and template sends (pns-fidelity.md §4.5; NH-TPL, NH-REST, NH-DOTNET).
+/// Template registrations and template sends (Citations §4.5; NH-TPL, NH-REST, NH-DOTNET).
 @Suite("Hub templates")
 struct TemplateSendTests {
     @Test func templateRegistrationsTravelAsAtomWithCDATA() throws {

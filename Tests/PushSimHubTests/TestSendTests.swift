@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimHub
 import Testing
 
-/// Test (debug) sends (pns-fidelity.md §4.8; NH-DOTNET `EnableTestSend`, NH-FIX, NH-FAQ).
+/// Test (debug) sends (Citations §4.8; NH-DOTNET `EnableTestSend`, NH-FIX, NH-FAQ).
 @Suite("Hub test sends")
 struct TestSendTests {
     static func token(_ n: Int) -> String { String(repeating: "0", count: 64 - String(n, radix: 16).count) + String(n, radix: 16) }

@@ -113,7 +113,7 @@ import PushSimServices
             .neverShows(device: "bob-iphone", text: "x"),
             .showsInOrder(device: "bob-iphone", texts: ["a", "b", "c"]),
             .hubRegistrations(tag: "username:bob", count: 2), .hubRegistrations(tag: nil, count: 1),
-            .received(host: "apns", count: 3, status: 200), .received(host: "backend", count: 1, status: nil),
+            .received(host: "apns", count: 3, conditions: [.status(200)]), .received(host: "backend", count: 1, conditions: []),
             .invariant(id: "cross-user-delivery", holds: false), .invariant(id: "dead-handles", holds: true),
             .status(device: "operator", operation: .send, code: 400),
         ])

@@ -194,8 +194,8 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 
 @Test func diagnosticRendersFileLineColumnAndHint() {
     let d = ScenarioDiagnostic(location: at(4, 9), message: "expected a duration such as 5s or 250ms, found \"5x\"",
-                               hint: "units are us, ms, s, m, h, d")
-    #expect(d.description == "t.scenario:4:9: error: expected a duration such as 5s or 250ms, found \"5x\"\n  hint: units are us, ms, s, m, h, d")
+                               hint: "units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s")
+    #expect(d.description == "t.scenario:4:9: error: expected a duration such as 5s or 250ms, found \"5x\"\n  hint: units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s")
     #expect(ScenarioDiagnostic(location: at(1, 1), message: "m").description == "t.scenario:1:1: error: m")
 }
 
@@ -203,7 +203,7 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
     let text = withHeader("advance 5x\nbob-iphone dance")
     guard case .failure(let failure) = parse(text) else { Issue.record("expected a failure"); return }
     #expect(failure.description == failure.diagnostics.map(\.description).joined(separator: "\n"))
-    #expect(failure.description.hasPrefix("t.scenario:4:9: error: expected a duration such as 5s or 250ms, found \"5x\"\n  hint: units are us, ms, s, m, h, d\nt.scenario:5:12: error: unknown action \"dance\""))
+    #expect(failure.description.hasPrefix("t.scenario:4:9: error: expected a duration such as 5s or 250ms, found \"5x\"\n  hint: units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s\nt.scenario:5:12: error: unknown action \"dance\""))
 }
 
 @Test func threeIndependentMistakesGiveThreeDiagnostics() {
@@ -300,9 +300,9 @@ private let badLines: [BadLine] = [
             hint: "the largest allowed here is 18446744073709551615"),
     BadLine("limit events lots", 4, 14, "expected a number of events such as 1000000, found \"lots\""),
     BadLine("expect bob-iphone register status 4100", 4, 35, "HTTP status 4100 is out of range", hint: "statuses are 100 to 599"),
-    BadLine("expect bob-iphone send status ok", 4, 31, "expected an HTTP status such as 410, found \"ok\""),
-    BadLine("advance 5x", 4, 9, "expected a duration such as 5s or 250ms, found \"5x\"", hint: "units are us, ms, s, m, h, d"),
-    BadLine("hub ttl 90", 4, 9, "expected a duration such as 5s or 250ms, found \"90\"", hint: "units are us, ms, s, m, h, d"),
+    BadLine("expect bob-iphone send status ok", 4, 31, "expected an HTTP status such as 410 or 4xx, found \"ok\""),
+    BadLine("advance 5x", 4, 9, "expected a duration such as 5s or 250ms, found \"5x\"", hint: "units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s"),
+    BadLine("hub ttl 90", 4, 9, "expected a duration such as 5s or 250ms, found \"90\"", hint: "units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s"),
     BadLine("hub ttl", 4, 8, "expected a duration such as 5s or 250ms, found end of line"),
     BadLine("limit time 99999999999999d", 4, 12, "duration \"99999999999999d\" is longer than 36500d"),
     // Accepted by `pushsim check` before, and then trapped at run time in VirtualTime.+.
