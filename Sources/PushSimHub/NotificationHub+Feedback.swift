@@ -44,7 +44,10 @@ enum PNSVerdict: Equatable {
             default: self = .refused(reason: "APNs \(status) \(reason)", outcome: refusal)
             }
         case .fcmV1:
-            let code = json?["error"]?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first ?? ""
+            // FCM's own code (an FcmError detail's errorCode), else the RPC status: an unknown field
+            // is refused with INVALID_ARGUMENT and a BadRequest detail only (F-ERR).
+            let code = json?["error"]?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first
+                ?? json?["error"]?["status"]?.stringValue ?? ""
             let field = json?["error"]?["details"]?.arrayValue?
                 .compactMap { $0["fieldViolations"]?.arrayValue?.first?["field"]?.stringValue }.first
             switch status {

@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-@Suite("APNs provider API: success and 410 (pns-fidelity §1.8, §1.9)")
+@Suite("APNs provider API: success and 410 (Citations §1.8, §1.9)")
 struct APNsSuccessTests {
     @Test func acceptedPushIs200WithEmptyBodyAndEchoedApnsId() {
         let bench = APNsBench()
@@ -79,7 +79,7 @@ struct APNsSuccessTests {
     }
 }
 
-@Suite("APNs store-and-forward and tokens (pns-fidelity §1.5, §1.9)")
+@Suite("APNs store-and-forward and tokens (Citations §1.5, §1.9)")
 struct APNsDeliveryTests {
     @Test func offlineDeviceKeepsOnlyTheLastNotificationAndGetsItOnReconnect() {
         let bench = APNsBench()

@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-@Suite("APNs TooManyRequests per device token (pns-fidelity §1.7)")
+@Suite("APNs TooManyRequests per device token (Citations §1.7)")
 struct APNsRateLimitTests {
     @Test func offByDefault() {
         let bench = APNsBench()

@@ -12,7 +12,7 @@ extension FakeDevice.Push {
     }
 }
 
-@Suite("FCM onDeletedMessages (pns-fidelity §2.5)")
+@Suite("FCM onDeletedMessages (Citations §2.5)")
 struct FCMDeletedMessagesTests {
     /// Sends 101 non-collapsible messages to the offline phone: one too many.
     func overflow(_ bench: FCMBench) {
@@ -65,7 +65,7 @@ struct FCMDeletedMessagesTests {
     }
 }
 
-@Suite("FCM token staleness: 270 days without activity (pns-fidelity §2.6)")
+@Suite("FCM token staleness: 270 days without activity (Citations §2.6)")
 struct FCMTokenStalenessTests {
     @Test func inactiveFor270DaysIsUnregistered() throws {
         let bench = FCMBench()

@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-@Suite("FCM OAuth token endpoint (pns-fidelity §2.1)")
+@Suite("FCM OAuth token endpoint (Citations §2.1)")
 struct FCMOAuthTests {
     @Test func signedAssertionGetsAOneHourAccessToken() {
         let bench = FCMBench()

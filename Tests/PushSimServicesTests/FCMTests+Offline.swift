@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-@Suite("FCM offline storage (pns-fidelity §2.5)")
+@Suite("FCM offline storage (Citations §2.5)")
 struct FCMOfflineTests {
     func data(_ n: Int) -> JSONValue { ["n": .string(String(n))] }
 

@@ -132,7 +132,7 @@ func expectFCMError(_ r: HTTPResponse, _ http: Int, _ status: String, _ errorCod
     if let message { #expect(e.message == message, sourceLocation: sourceLocation) }
 }
 
-@Suite("FCM HTTP v1 send: errors and success (pns-fidelity §2.1–§2.3)")
+@Suite("FCM HTTP v1 send: errors and success (Citations §2.1–§2.3)")
 struct FCMSendTests {
     @Test func missingAuthorizationIsUnauthenticated() {
         let bench = FCMBench()

@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-/// Builds and mutates requests from one seeded stream (never `Int.random`, house style rule 4).
+/// Builds and mutates requests from one seeded stream (never `Int.random`, design rule 4).
 struct Fuzzer {
     var random: SeededRandom
     /// Every name the service under test answers to; a mutated request stays on one of them.

@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-@Suite("Retired endpoints answer as they do today (pns-fidelity §2.8, §3.8)")
+@Suite("Retired endpoints answer as they do today (Citations §2.8, §3.8)")
 struct RetiredEndpointTests {
     static let deprecatedBody = #"{"error":"Deprecated endpoint, see https://firebase.google.com/docs/cloud-messaging/migrate-v1"}"#
 

@@ -13,7 +13,7 @@ func injected(_ world: World, _ service: String) -> [TraceEvent] {
     world.events("fault.injected").filter { $0.layer == service }
 }
 
-@Suite("Service faults: APNs answers (pns-fidelity §1.7)")
+@Suite("Service faults: APNs answers (Citations §1.7)")
 struct APNsFaultTests {
     @Test(arguments: [
         (ServiceFault.Effect.outage(retryAfter: .seconds(30)), 503, "ServiceUnavailable"),
@@ -98,7 +98,7 @@ struct APNsFaultTests {
     }
 }
 
-@Suite("Service faults: FCM and WNS answers (pns-fidelity §2.3, §3.4, §3.5)")
+@Suite("Service faults: FCM and WNS answers (Citations §2.3, §3.4, §3.5)")
 struct FCMAndWNSFaultTests {
     @Test(arguments: [
         (ServiceFault.Effect.outage(retryAfter: .seconds(30)), 503, "UNAVAILABLE", "UNAVAILABLE", "30" as String?),
@@ -171,7 +171,7 @@ struct FCMAndWNSFaultTests {
     }
 }
 
-@Suite("Service faults: data, labels and determinism (house style rule 9)")
+@Suite("Service faults: data, labels and determinism (design rule 9)")
 struct ServiceFaultDataTests {
     @Test func labelsReadLikeTheScenarioLanguage() {
         let at = { (s: Int64) in VirtualTime.zero + .seconds(s) }

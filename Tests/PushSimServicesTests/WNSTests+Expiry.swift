@@ -3,7 +3,7 @@ import Testing
 import PushSimNetwork
 import PushSimKernel
 
-@Suite("WNS X-WNS-TTL, tile/badge expiry and X-WNS-Tag (pns-fidelity §3.3, §3.6)")
+@Suite("WNS X-WNS-TTL, tile/badge expiry and X-WNS-Tag (Citations §3.3, §3.6)")
 struct WNSExpiryTests {
     static let badge = #"<badge value="7"/>"#
 

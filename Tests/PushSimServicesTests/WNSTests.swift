@@ -72,7 +72,7 @@ func expectWNSError(_ r: HTTPResponse, _ status: Int, _ description: String, sou
     #expect(r.body.isEmpty, sourceLocation: sourceLocation)
 }
 
-@Suite("WNS access tokens (pns-fidelity §3.1)")
+@Suite("WNS access tokens (Citations §3.1)")
 struct WNSLoginTests {
     @Test func clientCredentialsGetA24HourBearerToken() {
         let bench = WNSBench()
@@ -99,7 +99,7 @@ struct WNSLoginTests {
     }
 }
 
-@Suite("WNS notification requests (pns-fidelity §3.3–§3.5)")
+@Suite("WNS notification requests (Citations §3.3–§3.5)")
 struct WNSRequestTests {
     @Test func acceptedToastIs200ReceivedWithMessageId() {
         let bench = WNSBench()
@@ -253,13 +253,13 @@ struct WNSRequestTests {
     }
 }
 
-@Suite("WNS offline caching and channels (pns-fidelity §3.2, §3.6)")
+@Suite("WNS offline caching and channels (Citations §3.2, §3.6)")
 struct WNSOfflineTests {
     @Test func toastForAnOfflineDeviceIsDroppedForGood() {
         let bench = WNSBench()
         bench.pc.goOffline()
         let r = bench.notify(headers: [("X-WNS-RequestForStatus", "true")])
-        #expect(r.status == 200 && r.headers["X-WNS-Status"] == "received")
+        #expect(r.status == 200 && r.headers["X-WNS-Status"] == "dropped")
         #expect(r.headers["X-WNS-DeviceConnectionStatus"] == "disconnected")
         #expect(bench.world.dropReasons == ["device offline and wns/toast is not cached"])
         #expect(bench.world.leftovers().isEmpty)

@@ -5,7 +5,9 @@ import PushSimNetwork
 public struct APNsNotification: Sendable, Equatable {
     /// Device token as sent, lower-cased hex.
     public var token: String
+    /// `apns-topic`: the app's bundle ID plus the push type's suffix, if any.
     public var topic: String
+    /// `apns-push-type`; `.alert` when the header is absent.
     public var pushType: APNsPushType
     /// 10, 5 or 1.
     public var priority: Int
@@ -13,11 +15,13 @@ public struct APNsNotification: Sendable, Equatable {
     public var apnsID: String
     /// `apns-expiration`: Unix seconds; 0 = try once and never store; nil = header absent.
     public var expiration: Int64?
+    /// `apns-collapse-id`, at most 64 bytes; nil = header absent.
     public var collapseID: String?
+    /// The request body: not empty, at most ``APNsPushType/maxPayloadBytes`` bytes.
     public var payload: [UInt8]
 }
 
-/// Checks a `POST /3/device/<token>` request the way APNs does (pns-fidelity.md §1.2–§1.5,
+/// Checks a `POST /3/device/<token>` request the way APNs does (Citations §1.2–§1.5,
 /// sources A-SEND, A-RESP). Authentication is checked separately (``APNsProviderTokens``).
 /// Token existence is checked by the service, which knows which tokens it issued.
 enum APNsRequestCheck {
@@ -25,7 +29,8 @@ enum APNsRequestCheck {
     static let knownHeaders = ["authorization", "apns-id", "apns-push-type", "apns-expiration", "apns-priority",
                                "apns-topic", "apns-collapse-id"]
 
-    static func check(_ request: HTTPRequest, apnsID: String) -> Result<APNsNotification, APNsRejection> {
+    /// `backgroundWithoutPriorityIs5`: ``APNsConfiguration/acceptsBackgroundPushWithoutPriority``.
+    static func check(_ request: HTTPRequest, apnsID: String, backgroundWithoutPriorityIs5: Bool = false) -> Result<APNsNotification, APNsRejection> {
         // :method — only POST (A-RESP 405 MethodNotAllowed).
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
         // :path — /3/device/<token> (A-RESP 404 BadPath, 400 MissingDeviceToken).
@@ -53,13 +58,17 @@ enum APNsRequestCheck {
         }
         // The topic suffix must match the push type (§1.3; checked here as BadTopic).
         if let suffix = pushType.topicSuffix, !suffix.isEmpty, !topic.hasByteSuffix(suffix) { return .failure(.badTopic) }
-        // apns-priority: 10 (default), 5 or 1; background must not be 10 (A-SEND, APNSWIFT).
-        var priority = pushType == .background ? 5 : 10
+        // apns-priority: 10, 5 or 1, and 10 when absent; a background push must not be 10, so a
+        // background push without the header is refused too (A-SEND; see APNsConfiguration.
+        // acceptsBackgroundPushWithoutPriority for the sources and the setting).
+        var priority = 10
         if let raw = header(priorityIndex) {
             guard let p = Int(raw), [10, 5, 1].contains(p) else { return .failure(.badPriority) }
-            if pushType == .background && p == 10 { return .failure(.badPriority) }
             priority = p
+        } else if pushType == .background && backgroundWithoutPriorityIs5 {
+            priority = 5
         }
+        if pushType == .background && priority == 10 { return .failure(.badPriority) }
         // apns-id: canonical UUID (A-SEND; 400 BadMessageId).
         if let given = header(id), !isCanonicalUUID(given) { return .failure(.badMessageId) }
         // apns-expiration: Unix seconds (A-SEND; 400 BadExpirationDate).

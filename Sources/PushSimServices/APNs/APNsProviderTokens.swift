@@ -9,6 +9,7 @@ public struct APNsSigningKey: Sendable, Equatable {
     public var teamID: String
     /// Stands in for the private key; see ``SimulatedSignature``.
     public var secret: String
+    /// Registers nothing by itself: pass the key to ``APNsConfiguration`` for the service to accept it.
     public init(keyID: String, teamID: String, secret: String) {
         self.keyID = keyID
         self.teamID = teamID
@@ -16,7 +17,7 @@ public struct APNsSigningKey: Sendable, Equatable {
     }
 }
 
-/// Checks provider authentication tokens the way APNs does (pns-fidelity.md §1.6, sources A-JWT, A-RESP):
+/// Checks provider authentication tokens the way APNs does (Citations §1.6, sources A-JWT, A-RESP):
 /// - no `authorization` header: 403 `MissingProviderToken`;
 /// - not `bearer <jwt>`, alg other than ES256, unknown `kid`, `iss` not the key's team, or a
 ///   signature that does not verify: 403 `InvalidProviderToken`;

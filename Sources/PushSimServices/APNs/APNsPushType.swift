@@ -1,5 +1,5 @@
 /// Values of the `apns-push-type` header and the topic each one needs
-/// (pns-fidelity.md §1.3, sources A-SEND, APNSWIFT `APNSPushType.swift`, A-PTT).
+/// (Citations §1.3, sources A-SEND, APNSWIFT `APNSPushType.swift`, A-PTT).
 public enum APNsPushType: String, Sendable, CaseIterable {
     case alert, background, voip, complication, fileprovider, mdm, liveactivity, location, pushtotalk
 

@@ -16,7 +16,27 @@ public struct APNsConfiguration: Sendable {
     /// Default nil (off): Apple publishes no number, so any default would be invented, and
     /// scenarios that do not ask for the limit keep their behaviour. Only accepted pushes count.
     public var perTokenRateLimit: RateLimit?
+    /// Whether a background push (`apns-push-type: background`) without an `apns-priority` header
+    /// is accepted as priority 5. Default false: it is refused with 400 `BadPriority`.
+    ///
+    /// Apple's "Sending notification requests to APNs"
+    /// (https://developer.apple.com/documentation/usernotifications/setting_up_a_remote_notification_server/sending_notification_requests_to_apns)
+    /// says that when `apns-priority` is omitted APNs sets the priority to 10, and, in its
+    /// `apns-push-type` table for `background`, to always use priority 5 because priority 10 is an
+    /// error (the table's words as quoted by client libraries that copy it, e.g. APNSwift and
+    /// sideshow/apns2); its error table gives 400 `BadPriority` for a bad `apns-priority` value,
+    /// the only reason that fits. "Pushing background updates to your App"
+    /// (https://developer.apple.com/documentation/usernotifications/setting_up_a_remote_notification_server/pushing_background_updates_to_your_app)
+    /// says the request should carry `apns-push-type: background` and `apns-priority: 5`.
+    /// Apple never says in so many words what happens to a background push that leaves the header
+    /// out; read together the pages say it gets the default 10 and is refused, which is the
+    /// default here. `true` restores the leniency PushSim had before (taken as 5, accepted), for
+    /// backends that rely on it. Priority 1 on a background push is accepted: Apple names only 10
+    /// as an error.
+    public var acceptsBackgroundPushWithoutPriority = false
 
+    /// Defaults: 410 reported at once, no per-token rate limit; ``maxStorage`` (30 days) and
+    /// ``acceptsBackgroundPushWithoutPriority`` (false) start at their defaults.
     public init(keys: [APNsSigningKey], unregisteredReportDelay: VirtualDuration = .zero, perTokenRateLimit: RateLimit? = nil) {
         self.keys = keys
         self.unregisteredReportDelay = unregisteredReportDelay
@@ -40,13 +60,18 @@ public struct APNsConfiguration: Sendable {
 /// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
 /// or a late answer.
 public final class APNsService: Host, CallReceiver {
+    /// `apns`: the host name in the world and the service's name in traces.
     public static let name = PushServiceDescriptor.apns.name
+    /// `api.push.apple.com`: accepts only tokens issued in the production environment (§1.5).
     public static let productionHost = PushServiceDescriptor.apns.providerHosts[0]
+    /// `api.sandbox.push.apple.com`: accepts only sandbox tokens (§1.5).
     public static let sandboxHost = PushServiceDescriptor.apns.providerHosts[1]
     /// Older development alias still used by some clients (§1.1, APNSWIFT).
     public static let developmentAlias = "api.development.push.apple.com"
+    /// `courier.push.apple.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 
+    /// Read on every request, so changes apply to the next one; ``APNsConfiguration/keys`` is read at init only.
     public var configuration: APNsConfiguration
     /// Injected faults, asked in order on every provider-API request (never on the device channel);
     /// the first that hits wins. See ``ServiceFault``.
@@ -86,6 +111,7 @@ public final class APNsService: Host, CallReceiver {
         var expiresAt: VirtualTime
     }
 
+    /// Registers the service in `world` under ``name``, the provider hosts, ``developmentAlias`` and ``deviceHost``.
     public init(world: World, configuration: APNsConfiguration) {
         self.configuration = configuration
         self.providerTokens = APNsProviderTokens(keys: configuration.keys)
@@ -95,6 +121,8 @@ public final class APNsService: Host, CallReceiver {
                        aliases: [Self.productionHost, Self.sandboxHost, Self.developmentAlias, Self.deviceHost])
     }
 
+    /// Requests to ``deviceHost`` go to the device channel; all others to the provider API, where
+    /// ``productionHost`` means the production environment and any other name the sandbox.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         if request.authority == Self.deviceHost {
             handleDevice(request, exchange: exchange, world: world)
@@ -103,6 +131,7 @@ public final class APNsService: Host, CallReceiver {
         }
     }
 
+    /// One line per notification still kept for an unreachable device, sorted by device and app.
     public func leftovers(world: World) -> [String] {
         stored.keys.sorted().map { key in
             let s = stored[key]!
@@ -136,7 +165,7 @@ public final class APNsService: Host, CallReceiver {
             return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
         }
         let notification: APNsNotification
-        switch APNsRequestCheck.check(request, apnsID: fallbackID) {
+        switch APNsRequestCheck.check(request, apnsID: fallbackID, backgroundWithoutPriorityIs5: configuration.acceptsBackgroundPushWithoutPriority) {
         case .failure(let rejection): return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
         case .success(let n): notification = n
         }

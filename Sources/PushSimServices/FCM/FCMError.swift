@@ -1,20 +1,27 @@
 import PushSimNetwork
 
-/// An FCM HTTP v1 error answer in Google's RPC error shape (pns-fidelity.md §2.3, sources F-ERR, F-ERRDOC):
+/// An FCM HTTP v1 error answer in Google's RPC error shape (Citations §2.3, sources F-ERR, F-ERRDOC):
 /// `{"error":{"code":404,"message":"…","status":"NOT_FOUND","details":[{"@type":"…FcmError","errorCode":"UNREGISTERED"}]}}`.
 public struct FCMError: Error, Equatable, Sendable {
+    /// HTTP status of the answer, also sent as `error.code`.
     public var httpStatus: Int
     /// Google RPC status, e.g. `NOT_FOUND`.
     public var status: String
+    /// Human-readable `error.message`, worded as FCM words it.
     public var message: String
     /// The FcmError `errorCode`, e.g. `UNREGISTERED`; nil for errors without an FcmError detail
     /// (such as a bad OAuth token).
     public var errorCode: String?
     /// For INVALID_ARGUMENT: the offending field, reported as a `google.rpc.BadRequest` field violation.
     public var field: String?
+    /// For INVALID_ARGUMENT from parsing the JSON body: the `google.rpc.BadRequest` field violations,
+    /// one per problem (e.g. one per unknown field name). When not empty they replace the single
+    /// violation ``field`` would make.
+    public var fieldViolations: [FieldViolation] = []
     /// Seconds to wait, sent as `Retry-After` (429 and 503).
     public var retryAfter: Int?
 
+    /// `errorCode` nil: no FcmError detail; `field` nil: no field violation; `retryAfter` nil: no `Retry-After`.
     public init(_ httpStatus: Int, _ status: String, _ message: String, errorCode: String?, field: String? = nil, retryAfter: Int? = nil) {
         self.httpStatus = httpStatus
         self.status = status
@@ -24,21 +31,57 @@ public struct FCMError: Error, Equatable, Sendable {
         self.retryAfter = retryAfter
     }
 
+    /// 400 `INVALID_ARGUMENT` with FcmError `INVALID_ARGUMENT`; `field` is the offending field's path,
+    /// e.g. `message.token` (F-ERR).
     public static func invalidArgument(_ message: String, field: String? = nil) -> FCMError {
         FCMError(400, "INVALID_ARGUMENT", message, errorCode: "INVALID_ARGUMENT", field: field)
     }
+
+    /// One entry of a `google.rpc.BadRequest` detail: the path of the field's parent (nil at the
+    /// top of the request, where Google leaves `field` out) and what was wrong.
+    public struct FieldViolation: Equatable, Sendable {
+        /// Path of the field's parent, e.g. `message.android`; nil at the top of the request.
+        public var field: String?
+        /// What was wrong; for a JSON parsing error, also a line of the error's ``FCMError/message``.
+        public var description: String
+        /// `field` nil: the violation is at the top of the request.
+        public init(field: String?, description: String) {
+            self.field = field
+            self.description = description
+        }
+    }
+
+    /// 400 `INVALID_ARGUMENT` for a body that does not parse into the v1 `SendMessageRequest`
+    /// (unknown field names, a list where one value belongs): the lines joined by newlines as the
+    /// message, one field violation per line, and no FcmError detail: the answer comes from the
+    /// JSON-to-protobuf step in front of FCM (see ``FCMMessageSchema`` for the sources).
+    public static func invalidJSONPayload(_ violations: [FieldViolation]) -> FCMError {
+        var e = FCMError(400, "INVALID_ARGUMENT", violations.map(\.description).joined(separator: "\n"), errorCode: nil)
+        e.fieldViolations = violations
+        return e
+    }
+    /// 404 `NOT_FOUND` / `UNREGISTERED`: the token was never issued (but looks like one), its app is gone,
+    /// or it expired after ``FCMService/tokenInactivityLimit`` (F-ERR, §2.6 F-TOK).
     public static let unregistered = FCMError(404, "NOT_FOUND", "Requested entity was not found.", errorCode: "UNREGISTERED")
+    /// 403 `PERMISSION_DENIED` / `SENDER_ID_MISMATCH`: the token was registered with another project's
+    /// sender id (F-ERR).
     public static let senderIDMismatch = FCMError(403, "PERMISSION_DENIED", "SenderId mismatch", errorCode: "SENDER_ID_MISMATCH")
+    /// 401 `UNAUTHENTICATED`, no FcmError detail: no bearer token in `authorization` (F-ERRDOC).
     public static let missingCredentials = FCMError(401, "UNAUTHENTICATED",
         "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
         errorCode: nil)
+    /// 401 `UNAUTHENTICATED`, no FcmError detail: an unknown or expired access token (F-ERRDOC).
     public static let invalidCredentials = FCMError(401, "UNAUTHENTICATED",
         "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
         errorCode: nil)
+    /// 403 `PERMISSION_DENIED`, no FcmError detail: the path names a project that does not exist or
+    /// that the access token's service account may not send for; `project` is the name as in the path.
     public static func permissionDenied(project: String) -> FCMError {
         FCMError(403, "PERMISSION_DENIED", "Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).", errorCode: nil)
     }
+    /// ``quotaExceeded(retryAfter:)`` with `Retry-After: 60`.
     public static let quotaExceeded = quotaExceeded(retryAfter: 60)
+    /// ``unavailable(retryAfter:)`` with `Retry-After: 30`.
     public static let unavailable = unavailable(retryAfter: 30)
     /// 429 `RESOURCE_EXHAUSTED` / `QUOTA_EXCEEDED` with `Retry-After: <seconds>` (F-ERR, F-QUOTA).
     public static func quotaExceeded(retryAfter seconds: Int) -> FCMError {
@@ -48,17 +91,23 @@ public struct FCMError: Error, Equatable, Sendable {
     public static func unavailable(retryAfter seconds: Int) -> FCMError {
         FCMError(503, "UNAVAILABLE", "The service is currently unavailable.", errorCode: "UNAVAILABLE", retryAfter: seconds)
     }
+    /// 500 `INTERNAL` / FcmError `INTERNAL`, the answer to an injected internal-error ``ServiceFault`` (F-ERR).
     public static let internalError = FCMError(500, "INTERNAL", "Internal error encountered.", errorCode: "INTERNAL")
 
+    /// The answer FCM sends: the JSON error body with its FcmError and `google.rpc.BadRequest` details,
+    /// plus `Retry-After` when ``retryAfter`` is set.
     public var response: HTTPResponse {
         var details: [JSONValue] = []
         if let errorCode {
             details.append(.object([("@type", .string("type.googleapis.com/google.firebase.fcm.v1.FcmError")),
                                     ("errorCode", .string(errorCode))]))
         }
-        if let field {
-            details.append(.object([("@type", .string("type.googleapis.com/google.rpc.BadRequest")),
-                                    ("fieldViolations", .array([.object([("field", .string(field)), ("description", .string(message))])]))]))
+        let violations = fieldViolations.isEmpty ? field.map { [FieldViolation(field: $0, description: message)] } ?? [] : fieldViolations
+        if !violations.isEmpty {
+            let list = violations.map { v -> JSONValue in
+                .object((v.field.map { [("field", JSONValue.string($0))] } ?? []) + [("description", .string(v.description))])
+            }
+            details.append(.object([("@type", .string("type.googleapis.com/google.rpc.BadRequest")), ("fieldViolations", .array(list))]))
         }
         var error: [(String, JSONValue)] = [("code", .number(JSONNumber(Int64(httpStatus)))), ("message", .string(message)),
                                             ("status", .string(status))]

@@ -1,9 +1,12 @@
 import PushSimNetwork
 
-/// A `messages:send` body that passed FCM's checks (pns-fidelity.md §2.1–§2.2, sources F-SEND, F-MSG).
+/// A `messages:send` body that passed FCM's checks (Citations §2.1–§2.2, sources F-SEND, F-MSG).
 public struct FCMMessage: Sendable, Equatable {
+    /// Who the message is for: exactly one of `message.token`, `message.topic`, `message.condition` (F-MSG).
     public enum Target: Sendable, Equatable { case token(String), topic(String), condition(String) }
+    /// Topic and condition sends are accepted but reach no device: subscriptions are not modelled.
     public var target: Target
+    /// `validate_only`: checked and answered with a fixed fake message name, never delivered. Default false.
     public var validateOnly: Bool
     /// The whole `message` object as sent, target included, serialized: what the device is handed.
     public var devicePayload: [UInt8]
@@ -21,40 +24,67 @@ public struct FCMMessage: Sendable, Equatable {
         key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
     }
 
-    /// Checks the request body; the error is the one FCM answers.
+    /// Checks the request body; the error is the one FCM answers. The body must first parse into
+    /// the v1 `SendMessageRequest` (``FCMMessageSchema``: unknown field names and values of the
+    /// wrong JSON type are refused, both `collapse_key` and `collapseKey` spellings are read); then
+    /// FCM's own rules apply.
     public static func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {
-        guard let root = try? JSONParser.parse(body), root.objectMembers != nil else {
+        guard let root = try? JSONParser.parse(body), let rootMembers = root.objectMembers else {
             return .failure(.invalidArgument("Invalid JSON payload received."))
         }
-        guard let message = root["message"], message.objectMembers != nil else {
+        if let e = FCMMessageSchema.check(request: rootMembers) { return .failure(e) }
+        // The fields FCM's own rules read, in one pass per object, under either name (proto3
+        // JSON; the schema check made sure each has the right type); null is "not set".
+        // A name given twice counts once, the first time.
+        var message: JSONValue?, validateOnly: JSONValue?
+        for (key, value) in rootMembers {
+            switch key {
+            case "message": if message == nil { message = value }
+            case "validate_only", "validateOnly": if validateOnly == nil { validateOnly = value }
+            default: break
+            }
+        }
+        guard let message, case .object(let members) = message else {
             return .failure(.invalidArgument("Request contains an invalid argument.", field: "message"))
         }
+        var token: JSONValue?, topic: JSONValue?, condition: JSONValue?, data: JSONValue?, android: JSONValue?
+        for (key, value) in members {
+            switch key {
+            case "token": if token == nil { token = value }
+            case "topic": if topic == nil { topic = value }
+            case "condition": if condition == nil { condition = value }
+            case "data": if data == nil { data = value }
+            case "android": if android == nil { android = value }
+            default: break
+            }
+        }
+        var androidData: JSONValue?, collapseKey: JSONValue?, rawTTL: JSONValue?
+        for (key, value) in android?.objectMembers ?? [] {
+            switch key {
+            case "data": if androidData == nil { androidData = value }
+            case "collapse_key", "collapseKey": if collapseKey == nil { collapseKey = value }
+            case "ttl": if rawTTL == nil { rawTTL = value }
+            default: break
+            }
+        }
+        if case .null? = rawTTL { rawTTL = nil }
         // Exactly one of token, topic, condition (F-MSG).
         var targets: [Target] = []
-        if let t = message["token"]?.stringValue { targets.append(.token(t)) }
-        if let t = message["topic"]?.stringValue { targets.append(.topic(t)) }
-        if let c = message["condition"]?.stringValue { targets.append(.condition(c)) }
+        if let t = token?.stringValue { targets.append(.token(t)) }
+        if let t = topic?.stringValue { targets.append(.topic(t)) }
+        if let c = condition?.stringValue { targets.append(.condition(c)) }
         guard targets.count == 1 else {
             return .failure(.invalidArgument("Exactly one of message.token, message.topic or message.condition must be set.", field: "message"))
         }
-        // data: string → string only (F-MSG; the error text is FCM's).
-        for (block, path) in [(message["data"], "message.data"), (message["android"]?["data"], "message.android.data")] {
-            guard let data = block else { continue }
-            guard let members = data.objectMembers else {
-                return .failure(.invalidArgument("Invalid value at '\(path)'.", field: path))
-            }
-            for (i, (key, value)) in members.enumerated() {
-                guard value.stringValue != nil else {
-                    return .failure(.invalidArgument("Invalid value at '\(path)[\(i)].value' (TYPE_STRING), \(value.serialized())", field: "\(path)[\(i)].value"))
-                }
-                if isReservedDataKey(key) {
-                    return .failure(.invalidArgument("Invalid data payload key: \(key)", field: path))
-                }
+        // data: string → string (checked with the schema), no reserved keys (F-MSG; the error text is FCM's).
+        for (block, path) in [(data, "message.data"), (androidData, "message.android.data")] {
+            for (key, _) in block?.objectMembers ?? [] where isReservedDataKey(key) {
+                return .failure(.invalidArgument("Invalid data payload key: \(key)", field: path))
             }
         }
         // android.ttl: a duration string such as "3.5s", 0 to 4 weeks (F-MSG).
         var ttl: Int64?
-        if let raw = message["android"]?["ttl"] {
+        if let raw = rawTTL {
             guard let text = raw.stringValue, text.hasSuffix("s"), let seconds = Double(text.dropLast()),
                   seconds >= 0, seconds <= Double(maxTTLSeconds) else {
                 return .failure(.invalidArgument("Invalid value at 'message.android.ttl'.", field: "message.android.ttl"))
@@ -62,12 +92,11 @@ public struct FCMMessage: Sendable, Equatable {
             ttl = Int64(seconds)
         }
         // Size: everything but the target must fit in 4096 bytes.
-        let payload = message.objectMembers!.filter { !["token", "topic", "condition"].contains($0.0) }
+        let payload = members.filter { !["token", "topic", "condition"].contains($0.0) }
         if JSONValue.object(payload).serialized().utf8.count > maxPayloadBytes {
             return .failure(.invalidArgument("Message is too big", field: "message"))
         }
-        return .success(FCMMessage(target: targets[0], validateOnly: root["validate_only"]?.boolValue ?? false,
-                                   devicePayload: Array(message.serialized().utf8), collapseKey: message["android"]?["collapse_key"]?.stringValue,
-                                   ttlSeconds: ttl))
+        return .success(FCMMessage(target: targets[0], validateOnly: validateOnly.flatMap { $0.boolValue ?? $0.stringValue.flatMap(FCMMessageSchema.quotedBool) } ?? false,
+                                   devicePayload: Array(message.serialized().utf8), collapseKey: collapseKey?.stringValue, ttlSeconds: ttl))
     }
 }

@@ -6,7 +6,7 @@ import PushSimKernel
 /// A body is recognised as such a copy when it starts `{"message":{"token":"<token>"`, with a
 /// token of printable ASCII that needs no JSON escape, and the bytes after the token are exactly
 /// those of the remembered body. The JSON around the token is then the same, so the checks
-/// (pns-fidelity.md §2.1–§2.2) give the same answer, and the message is the remembered one with
+/// (Citations §2.1–§2.2) give the same answer, and the message is the remembered one with
 /// this token. Only a body that passed is remembered; a bad one is parsed, and refused, every time.
 struct FCMMessageMemo {
     private static let prefix = Array(#"{"message":{"token":""#.utf8)

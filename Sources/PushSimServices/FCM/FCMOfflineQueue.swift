@@ -1,6 +1,6 @@
 import PushSimKernel
 
-/// What FCM keeps for one offline device (pns-fidelity.md §2.5, source F-COLL).
+/// What FCM keeps for one offline device (Citations §2.5, source F-COLL).
 struct FCMOfflineQueue {
     struct Entry {
         var name: String

@@ -3,12 +3,15 @@ import PushSimNetwork
 
 /// A Firebase project as the fake knows it.
 public struct FCMProject: Sendable, Equatable {
+    /// The project id in `/v1/projects/<id>/messages:send`; the send path may give ``projectNumber`` instead.
     public var projectID: String
     /// The sender id apps register with.
     public var projectNumber: String
-    /// The service account allowed to send, and the secret standing in for its private key.
+    /// The service account allowed to send (the `iss` of its OAuth assertions).
     public var serviceAccount: String
+    /// Stands in for the service account's RS256 private key; see ``SimulatedSignature``.
     public var secret: String
+    /// A project for ``FCMService/projects``.
     public init(projectID: String, projectNumber: String, serviceAccount: String, secret: String) {
         self.projectID = projectID
         self.projectNumber = projectNumber
@@ -33,11 +36,16 @@ public struct FCMProject: Sendable, Equatable {
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
 /// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (``RetiredEndpoints``).
 public final class FCMService: Host, CallReceiver {
+    /// `fcm`: the host name in the world and the service's name in traces.
     public static let name = PushServiceDescriptor.fcm.name
+    /// `fcm.googleapis.com`: the HTTP v1 send API.
     public static let apiHost = PushServiceDescriptor.fcm.providerHosts[0]
+    /// Google's OAuth token endpoint, where service-account JWTs are exchanged for access tokens.
     public static let oauthHost = "oauth2.googleapis.com"
+    /// `mtalk.google.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 
+    /// The projects that exist; read on every request.
     public var projects: [FCMProject]
     /// How service-account assertions' signatures are checked (default: PushSim's stand-in; `pushsim
     /// serve` checks structure and claims only, since real SDKs sign with real RS256 keys).
@@ -67,6 +75,8 @@ public final class FCMService: Host, CallReceiver {
         var device: String
     }
 
+    /// Registers the service in `world` under ``name``, ``apiHost``, ``oauthHost``, ``deviceHost`` and the
+    /// retired GCM hosts.
     public init(world: World, projects: [FCMProject]) {
         self.projects = projects
         self.random = world.randomStream(FCMService.name)
@@ -74,6 +84,8 @@ public final class FCMService: Host, CallReceiver {
         world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
     }
 
+    /// Retired legacy endpoints first (``RetiredEndpoints``), then by host: ``deviceHost`` to the device
+    /// channel, ``oauthHost`` to the token endpoint, any other to `messages:send`.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         if RetiredEndpoints.isRetiredGoogle(request) {
             return RetiredEndpoints.answer(request, exchange: exchange, world: world, service: Self.name)
@@ -85,6 +97,7 @@ public final class FCMService: Host, CallReceiver {
         }
     }
 
+    /// Per device, sorted: a pending `onDeletedMessages()` notice, then each message still kept offline.
     public func leftovers(world: World) -> [String] {
         queues.keys.sorted().flatMap { device in
             (queues[device]!.deletedNotice == nil ? [] : ["onDeletedMessages() pending for \(device)"])

@@ -7,8 +7,11 @@ package struct HandleRecord: Sendable, Equatable {
     public var device: String
     /// Bundle id (APNs topic), Android package or Windows package family.
     public var app: String
+    /// Which installation of the app on the device, from 1; a reinstall gets a new handle.
     public var install: Int
+    /// As registered: APNs `production` or `sandbox`; FCM the sender id; WNS empty.
     public var environment: String
+    /// When the service issued the handle.
     public var issuedAt: VirtualTime
     /// When the service learned the app behind this handle is gone (APNs: the 410 `timestamp`).
     public var invalidatedAt: VirtualTime?
@@ -48,8 +51,10 @@ package struct HandleRegistry {
     private var names: [String] = []                    // app ids and environments, by number
     private var nameNumbers: [String: UInt16] = [:]     // looked up only
 
+    /// An empty registry.
     public init() {}
 
+    /// Handles issued so far, invalidated and expired ones included.
     public var count: Int { rows.count }
 
     private func slot(of handle: String) -> Int32? {
@@ -71,6 +76,7 @@ package struct HandleRegistry {
         }
     }
 
+    /// The record of `handle`; nil if this service never issued it.
     public subscript(handle: String) -> HandleRecord? {
         guard let slot = slot(of: handle) else { return nil }
         let r = rows[Int(slot)]

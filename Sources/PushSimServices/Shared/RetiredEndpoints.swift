@@ -4,7 +4,7 @@ import PushSimNetwork
 /// Push endpoints that were shut down, answering as they do today, so that a client still
 /// pointed at one fails the way it would in production.
 ///
-/// The fact sheet only says these APIs were deprecated and shut down (§2.8 F-MIG, GCM-EOL;
+/// The Citations article only says these APIs were deprecated and shut down (§2.8 F-MIG, GCM-EOL;
 /// §3.8 MPNS-NH). What they answer now is PushSim's reading of public reports, recorded here:
 ///
 /// | endpoint | PushSim answers | based on |

@@ -3,11 +3,11 @@ import PushSimNetwork
 
 // What each fake answers to an injected ``ServiceFault``: the service's own status, error string
 // and headers for that condition, so a client under test cannot tell an injected outage from a
-// real one (house style rule 9: inject only what real systems do). `.slow` has no answer of its
+// real one (design rule 9: inject only what real systems do). `.slow` has no answer of its
 // own: the request is handled normally and only the answer is delayed.
 
 extension APNsRejection {
-    /// APNs (pns-fidelity §1.7, source A-RESP): outage → 503 `ServiceUnavailable`, throttle → 429
+    /// APNs (Citations §1.7, source A-RESP): outage → 503 `ServiceUnavailable`, throttle → 429
     /// `TooManyRequests` (A-RESP, A-FORUM-806522), internal error → 500 `InternalServerError`.
     /// APNs documents no `Retry-After` header, so none is sent. Nil for `.slow`.
     static func injected(_ effect: ServiceFault.Effect) -> APNsRejection? {
@@ -21,7 +21,7 @@ extension APNsRejection {
 }
 
 extension FCMError {
-    /// FCM HTTP v1 (pns-fidelity §2.3–§2.4, sources F-ERR, F-QUOTA): outage → 503 `UNAVAILABLE`,
+    /// FCM HTTP v1 (Citations §2.3–§2.4, sources F-ERR, F-QUOTA): outage → 503 `UNAVAILABLE`,
     /// throttle → 429 `RESOURCE_EXHAUSTED` with FcmError `QUOTA_EXCEEDED`, both with `Retry-After`
     /// in whole seconds (rounded up, at least 1); internal error → 500 `INTERNAL`. Nil for `.slow`.
     static func injected(_ effect: ServiceFault.Effect) -> FCMError? {
@@ -35,7 +35,7 @@ extension FCMError {
 }
 
 extension WNSRejection {
-    /// WNS (pns-fidelity §3.4–§3.5, sources W-HDR, W-TRBL): outage → 503, internal error → 500,
+    /// WNS (Citations §3.4–§3.5, sources W-HDR, W-TRBL): outage → 503, internal error → 500,
     /// throttle → 406 "channel throttled" with `X-WNS-CONTINUE-AFTER` (seconds to wait, rounded up)
     /// and `X-WNS-Status: channelthrottled`. The sheet marks the header's exact casing unconfirmed;
     /// HTTP header names are case-insensitive, and PushSim writes the sheet's spelling. Nil for `.slow`.

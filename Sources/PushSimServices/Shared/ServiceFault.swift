@@ -1,7 +1,7 @@
 import PushSimKernel
 import PushSimNetwork
 
-// Swift API for the scenario language (house style rule 9: faults are data plus a small interpreter).
+// Swift API for the scenario language (design rule 9: faults are data plus a small interpreter).
 //
 //     public struct ServiceFault: Sendable, Equatable {
 //         public enum Effect: Sendable, Equatable {
@@ -36,11 +36,11 @@ import PushSimNetwork
 // | slow(d) | the normal answer, `d` later | same | same |
 
 /// One injected service fault: while `window` holds, each provider-API request is hit with
-/// probability `probability` (an integer ratio, house style rule 5) and answered per `effect`.
+/// probability `probability` (an integer ratio, design rule 5) and answered per `effect`.
 ///
 /// Service faults imitate what the real services do under load or failure and are always labelled
 /// in the trace as injected (`fault.injected`, `injected: true`), so that a checker never mistakes
-/// them for a bug (house style rule 9, FoundationDB's tagging). They apply only to the provider
+/// them for a bug (design rule 9, FoundationDB's tagging). They apply only to the provider
 /// APIs (`api.push.apple.com`, `fcm.googleapis.com`, `*.notify.windows.com`), never to the
 /// device channel nor to the OAuth/Live token endpoints.
 public struct ServiceFault: Sendable, Equatable {
@@ -93,8 +93,10 @@ public struct ServiceFault: Sendable, Equatable {
     /// The chance that an in-window request is hit; drawn from the service's own `<service>/faults`
     /// stream, so adding a fault never shifts any other random number. Default: always.
     public var probability: Ratio
+    /// What a hit request gets.
     public var effect: Effect
 
+    /// A rule in force over `window` (`[from, to)` in virtual time), hitting each request with `probability`.
     public init(effect: Effect, window: Range<VirtualTime>, probability: Ratio = .always) {
         self.window = window
         self.probability = probability

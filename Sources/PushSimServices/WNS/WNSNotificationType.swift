@@ -1,6 +1,6 @@
 import PushSimNetwork
 
-/// `X-WNS-Type` values and their rules (pns-fidelity.md §3.3, §3.6, §3.7; sources W-HDR, W-OVR, W-TOAST).
+/// `X-WNS-Type` values and their rules (Citations §3.3, §3.6, §3.7; sources W-HDR, W-OVR, W-TOAST).
 public enum WNSNotificationType: String, Sendable, CaseIterable {
     case toast = "wns/toast"
     case tile = "wns/tile"
@@ -20,8 +20,9 @@ public enum WNSNotificationType: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether WNS keeps the notification for an offline device by default: toasts never; tile
-    /// and badge the last one; raw only with `X-WNS-Cache-Policy: cache` (W-OVR, W-HDR).
+    /// Whether WNS keeps the notification for an offline device by default: toasts never (the
+    /// sources disagree: ``WNSService/offlineToasts``); tile and badge the last one; raw only with
+    /// `X-WNS-Cache-Policy: cache` (W-OVR, W-HDR).
     public func isCached(policy: String?) -> Bool {
         switch self {
         case .toast: return false
@@ -34,16 +35,21 @@ public enum WNSNotificationType: String, Sendable, CaseIterable {
 /// A WNS error answer: status plus `X-WNS-Error-Description` (W-HDR), and any headers the
 /// condition adds (406 throttling: `X-WNS-CONTINUE-AFTER`, W-TRBL).
 public struct WNSRejection: Error, Equatable, Sendable {
+    /// HTTP status of the answer.
     public var status: Int
+    /// Sent as `X-WNS-Error-Description`.
     public var description: String
     /// Extra response headers, written after the standard ones.
     public var headers: HTTPHeaders
+    /// `headers`: extra response headers as (name, value) pairs, in order; default none.
     public init(_ status: Int, _ description: String, headers: [(String, String)] = []) {
         self.status = status
         self.description = description
         self.headers = HTTPHeaders(headers)
     }
 
+    /// The answer WNS sends: no body, `X-WNS-Error-Description`, `X-WNS-Msg-ID` and `X-WNS-Debug-Trace`
+    /// (W-HDR), then ``headers``.
     public func response(messageID: String) -> HTTPResponse {
         var all: HTTPHeaders = ["X-WNS-Error-Description": description, "X-WNS-Msg-ID": messageID, "X-WNS-Debug-Trace": "PUSHSIM"]
         for field in headers { all.add(field.name, field.value) }

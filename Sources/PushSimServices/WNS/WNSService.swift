@@ -5,9 +5,11 @@ import PushSimNetwork
 public struct WNSApp: Sendable, Equatable {
     /// `ms-app://S-1-15-2-…`
     public var packageSID: String
+    /// The client secret the Live token endpoint checks as `client_secret`.
     public var secret: String
     /// The package family the device-side app identifies itself with.
     public var packageFamily: String
+    /// An app for ``WNSService/apps``.
     public init(packageSID: String, secret: String, packageFamily: String) {
         self.packageSID = packageSID
         self.secret = secret
@@ -20,22 +22,56 @@ public struct WNSApp: Sendable, Equatable {
 /// `cloud.notify.windows.com` that expire after 30 days (§3.2), notification requests checked
 /// per §3.3–§3.4 (W-HDR), and the device side (``DeviceChannel`` on `client.wns.windows.com`).
 ///
-/// Offline caching per §3.6 (W-OVR): toasts are dropped, tile and badge keep the last one per
-/// channel, raw only with `X-WNS-Cache-Policy: cache`. A cached notification is not delivered
+/// Offline caching per §3.6 (W-OVR): toasts are dropped (answered `X-WNS-Status: dropped`, see
+/// ``offlineToasts``), tile and badge keep the last one per channel, raw only with
+/// `X-WNS-Cache-Policy: cache`. A cached notification is not delivered
 /// once its `X-WNS-TTL` (seconds, W-HDR) has passed; tiles and badges without a TTL expire
 /// ``tileAndBadgeExpiry`` (3 days) after they were sent (W-OVR). Injected ``faults`` (see
 /// ``ServiceFault``) apply to notification requests only, not to the Live token endpoint.
 public final class WNSService: Host, CallReceiver {
+    /// `wns`: the host name in the world and the service's name in traces.
     public static let name = PushServiceDescriptor.wns.name
+    /// `cloud.notify.windows.com`: the host of the channel URIs notifications are posted to.
     public static let channelHost = PushServiceDescriptor.wns.providerHosts[0]
+    /// The Live token endpoint, where an app's Package SID and secret are exchanged for an access token (§3.1, W-OVR).
     public static let loginHost = "login.live.com"
+    /// `client.wns.windows.com`: where devices register for channels and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.wns.deviceHost
     /// Channel lifetime: 30 days (W-OVR).
     public static let channelLifetime = VirtualDuration.days(30)
     /// How long a tile or badge notification lasts by default: 3 days (W-OVR); `X-WNS-TTL` overrides it.
     public static let tileAndBadgeExpiry = VirtualDuration.days(3)
 
+    /// The registered apps; read on every token and notification request.
     public var apps: [WNSApp]
+    /// What WNS does with a toast for a device that is offline when the toast arrives.
+    public enum OfflineToastPolicy: Sendable, Equatable {
+        /// Dropped at once, never delivered (the default).
+        case drop
+        /// The last one kept per channel and delivered when the device reconnects (unless its
+        /// `X-WNS-TTL` has passed), as tiles are.
+        case keepLast
+    }
+    /// What happens to a toast for an offline device. The answer's `X-WNS-Status` is `dropped`
+    /// either way; this decides only whether the toast is kept for later.
+    ///
+    /// Microsoft's pages disagree:
+    /// - "Push notification service request and response headers"
+    ///   (https://learn.microsoft.com/en-us/windows/apps/design/shell/tiles-and-notifications/push-request-response-headers):
+    ///   `X-WNS-Status: dropped` means the notification was dropped on purpose, and toasts are also
+    ///   dropped when the device is offline; `X-WNS-Cache-Policy` applies to tile, badge and raw only.
+    /// - "Windows Push Notification Services (WNS) overview"
+    ///   (https://learn.microsoft.com/en-us/windows/apps/design/shell/tiles-and-notifications/windows-push-notification-services--wns--overview),
+    ///   disagrees with itself across the versions of MicrosoftDocs/windows-dev-docs stored here (both
+    ///   dated 09/28/2020): commit 213bdd7 says toasts are never stored when the device is offline
+    ///   (up to five tiles, one badge, no raw); commit 9517e87, which rewords other notes too and
+    ///   reads as the newer, says WNS stores one of each type (tile, badge, toast) per channel URI
+    ///   for an offline device, and no raw.
+    ///
+    /// So the header follows the header reference (the only page that speaks of the header), and
+    /// keeping is a setting whose default, ``OfflineToastPolicy/drop``, follows the header
+    /// reference and overview 213bdd7; ``OfflineToastPolicy/keepLast`` models overview 9517e87.
+    public var offlineToasts = OfflineToastPolicy.drop
     /// Injected faults, asked in order on every notification request; the first that hits wins.
     public var faults: [ServiceFault] = []
     // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
@@ -73,6 +109,7 @@ public final class WNSService: Host, CallReceiver {
         var hasTTL: Bool
     }
 
+    /// Registers the service in `world` under ``name``, ``channelHost``, ``loginHost`` and ``deviceHost``.
     public init(world: World, apps: [WNSApp]) {
         self.apps = apps
         self.random = world.randomStream(WNSService.name)
@@ -80,6 +117,8 @@ public final class WNSService: Host, CallReceiver {
         world.register(self, name: Self.name, aliases: [Self.channelHost, Self.loginHost, Self.deviceHost])
     }
 
+    /// By host: ``loginHost`` to the token endpoint, ``deviceHost`` to the device channel, any other to
+    /// the notification endpoint.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         switch request.authority {
         case Self.loginHost: handleLogin(request, exchange: exchange, world: world)
@@ -88,6 +127,7 @@ public final class WNSService: Host, CallReceiver {
         }
     }
 
+    /// One line per notification still cached for an offline device, sorted by channel and type.
     public func leftovers(world: World) -> [String] {
         cache.keys.sorted().map { "\(cache[$0]!.type.rawValue) \(cache[$0]!.messageID) cached for \(cache[$0]!.device), undelivered" }
     }
@@ -145,12 +185,24 @@ public final class WNSService: Host, CallReceiver {
         case .failure(let r): return fail(r)
         case .success(let t): type = t
         }
-        var headers = HTTPHeaders("X-WNS-Status", "received", "X-WNS-Msg-ID", messageID)
+        // A toast for an offline device: 200 with `X-WNS-Status: dropped` (see offlineToasts).
+        let offlineToast = type == .toast && !world.isOnline(record.device)
+        var headers = HTTPHeaders("X-WNS-Status", offlineToast ? "dropped" : "received", "X-WNS-Msg-ID", messageID)
         if request.headers["X-WNS-RequestForStatus"] == "true" {
             headers.add("X-WNS-DeviceConnectionStatus", world.isOnline(record.device) ? "connected" : "disconnected")
         }
-        world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
+        if offlineToast {
+            world.record(layer: "wns", host: Self.name, kind: "wns.accepted",
+                         ["msg-id": messageID, "type": type.rawValue, "device": record.device, "status": "dropped"])
+        } else {
+            world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
+        }
         reply.send(HTTPResponse(status: 200, headers: headers), world: world)
+        if offlineToast && offlineToasts == .drop {
+            world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                         ["msg-id": messageID, "reason": "device offline and wns/toast is not cached"])
+            return
+        }
         let forwarded = request.headers.filter { fieldName($0.name, hasPrefix: "x-wns-") && !sameFieldName($0.name, "x-wns-requestforstatus") }
             .map { ($0.name, $0.value) }
         let ttl = request.headers["X-WNS-TTL"].flatMap(WNSRequestCheck.ttlSeconds)
@@ -179,7 +231,7 @@ public final class WNSService: Host, CallReceiver {
             channels.invalidate(n.token, at: world.now)
             world.record(layer: "wns", host: Self.name, kind: "wns.channel-invalidated", ["device": n.device, "why": "app no longer installed for this channel"])
         case .unreachable:
-            guard n.type.isCached(policy: cachePolicy) else {
+            guard n.type == .toast ? offlineToasts == .keepLast : n.type.isCached(policy: cachePolicy) else {
                 world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
                              ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
                 return
