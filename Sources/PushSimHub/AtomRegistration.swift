@@ -124,6 +124,8 @@ package enum AtomRegistration {
         return .success(out)
     }
 
+    /// Reads one registration entry (a request body or the hub's answer), through ``AtomReader``
+    /// when it can and the XML parser otherwise; the failure is worded as the hub's 400 detail.
     public static func parseEntry(_ body: [UInt8]) -> Result<RegistrationDescription, AtomProblem> {
         if let d = AtomReader.entry(body) { return .success(d) }
         return parseEntryTree(body)
@@ -179,5 +181,6 @@ extension Substring {
 /// Why an Atom body could not be read, in the words of the hub's 400 detail.
 public struct AtomProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
+    /// A problem worded as `description`.
     public init(_ description: String) { self.description = description }
 }

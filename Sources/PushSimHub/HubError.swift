@@ -5,11 +5,17 @@ import PushSimNetwork
 /// with `Retry-After`, else `UnauthorizedException`; 429 → `QuotaExceededException`; 400 → `BadRequestException`;
 /// 500, 503, 504, 408 → `ServerBusyException`; anything else, 410 included, a plain `MessagingException`.
 public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The SDK's exception type; the raw value is its name.
     public enum Kind: String, Sendable {
+        /// 404.
         case entityNotFound = "MessagingEntityNotFoundException"
+        /// 401, or 403 without `Retry-After`.
         case unauthorized = "UnauthorizedException"
+        /// 429, or 403 with `Retry-After`.
         case quotaExceeded = "QuotaExceededException"
+        /// 400.
         case badRequest = "BadRequestException"
+        /// 500, 503, 504 or 408.
         case serverBusy = "ServerBusyException"
         /// The generic `MessagingException`; a 410 Gone arrives as this, with no dedicated type.
         case messaging = "MessagingException"
@@ -19,12 +25,14 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case argument = "ArgumentException"
     }
 
+    /// The exception type the SDK would throw.
     public var kind: Kind
     /// The HTTP status behind it; nil for transport failures.
     public var status: Int?
     /// The hub's `<Detail>` text, or the transport failure.
     public var detail: String
 
+    /// An error as given, without classifying `status`.
     public init(kind: Kind, status: Int?, detail: String) {
         self.kind = kind
         self.status = status
@@ -55,7 +63,10 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// What a send returns (the SDK's `NotificationOutcome`; NH-DOTNET, NH-SDKDOC).
 public struct NotificationOutcome: Sendable, Equatable {
+    /// The notification's state, named as the SDK and the telemetry API name it.
     public enum State: String, Sendable {
+        /// `Enqueued`: what an accepted send returns; `DetailedStateAvailable`: a test send's
+        /// answer; the rest are telemetry states (`Unknown` also for a name not listed here).
         case enqueued = "Enqueued", detailedStateAvailable = "DetailedStateAvailable", processing = "Processing",
              completed = "Completed", abandoned = "Abandoned", unknown = "Unknown", noTargetFound = "NoTargetFound",
              cancelled = "Cancelled"
@@ -63,14 +74,18 @@ public struct NotificationOutcome: Sendable, Equatable {
         /// whose `NotificationDetails` maps unknown names to `Unknown`).
         case scheduled = "Scheduled"
     }
+    /// `Enqueued` for an ordinary send, `DetailedStateAvailable` for a test send.
     public var state: State
     /// From the `Location` header (Standard tier).
     public var notificationID: String?
+    /// The SDK's tracking id; always nil here.
     public var trackingID: String?
     /// Test sends only (`DetailedStateAvailable`): copies the PNS accepted, copies that failed,
     /// and one result per copy (NH-DOTNET `NotificationOutcome.cs`).
     public var success: Int = 0
+    /// Test sends only: copies that failed.
     public var failure: Int = 0
+    /// Test sends only: one result per copy.
     public var results: [RegistrationResult] = []
 }
 
@@ -78,6 +93,7 @@ public struct NotificationOutcome: Sendable, Equatable {
 public struct RegistrationResult: Sendable, Equatable {
     /// `apple`, `fcmv1` or `windows`.
     public var applicationPlatform: String
+    /// The device handle the copy went to.
     public var pnsHandle: String
     /// The registration id; for an installation `installation:<id>` (or `installation:<id>#<template>`).
     public var registrationID: String
@@ -85,6 +101,7 @@ public struct RegistrationResult: Sendable, Equatable {
     /// (the wording NH-FIX shows), otherwise `<outcome name>: <reason>`.
     public var outcome: String
 
+    /// One copy's result, as given.
     public init(applicationPlatform: String, pnsHandle: String, registrationID: String, outcome: String) {
         self.applicationPlatform = applicationPlatform
         self.pnsHandle = pnsHandle

@@ -5,8 +5,11 @@ import PushSimNetwork
 /// template"). The value may be a template expression (NH-DOTNET validates header values with
 /// the same `ExpressionEvaluator`).
 public struct TemplateHeader: Sendable, Equatable {
+    /// The header's name, e.g. `X-WNS-Type`.
     public var name: String
+    /// A literal value or a template expression.
     public var value: String
+    /// A header `name: value`.
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }
 }
 
@@ -16,10 +19,12 @@ public struct TemplateHeader: Sendable, Equatable {
 public struct RegistrationTemplate: Sendable, Equatable {
     /// JSON for APNs and FCM v1 (the FCM v1 body is `{"message":{…}}` without a token), XML for WNS.
     public var bodyTemplate: String
+    /// The `TemplateName`; nil: unnamed.
     public var templateName: String?
     /// Windows only; `X-WNS-Type` may be left out for `toast`, `tile` and `badge` bodies.
     public var wnsHeaders: [TemplateHeader]
 
+    /// A template, unnamed and without WNS headers unless given.
     public init(bodyTemplate: String, templateName: String? = nil, wnsHeaders: [TemplateHeader] = []) {
         self.bodyTemplate = bodyTemplate
         self.templateName = templateName

@@ -4,12 +4,14 @@ import PushSimNetwork
 /// A named template of an installation: body, extra tags and (Windows) headers (NH-REG:
 /// `templates: {"name": {body, tags, headers}}`).
 public struct InstallationTemplate: Sendable, Equatable {
+    /// The body template: JSON for APNs and FCM v1, XML for WNS.
     public var body: String
     /// Tags that select this template in addition to the installation's own.
     public var tags: [String]
     /// Windows only, e.g. `X-WNS-Type: wns/tile`.
     public var headers: [TemplateHeader]
 
+    /// A template with no extra tags or headers unless given.
     public init(body: String, tags: [String] = [], headers: [TemplateHeader] = []) {
         self.body = body
         self.tags = tags
@@ -21,14 +23,18 @@ public struct InstallationTemplate: Sendable, Equatable {
 /// (Citations §4.1, §4.3; NH-REG, NH-REST, NH-DOTNET `Installation.cs`): a client-chosen id,
 /// one platform and push channel, tags, named templates, an optional user id and expiry.
 public struct Installation: Sendable, Equatable {
+    /// The client-chosen id; the installation also carries the tag ``installationTag(_:)`` of it.
     public var installationID: String
+    /// The push service its channel belongs to.
     public var platform: RegistrationPlatform
     /// The PNS handle: APNs device token, FCM registration token or WNS channel URI. The hub keeps
     /// APNs tokens upper-cased, as it does for registrations (NH-REST).
     public var pushChannel: String
+    /// The installation's own tags (the implicit `$InstallationId` and `$UserId` tags not included).
     public var tags: [String]
     /// Templates by name; encoded with sorted names.
     public var templates: [String: InstallationTemplate]
+    /// The user id; when set, the installation also carries the tag ``userTag(_:)`` of it. Nil: none.
     public var userID: String?
     /// `yyyy-MM-ddTHH:mm:ssZ`. Nil when written means "the hub's default" (no expiry, or the hub's
     /// time to live); the hub reports `9999-12-31T23:59:59Z` for never (NH-REG, NH-DN530747).
@@ -38,6 +44,8 @@ public struct Installation: Sendable, Equatable {
     /// installation) or a PATCH that changes `/pushChannel`; other PATCHes keep it.
     public var pushChannelExpired: Bool
 
+    /// An installation as a client writes it: no tags, templates, user id or expiry unless given,
+    /// and the push channel not expired.
     public init(installationID: String, platform: RegistrationPlatform, pushChannel: String, tags: [String] = [],
                 templates: [String: InstallationTemplate] = [:], userID: String? = nil, expirationTime: String? = nil) {
         self.installationID = installationID
@@ -81,6 +89,7 @@ extension RegistrationPlatform {
 /// Why an installation body or patch was refused, in the words of the hub's 400.
 public struct InstallationProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
+    /// A problem worded as `description`.
     public init(_ description: String) { self.description = description }
 }
 

@@ -19,11 +19,16 @@ import PushSimNetwork
 /// Path segments are JSON Pointer tokens: `~1` stands for `/` and `~0` for `~`. The operations of
 /// one PATCH are applied in order, all or none.
 public struct InstallationPatchOperation: Sendable, Equatable {
+    /// The JSON Patch operations the hub accepts.
     public enum Op: String, Sendable { case add, remove, replace }
+    /// What to do.
     public var op: Op
+    /// Where, as a JSON Pointer (see the table above).
     public var path: String
+    /// The new value; nil for `remove`.
     public var value: JSONValue?
 
+    /// An operation; `value` defaults to none, as `remove` needs.
     public init(_ op: Op, _ path: String, _ value: JSONValue? = nil) {
         self.op = op
         self.path = path

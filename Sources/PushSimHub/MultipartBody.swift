@@ -3,18 +3,26 @@
 /// array of handles, boundary `nh-batch-multipart-boundary` (NH-DOTNET
 /// `SendDirectNotificationAsync(notification, deviceHandles)`).
 package struct MultipartBody: Sendable, Equatable {
+    /// One part: its header lines and its body.
     public struct Part: Sendable, Equatable {
         /// Header lines in order, e.g. `Content-Type`, `Content-Disposition`.
         public var headers: [Header]
+        /// The bytes after the blank line, up to the next boundary.
         public var body: [UInt8]
+        /// A part with these headers and body.
         public init(headers: [Header], body: [UInt8]) { self.headers = headers; self.body = body }
 
+        /// One `Name: value` header line of a part.
         public struct Header: Sendable, Equatable {
+            /// The field name, as written.
             public var name: String
+            /// The value, as written.
             public var value: String
+            /// A header `name: value`.
             public init(_ name: String, _ value: String) { self.name = name; self.value = value }
         }
 
+        /// The value of the first header named `name` (ignoring case), or nil.
         public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
@@ -30,10 +38,14 @@ package struct MultipartBody: Sendable, Equatable {
         }
     }
 
+    /// The boundary the SDK writes.
     public static let sdkBoundary = "nh-batch-multipart-boundary"
+    /// The boundary between parts, without the leading `--`.
     public var boundary: String
+    /// The parts, in order.
     public var parts: [Part]
 
+    /// A body with the SDK's boundary unless given.
     public init(boundary: String = sdkBoundary, parts: [Part]) {
         self.boundary = boundary
         self.parts = parts

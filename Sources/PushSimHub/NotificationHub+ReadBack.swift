@@ -6,6 +6,7 @@ import PushSimNetwork
 public struct HubRegistrationSnapshot: Sendable, Equatable {
     /// The registration id (`reg-000042` style, from the hub's counter).
     public var id: String
+    /// The push service its handle belongs to.
     public var platform: RegistrationPlatform
     /// The PNS handle: an APNs device token, an FCM registration token or a WNS channel URI.
     public var handle: String

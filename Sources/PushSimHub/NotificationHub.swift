@@ -13,9 +13,13 @@ import PushSimNetwork
 /// Updates and deletes honour `If-Match` (`*` or the ETag; 412 when stale), and the rules Microsoft's
 /// sources leave open are settings of ``HubConfiguration`` (see `HubFidelityRules.swift`).
 public final class NotificationHub: Host, CallReceiver {
+    /// Its host name on the simulated network (it also answers at ``HubConfiguration/host``).
     public static let name = "hub"
+    /// The `api-version` the hub writes into the `Location`s it answers; any value is accepted on
+    /// requests, but one must be present (400 otherwise).
     public static let apiVersion = "2015-01"
 
+    /// The settings it was made with.
     public let configuration: HubConfiguration
     /// Resource URIs a SAS token may name besides `https://<namespace>.servicebus.windows.net/<hub>`
     /// (compared without case): a client signs the endpoint it is given, so `pushsim serve` adds its
@@ -51,6 +55,7 @@ public final class NotificationHub: Host, CallReceiver {
     /// Times written lately in registration answers.
     var timeTexts = TimeTextMemo()
 
+    /// A hub with no registrations, registered in `world` as ``name`` and as its Service Bus host.
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
@@ -74,6 +79,9 @@ public final class NotificationHub: Host, CallReceiver {
         return RegistrationPlatform.allCases.reduce(0) { $0 + store.matching(expression, platform: $1, now: now).count }
     }
 
+    /// Routes a REST call under `/<hub>/`: 404 for another hub path or an unknown operation, 400
+    /// without `api-version`, 401 without a SAS token granting the operation's claim (Send for
+    /// `messages` and `schedulednotifications`, Manage for feedback, Listen for the rest).
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false).map { Array($0.dropFirst()) }
             ?? request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
@@ -130,6 +138,8 @@ public final class NotificationHub: Host, CallReceiver {
         return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.unixSeconds(judging: caller))
     }
 
+    /// Retries waiting for their time, PNS requests in flight or waiting for a stream, and
+    /// scheduled sends not fired yet.
     public func leftovers(world: World) -> [String] {
         (retriesWaiting.map { ($0.key, $0.value) } + streams.leftovers).sorted { $0.0 < $1.0 }.map(\.1) + scheduledLeftovers
     }

@@ -5,9 +5,13 @@ import PushSimNetwork
 /// `ServiceBusNotification-Format`, the body, its content type and platform headers (NH-DOTNET
 /// `AppleNotification`, `FcmV1Notification`, `WindowsNotification`, `TemplateNotification`).
 public struct NotificationPayload: Sendable {
+    /// The `ServiceBusNotification-Format` value: `apple`, `fcmv1`, `windows` or `template`.
     public var format: String
+    /// The native body, or a template send's property bag as JSON.
     public var body: String
+    /// The request's `Content-Type`.
     public var contentType: String
+    /// Further request headers, passed on to the hub as given.
     public var headers: [(String, String)]
 
     /// APNs JSON; `headers` such as `apns-priority`, `apns-push-type` are forwarded to APNs.
@@ -38,9 +42,11 @@ public struct NotificationPayload: Sendable {
 
 /// A scheduled send as the SDK returns it (`ScheduledNotification`): its id and time.
 public struct ScheduledNotification: Sendable, Equatable {
+    /// The id from the answer's `Location`; cancels the send.
     public var scheduledNotificationID: String
     /// `yyyy-MM-ddTHH:mm:ss` (UTC), as sent in `ServiceBusNotification-ScheduleTime`.
     public var scheduledTime: String
+    /// The tag expression sent; nil: everyone.
     public var tags: String?
 }
 

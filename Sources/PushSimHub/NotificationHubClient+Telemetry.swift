@@ -4,25 +4,34 @@ import PushSimNetwork
 /// The telemetry of one notification, as the SDK's `NotificationDetails` carries it (NH-DOTNET
 /// `NotificationDetails.cs`; Citations §4.7, §4.9).
 public struct NotificationDetails: Sendable, Equatable {
+    /// The notification's id (empty when the document has none).
     public var notificationID: String
+    /// The notification's telemetry URL, as the hub writes it.
     public var location: String?
+    /// Its telemetry state; `Unknown` for a name the SDK does not know.
     public var state: NotificationOutcome.State
     /// `yyyy-MM-ddTHH:mm:ssZ`, when known.
     public var enqueueTime: String?
+    /// `yyyy-MM-ddTHH:mm:ssZ`, when processing started; nil before.
     public var startTime: String?
+    /// `yyyy-MM-ddTHH:mm:ssZ`, when the notification reached a final state; nil before.
     public var endTime: String?
+    /// The body as sent to the hub.
     public var notificationBody: String?
+    /// The send's tag expression; nil when it went to everyone.
     public var tags: String?
     /// `apple,fcmv1,windows` (the platforms that had targets).
     public var targetPlatforms: String?
     /// One row per platform and outcome with a non-zero count, in platform then outcome order.
     public var outcomeCounts: [OutcomeCount]
 
+    /// How many copies for one platform ended with one outcome.
     public struct OutcomeCount: Sendable, Equatable {
         /// `ApnsOutcomeCounts`, `FcmV1OutcomeCounts`, `WnsOutcomeCounts`.
         public var platform: String
         /// `Success`, `ExpiredChannel`, … (see ``PNSOutcome``).
         public var outcome: String
+        /// How many copies.
         public var count: Int
     }
 

@@ -10,6 +10,7 @@ public final class NotificationHubClient {
     /// The SDK's REST API version (NH-DOTNET defaults to 2020-06).
     public static let apiVersion = "2020-06"
 
+    /// The hub's name, the first segment of every request path.
     public let hubPath: String
     let host: String
     let keyName: String

@@ -16,14 +16,20 @@ import PushSimNetwork
 public struct PNSFeedback: Sendable, Equatable {
     /// `yyyy-MM-ddTHH:mm:ssZ`.
     public var feedbackTime: String
+    /// The telemetry outcome: `ExpiredChannel` or `BadChannel`.
     public var notificationSystemError: String
     /// `apple`, `fcmv1` or `windows`.
     public var platform: String
+    /// The handle reported dead.
     public var pnsHandle: String
+    /// The registration the copy went to; nil when it went to an installation.
     public var registrationID: String?
+    /// The installation the copy went to; nil when it went to a registration.
     public var installationID: String?
+    /// The notification whose copy met the dead handle.
     public var notificationID: String
 
+    /// A record as given.
     public init(feedbackTime: String, notificationSystemError: String, platform: String, pnsHandle: String,
                 registrationID: String?, installationID: String?, notificationID: String) {
         self.feedbackTime = feedbackTime

@@ -45,17 +45,20 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
         }
     }
 
+    /// The platform whose native description element is `descriptionElement`; nil for any other
+    /// name (template elements included).
     public init?(descriptionElement: String) {
         guard let p = RegistrationPlatform.allCases.first(where: { $0.descriptionElement == descriptionElement }) else { return nil }
         self = p
     }
 
-    /// Whether the hub still accepts registrations for it.
+    /// Whether the hub has retired it and no longer accepts registrations for it (`gcm`, `mpns`).
     public var isRetired: Bool { self == .gcm || self == .mpns }
 }
 
 /// A registration as the hub client sends and receives it (the SDK's `RegistrationDescription`).
 public struct RegistrationDescription: Sendable, Equatable {
+    /// Which description element it is, and so which push service its handle belongs to.
     public var platform: RegistrationPlatform
     /// Nil until the hub assigned one.
     public var registrationID: String?
@@ -65,11 +68,15 @@ public struct RegistrationDescription: Sendable, Equatable {
     public var tags: [String]
     /// Set by the hub: `yyyy-MM-ddTHH:mm:ssZ` (`9999-12-31T23:59:59Z` for never).
     public var expirationTime: String?
+    /// Set by the hub: the description's `<ETag>` digits, which an update sends back as
+    /// `If-Match: "<etag>"`. Nil until read from the hub.
     public var etag: String?
     /// Set for a template registration (`AppleTemplateRegistrationDescription`, …); nil for a
     /// native one. Template registrations get template sends only; native ones native sends only.
     public var template: RegistrationTemplate?
 
+    /// A description as a client writes it: native and without tags unless given, no id (the
+    /// hub's to assign) unless given.
     public init(platform: RegistrationPlatform, handle: String, tags: [String] = [], registrationID: String? = nil,
                 template: RegistrationTemplate? = nil) {
         self.platform = platform

@@ -1,8 +1,12 @@
 /// A parsed tag expression: `&&`, `||`, `!` and parentheses over tags (NH-TAGS).
 public indirect enum TagExpression: Sendable, Equatable, CustomStringConvertible {
+    /// One tag: matches a registration carrying it.
     case tag(String)
+    /// `!e`
     case not(TagExpression)
+    /// `a && b`
     case and(TagExpression, TagExpression)
+    /// `a || b`
     case or(TagExpression, TagExpression)
 
     /// True if a registration with `tags` matches.
@@ -52,7 +56,9 @@ public indirect enum TagExpression: Sendable, Equatable, CustomStringConvertible
 
 /// A tag expression the hub refuses, with the 0-based character offset of the problem.
 public struct TagExpressionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 0-based character offset of the problem in the expression.
     public var offset: Int
+    /// What is wrong, in words.
     public var message: String
     public var description: String { "\(message) (at character \(offset + 1))" }
 }
@@ -66,7 +72,9 @@ public struct TagExpressionError: Error, Equatable, Sendable, CustomStringConver
 /// ``maxTagsOrOnly``), and at a nesting of more than ``maxNesting`` parentheses and `!`. Microsoft documents no nesting
 /// limit; the real hub answers an expression it refuses with 400 Bad Request, and so does this one.
 public struct TagExpressionParser {
+    /// Most tags in an expression that uses only `||` (NH-TAGS).
     public static let maxTagsOrOnly = 20
+    /// Most tags in an expression that uses `&&` or `!` (NH-TAGS).
     public static let maxTagsMixed = 6
     /// The deepest nesting of `(` and `!` accepted (not documented by Microsoft; chosen so that
     /// every expression within the tag limits fits with room to spare).
@@ -81,6 +89,7 @@ public struct TagExpressionParser {
     /// `(` and `!` open around the current position.
     private var nesting = 0
 
+    /// The expression in `text`, or why the hub refuses it (syntax, too many tags, too deep).
     public static func parse(_ text: String) -> Result<TagExpression, TagExpressionError> {
         var p = TagExpressionParser(chars: Array(text))
         do {

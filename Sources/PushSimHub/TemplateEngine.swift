@@ -17,10 +17,12 @@ import PushSimNetwork
 /// - A whole-value `#(prop)` whose value is a JSON number (`0|[1-9][0-9]*`, optional fraction
 ///   and exponent, no sign: the regex NH-TPL gives) is written as a bare number; otherwise as a string.
 package struct CompiledTemplate: Sendable, Equatable {
+    /// JSON bodies (APNs, FCM v1) or XML bodies (WNS).
     public enum Format: String, Sendable { case json, xml }
 
     /// The body as registered.
     public let source: String
+    /// How the body is read and rendered.
     public let format: Format
     private let root: Node
 

@@ -85,6 +85,7 @@ public indirect enum TemplateExpression: Sendable, Equatable {
 /// Why a template or one of its expressions is refused (the hub answers 400 with it).
 public struct TemplateError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
+    /// An error worded as `description`.
     public init(_ description: String) { self.description = description }
 }
 
@@ -95,12 +96,18 @@ public struct TemplateProperties: Sendable, Equatable {
     public let pairs: [Pair]
     private let byLowercasedName: [String: String]   // looked up only, never iterated
 
+    /// One property.
     public struct Pair: Sendable, Equatable {
+        /// The property's name, case as given.
         public var name: String
+        /// Its value, always a string.
         public var value: String
+        /// A property `name` = `value`.
         public init(_ name: String, _ value: String) { self.name = name; self.value = value }
     }
 
+    /// A bag of `pairs`, in order; a later name equal to an earlier one but for case is kept in
+    /// ``pairs`` but never looked up.
     public init(_ pairs: [(String, String)]) {
         self.pairs = pairs.map { Pair($0.0, $0.1) }
         var index: [String: String] = [:]
@@ -108,6 +115,7 @@ public struct TemplateProperties: Sendable, Equatable {
         byLowercasedName = index
     }
 
+    /// The value of `name`, ignoring case; nil when absent.
     public subscript(name: String) -> String? { byLowercasedName[name.lowercased()] }
 
     public static func == (a: TemplateProperties, b: TemplateProperties) -> Bool { a.pairs == b.pairs }

@@ -4,7 +4,9 @@ import PushSimNetwork
 
 /// The verdict on one expectation, with what was seen when it failed.
 public struct ExpectationResult: Sendable, Equatable {
+    /// The expectation judged.
     public var expectation: Expectation
+    /// Whether it held.
     public var passed: Bool
     /// What the run actually showed, in words (empty when passed).
     public var seen: String

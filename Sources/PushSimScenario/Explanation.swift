@@ -5,6 +5,8 @@ import PushSimNetwork
 /// scenario step and everything it caused, however it interleaves in time with others), then what
 /// every part did because of it, in plain sentences. Built from the trace alone.
 public enum Explanation {
+    /// The narration of `report`: an overview of the parts, then one block per causal chain, each
+    /// line timed from the chain's step.
     public static func narrate(_ report: ScenarioReport) -> String {
         var out = """
             \(report.scenario.name) (seed \(report.seed))

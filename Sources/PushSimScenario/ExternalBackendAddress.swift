@@ -9,10 +9,12 @@ import PushSimNetwork
 public struct ExternalBackendAddress: Hashable, Sendable, CustomStringConvertible {
     /// An IPv4 address in dotted form (`localhost` is kept as written and means 127.0.0.1).
     public var host: String
+    /// The TCP port; 80 when the address gives none.
     public var port: Int
     /// `""` or a path starting with `/` and not ending with one.
     public var basePath: String
 
+    /// An address taken as given (not checked); `basePath` defaults to none.
     public init(host: String, port: Int, basePath: String = "") {
         self.host = host; self.port = port; self.basePath = basePath
     }
@@ -65,6 +67,7 @@ public struct ExternalBackendAddress: Hashable, Sendable, CustomStringConvertibl
 
     /// Why an address was refused.
     public struct Problem: Error, Equatable, Sendable {
+        /// What is wrong with the address, in words.
         public var message: String
         init(_ message: String) { self.message = message }
     }

@@ -4,6 +4,7 @@ import PushSimKernel
 public struct InvariantResult: Sendable, Equatable {
     /// Short id used in scenario files (`expect invariant cross-user-delivery broken`).
     public var id: String
+    /// Its name in reports (`no cross-user delivery`).
     public var name: String
     /// What the invariant says, in words.
     public var statement: String
@@ -13,6 +14,7 @@ public struct InvariantResult: Sendable, Equatable {
     /// One line per violation; empty when the invariant held.
     public var violations: [String]
 
+    /// Whether no violation was seen.
     public var holds: Bool { violations.isEmpty }
 }
 

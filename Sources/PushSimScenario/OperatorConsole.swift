@@ -7,12 +7,14 @@ import PushSimDevices
 /// operations backend would: native sends to any tag expression, or to everyone. Its calls are
 /// recorded like a device's, so expectations can check their statuses (`expect operator send status 400`).
 public final class OperatorConsole: Host {
+    /// Its host name, and the name scenarios use for it (`operator send …`).
     public static let name = "operator"
     let hub: NotificationHubClient
     /// The same, with `EnableTestSend` on: at most 10 targets and a per-target outcome (§4.8).
     let testHub: NotificationHubClient
     /// Unowned: the world owns its hosts (see `Device.world`).
     unowned let world: World
+    /// Its hub calls, in the order made, recorded like a device's backend calls.
     public private(set) var calls: [AppCallRecord] = []
     /// Ids of scheduled sends, in the order made.
     public private(set) var scheduled: [String] = []
@@ -102,6 +104,7 @@ public final class OperatorConsole: Host {
         }
     }
 
+    /// Answers 404: the operator only makes calls, nothing is meant to call it.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         world.respond(to: exchange, with: HTTPResponse(status: 404))
     }

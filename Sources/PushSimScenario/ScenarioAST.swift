@@ -5,9 +5,13 @@ import PushSimServices
 
 /// A place in a scenario file, 1-based line and column (columns count Unicode characters).
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file's path as given to the parser.
     public var file: String
+    /// 1-based line number.
     public var line: Int
+    /// 1-based column, in Unicode characters.
     public var column: Int
+    /// A location at `line` and `column` (both 1-based) of `file`.
     public init(file: String, line: Int, column: Int) { self.file = file; self.line = line; self.column = column }
     /// `file:line:col`
     public var description: String { "\(file):\(line):\(column)" }
@@ -15,6 +19,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// A world setting given at the top of a scenario.
 public enum ScenarioSetting: Equatable, Sendable {
+    /// The built-in backend devices use unless they choose one (`backend tutorial|hardened`).
     case backend(BackendFlavour)
     /// Devices talk to the user's own backend, outside the world (`backend external "http://127.0.0.1:8080"`).
     case externalBackend(ExternalBackendAddress)
@@ -36,7 +41,9 @@ public enum ScenarioSetting: Equatable, Sendable {
     case loss(Ratio, between: [String]?, window: Range<VirtualTime>? = nil)
     /// No message passes between two hosts in `[from, to)` (`network partition bob-iphone backend from 10s to 20s`).
     case partition(String, String, from: VirtualTime, to: VirtualTime)
+    /// The run stops after this many events (`limit events <n>`; default 20 million).
     case limitEvents(Int)
+    /// No event due later than this after time zero runs (`limit time <duration>`; default 10 years).
     case limitTime(VirtualDuration)
     /// An account on the hardened backend (`account bob password s3cret`). Without any, every
     /// device's `user` gets an account whose password is the user name.
@@ -45,9 +52,14 @@ public enum ScenarioSetting: Equatable, Sendable {
 
 /// `device <name> <platform> [user <name>] [client <flavour>]`
 public struct DeviceDeclaration: Equatable, Sendable {
+    /// Unique in the scenario; never a statement keyword.
     public var name: String
+    /// `ios`, `android` or `windows`.
     public var platform: DevicePlatform
+    /// Who uses the device (`user <name>`); they get an account on the hardened backend unless
+    /// the scenario declares accounts. Nil: no account is made for it.
     public var user: String?
+    /// The app's client logic (`client tutorial|recommended`); `tutorial` when not written.
     public var client: ClientFlavour
     /// The backend this device's app talks to; nil means the scenario's `backend` setting.
     public var backend: BackendFlavour?
@@ -56,7 +68,9 @@ public struct DeviceDeclaration: Equatable, Sendable {
     /// The user's own backend this device's app talks to (`backend external "<address>"`); when
     /// set, ``backend`` is nil.
     public var externalBackend: ExternalBackendAddress?
+    /// Where the `device` statement starts.
     public var location: SourceLocation
+    /// A declaration; `backend`, `osVersion` and `externalBackend` default to nil (see each property).
     public init(name: String, platform: DevicePlatform, user: String?, client: ClientFlavour, location: SourceLocation,
                 backend: BackendFlavour? = nil, osVersion: Int? = nil, externalBackend: ExternalBackendAddress? = nil) {
         self.name = name; self.platform = platform; self.user = user; self.client = client; self.location = location
@@ -76,6 +90,7 @@ public enum ActionKind: Equatable, Sendable {
     case send(message: String, to: String, via: [PushSwitch])
     /// The device loses or regains its network connection.
     case offline
+    /// The device regains its network connection.
     case online
     /// Log out: delete the registration through the backend, forget the id and credentials.
     case logout
@@ -101,10 +116,15 @@ public enum ActionKind: Equatable, Sendable {
 
 /// One timed action, with its time already resolved to an absolute virtual time.
 public struct ScenarioAction: Equatable, Sendable {
+    /// When the action runs (absolute, in microseconds of virtual time).
     public var time: VirtualTime
+    /// The device acting, or `operator` for the operator's sends.
     public var device: String
+    /// What the device does.
     public var kind: ActionKind
+    /// Where the action's statement starts.
     public var location: SourceLocation
+    /// An action at an absolute `time`.
     public init(time: VirtualTime, device: String, kind: ActionKind, location: SourceLocation) {
         self.time = time; self.device = device; self.kind = kind; self.location = location
     }
@@ -188,12 +208,15 @@ public enum MemberPredicate: Equatable, Sendable {
 
 /// One expectation, checked after the run, optionally at a deadline (`by 6s`).
 public struct Expectation: Equatable, Sendable {
+    /// What is asserted.
     public var kind: ExpectationKind
     /// Only what happened at or before this time counts.
     public var by: VirtualTime?
+    /// Where the `expect` statement starts.
     public var location: SourceLocation
     /// The statement as written (trimmed, without the comment), for reports.
     public var source: String
+    /// An expectation; `by` nil means the whole run counts.
     public init(kind: ExpectationKind, by: VirtualTime?, location: SourceLocation, source: String) {
         self.kind = kind; self.by = by; self.location = location; self.source = source
     }
@@ -201,15 +224,21 @@ public struct Expectation: Equatable, Sendable {
 
 /// A parsed scenario file.
 public struct Scenario: Equatable, Sendable {
+    /// The file's path, as given to the parser.
     public var path: String
+    /// The name in the `scenario "<name>"` statement.
     public var name: String
     /// The seed written in the file (`seed 7`); the command line may override it.
     public var seed: UInt64?
+    /// World settings, in file order.
     public var settings: [ScenarioSetting]
+    /// Declared devices, in file order (population members included).
     public var devices: [DeviceDeclaration]
     /// In file order; times never go backwards.
     public var actions: [ScenarioAction]
+    /// In file order.
     public var expectations: [Expectation]
+    /// A scenario from its parts, as the parser builds it.
     public init(path: String, name: String, seed: UInt64?, settings: [ScenarioSetting], devices: [DeviceDeclaration],
                 actions: [ScenarioAction], expectations: [Expectation]) {
         self.path = path; self.name = name; self.seed = seed; self.settings = settings; self.devices = devices

@@ -3,19 +3,29 @@ import PushSimKernel
 /// The outcome of one scenario run: its seed, each expectation's verdict, how the run ended,
 /// what was left over, and the full trace.
 public struct ScenarioReport: Sendable {
+    /// The scenario as run.
     public var scenario: Scenario
+    /// The seed actually used: the command line's, else the file's, else 0.
     public var seed: UInt64
+    /// One verdict per expectation, in file order.
     public var results: [ExpectationResult]
     /// Invariants checked on every run (see `Invariants.swift`).
     public var invariants: [InvariantResult]
+    /// Whether the run ran out of events, reached a stop time or hit a limit.
     public var end: RunEnd
+    /// The virtual time when the run stopped.
     public var finalTime: VirtualTime
+    /// How many events the world processed.
     public var events: Int
+    /// Unfinished work when the run stopped: calls still waiting for an answer, timers not yet
+    /// fired, and each host's own leftovers.
     public var leftovers: [String]
+    /// The world's trace, in the order recorded.
     public var trace: [TraceEvent]
 
     /// Every expectation held and the run did not stop at a limit.
     public var passed: Bool { !end.isLimit && results.allSatisfy(\.passed) && invariants.allSatisfy { $0.holds || !$0.enforced } }
+    /// How many expectations failed (invariants not counted).
     public var failedCount: Int { results.filter { !$0.passed }.count }
 
     /// The world's settings in one line: backend, hub, network, limits, devices.

@@ -9,6 +9,7 @@ public enum SequenceDiagram {
     /// The parts of the system in the order they stand in the diagram, after the devices.
     static let serviceOrder = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name)
 
+    /// The Mermaid source (`sequenceDiagram` …) for `report`'s trace.
     public static func mermaid(_ report: ScenarioReport) -> String {
         let trace = report.trace
         // Participants: devices in declaration order, then the services that took part.

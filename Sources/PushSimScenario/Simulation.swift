@@ -10,15 +10,22 @@ import PushSimDevices
 /// Every part is wired with the same fixed credentials (``SimulationIdentity``), so a scenario
 /// needs to say nothing about keys to get a working system.
 public final class Simulation {
+    /// Clock, event queue, seeded randomness, network and trace, shared by every part.
     public let world: World
+    /// The fake APNs, accepting the identity's team key.
     public let apns: APNsService
+    /// The fake FCM, with the identity's Firebase project.
     public let fcm: FCMService
+    /// The fake WNS, with the identity's Windows package.
     public let wns: WNSService
+    /// The notification hub, holding credentials for all three services (unless the options make
+    /// them wrong or missing) and the options' rules.
     public let hub: NotificationHub
     /// The tutorial's backend, defects included.
     public let backend: TutorialBackend
     /// The same backend with its defects fixed; both run side by side, each device picks one.
     public let hardenedBackend: HardenedBackend
+    /// The options the simulation was made with.
     public let options: Options
     /// Sends straight through the hub (scenario name `operator`).
     public let operatorConsole: OperatorConsole
@@ -27,13 +34,22 @@ public final class Simulation {
     /// Device name → position in ``devices`` (looked up only, never iterated): a run with 10,000
     /// devices looks one up per step.
     private var deviceIndex: [String: Int] = [:]
+    /// The names and credentials every part was wired with.
     public let identity: SimulationIdentity
 
     /// Options a scenario can set.
     public struct Options {
+        /// How long a hub registration lives after its last create-or-update (`hub ttl`); nil =
+        /// forever, the hub's default (see `HubConfiguration.registrationTimeToLive`).
         public var registrationTimeToLive: VirtualDuration?
+        /// The hub SDK generation the tutorial backend runs on; it decides how defect e shows
+        /// (Citations §5.2 e). Default `.current`.
         public var hubSDK: TutorialHubSDK = .current
+        /// Event and time limits of the run (`limit events`, `limit time`); default 20 million
+        /// events, 10 years.
         public var limits = RunLimits()
+        /// How long after APNs learns the app is gone from a device it starts answering 410;
+        /// Apple delays this on purpose (§1.9). Default zero.
         public var apnsUnregisteredReportDelay: VirtualDuration = .zero
         /// The backend devices use unless they choose one.
         public var backend: BackendFlavour = .tutorial
@@ -47,9 +63,11 @@ public final class Simulation {
         public var hubRules: [HubRuleSetting] = []
         /// The Unix time of virtual time zero (`pushsim serve` sets it from the wall clock at start).
         public var anchor = CalendarAnchor()
+        /// The defaults: tutorial backend, current SDK, no TTL, no rules, working credentials.
         public init() {}
     }
 
+    /// Builds and wires every part, all on one world seeded with `seed`; nothing runs until ``run(until:)``.
     public init(seed: UInt64, options: Options = Options(), identity: SimulationIdentity = SimulationIdentity()) {
         self.identity = identity
         self.options = options
@@ -119,6 +137,7 @@ public final class Simulation {
         world.register(host, name: name, aliases: aliases)
     }
 
+    /// The device added under `name`, or nil.
     public func device(_ name: String) -> Device? { deviceIndex[name].map { devices[$0] } }
 
     /// Adds `count` compact devices of one platform running this simulation's app, addressed
@@ -149,21 +168,36 @@ public final class Simulation {
 /// one Apple team key, one Firebase project, one Windows package, one hub.
 /// The secrets stand in for private keys (see `SimulatedSignature`).
 public struct SimulationIdentity: Sendable {
+    /// The app's ids on the three platforms; its backend host is the tutorial backend.
     public var app = AppIdentity(bundleID: "com.pushsim.notifyusers", androidPackage: "com.pushsim.notifyusers",
                                  fcmSenderID: "482910364851", windowsPackageFamily: "PushSim.NotifyUsers_8wekyb3d8bbwe",
                                  backendHost: TutorialBackend.publicHost)
+    /// The Apple signing key's id (the provider token's `kid`).
     public var apnsKeyID = "PSIMKEY001"
+    /// The Apple developer team id (the provider token's `iss`).
     public var apnsTeamID = "PSIMTEAM01"
+    /// Stands in for the `.p8` private key.
     public var apnsKeySecret = "apns-p8-stand-in"
+    /// The Firebase project id, in FCM v1 send URLs.
     public var fcmProjectID = "pushsim-notifyusers"
+    /// The Firebase project number, the Android app's sender id.
     public var fcmSenderID = "482910364851"
+    /// The service account allowed to send to the Firebase project.
     public var fcmServiceAccount = "hub@pushsim-notifyusers.iam.gserviceaccount.com"
+    /// Stands in for the service account's private key.
     public var fcmKeySecret = "fcm-service-account-stand-in"
+    /// The Windows app's Package SID (`ms-app://S-1-15-2-…`), which gets WNS tokens with ``wnsSecret`` (W-OVR).
     public var wnsPackageSID = "ms-app://s-1-15-2-2411820470-3261380829-1234567890-1234567890-1234567890-1234567890-123456789"
+    /// The Windows app's client secret.
     public var wnsSecret = "wns-client-secret-stand-in"
+    /// The Service Bus namespace of the hub (`<namespace>.servicebus.windows.net`).
     public var hubNamespace = "pushsim"
+    /// The hub's name, its path in every REST URL.
     public var hubName = "notifyusers"
+    /// Key of the hub's `DefaultFullSharedAccessSignature` rule (every right).
     public var hubFullKey = "hub-full-key-stand-in"
+    /// Key of the hub's `DefaultListenSharedAccessSignature` rule (listen only).
     public var hubListenKey = "hub-listen-key-stand-in"
+    /// The fixed identity above.
     public init() {}
 }

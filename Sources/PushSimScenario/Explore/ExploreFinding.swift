@@ -21,6 +21,7 @@ public struct ExploreVerdict: Sendable, Equatable {
     /// Events the run processed.
     public var events: Int
 
+    /// Whether no check failed.
     public var passed: Bool { failures.isEmpty }
     /// Whether `check` is among the failures.
     public func fails(_ check: String) -> Bool { failures.contains { $0.check == check } }

@@ -18,6 +18,7 @@ public struct ExploreOptions: Sendable, Equatable {
     /// Bugs planted on purpose (test-only), to show that exploration finds and shrinks them.
     public var plantedBugs: [PlantedBug] = []
 
+    /// Options with no planted bugs; `maxDevices` and `maxSteps` below 1 count as 1.
     public init(flavour: BackendFlavour = .hardened, maxDevices: Int = 5, maxSteps: Int = 12, faults: Bool = true) {
         self.flavour = flavour
         self.maxDevices = max(1, maxDevices)
@@ -66,7 +67,9 @@ public struct ExploreWorkload {
     /// How long after its convergence send a device has to show it.
     public static let convergenceBound = VirtualDuration.seconds(60)
 
+    /// The seed the world is generated from.
     public let seed: UInt64
+    /// What may be generated.
     public let options: ExploreOptions
     private var random: SeededRandom
     private var lines: [String] = []

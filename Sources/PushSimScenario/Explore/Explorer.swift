@@ -9,20 +9,25 @@ import PushSimKernel
 public enum Explorer {
     /// One explored seed.
     public struct Outcome: Sendable {
+        /// The seed that generated and ran the world.
         public var seed: UInt64
         /// The generated scenario, as it would be saved.
         public var scenario: String
         /// Bugs planted in the run (test-only; empty in real use).
         public var planted: [PlantedBug]
+        /// How the run was judged.
         public var verdict: ExploreVerdict
     }
 
     /// A failure cut down to the statements it needs.
     public struct Shrunk: Sendable {
+        /// The seed of the outcome that was shrunk.
         public var seed: UInt64
         /// The check the shrunk scenario still fails (and the defect it still shows, if one was kept).
         public var failure: ExploreFailure
+        /// The tutorial defect the shrinking had to keep in the trace; nil when none was asked for.
         public var defect: String?
+        /// The shrunk scenario's text.
         public var scenario: String
         /// Statements in the shrunk scenario (``ScenarioShrinker/statementCount(_:)``).
         public var statements: Int

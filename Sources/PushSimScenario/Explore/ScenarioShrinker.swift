@@ -24,6 +24,7 @@ public struct ScenarioShrinker {
     /// Candidate runs made by the last ``shrink(_:unitOf:keepsFailing:)``.
     public private(set) var runs = 0
 
+    /// A shrinker allowed `maxRuns` candidate runs (default 5,000).
     public init(maxRuns: Int = 5_000) { self.maxRuns = maxRuns }
 
     /// The smallest text found for which `keepsFailing` still holds; `text` itself must hold.

@@ -23,11 +23,15 @@ public struct TeachingExchange: Sendable, Equatable {
 
     /// Index of the `http.request` event in the trace.
     public var request: Int
+    /// When the request was sent.
     public var time: VirtualTime
     /// The caller's host name and the callee's (its short name: `hub`, `apns`, a device).
     public var from: String
+    /// The callee's short name.
     public var to: String
+    /// The HTTP method (`POST`).
     public var method: String
+    /// The request's path and query, as sent.
     public var target: String
     /// The causal chain (`c0007`), or empty.
     public var chain: String
@@ -38,6 +42,7 @@ public struct TeachingExchange: Sendable, Equatable {
     /// True when an injected fault lost a message of this exchange or made up its answer.
     public var injected = false
 
+    /// How the page colours the arrow: by the status's class, 410 apart, or the failure.
     public var outcome: Outcome {
         if let status {
             switch status {
@@ -121,7 +126,9 @@ public struct TeachingChain: Sendable, Equatable {
     public var id: String
     /// The scenario step that started it (`bob-iphone login bob`), else what its first event was.
     public var label: String
+    /// The time of its first event.
     public var start: VirtualTime
+    /// The time of its last event.
     public var end: VirtualTime
     /// Indices of its events in the trace, in order.
     public var events: [Int]

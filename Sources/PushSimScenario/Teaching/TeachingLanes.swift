@@ -11,7 +11,9 @@ public struct TeachingLane: Sendable, Equatable {
     public var title: String
     /// The Swift type that plays it, its SwiftPM target and source file.
     public var swiftType: String
+    /// Its SwiftPM target (`PushSimHub`).
     public var target: String
+    /// Its source file, from the package root.
     public var file: String
     /// What the code does in this role, in a few words.
     public var role: String

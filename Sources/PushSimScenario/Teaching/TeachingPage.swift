@@ -25,16 +25,20 @@ public enum TeachingPage {
         public var steps = 1_500
         /// Rows per state table; the rest are counted in a `… N more` row.
         public var tableRows = 40
+        /// The defaults above.
         public init() {}
     }
 
     /// One run on the page and its heading (`tutorial (as written)`, `hardened twin`).
     public struct Run: Sendable {
+        /// The run's heading.
         public var title: String
+        /// What the run did.
         public var report: ScenarioReport
         /// True for a twin run whose expectations were written for another run: an expectation
         /// it does not meet is marked `changed` (the fix at work), not failed.
         public var expectationsFromAnotherRun: Bool
+        /// A run whose expectations are its own unless said otherwise.
         public init(title: String, report: ScenarioReport, expectationsFromAnotherRun: Bool = false) {
             self.title = title; self.report = report; self.expectationsFromAnotherRun = expectationsFromAnotherRun
         }

@@ -5,7 +5,9 @@ import PushSimKernel
 public struct TeachingRowChange: Sendable, Equatable {
     /// `hub`, `apns`, `fcm`, `wns` or `devices`.
     public var panel: String
+    /// The row's key within its table (a registration id, `service|id`, a device name).
     public var key: String
+    /// The row's cells, left to right; nil removes the row.
     public var cells: [String]?
 }
 

@@ -11,7 +11,9 @@ import PushSimKernel
 public struct TeachingState: Sendable {
     /// A registration (or installation) the hub keeps, as its last `hub.*-upserted` event said.
     public struct Registration: Sendable, Equatable {
+        /// The registration id (`reg-000001`) or installation id.
         public var id: String
+        /// The hub's platform name (`apple`, `fcmv1`, `windows`).
         public var platform: String
         /// The handle's label as the hub traces it (`FA60BD34…9A7FFB`).
         public var handle: String
@@ -26,29 +28,40 @@ public struct TeachingState: Sendable {
     /// A notification a push service keeps for a device it cannot reach (APNs keeps the last one
     /// per app, FCM up to 100, WNS caches toasts), until it is delivered, replaced or expires.
     public struct Held: Sendable, Equatable {
+        /// `apns`, `fcm` or `wns`.
         public var service: String
         /// `apns-id`, FCM message name or WNS message id.
         public var id: String
+        /// The device it waits for.
         public var device: String
     }
 
     /// A handle a push service has declared dead (APNs `Unregistered`, FCM `UNREGISTERED`, an
     /// expired WNS channel).
     public struct DeadHandle: Sendable, Equatable {
+        /// `apns`, `fcm` or `wns`.
         public var service: String
+        /// The device the handle belonged to.
         public var device: String
+        /// The handle's label as traced.
         public var handle: String
+        /// The service's answer that declared it dead (`410 Unregistered`).
         public var why: String
     }
 
     /// One device as its user and the app see it.
     public struct DeviceView: Sendable, Equatable {
+        /// The device's name in the scenario.
         public var name: String
+        /// Whether the app is installed.
         public var installed = false
+        /// The push handle the OS gave the app (its label), nil before one came.
         public var handle: String?
+        /// Who is logged in, nil when nobody is.
         public var user: String?
         /// The registration id the app keeps in its storage.
         public var registration: String?
+        /// Whether the device's network is up.
         public var online = true
         /// The text of every notification shown, in order.
         public var shown: [String] = []
@@ -63,11 +76,16 @@ public struct TeachingState: Sendable {
     }
 
     // Every dictionary here is only looked up; lists for output are sorted or kept in order.
+    /// The hub's registrations and installations, by id.
     public private(set) var registrations: [String: Registration] = [:]
-    public private(set) var held: [String: Held] = [:]              // "service|id"
-    public private(set) var dead: [String: DeadHandle] = [:]        // "service|device|handle"
+    /// What the push services keep for offline devices, by `service|id`.
+    public private(set) var held: [String: Held] = [:]
+    /// The handles the push services know are dead, by `service|device|handle`.
+    public private(set) var dead: [String: DeadHandle] = [:]
+    /// Every device, by name.
     public private(set) var devices: [String: DeviceView] = [:]
 
+    /// The state before the first event: these devices, nothing installed, the hub empty.
     public init(devices names: [String] = []) {
         for name in names { devices[name] = DeviceView(name: name) }
     }

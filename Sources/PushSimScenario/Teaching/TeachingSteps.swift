@@ -5,12 +5,15 @@ import PushSimKernel
 public struct TeachingStep: Sendable, Equatable {
     /// Index of the event in the trace.
     public var event: Int
+    /// When the event happened.
     public var time: VirtualTime
+    /// Its causal chain (`c0007`), or empty.
     public var chain: String
     /// What happened, in a sentence (``Explanation``'s, else the event's kind and fields).
     public var text: String
     /// The exchange this step sends, as an index into the run's exchanges.
     public var exchange: Int?
+    /// The rows of the state tables this step changed.
     public var changes: [TeachingRowChange]
 }
 
@@ -74,6 +77,7 @@ extension TeachingStep {
 
 /// An expectation's or invariant's verdict, pinned to the step that decided it.
 public struct TeachingBadge: Sendable, Equatable {
+    /// Whether it held.
     public var passed: Bool
     /// False for a broken invariant that does not fail the run (a tutorial flavour is in use).
     public var enforced: Bool
