@@ -42,6 +42,12 @@ enum ExpectationCheck {
                 return true
             }
             return result(inOrder, describe(shown, name))
+        case .badge(let name, let value):
+            let set = deviceEvents(name, "app.badge-updated", by: by, in: simulation).last.flatMap { Int($0["badge"]?.description ?? "") }
+            return result(set == value, "\(name)'s badge was " + (set.map(String.init) ?? "never set"))
+        case .woke(let name, let count):
+            let n = deviceEvents(name, "app.woken", by: by, in: simulation).count
+            return result(n == count, "background pushes woke \(name) \(n) time\(n == 1 ? "" : "s")")
         case .hubRegistrations(let tag, let count):
             let n = probed ?? simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now)
             let when = e.by.map { "at \($0)" } ?? "at the end"
@@ -88,6 +94,11 @@ enum ExpectationCheck {
             }
         }
         return simulation.devices.filter { current[$0.name] == user }
+    }
+
+    /// The trace events of `kind` recorded by device `name` at or before `time`, in order.
+    static func deviceEvents(_ name: String, _ kind: String, by time: VirtualTime, in simulation: Simulation) -> [TraceEvent] {
+        simulation.world.trace.events.filter { $0.time <= time && $0.host == name && $0.kind == kind }
     }
 
     /// For a push service only its provider API counts (what a sender pushed), not the device

@@ -29,19 +29,23 @@ public final class OperatorConsole: Host {
         world.register(self, name: Self.name)
     }
 
-    static func payload(_ format: String, _ body: String) -> NotificationPayload? {
+    /// The hub payload for a format, with `headers` added (nil for XML that is not a toast, tile or badge).
+    static func payload(_ format: String, _ body: String, headers: [(String, String)] = []) -> NotificationPayload? {
+        var payload: NotificationPayload?
         switch format {
-        case "apple": return .apple(body)
-        case "fcmv1": return .fcmV1(body)
-        default: return .windows(body)
+        case "apple": payload = .apple(body)
+        case "fcmv1": payload = .fcmV1(body)
+        default: payload = .windows(body)
         }
+        payload?.headers += headers
+        return payload
     }
 
     /// Schedules a native send for virtual time `at` (NH-REST scheduled notifications).
-    public func schedule(format: String, payload: String, at time: VirtualTime, tagExpression: String?) {
+    public func schedule(format: String, payload: String, at time: VirtualTime, tagExpression: String?, headers: [(String, String)] = []) {
         world.record(layer: "operator", host: Self.name, kind: "operator.schedule", ["format": format, "at": "\(time)"])
         let sentAt = world.now
-        guard let p = Self.payload(format, payload) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
+        guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
         hub.scheduleNotification(p, at: time, tagExpression: tagExpression) { [self] result in
             switch result {
             case .success(let s): scheduled.append(s.scheduledNotificationID); record(sentAt, 201, nil)
@@ -66,10 +70,10 @@ public final class OperatorConsole: Host {
     }
 
     /// A test send: the hub answers with one outcome per target, for at most 10 targets (§4.8).
-    public func testSend(format: String, payload: String, tagExpression: String?) {
+    public func testSend(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
         world.record(layer: "operator", host: Self.name, kind: "operator.test-send", ["format": format])
         let sentAt = world.now
-        guard let p = Self.payload(format, payload) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
+        guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
         testHub.sendNotification(p, tagExpression: tagExpression) { [self] result in
             switch result {
             case .success(let outcome):
@@ -86,12 +90,13 @@ public final class OperatorConsole: Host {
         calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
     }
 
-    /// A native send (`apple`, `fcmv1`, `windows`) of `payload` to `tagExpression`, or to everyone.
-    public func send(format: String, payload: String, tagExpression: String?) {
+    /// A native send (`apple`, `fcmv1`, `windows`) of `payload` to `tagExpression`, or to everyone,
+    /// with `headers` for the push service (`apns-priority`, `X-WNS-TTL`, …) passed on by the hub.
+    public func send(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
         world.record(layer: "operator", host: Self.name, kind: "operator.send",
                      ["format": format, "tags": tagExpression ?? "(broadcast)"])
         let sentAt = world.now
-        hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression) { [self] result in
+        let completion: (Result<NotificationOutcome, HubError>) -> Void = { [self] result in
             let status: Int?
             switch result {
             case .success: status = 201
@@ -102,6 +107,13 @@ public final class OperatorConsole: Host {
             world.record(layer: "operator", host: Self.name, kind: "operator.result",
                          ["result": status.map(String.init) ?? "no HTTP answer"])
         }
+        guard !headers.isEmpty else {
+            return hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression, completion)
+        }
+        guard let p = Self.payload(format, payload, headers: headers) else {
+            return hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression, completion)  // refuses it, as the SDK does
+        }
+        hub.sendNotification(p, tagExpression: tagExpression, completion)
     }
 
     /// Answers 404: the operator only makes calls, nothing is meant to call it.

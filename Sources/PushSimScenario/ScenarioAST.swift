@@ -100,14 +100,16 @@ public enum ActionKind: Equatable, Sendable {
     case refreshHandle
     /// Install the app from another device's backup (`restore from <device>`).
     case restore(from: String)
-    /// The operator sends straight through the hub: `operator send apple|fcmv1|windows "<payload>" [to "<expression>"]`.
-    case hubSend(format: String, payload: String, tagExpression: String?)
-    /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`
-    case hubSchedule(format: String, payload: String, at: VirtualTime, tagExpression: String?)
+    /// The operator sends straight through the hub: `operator send apple|fcmv1|windows "<payload>"
+    /// [to "<expression>"] [header "<name>" "<value>"]…`; the hub passes `apns-*` and `X-WNS-*`
+    /// headers on to the push service (NH-REST).
+    case hubSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
+    /// `operator schedule <format> "<payload>" at <time> [to "<expression>"] [header …]…`
+    case hubSchedule(format: String, payload: String, at: VirtualTime, tagExpression: String?, headers: [SendHeader] = [])
     /// `operator cancel scheduled`: cancels the most recent scheduled send.
     case hubCancelScheduled
-    /// `operator test-send <format> "<payload>" [to "<expression>"]`
-    case hubTestSend(format: String, payload: String, tagExpression: String?)
+    /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
+    case hubTestSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
     /// Register again asking for extra tags (`register with tags username:bob`).
     case register(tags: [String])
     /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).
@@ -138,6 +140,12 @@ public enum ExpectationKind: Equatable, Sendable {
     case showsNothing(device: String)
     /// `expect <device> shows <n> notifications`
     case showsCount(device: String, count: Int)
+    /// `expect <device> badge <n>|none`: the app icon's badge at the end (or at the deadline), as
+    /// the last `aps.badge` or WNS badge notification set it; `none` when nothing ever set one.
+    case badge(device: String, value: Int?)
+    /// `expect <device> woke <n> time(s)`: how many background pushes woke the app (an iOS
+    /// `content-available` push, within the OS's background budget; A-BG).
+    case woke(device: String, count: Int)
     /// `expect <device> <operation> status <code>` (or a class, `4xx`, or alternatives, `401 or
     /// 403`): some response to that call had such a status.
     case status(device: String, operation: AppOperation, code: StatusPattern)
@@ -271,4 +279,15 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
         case .invalidAPNsPayload(let refused): return "hub apns payload \(refused ? "refused" : "passed")"
         }
     }
+}
+
+/// A header an operator send carries to the hub (`header "apns-priority" "5"`), which passes it on
+/// to the push service: `apns-*` for APNs, `X-WNS-*` for WNS (FCM v1 takes its options in the body).
+public struct SendHeader: Equatable, Sendable {
+    /// The header's name, as written.
+    public var name: String
+    /// Its value.
+    public var value: String
+    /// A header named `name` with `value`.
+    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
 }

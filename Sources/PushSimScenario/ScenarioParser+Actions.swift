@@ -145,14 +145,39 @@ extension ScenarioParser.Session {
             }
             var expression: String?
             if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
+            let headers = try sendHeaders(&t, format: format.text)
             switch verb.text {
-            case "send": kind = .hubSend(format: format.text, payload: payload.text, tagExpression: expression)
-            case "schedule": kind = .hubSchedule(format: format.text, payload: payload.text, at: when!, tagExpression: expression)
-            default: kind = .hubTestSend(format: format.text, payload: payload.text, tagExpression: expression)
+            case "send": kind = .hubSend(format: format.text, payload: payload.text, tagExpression: expression, headers: headers)
+            case "schedule": kind = .hubSchedule(format: format.text, payload: payload.text, at: when!, tagExpression: expression, headers: headers)
+            default: kind = .hubTestSend(format: format.text, payload: payload.text, tagExpression: expression, headers: headers)
             }
         }
         try t.finish(hint: usage)
         actions.append(ScenarioAction(time: time, device: device.text, kind: kind, location: t.location(device)))
+    }
+
+    /// `header "<name>" "<value>"`, repeated, after an operator send: `apns-*` headers for `apple`
+    /// (`apns-push-type`, `apns-priority`, `apns-collapse-id`, `apns-expiration`), `X-WNS-*` for
+    /// `windows` (`X-WNS-TTL`, `X-WNS-Tag`, …); none for `fcmv1`, whose options are in its body.
+    private func sendHeaders(_ t: inout ScenarioParser.Tokens, format: String) throws(ScenarioDiagnostic) -> [SendHeader] {
+        var headers: [SendHeader] = []
+        while let keyword = t.peek, keyword.isWord("header") {
+            _ = t.next()
+            let usage = "write header \"apns-priority\" \"5\" (apple) or header \"X-WNS-TTL\" \"60\" (windows)"
+            let name = try t.string("a header name in double quotes", hint: usage)
+            let prefix = format == "apple" ? "apns-" : "x-wns-"
+            guard format != "fcmv1" else {
+                throw ScenarioDiagnostic(location: t.location(keyword), message: "an fcmv1 send takes no headers",
+                                         hint: "FCM v1 takes its options in the message body, e.g. \"android\":{\"priority\":\"high\",\"ttl\":\"60s\"}")
+            }
+            guard name.text.lowercased().hasPrefix(prefix) else {
+                throw ScenarioDiagnostic(location: t.location(name), message: "the hub passes only \(format == "apple" ? "apns-*" : "X-WNS-*") headers to \(format == "apple" ? "APNs" : "WNS"), not \(name.quoted)",
+                                         hint: usage)
+            }
+            let value = try t.string("the header's value in double quotes", hint: usage)
+            headers.append(SendHeader(name.text, value.text))
+        }
+        return headers
     }
 
     /// `request <METHOD> "<path?query>" [auth none|basic <user> <password>|header "<value>"] [body "<text>"]`;

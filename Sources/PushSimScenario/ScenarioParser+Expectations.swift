@@ -50,19 +50,28 @@ extension ScenarioParser.Session {
     /// What a device (or the operator) saw: `shows …`, `never shows …`, `<operation> status <code>`.
     private mutating func deviceExpectation(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, names: [String], operations: String,
                                             usage: String) throws(ScenarioDiagnostic) -> ExpectationKind {
-        let what = try t.word("shows, never shows or an operation (\(names.joined(separator: ", ")))", hint: usage)
+        let what = try t.word("shows, never shows, badge, woke or an operation (\(names.joined(separator: ", ")))", hint: usage)
         let kind: ExpectationKind
         if what.text == "shows" {
             kind = try shows(&t, device: device.text, usage: usage)
         } else if what.text == "never" {
             try t.keyword("shows", hint: "write expect <device> never shows \"<text>\"")
             kind = .neverShows(device: device.text, text: try t.string("the text in double quotes", hint: "write never shows \"<text>\"").text)
+        } else if what.text == "badge" {
+            if t.skip("none") { kind = .badge(device: device.text, value: nil) }
+            else { kind = .badge(device: device.text, value: try t.number("a badge number, or none", as: Int.self).0) }
+        } else if what.text == "woke" {
+            let (count, _) = try t.number("how many times background pushes woke the app", as: Int.self)
+            guard t.skip("times") || t.skip("time") else {
+                throw t.expected("\"times\" after \(count)", hint: "write expect <device> woke \(count) times")
+            }
+            kind = .woke(device: device.text, count: count)
         } else if let operation = AppOperation(rawValue: what.text) {
             try t.keyword("status", hint: "write expect <device> \(operation.rawValue) status <code>, e.g. status 410, 4xx or 401 or 403")
             kind = .status(device: device.text, operation: operation, code: try t.statusPattern())
         } else {
             throw ScenarioDiagnostic(location: t.location(what), message: "unknown expectation \(what.quoted)",
-                                     hint: "after the device comes shows or an operation: \(names.joined(separator: ", "))")
+                                     hint: "after the device comes shows, never shows, badge, woke or an operation: \(names.joined(separator: ", "))")
         }
         return kind
     }

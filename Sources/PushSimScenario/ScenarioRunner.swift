@@ -28,17 +28,22 @@ public enum ScenarioRunner {
             let label = "\(action.device) \(describe(action.kind))"
             let console = simulation.operatorConsole
             switch action.kind {
-            case .hubSend(let format, let payload, let expression):
-                simulation.at(action.time, label) { console.send(format: format, payload: payload, tagExpression: expression) }
+            case .hubSend(let format, let payload, let expression, let headers):
+                let fields = headers.map { ($0.name, $0.value) }
+                simulation.at(action.time, label) { console.send(format: format, payload: payload, tagExpression: expression, headers: fields) }
                 continue
-            case .hubSchedule(let format, let payload, let when, let expression):
-                simulation.at(action.time, label) { console.schedule(format: format, payload: payload, at: when, tagExpression: expression) }
+            case .hubSchedule(let format, let payload, let when, let expression, let headers):
+                let fields = headers.map { ($0.name, $0.value) }
+                simulation.at(action.time, label) {
+                    console.schedule(format: format, payload: payload, at: when, tagExpression: expression, headers: fields)
+                }
                 continue
             case .hubCancelScheduled:
                 simulation.at(action.time, label) { console.cancelLastScheduled() }
                 continue
-            case .hubTestSend(let format, let payload, let expression):
-                simulation.at(action.time, label) { console.testSend(format: format, payload: payload, tagExpression: expression) }
+            case .hubTestSend(let format, let payload, let expression, let headers):
+                let fields = headers.map { ($0.name, $0.value) }
+                simulation.at(action.time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
                 continue
             default: break
             }
@@ -157,11 +162,11 @@ public enum ScenarioRunner {
         case .launch: return "launch"
         case .refreshHandle: return "refresh-handle"
         case .restore(let other): return "restore from \(other)"
-        case .hubSend(let format, _, let expression): return "send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
-        case .hubSchedule(let format, _, let when, let expression):
+        case .hubSend(let format, _, let expression, _): return "send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
+        case .hubSchedule(let format, _, let when, let expression, _):
             return "schedule \(format) at \(when) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .hubCancelScheduled: return "cancel scheduled"
-        case .hubTestSend(let format, _, let expression): return "test-send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
+        case .hubTestSend(let format, _, let expression, _): return "test-send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"
         }

@@ -109,13 +109,23 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// A descriptor kept in reserve: when the process runs out, it is given up for a moment to
     /// accept the waiting client and close it, instead of spinning (or sleeping) on `accept`.
-    private var reserve = Glibc.open("/dev/null", O_RDONLY)
+    private var reserve = HTTPServer.openDevNull()
+
+    /// `open("/dev/null", O_RDONLY)`, named by module: inside this class `open` is the set of open
+    /// connections.
+    private static func openDevNull() -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.open("/dev/null", O_RDONLY)
+        #else
+        return Darwin.open("/dev/null", O_RDONLY)
+        #endif
+    }
 
     private func shedOneConnection(_ fd: Int32) {
         close(reserve)
         let client = accept(fd, nil, nil)
         if client >= 0 { close(client) }
-        reserve = Glibc.open("/dev/null", O_RDONLY)
+        reserve = Self.openDevNull()
     }
 
     private func acceptLoop(_ fd: Int32) {

@@ -5,14 +5,8 @@ import Testing
 /// Expectations on exchanges themselves (status classes and alternatives, reasons, headers and
 /// JSON fields of a request or an answer, with counts) and compound durations.
 @Suite struct ExchangeExpectationTests {
-    private func parse(_ body: String) -> Result<Scenario, ScenarioParseFailure> {
-        ScenarioParser.parse("scenario \"t\"\ndevice bob-iphone ios user bob\n" + body, path: "t.scenario")
-    }
-
-    private func firstError(_ body: String) -> ScenarioDiagnostic? {
-        if case .failure(let f) = parse(body) { return f.diagnostics.first }
-        return nil
-    }
+    private func parse(_ body: String) -> Result<Scenario, ScenarioParseFailure> { BobScenario.parse(body) }
+    private func firstError(_ body: String) -> ScenarioDiagnostic? { BobScenario.firstError(body) }
 
     /// Bob uninstalls the app; Alice's next send reaches APNs, which learns from the phone that the
     /// token is dead, and answers the one after with 410 Unregistered and a timestamp.
