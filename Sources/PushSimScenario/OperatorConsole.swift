@@ -116,6 +116,9 @@ public final class OperatorConsole: Host {
         hub.sendNotification(p, tagExpression: tagExpression, completion)
     }
 
+    /// Adds a finished call to ``calls``.
+    func recordCall(_ call: AppCallRecord) { calls.append(call) }
+
     /// Answers 404: the operator only makes calls, nothing is meant to call it.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         world.respond(to: exchange, with: HTTPResponse(status: 404))

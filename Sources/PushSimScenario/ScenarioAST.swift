@@ -108,6 +108,11 @@ public enum ActionKind: Equatable, Sendable {
     case hubSchedule(format: String, payload: String, at: VirtualTime, tagExpression: String?, headers: [SendHeader] = [])
     /// `operator cancel scheduled`: cancels the most recent scheduled send.
     case hubCancelScheduled
+    /// `operator update|delete registration of <device> [if-match current|stale|any]`: the
+    /// operator reads the registration whose id the device's app stored, then updates it (a PUT
+    /// with `If-Match`, as the SDK's `UpdateRegistrationAsync`) or deletes it (a DELETE with
+    /// `If-Match`); checked with `expect operator register|unregister status <status>`.
+    case hubRegistration(device: String, delete: Bool, ifMatch: IfMatchChoice)
     /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
     case hubTestSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
     /// Register again asking for extra tags (`register with tags username:bob`).
@@ -290,4 +295,15 @@ public struct SendHeader: Equatable, Sendable {
     public var value: String
     /// A header named `name` with `value`.
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+/// The `If-Match` an operator's registration update or delete sends.
+public enum IfMatchChoice: String, Equatable, Sendable, CaseIterable {
+    /// The ETag the hub just gave (`"3"`): the write goes through.
+    case current
+    /// One version older than the hub's (`"2"` when it holds `W/"3"`; `"0"` for a first version):
+    /// the hub answers 412 Precondition Failed.
+    case stale
+    /// `*`: any version (deletes only).
+    case any
 }

@@ -119,12 +119,29 @@ extension ScenarioParser.Session {
     /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`, `operator cancel scheduled`
     private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\" [to \"<tag expression>\"], "
-            + "operator schedule <format> \"<payload>\" at <time> [to …], or operator cancel scheduled"
-        let verb = try t.word("send, schedule, cancel or test-send", hint: usage)
+            + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
+            + "or operator update|delete registration of <device> [if-match current|stale|any]"
+        let verb = try t.word("send, schedule, cancel, test-send, update or delete", hint: usage)
         let kind: ActionKind
         if verb.text == "cancel" {
             try t.keyword("scheduled", hint: "write operator cancel scheduled (cancels the most recent scheduled send)")
             kind = .hubCancelScheduled
+        } else if verb.text == "update" || verb.text == "delete" {
+            let registrationUsage = "write operator \(verb.text) registration of <device> [if-match current|stale|any]"
+            try t.keyword("registration", hint: registrationUsage)
+            try t.keyword("of", hint: registrationUsage)
+            let target = try t.word("a device name", hint: registrationUsage)
+            use(target, t)
+            var ifMatch = IfMatchChoice.current
+            if t.skip("if-match") {
+                let choice = t.peek
+                ifMatch = try t.choice(IfMatchChoice.self, what: "If-Match choice", plural: "choices")
+                if ifMatch == .any && verb.text == "update", let choice {
+                    throw ScenarioDiagnostic(location: t.location(choice), message: "an update names a version: if-match any is for delete",
+                                             hint: "write if-match current or if-match stale")
+                }
+            }
+            kind = .hubRegistration(device: target.text, delete: verb.text == "delete", ifMatch: ifMatch)
         } else {
             guard ["send", "schedule", "test-send"].contains(verb.text) else {
                 throw ScenarioDiagnostic(location: t.location(verb), message: "unknown operator action \(verb.quoted)", hint: usage)

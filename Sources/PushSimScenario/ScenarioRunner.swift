@@ -41,6 +41,10 @@ public enum ScenarioRunner {
             case .hubCancelScheduled:
                 simulation.at(action.time, label) { console.cancelLastScheduled() }
                 continue
+            case .hubRegistration(let name, let delete, let ifMatch):
+                guard let device = simulation.device(name) else { continue }
+                simulation.at(action.time, label) { console.writeRegistration(of: device, delete: delete, ifMatch: ifMatch) }
+                continue
             case .hubTestSend(let format, let payload, let expression, let headers):
                 let fields = headers.map { ($0.name, $0.value) }
                 simulation.at(action.time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
@@ -144,7 +148,7 @@ public enum ScenarioRunner {
         case .launch: device.launch()
         case .refreshHandle: device.refreshHandle()
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
-        case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend: break // the operator's, scheduled by the runner
+        case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend, .hubRegistration: break // the operator's, scheduled by the runner
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
@@ -166,6 +170,8 @@ public enum ScenarioRunner {
         case .hubSchedule(let format, _, let when, let expression, _):
             return "schedule \(format) at \(when) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .hubCancelScheduled: return "cancel scheduled"
+        case .hubRegistration(let device, let delete, let ifMatch):
+            return "\(delete ? "delete" : "update") registration of \(device) if-match \(ifMatch.rawValue)"
         case .hubTestSend(let format, _, let expression, _): return "test-send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"

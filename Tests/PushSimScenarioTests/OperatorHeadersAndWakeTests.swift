@@ -28,6 +28,23 @@ import Testing
         #expect(noValue.message.hasPrefix("expected the header's value in double quotes"))
     }
 
+    @Test func registrationWritesParseWithTheirIfMatch() throws {
+        let s = try parse("""
+            operator update registration of bob-iphone if-match stale
+            operator delete registration of bob-iphone if-match any
+            operator update registration of bob-iphone
+            """).get()
+        #expect(s.actions.map(\.kind) == [.hubRegistration(device: "bob-iphone", delete: false, ifMatch: .stale),
+                                          .hubRegistration(device: "bob-iphone", delete: true, ifMatch: .any),
+                                          .hubRegistration(device: "bob-iphone", delete: false, ifMatch: .current)])
+        let anyUpdate = try #require(firstError("operator update registration of bob-iphone if-match any"))
+        #expect(anyUpdate.message == "an update names a version: if-match any is for delete" && anyUpdate.location.column == 53)
+        let unknown = try #require(firstError("operator delete registration of carol-phone"))
+        #expect(unknown.message.contains("carol-phone"))
+        let badChoice = try #require(firstError("operator delete registration of bob-iphone if-match old"))
+        #expect(badChoice.message == "unknown If-Match choice \"old\"")
+    }
+
     @Test func badgeAndWakeExpectationsParse() throws {
         let s = try parse("expect bob-iphone badge 3\nexpect bob-iphone badge none\nexpect bob-iphone woke 2 times").get()
         #expect(s.expectations.map(\.kind) == [.badge(device: "bob-iphone", value: 3), .badge(device: "bob-iphone", value: nil),

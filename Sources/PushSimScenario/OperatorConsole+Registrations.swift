@@ -1,0 +1,56 @@
+import PushSimKernel
+import PushSimHub
+import PushSimDevices
+
+extension OperatorConsole {
+    /// Reads the registration whose id `device`'s app stored, then updates it unchanged (a PUT
+    /// with `If-Match`, as the SDK's `UpdateRegistrationAsync` sends) or deletes it (a DELETE with
+    /// `If-Match`), naming the version `ifMatch` says (`any` is for deletes: the SDK's update
+    /// always names a version). Recorded as a `register` (update) or
+    /// `unregister` (delete) call with the hub's status: 200/201, 412 for a stale ETag, 404 or 410
+    /// for a registration that is not there (NH-REST; see the hub's `HubFidelityRules.swift`).
+    public func writeRegistration(of device: Device, delete: Bool, ifMatch: IfMatchChoice) {
+        let operation: AppOperation = delete ? .unregister : .register
+        world.record(layer: "operator", host: Self.name, kind: "operator.registration",
+                     ["device": device.name, "write": delete ? "delete" : "update", "if-match": ifMatch.rawValue])
+        let sentAt = world.now
+        guard let id = device.storage[Device.registrationIDKey] else {
+            return finish(operation, sentAt, nil, "\(device.name) has stored no registration id")
+        }
+        hub.getRegistration(id) { [self] read in
+            guard case .success(var registration) = read else {
+                if case .failure(let e) = read { finish(operation, sentAt, e.status, e.status == nil ? e.description : nil) }
+                return
+            }
+            let current = Int(registration.etag ?? "") ?? 1
+            let etag: String
+            switch ifMatch {
+            case .current: etag = String(current)
+            case .stale: etag = String(current - 1)
+            case .any: etag = ""
+            }
+            if delete {
+                hub.deleteRegistration(id, etag: etag) { [self] result in
+                    switch result {
+                    case .success: finish(operation, sentAt, 200, nil)
+                    case .failure(let e): finish(operation, sentAt, e.status, e.status == nil ? e.description : nil)
+                    }
+                }
+            } else {
+                registration.etag = etag
+                hub.updateRegistration(registration) { [self] result in
+                    switch result {
+                    case .success: finish(operation, sentAt, 200, nil)
+                    case .failure(let e): finish(operation, sentAt, e.status, e.status == nil ? e.description : nil)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the call's outcome, like a device's backend call.
+    private func finish(_ operation: AppOperation, _ sentAt: VirtualTime, _ status: Int?, _ failure: String?) {
+        recordCall(AppCallRecord.make(operation: operation, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
+        world.record(layer: "operator", host: Self.name, kind: "operator.result", ["result": status.map(String.init) ?? (failure ?? "no HTTP answer")])
+    }
+}
