@@ -52,7 +52,12 @@ public class WorldURLProtocol: URLProtocol, @unchecked Sendable {
             for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
                 headers.add(name, value)
             }
-            let (path, query) = splitTarget(url.path.isEmpty ? "/" : url.path + (url.query.map { "?" + $0 } ?? ""))
+            // The path as sent, escapes kept (Foundation's `url.path` decodes them, so `a%2Fb` would
+            // arrive as two segments); `splitTarget` decodes the query's names and values.
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            let encodedPath = components?.percentEncodedPath ?? url.path
+            let target = (encodedPath.isEmpty ? "/" : encodedPath) + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")
+            let (path, query) = splitTarget(target)
             let inWorld = HTTPRequest(method: request.httpMethod ?? "GET", authority: host, path: path, query: query,
                                       headers: headers, body: Self.body(of: request))
             var result: CallResult?

@@ -66,7 +66,9 @@ public struct LinkFault: Sendable, Equatable {
         /// Every message is lost.
         case partition
     }
-    /// The two hosts (either direction) this rule is about; nil means every link.
+    /// The hosts (primary names) whose links this rule is about: it applies to a message when both
+    /// ends are in the list, in either direction (two names: one link; three: the links among
+    /// them; one name: no link). Nil means every link.
     public var between: [String]?
     /// When the rule is in force, `[start, end)`; nil means always.
     public var window: Range<VirtualTime>?
@@ -91,8 +93,8 @@ public struct LinkFault: Sendable, Equatable {
 
     func applies(from a: String, to b: String, at t: VirtualTime) -> Bool {
         if let window, !window.contains(t) { return false }
-        guard let between, between.count == 2 else { return true }
-        return (between[0] == a && between[1] == b) || (between[0] == b && between[1] == a)
+        guard let between else { return true }
+        return a != b && between.contains(a) && between.contains(b)
     }
 }
 

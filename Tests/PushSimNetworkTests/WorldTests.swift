@@ -367,6 +367,17 @@ struct WorldTests {
         #expect(kinds(world, "http.failure").first?["error"] == "timed out")
     }
 
+    /// A rule names the hosts whose links it covers: before, a list of one or three names silently
+    /// covered every link in the world.
+    @Test func aRuleCoversOnlyLinksBetweenTheHostsItNames() {
+        let three = LinkFault(between: ["client", "server", "hub"], effect: .partition)
+        #expect(three.applies(from: "client", to: "server", at: .zero) && three.applies(from: "hub", to: "client", at: .zero))
+        #expect(!three.applies(from: "client", to: "elsewhere", at: .zero))
+        let one = LinkFault(between: ["client"], effect: .partition)
+        #expect(!one.applies(from: "client", to: "server", at: .zero))
+        #expect(LinkFault(effect: .partition).applies(from: "client", to: "elsewhere", at: .zero))
+    }
+
     @Test func lossRuleOnAnotherLinkOrWithZeroRatioDropsNothing() {
         let (world, server) = makeWorld()
         world.faults.rules = [LinkFault(between: ["client", "elsewhere"], effect: .loss(.always)),

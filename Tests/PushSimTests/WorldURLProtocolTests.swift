@@ -40,6 +40,25 @@ struct WorldURLProtocolTests {
         #expect(second.world.trace.events.filter { $0.kind == "http.request" && $0.host == "urlsession" }.count == 1)
     }
 
+    /// A host that answers with the path and query it was sent, as its body.
+    final class PathEcho: WorldHost {
+        func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+            let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            world.respond(to: exchange, with: HTTPResponse(status: 200, text: request.path + "|" + query))
+        }
+    }
+
+    /// The path reaches the world as sent, percent escapes and all (an id holding `/` or a space
+    /// is one path segment), as it does through `pushsim serve`; query values arrive decoded.
+    /// Before the fix, Foundation's decoded `url.path` turned `a%2Fb` into two segments.
+    @Test func pathsReachTheWorldEncodedAsSent() async throws {
+        let simulation = Simulation(seed: 3)
+        simulation.addBackend(PathEcho(), name: "echo")
+        let session = URLSession(configuration: simulation.urlSessionConfiguration())
+        let (data, _) = try await session.data(from: URL(string: "https://echo/registrations/a%2Fb%20c?tag=x%26y")!)
+        #expect(String(decoding: data, as: UTF8.self) == "/registrations/a%2Fb%20c|tag=x&y")
+    }
+
     @Test func aHostTheWorldDoesNotHaveIsNotFound() async throws {
         let simulation = Simulation(seed: 3)
         let session = URLSession(configuration: simulation.urlSessionConfiguration())
