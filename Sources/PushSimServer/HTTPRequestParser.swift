@@ -114,9 +114,12 @@ public struct HTTPRequestParser: Sendable {
                     return .request(finish())
                 case .chunkSize:
                     guard let line = try takeLine(limit: limits.chunkLine, status: 400, what: "chunk-size line") else { return .incomplete }
-                    let sizeText = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-                    guard !sizeText.isEmpty, sizeText.count <= 15,
-                          let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16), size >= 0 else {
+                    // chunk-size = 1*HEXDIG, then only whitespace before a `;` extension (RFC 9112
+                    // §7.1, BWS): `1 0`, `+5` or `0x10` are refused, not read as some other size.
+                    let sizeText = line.prefix { isHexDigit($0) }
+                    let rest = line.dropFirst(sizeText.count).prefix { $0 != UInt8(ascii: ";") }
+                    guard !sizeText.isEmpty, sizeText.count <= 15, rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }),
+                          let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else {
                         throw Failure(400, "A chunk size is not a hexadecimal number.")
                     }
                     if pending.body.count + size > limits.body { throw tooLarge() }
@@ -253,4 +256,10 @@ public struct HTTPRequestParser: Sendable {
     case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return true
     default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
     }
+}
+
+/// `0-9`, `a-f`, `A-F` (HEXDIG, RFC 5234 B.1, taken case-insensitively as HTTP does).
+private func isHexDigit(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"))
+        || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F"))
 }

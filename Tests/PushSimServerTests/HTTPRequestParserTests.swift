@@ -59,6 +59,17 @@ import Testing
         #expect(r.header("X-Trailer") == nil)
     }
 
+    /// A chunk size is hexadecimal digits and nothing else but whitespace before `;` (RFC 9112
+    /// §7.1). Before, spaces anywhere were dropped (`1 0` read as 16) and a sign was accepted: a
+    /// front end that reads the size differently could smuggle a request past it.
+    @Test func aChunkSizeWithSpacesInsideOrASignIsRefused() throws {
+        for size in ["1 0", "+5", "0x5", " 5", "5 x"] {
+            #expect(status(parse("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n")) == 400, "\(size)")
+        }
+        let spaced = try #require(request(parse("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5 ;ext\r\nhello\r\n0\r\n\r\n")))
+        #expect(spaced.body == Array("hello".utf8))
+    }
+
     @Test func chunkedBodyArrivingInPieces() throws {
         var parser = HTTPRequestParser()
         parser.feed(Array("POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nA\r\n01234".utf8))
