@@ -7,7 +7,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "PushSim", path: "../..")],
     targets: [
-        .target(name: "OwnBackend", dependencies: [.product(name: "PushSim", package: "PushSim")]),
-        .testTarget(name: "OwnBackendTests", dependencies: ["OwnBackend", .product(name: "PushSim", package: "PushSim")]),
+        // Your backend and your app's logic (MyBackend.swift, MyApp.swift) sit beside their test here;
+        // in your own package they would be a target of their own that the test target imports.
+        .testTarget(name: "OwnBackendTests", dependencies: [.product(name: "PushSim", package: "PushSim")]),
     ]
 )

@@ -10,8 +10,8 @@ struct OwnBackendArticleTests {
         func read(_ path: String) throws -> String { try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) }
         let article = try read("Sources/PushSim/PushSim.docc/TestingYourOwnBackend.md")
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```").first! }
-        #expect(blocks == [try read("Examples/OwnBackend/Sources/OwnBackend/MyBackend.swift"),
-                           try read("Examples/OwnBackend/Sources/OwnBackend/MyApp.swift"),
+        #expect(blocks == [try read("Examples/OwnBackend/Tests/OwnBackendTests/MyBackend.swift"),
+                           try read("Examples/OwnBackend/Tests/OwnBackendTests/MyApp.swift"),
                            try read("Examples/OwnBackend/Tests/OwnBackendTests/MyBackendTests.swift")],
                 "copy the example package's files into the article's code blocks")
     }

@@ -1,6 +1,5 @@
 import Testing
 import PushSim
-import OwnBackend
 
 @Test func myBackendAndMyAppDeliverToTheRightUserOnly() {
     let simulation = Simulation(seed: 1)
