@@ -75,12 +75,10 @@ public final class HardenedBackend: Host {
         return accounts[user] == password ? user : nil
     }
 
-    /// The user name and password of a `Basic` header (split at the first `:`), or nil.
+    /// The user name and password of a `Basic` header (split at the first `:`), or nil
+    /// (``HTTPRequest/basicCredentials(header:)``).
     static func basicCredentials(_ header: String) -> (user: String, password: String)? {
-        guard header.lowercased().hasPrefix("basic "), let bytes = Base64.decode(String(header.dropFirst(6))) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+        HTTPRequest.basicCredentials(header: header)
     }
 
     // MARK: Registrations

@@ -7,8 +7,12 @@ extension HTTPRequest {
     /// such header, the scheme is another one, the credentials are not valid base64 (padded, as
     /// RFC 7617 requires) or they hold no colon.
     public var basicCredentials: (user: String, password: String)? {
-        guard let header = headers["Authorization"], header.count > 6,
-              header.prefix(6).lowercased() == "basic ",
+        headers["Authorization"].flatMap(Self.basicCredentials(header:))
+    }
+
+    /// The user name and password of one `Authorization` value (`Basic …`), by the same rules.
+    public static func basicCredentials(header: String) -> (user: String, password: String)? {
+        guard header.count > 6, header.prefix(6).lowercased() == "basic ",
               let bytes = Base64.decode(String(header.dropFirst(6))),
               let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[(colon + 1)...], as: UTF8.self))

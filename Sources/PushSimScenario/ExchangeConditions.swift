@@ -104,11 +104,7 @@ public enum ExchangeCondition: Equatable, Sendable, CustomStringConvertible {
         case .status(let pattern):
             return pattern.matches(result?.status)
         case .reason(let reason):
-            guard let body = result?.response?.body, let json = try? JSONParser.parse(body) else { return false }
-            if json["reason"]?.stringValue == reason { return true }
-            guard let error = json["error"] else { return false }
-            if error["status"]?.stringValue == reason { return true }
-            return error["details"]?.arrayValue?.contains { $0["errorCode"]?.stringValue == reason } ?? false
+            return Self.reasons(in: result?.response?.body ?? []).contains(reason)
         case .header(let side, let name, let value):
             let headers = side == .request ? request.headers : result?.response?.headers
             guard let seen = headers?[name] else { return false }
@@ -119,6 +115,15 @@ public enum ExchangeCondition: Equatable, Sendable, CustomStringConvertible {
             guard let value else { return true }
             return (found.stringValue ?? found.serialized()) == value
         }
+    }
+
+    /// The error names a push service's answer body gives, in this order: APNs' `reason`; FCM's
+    /// `error.status`, then each detail's `errorCode`. Empty for a body that is not JSON.
+    static func reasons(in body: [UInt8]) -> [String] {
+        guard body.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(body) else { return [] }
+        let error = json["error"]
+        return [json["reason"]?.stringValue, error?["status"]?.stringValue].compactMap { $0 }
+            + (error?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue } ?? [])
     }
 
     /// The value at a dotted path: object keys, and array indexes written as digits.

@@ -118,10 +118,7 @@ enum ExpectationCheck {
         var order: [String] = [], counts: [String: Int] = [:]
         for entry in entries {
             var label = entry.result?.summary ?? "no answer"
-            if let body = entry.result?.response?.body, body.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(body),
-               let reason = json["reason"]?.stringValue ?? json["error"]?["status"]?.stringValue {
-                label += " " + reason
-            }
+            if let reason = ExchangeCondition.reasons(in: entry.result?.response?.body ?? []).first { label += " " + reason }
             if counts[label] == nil { order.append(label) }
             counts[label, default: 0] += 1
         }

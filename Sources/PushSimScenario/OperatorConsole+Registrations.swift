@@ -17,11 +17,12 @@ extension OperatorConsole {
         guard let id = device.storage[Device.registrationIDKey] else {
             return finish(operation, sentAt, nil, "\(device.name) has stored no registration id")
         }
+        // 200, or the hub's status (a failure without one is recorded by its description).
+        let done = { [self] (failure: HubError?) in
+            finish(operation, sentAt, failure.map(\.status) ?? 200, failure.flatMap { $0.status == nil ? $0.description : nil })
+        }
         hub.getRegistration(id) { [self] read in
-            guard case .success(var registration) = read else {
-                if case .failure(let e) = read { finish(operation, sentAt, e.status, e.status == nil ? e.description : nil) }
-                return
-            }
+            guard case .success(var registration) = read else { return done(read.failure) }
             let current = Int(registration.etag ?? "") ?? 1
             let etag: String
             switch ifMatch {
@@ -30,20 +31,10 @@ extension OperatorConsole {
             case .any: etag = ""
             }
             if delete {
-                hub.deleteRegistration(id, etag: etag) { [self] result in
-                    switch result {
-                    case .success: finish(operation, sentAt, 200, nil)
-                    case .failure(let e): finish(operation, sentAt, e.status, e.status == nil ? e.description : nil)
-                    }
-                }
+                hub.deleteRegistration(id, etag: etag) { done($0.failure) }
             } else {
                 registration.etag = etag
-                hub.updateRegistration(registration) { [self] result in
-                    switch result {
-                    case .success: finish(operation, sentAt, 200, nil)
-                    case .failure(let e): finish(operation, sentAt, e.status, e.status == nil ? e.description : nil)
-                    }
-                }
+                hub.updateRegistration(registration) { done($0.failure) }
             }
         }
     }
@@ -52,5 +43,13 @@ extension OperatorConsole {
     private func finish(_ operation: AppOperation, _ sentAt: VirtualTime, _ status: Int?, _ failure: String?) {
         recordCall(AppCallRecord.make(operation: operation, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
         world.record(layer: "operator", host: Self.name, kind: "operator.result", ["result": status.map(String.init) ?? (failure ?? "no HTTP answer")])
+    }
+}
+
+extension Result {
+    /// The error, or nil on success.
+    var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
     }
 }

@@ -107,11 +107,9 @@ public final class OperatorConsole: Host {
             world.record(layer: "operator", host: Self.name, kind: "operator.result",
                          ["result": status.map(String.init) ?? "no HTTP answer"])
         }
-        guard !headers.isEmpty else {
-            return hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression, completion)
-        }
+        // XML that is not a toast, tile or badge has no payload: the native send refuses it, as the SDK does.
         guard let p = Self.payload(format, payload, headers: headers) else {
-            return hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression, completion)  // refuses it, as the SDK does
+            return hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression, completion)
         }
         hub.sendNotification(p, tagExpression: tagExpression, completion)
     }
