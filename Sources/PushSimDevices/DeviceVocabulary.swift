@@ -59,6 +59,14 @@ public enum AppOperation: String, Sendable, CaseIterable {
     case send
     /// A request written out by hand in a scenario (`<device> request …`), outside the app's logic.
     case request
+    /// The operator's installation writes (`PUT|PATCH|DELETE /installations/<id>` on the hub).
+    case installation
+    /// The operator's registration listings (`GET /registrations`, `GET /tags/<tag>/registrations`).
+    case list
+
+    /// True for the calls a device's app (or a hand-written request) makes; false for
+    /// ``installation`` and ``list``, which only the operator makes.
+    public var isAppCall: Bool { self != .installation && self != .list }
 }
 
 /// The `Authorization` a hand-written request carries.

@@ -103,6 +103,13 @@ public struct HubConfiguration: Sendable {
     /// A native APNs send (`ServiceBusNotification-Format: apple`) whose body is not a JSON object.
     /// See ``InvalidAPNsPayload``. Default `.refused` (400), as the send pages and the SDK's issue #194 say.
     public var invalidAPNsPayload: InvalidAPNsPayload = .refused
+    /// How long the hub uses one APNs provider token before it mints the next. Apple asks for a
+    /// new token no more often than every 20 minutes and no less often than every 60 (A-JWT);
+    /// the hub's real interval is not published, and 50 minutes sits inside that window. Longer
+    /// than an hour, APNs answers 403 `ExpiredProviderToken` and the hub mints a new token and
+    /// sends the copy again; shorter than 20 minutes, APNs answers 429
+    /// `TooManyProviderTokenUpdates`.
+    public var apnsProviderTokenRenewal: VirtualDuration = .minutes(50)
 
     /// A hub with no registration TTL and the given credentials (none by default); the source
     /// rules keep their defaults.

@@ -80,6 +80,9 @@ public struct NotificationOutcome: Sendable, Equatable {
     public var notificationID: String?
     /// The SDK's tracking id; always nil here.
     public var trackingID: String?
+    /// The HTTP status the hub answered with (201 or 200, see ``SendAcceptedStatus``); not in the
+    /// SDK's class, which hides it. Nil when the outcome was not read off an answer.
+    public var httpStatus: Int? = nil
     /// Test sends only (`DetailedStateAvailable`): copies the PNS accepted, copies that failed,
     /// and one result per copy (NH-DOTNET `NotificationOutcome.cs`).
     public var success: Int = 0

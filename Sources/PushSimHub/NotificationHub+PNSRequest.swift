@@ -102,7 +102,7 @@ extension NotificationHub {
         switch t.platform {
         case .apple:
             guard let c = configuration.apns else { return .failure(noCredentials) }
-            let jwt = pnsTokens.apnsToken(c, world: world)
+            let jwt = pnsTokens.apnsToken(c, renewal: configuration.apnsProviderTokenRenewal, world: world)
             let h = headers(credential: jwt) {
                 var h = HTTPHeaders([("authorization", "bearer " + jwt), ("apns-topic", c.bundleID)])
                 if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { h.add("apns-push-type", "alert") }

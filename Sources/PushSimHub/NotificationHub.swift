@@ -79,6 +79,12 @@ public final class NotificationHub: Host, CallReceiver {
         return RegistrationPlatform.allCases.reduce(0) { $0 + store.matching(expression, platform: $1, now: now).count }
     }
 
+    /// Live installations at `now`, all or those carrying `tag` (their own tags, or the implicit
+    /// `$InstallationId:{id}` and `$UserId:{id}`).
+    public func liveInstallations(tag: String? = nil, now: VirtualTime) -> Int {
+        installations.live(now: now).reduce(0) { $0 + (tag.map($1.hasTag) ?? true ? 1 : 0) }
+    }
+
     /// Routes a REST call under `/<hub>/`: 404 for another hub path or an unknown operation, 400
     /// without `api-version`, 401 without a SAS token granting the operation's claim (Send for
     /// `messages` and `schedulednotifications`, Manage for feedback, Listen for the rest).
@@ -107,6 +113,7 @@ public final class NotificationHub: Host, CallReceiver {
         case ("POST", "registrationIDs", _): createRegistrationID(exchange, world)
         case ("GET", "registrations", _) where rest.count == 1 || rest[1].isEmpty: readRegistrations(request, exchange, world)
         case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
+        case ("GET", "tags", 3) where rest[2] == "registrations": readRegistrations(request, tag: percentDecode(rest[1]), exchange, world)
         case ("PUT", "registrations", 2): createOrUpdate(rest[1], request, exchange, world)
         case ("DELETE", "registrations", 2): delete(rest[1], request, exchange, world)
         case ("PUT", "installations", 2) where !rest[1].isEmpty: putInstallation(percentDecode(rest[1]), request, exchange, world)
@@ -156,11 +163,21 @@ public final class NotificationHub: Host, CallReceiver {
     }
 
     /// `$filter=DeviceToken eq '…'` (APNs, upper-case hex), `ChannelUri eq '…'`, `FcmV1RegistrationId eq '…'`,
-    /// `GcmRegistrationId eq '…'`; `$top` (default 100). No filter: all registrations.
-    private func readRegistrations(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+    /// `GcmRegistrationId eq '…'`; `$top` (default 100). No filter: all registrations. With `tag`
+    /// (`GET /tags/<tag>/registrations`, NH-REST "Read Registrations With A Tag"): those carrying
+    /// the tag, oldest first; a tag the hub would not store is 400. Continuation tokens are not
+    /// modelled: `$top` cuts the feed.
+    private func readRegistrations(_ request: HTTPRequest, tag: String? = nil, _ exchange: Exchange, _ world: World) {
         let top = Int(request.queryValue("$top") ?? "100") ?? 100
         var found: [StoredRegistration]
-        if let filter = request.queryValue("$filter") {
+        if let tag {
+            guard TagRules.isValid(tag) else {
+                return fail(400, "The tag '\(tag)' is invalid: tags are 1 to \(TagRules.maxLength) characters from letters, digits and _ @ # . : -",
+                            exchange, world)
+            }
+            found = RegistrationPlatform.allCases.flatMap { store.matching(.tag(tag), platform: $0, now: world.now) }
+                .sorted { $0.number < $1.number }
+        } else if let filter = request.queryValue("$filter") {
             guard let value = Self.handleFilterValue(filter) else {
                 return fail(400, "The query '\(filter)' is not supported.", exchange, world)
             }

@@ -66,11 +66,29 @@ public final class NotificationHubClient {
     public func getRegistrationsByChannel(_ handle: String, top: Int,
                                           _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
         send("GET", "registrations/", query: [("$filter", "ChannelUri eq '\(handle)'"), ("$top", String(top))], expect: 200) { result in
-            completion(result.flatMap { r in
-                AtomRegistration.parseFeed(r.body).map { .success($0) }
-                    ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the feed could not be read"))
-            })
+            completion(result.flatMap(Self.feed))
         }
+    }
+
+    /// `GET /registrations/?$top=<top>`: every registration, oldest first (the SDK's
+    /// `GetAllRegistrationsAsync`); 200 with an Atom feed expected.
+    public func getAllRegistrations(top: Int, _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
+        send("GET", "registrations/", query: [("$top", String(top))], expect: 200) { completion($0.flatMap(Self.feed)) }
+    }
+
+    /// `GET /tags/<tag>/registrations?$top=<top>`: the registrations carrying `tag` (the SDK's
+    /// `GetRegistrationsByTagAsync`); 200 with an Atom feed expected.
+    public func getRegistrationsByTag(_ tag: String, top: Int,
+                                      _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
+        send("GET", "tags/\(percentEncode(tag))/registrations", query: [("$top", String(top))], expect: 200) { result in
+            completion(result.flatMap(Self.feed))
+        }
+    }
+
+    /// The registrations of an Atom feed answer.
+    private static func feed(_ r: HTTPResponse) -> Result<[RegistrationDescription], HubError> {
+        AtomRegistration.parseFeed(r.body).map { .success($0) }
+            ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the feed could not be read"))
     }
 
     /// `PUT /registrations/<id>` with the description as an Atom entry, without `If-Match`: create or
@@ -202,10 +220,11 @@ public final class NotificationHubClient {
     /// `Enqueued` with the id from `Location`; for a test send, the outcome in the body.
     func outcome(of r: HTTPResponse) -> Result<NotificationOutcome, HubError> {
         if enableTestSend {
-            return NotificationHub.parseTestOutcome(r.body).map { .success($0) }
+            return NotificationHub.parseTestOutcome(r.body).map { var o = $0; o.httpStatus = r.status; return .success(o) }
                 ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the test send outcome could not be read"))
         }
-        return .success(NotificationOutcome(state: .enqueued, notificationID: Self.lastSegment(r.headers["Location"]), trackingID: nil))
+        return .success(NotificationOutcome(state: .enqueued, notificationID: Self.lastSegment(r.headers["Location"]), trackingID: nil,
+                                            httpStatus: r.status))
     }
 
     /// The last path segment of a URL (`…/messages/ntf-000001?api-version=…` → `ntf-000001`).

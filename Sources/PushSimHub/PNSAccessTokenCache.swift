@@ -2,8 +2,8 @@ import PushSimKernel
 import PushSimNetwork
 
 /// The credentials the hub presents to each PNS, obtained and renewed the way a real provider does:
-/// - APNs: a provider token (JWT, ES256 simulated) made locally and renewed every 50 minutes,
-///   inside APNs' 20-to-60-minute window (A-JWT);
+/// - APNs: a provider token (JWT, ES256 simulated) made locally and renewed every 50 minutes
+///   (``HubConfiguration/apnsProviderTokenRenewal``), inside APNs' 20-to-60-minute window (A-JWT);
 /// - FCM: an OAuth 2 access token from `oauth2.googleapis.com` for a signed service-account
 ///   assertion (F-MIG), renewed 5 minutes before it expires;
 /// - WNS: an access token from `login.live.com` for the package SID and secret (W-OVR).
@@ -26,16 +26,15 @@ struct PNSAccessTokenCache {
     private var fcmWaiters: [(chain: String, resume: (Answer) -> Void)] = []
     private var wnsWaiters: [(chain: String, resume: (Answer) -> Void)] = []
 
-    static let apnsRenewal = VirtualDuration.minutes(50)
-
-    mutating func apnsToken(_ c: APNsCredential, world: World) -> String {
+    /// The cached provider token, or a new one minted now and kept for `renewal`.
+    mutating func apnsToken(_ c: APNsCredential, renewal: VirtualDuration, world: World) -> String {
         if let a = apns, world.now < a.expiresAt { return a.token }
         let jwt = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(c.keyID))]),
                                     claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
                                     secret: c.secret)
-        apns = Cached(token: jwt, expiresAt: world.now + Self.apnsRenewal)
+        apns = Cached(token: jwt, expiresAt: world.now + renewal)
         world.record(layer: "hub", host: NotificationHub.name, kind: "hub.provider-token",
-                     ["kid": c.keyID, "iat": world.anchor.unixSeconds(world.now), "renew-after": "\(Self.apnsRenewal)"])
+                     ["kid": c.keyID, "iat": world.anchor.unixSeconds(world.now), "renew-after": "\(renewal)"])
         return jwt
     }
 

@@ -52,6 +52,14 @@ enum ExpectationCheck {
             let n = probed ?? simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now)
             let when = e.by.map { "at \($0)" } ?? "at the end"
             return result(n == count, "the hub had \(n) live registration(s)\(tag.map { " for \"\($0)\"" } ?? "") \(when)")
+        case .hubInstallations(let tag, let count):
+            let n = probed ?? simulation.hub.liveInstallations(tag: tag, now: simulation.world.now)
+            let when = e.by.map { "at \($0)" } ?? "at the end"
+            return result(n == count, "the hub had \(n) live installation(s)\(tag.map { " for \"\($0)\"" } ?? "") \(when)")
+        case .listedRegistrations(let count):
+            let seen = simulation.operatorConsole.listings
+            return result(seen.contains(count), seen.isEmpty ? "no registration listing answered"
+                          : "listings answered with \(seen.map(String.init).joined(separator: ", ")) registration(s)")
         case .received(let host, let count, let conditions):
             let sent = simulation.world.journal.requests(to: host).filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }

@@ -8,6 +8,7 @@ extension HubRuleSetting {
         case .ifMatchAbsent(let status): configuration.ifMatchWithoutRegistration = status == 412 ? .preconditionFailed : .notFound
         case .deleteWithoutIfMatch(let refused): configuration.deleteWithoutIfMatch = refused ? .preconditionFailed : .deletes
         case .invalidAPNsPayload(let refused): configuration.invalidAPNsPayload = refused ? .refused : .passedToAPNs
+        case .apnsTokenRenewal(let every): configuration.apnsProviderTokenRenewal = every
         }
     }
 }

@@ -15,11 +15,11 @@ extension OperatorConsole {
                      ["device": device.name, "write": delete ? "delete" : "update", "if-match": ifMatch.rawValue])
         let sentAt = world.now
         guard let id = device.storage[Device.registrationIDKey] else {
-            return finish(operation, sentAt, nil, "\(device.name) has stored no registration id")
+            return finishCall(operation, sentAt, nil, "\(device.name) has stored no registration id")
         }
         // 200, or the hub's status (a failure without one is recorded by its description).
         let done = { [self] (failure: HubError?) in
-            finish(operation, sentAt, failure.map(\.status) ?? 200, failure.flatMap { $0.status == nil ? $0.description : nil })
+            finishCall(operation, sentAt, failure.map(\.status) ?? 200, failure.flatMap { $0.status == nil ? $0.description : nil })
         }
         hub.getRegistration(id) { [self] read in
             guard case .success(var registration) = read else { return done(read.failure) }
@@ -40,7 +40,7 @@ extension OperatorConsole {
     }
 
     /// Records the call's outcome, like a device's backend call.
-    private func finish(_ operation: AppOperation, _ sentAt: VirtualTime, _ status: Int?, _ failure: String?) {
+    func finishCall(_ operation: AppOperation, _ sentAt: VirtualTime, _ status: Int?, _ failure: String?) {
         recordCall(AppCallRecord.make(operation: operation, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
         world.record(layer: "operator", host: Self.name, kind: "operator.result", ["result": status.map(String.init) ?? (failure ?? "no HTTP answer")])
     }

@@ -20,6 +20,8 @@ public final class OperatorConsole: Host {
     public private(set) var scheduled: [String] = []
     /// How many per-target results each test send returned.
     public private(set) var testSendResults: [Int] = []
+    /// How many registrations each `list registrations` returned, in the order answered.
+    public private(set) var listings: [Int] = []
 
     init(world: World, connectionString: String, hubPath: String) {
         self.world = world
@@ -80,7 +82,7 @@ public final class OperatorConsole: Host {
                 testSendResults.append(outcome.results.count)
                 world.record(layer: "operator", host: Self.name, kind: "operator.test-results",
                              ["results": outcome.results.count, "success": outcome.success, "failure": outcome.failure])
-                record(sentAt, 201, nil)
+                record(sentAt, outcome.httpStatus ?? 201, nil)
             case .failure(let e): record(sentAt, e.status, e.description)
             }
         }
@@ -99,7 +101,7 @@ public final class OperatorConsole: Host {
         let completion: (Result<NotificationOutcome, HubError>) -> Void = { [self] result in
             let status: Int?
             switch result {
-            case .success: status = 201
+            case .success(let outcome): status = outcome.httpStatus ?? 201
             case .failure(let e): status = e.status
             }
             calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status,
@@ -113,6 +115,9 @@ public final class OperatorConsole: Host {
         }
         hub.sendNotification(p, tagExpression: tagExpression, completion)
     }
+
+    /// Adds a listing's count to ``listings``.
+    func appendListing(_ count: Int) { listings.append(count) }
 
     /// Adds a finished call to ``calls``.
     func recordCall(_ call: AppCallRecord) { calls.append(call) }

@@ -113,6 +113,15 @@ public enum ActionKind: Equatable, Sendable {
     /// with `If-Match`, as the SDK's `UpdateRegistrationAsync`) or deletes it (a DELETE with
     /// `If-Match`); checked with `expect operator register|unregister status <status>`.
     case hubRegistration(device: String, delete: Bool, ifMatch: IfMatchChoice)
+    /// `operator put|patch|delete installation of <device> …`: the operator writes the installation
+    /// whose id is the device's name, with the device's platform and current push handle
+    /// (`PUT|PATCH|DELETE /installations/<id>`, NH-REST); checked with `expect operator
+    /// installation status <status>` and `expect hub has <n> installation(s)`.
+    case hubInstallation(device: String, change: InstallationChange)
+    /// `operator list registrations [for "<tag>"]`: `GET /registrations` or `GET
+    /// /tags/<tag>/registrations` (NH-REST); checked with `expect operator listed <n>
+    /// registration(s)` and `expect operator list status <status>`.
+    case hubListRegistrations(tag: String?)
     /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
     case hubTestSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
     /// Register again asking for extra tags (`register with tags username:bob`).
@@ -161,6 +170,13 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `expect hub has <n> registration(s) [for "<tag>"] [by <time>]`: live registrations when the run
     /// ends, or at `<time>` when given (a probe reads the hub then).
     case hubRegistrations(tag: String?, count: Int)
+    /// `expect hub has <n> installation(s) [for "<tag>"] [by <time>]`: live installations when the
+    /// run ends, or at `<time>`; a tag counts the installation's own tags and its implicit
+    /// `$InstallationId:{id}` and `$UserId:{id}` (NH-REG).
+    case hubInstallations(tag: String?, count: Int)
+    /// `expect operator listed <n> registration(s)`: some `operator list registrations` answered
+    /// with a feed of n entries.
+    case listedRegistrations(count: Int)
     /// `expect apns|fcm|wns|hub|backend|backend-hardened received [at least|at most] <n> request(s)
     /// [with <condition> [and <condition>]…]`: from the request journal, the requests whose exchange
     /// meets every condition (status, reason, a header or a JSON field of the request or the
@@ -274,6 +290,10 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
     /// `hub apns payload refused|passed`: a native APNs send whose body is not a JSON object
     /// (default: refused with 400).
     case invalidAPNsPayload(refused: Bool)
+    /// `hub apns token renewal <duration>`: how long the hub uses one APNs provider token
+    /// (default 50m). Past an hour APNs answers 403 `ExpiredProviderToken` and the hub mints
+    /// again; under 20 minutes APNs answers 429 `TooManyProviderTokenUpdates` (A-JWT).
+    case apnsTokenRenewal(VirtualDuration)
 
     /// As written in a scenario (`hub send status 200`).
     public var description: String {
@@ -282,6 +302,7 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
         case .ifMatchAbsent(let status): return "hub if-match absent \(status)"
         case .deleteWithoutIfMatch(let refused): return "hub delete without if-match \(refused ? "412" : "deletes")"
         case .invalidAPNsPayload(let refused): return "hub apns payload \(refused ? "refused" : "passed")"
+        case .apnsTokenRenewal(let every): return "hub apns token renewal \(every)"
         }
     }
 }
@@ -295,6 +316,34 @@ public struct SendHeader: Equatable, Sendable {
     public var value: String
     /// A header named `name` with `value`.
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+/// What `operator put|patch|delete installation of <device>` does to the device's installation.
+public enum InstallationChange: Equatable, Sendable {
+    /// `put installation of <device> [with tags <tag>,…] [user <id>]`: create or replace it whole.
+    case put(tags: [String], userID: String?)
+    /// `patch installation of <device> add tag <tag>`: a JSON Patch `add` on `/tags`.
+    case addTag(String)
+    /// `patch installation of <device> remove tag <tag>`: a JSON Patch `remove` on `/tags/<tag>`.
+    case removeTag(String)
+    /// `patch installation of <device> replace channel`: a JSON Patch `replace` on `/pushChannel`
+    /// with the device's current handle (after a `refresh-handle`, say).
+    case replaceChannel
+    /// `delete installation of <device>`: 204, also when there was none.
+    case delete
+
+    /// As written after `operator` (`put installation of bob with tags news`).
+    func statement(device: String) -> String {
+        switch self {
+        case .put(let tags, let user):
+            return "put installation of \(device)" + (tags.isEmpty ? "" : " with tags \(tags.joined(separator: ","))")
+                + (user.map { " user \($0)" } ?? "")
+        case .addTag(let tag): return "patch installation of \(device) add tag \(tag)"
+        case .removeTag(let tag): return "patch installation of \(device) remove tag \(tag)"
+        case .replaceChannel: return "patch installation of \(device) replace channel"
+        case .delete: return "delete installation of \(device)"
+        }
+    }
 }
 
 /// The `If-Match` an operator's registration update or delete sends.

@@ -115,15 +115,26 @@ extension ScenarioParser.Session {
         return kind
     }
 
-    /// `operator send|test-send <format> "<payload>" [to "<expression>"]`,
+    /// `operator send|test-send <format> "<payload>"|file "<path>" [to "<expression>"]` (a file's
+    /// path is relative to the scenario's folder; a `.apns` file is checked as the Simulator
+    /// checks it, see ``ScenarioParser/payloadFile(_:format:scenarioPath:at:)``),
     /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`, `operator cancel scheduled`
     private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
-        let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\" [to \"<tag expression>\"], "
+        let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\"|file \"<path>\" [to \"<tag expression>\"], "
             + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
-            + "or operator update|delete registration of <device> [if-match current|stale|any]"
-        let verb = try t.word("send, schedule, cancel, test-send, update or delete", hint: usage)
+            + "operator update|delete registration of <device> [if-match current|stale|any], "
+            + "operator put|patch|delete installation of <device> …, or operator list registrations [for \"<tag>\"]"
+        let verb = try t.word("send, schedule, cancel, test-send, update, delete, put, patch or list", hint: usage)
         let kind: ActionKind
-        if verb.text == "cancel" {
+        if verb.text == "list" {
+            let listUsage = "write operator list registrations [for \"<tag>\"]"
+            try t.keyword("registrations", hint: listUsage)
+            var tag: String?
+            if t.skip("for") { tag = try t.string("a tag in double quotes, e.g. \"username:bob\"", hint: listUsage).text }
+            kind = .hubListRegistrations(tag: tag)
+        } else if ["put", "patch"].contains(verb.text) || (verb.text == "delete" && t.peek?.isWord("installation") == true) {
+            kind = try installationAction(&t, verb: verb)
+        } else if verb.text == "cancel" {
             try t.keyword("scheduled", hint: "write operator cancel scheduled (cancels the most recent scheduled send)")
             kind = .hubCancelScheduled
         } else if verb.text == "update" || verb.text == "delete" {
@@ -150,7 +161,13 @@ extension ScenarioParser.Session {
             guard ["apple", "fcmv1", "windows"].contains(format.text) else {
                 throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)", hint: "formats are apple, fcmv1, windows")
             }
-            let payload = try t.string("the payload in double quotes", hint: usage)
+            let payload: String
+            if t.skip("file") {
+                let name = try t.string("the payload file's path in double quotes, e.g. file \"goal.apns\"", hint: usage)
+                payload = try ScenarioParser.payloadFile(name, format: format.text, scenarioPath: path, at: t.location(name))
+            } else {
+                payload = try t.string("the payload in double quotes, or file \"<path>\"", hint: usage).text
+            }
             var when: VirtualTime?
             if verb.text == "schedule" {
                 try t.keyword("at", hint: "write operator schedule <format> \"<payload>\" at <time>, e.g. at +2h")
@@ -164,13 +181,58 @@ extension ScenarioParser.Session {
             if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
             let headers = try sendHeaders(&t, format: format.text)
             switch verb.text {
-            case "send": kind = .hubSend(format: format.text, payload: payload.text, tagExpression: expression, headers: headers)
-            case "schedule": kind = .hubSchedule(format: format.text, payload: payload.text, at: when!, tagExpression: expression, headers: headers)
-            default: kind = .hubTestSend(format: format.text, payload: payload.text, tagExpression: expression, headers: headers)
+            case "send": kind = .hubSend(format: format.text, payload: payload, tagExpression: expression, headers: headers)
+            case "schedule": kind = .hubSchedule(format: format.text, payload: payload, at: when!, tagExpression: expression, headers: headers)
+            default: kind = .hubTestSend(format: format.text, payload: payload, tagExpression: expression, headers: headers)
             }
         }
         try t.finish(hint: usage)
         actions.append(ScenarioAction(time: time, device: device.text, kind: kind, location: t.location(device)))
+    }
+
+    /// `put installation of <device> [with tags <tag>,…] [user <id>]`, `patch installation of
+    /// <device> add tag <tag> | remove tag <tag> | replace channel`, `delete installation of <device>`.
+    private mutating func installationAction(_ t: inout ScenarioParser.Tokens, verb: ScenarioToken) throws(ScenarioDiagnostic) -> ActionKind {
+        let usage: String
+        switch verb.text {
+        case "put": usage = "write operator put installation of <device> [with tags <tag>[,<tag>…]] [user <id>]"
+        case "patch": usage = "write operator patch installation of <device> add tag <tag> | remove tag <tag> | replace channel"
+        default: usage = "write operator delete installation of <device>"
+        }
+        try t.keyword("installation", hint: usage)
+        try t.keyword("of", hint: usage)
+        let target = try t.word("a device name", hint: usage)
+        use(target, t)
+        /// A tag, checked by the hub, not here: a tag it refuses is its 400 to see.
+        func tag() throws(ScenarioDiagnostic) -> String { try t.text("a tag, e.g. news or topic:sports", hint: usage).text }
+        switch verb.text {
+        case "put":
+            var tags: [String] = []
+            if t.skip("with") {
+                try t.keyword("tags", hint: usage)
+                tags = try t.text("tags separated by commas, e.g. news,topic:sports", hint: usage).text
+                    .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            var user: String?
+            if t.skip("user") { user = try t.text("a user id", hint: usage).text }
+            return .hubInstallation(device: target.text, change: .put(tags: tags, userID: user))
+        case "patch":
+            if t.skip("add") {
+                try t.keyword("tag", hint: usage)
+                return .hubInstallation(device: target.text, change: .addTag(try tag()))
+            }
+            if t.skip("remove") {
+                try t.keyword("tag", hint: usage)
+                return .hubInstallation(device: target.text, change: .removeTag(try tag()))
+            }
+            if t.skip("replace") {
+                try t.keyword("channel", hint: usage)
+                return .hubInstallation(device: target.text, change: .replaceChannel)
+            }
+            throw t.expected("add tag, remove tag or replace channel", hint: usage)
+        default:
+            return .hubInstallation(device: target.text, change: .delete)
+        }
     }
 
     /// `header "<name>" "<value>"`, repeated, after an operator send: `apns-*` headers for `apple`

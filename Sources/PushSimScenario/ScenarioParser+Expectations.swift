@@ -7,7 +7,7 @@ extension ScenarioParser.Session {
     /// Reads an expectation; `by 6s` is absolute, `by +1s` is relative to the cursor on this line.
     mutating func expectStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         let keyword = t.next()!
-        let names = AppOperation.allCases.map(\.rawValue)
+        let names = AppOperation.allCases.filter(\.isAppCall).map(\.rawValue)
         let operations = names.joined(separator: "|")
         let usage = "write expect <device> shows \"<text>\" | nothing | <n> notifications, "
             + "or expect <device> \(operations) status <code>"
@@ -36,6 +36,12 @@ extension ScenarioParser.Session {
             kind = .notificationState(id: id.text, state: state.text)
         } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {
             kind = try received(&t, host: device.text)
+        } else if device.text == "operator", t.peek?.isWord("listed") == true {
+            _ = t.next()
+            let usage = "write expect operator listed <n> registrations"
+            let (count, _) = try t.number("a number of registrations", as: Int.self)
+            guard t.skip("registrations") || t.skip("registration") else { throw t.expected("\"registrations\"", hint: usage) }
+            kind = .listedRegistrations(count: count)
         } else if device.text == "operator", t.peek?.isWord("test-send") == true {
             _ = t.next()
             try t.keyword("results", hint: "write expect operator test-send results <n>")
@@ -67,6 +73,10 @@ extension ScenarioParser.Session {
             }
             kind = .woke(device: device.text, count: count)
         } else if let operation = AppOperation(rawValue: what.text) {
+            if !operation.isAppCall, device.text != "operator" {
+                throw ScenarioDiagnostic(location: t.location(what), message: "only the operator makes \(operation.rawValue) calls",
+                                         hint: "write expect operator \(operation.rawValue) status <code>")
+            }
             try t.keyword("status", hint: "write expect <device> \(operation.rawValue) status <code>, e.g. status 410, 4xx or 401 or 403")
             kind = .status(device: device.text, operation: operation, code: try t.statusPattern())
         } else {
@@ -102,15 +112,18 @@ extension ScenarioParser.Session {
         throw t.expected("holds or broken", hint: hint)
     }
 
-    /// `expect hub has <n> registration(s) [for "<tag>"]`
+    /// `expect hub has <n> registration(s)|installation(s) [for "<tag>"]`
     private func hubRegistrations(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ExpectationKind {
-        let usage = "write expect hub has <n> registrations [for \"<tag>\"]"
+        let usage = "write expect hub has <n> registrations|installations [for \"<tag>\"]"
         _ = t.next()
-        let (count, _) = try t.number("a number of registrations", as: Int.self)
-        guard t.skip("registrations") || t.skip("registration") else { throw t.expected("\"registrations\"", hint: usage) }
+        let (count, _) = try t.number("a number of registrations or installations", as: Int.self)
+        let installations = t.skip("installations") || t.skip("installation")
+        guard installations || t.skip("registrations") || t.skip("registration") else {
+            throw t.expected("\"registrations\" or \"installations\"", hint: usage)
+        }
         var tag: String?
         if t.skip("for") { tag = try t.string("a tag in double quotes, e.g. \"username:bob\"", hint: usage).text }
-        return .hubRegistrations(tag: tag, count: count)
+        return installations ? .hubInstallations(tag: tag, count: count) : .hubRegistrations(tag: tag, count: count)
     }
 
     /// `expect <host> received [at least|at most] <n> request(s) [with <condition> [and <condition>]…]`

@@ -48,11 +48,12 @@ extension ScenarioParser.Session {
 
     /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, and the hub's rules
     /// where sources disagree: `hub send status 200|201`, `hub if-match absent 404|412`,
-    /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`.
+    /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`, and
+    /// `hub apns token renewal <duration>`.
     mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
         let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing, hub send status 200|201, "
-            + "hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed"
+            + "hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed, hub apns token renewal <duration>"
         if let rule = try hubRule(&t, hint: hint) {
             try t.finish()
             return settings.append(.hubRule(rule))
@@ -105,7 +106,17 @@ extension ScenarioParser.Session {
             return .deleteWithoutIfMatch(refused: try choose(["deletes", "412"], usage: usage) == "412")
         case "apns":
             _ = t.next()
-            let usage = "write hub apns payload refused (the default) or passed"
+            if t.skip("token") {
+                try t.keyword("renewal", hint: "write hub apns token renewal <duration>, e.g. hub apns token renewal 2h (the default is 50m)")
+                let at = t.here
+                let every = try t.duration()
+                guard every > .zero else {
+                    throw ScenarioDiagnostic(location: at, message: "a token renewal interval must be longer than zero",
+                                             hint: "e.g. hub apns token renewal 2h (APNs refuses a token over an hour old)")
+                }
+                return .apnsTokenRenewal(every)
+            }
+            let usage = "write hub apns payload refused (the default) or passed, or hub apns token renewal <duration>"
             try t.keyword("payload", hint: usage)
             return .invalidAPNsPayload(refused: try choose(["refused", "passed"], usage: usage) == "refused")
         default:

@@ -45,6 +45,13 @@ public enum ScenarioRunner {
                 guard let device = simulation.device(name) else { continue }
                 simulation.at(action.time, label) { console.writeRegistration(of: device, delete: delete, ifMatch: ifMatch) }
                 continue
+            case .hubInstallation(let name, let change):
+                guard let device = simulation.device(name) else { continue }
+                simulation.at(action.time, label) { console.writeInstallation(of: device, change) }
+                continue
+            case .hubListRegistrations(let tag):
+                simulation.at(action.time, label) { console.listRegistrations(tag: tag) }
+                continue
             case .hubTestSend(let format, let payload, let expression, let headers):
                 let fields = headers.map { ($0.name, $0.value) }
                 simulation.at(action.time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
@@ -65,10 +72,16 @@ public enum ScenarioRunner {
                                             LogoutPrivacyChecker(enforced: allRecommended)]
         simulation.world.observeTrace { event in for c in checkers { c.observe(event) } }
         // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
-        var probes: [Int: Int] = [:]   // expectation index → live registrations seen (looked up only)
+        var probes: [Int: Int] = [:]   // expectation index → live registrations or installations seen (looked up only)
         for (i, e) in scenario.expectations.enumerated() {
-            guard case .hubRegistrations(let tag, _) = e.kind, let at = e.by else { continue }
-            simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
+            guard let at = e.by else { continue }
+            switch e.kind {
+            case .hubRegistrations(let tag, _):
+                simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
+            case .hubInstallations(let tag, _):
+                simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveInstallations(tag: tag, now: simulation.world.now) }
+            default: continue
+            }
         }
         let end = simulation.run()
         let leftovers = simulation.world.leftovers()
@@ -148,7 +161,8 @@ public enum ScenarioRunner {
         case .launch: device.launch()
         case .refreshHandle: device.refreshHandle()
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
-        case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend, .hubRegistration: break // the operator's, scheduled by the runner
+        case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend, .hubRegistration, .hubInstallation, .hubListRegistrations:
+            break // the operator's, scheduled by the runner
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
@@ -172,6 +186,8 @@ public enum ScenarioRunner {
         case .hubCancelScheduled: return "cancel scheduled"
         case .hubRegistration(let device, let delete, let ifMatch):
             return "\(delete ? "delete" : "update") registration of \(device) if-match \(ifMatch.rawValue)"
+        case .hubInstallation(let device, let change): return change.statement(device: device)
+        case .hubListRegistrations(let tag): return "list registrations" + (tag.map { " for \"\($0)\"" } ?? "")
         case .hubTestSend(let format, _, let expression, _): return "test-send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"

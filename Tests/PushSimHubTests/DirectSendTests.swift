@@ -11,7 +11,7 @@ struct DirectSendTests {
         let w = HubWorld()
         let iphone = TestDevice.iPhone(w, "iphone")
         let outcome = w.wait { w.client.sendDirectNotification(.apple(Payload.apple), deviceHandle: iphone.handle ?? "", $0) }
-        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil)))
+        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil, httpStatus: 201)))
         #expect(iphone.pushes.map(\.body) == [Payload.apple])
         let sent = try #require(w.world.journal.entries.first { $0.to == NotificationHub.name }?.request)
         #expect(sent.queryValue("direct") != nil)

@@ -65,7 +65,7 @@ struct FidelitySettingsTests {
             let iphone = TestDevice.iPhone(w, "iphone")
             w.register(.apple, iphone.handle ?? "", tags: ["t"])
             let outcome = w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: ["t"], $0) }
-            #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil)), "\(status)")
+            #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil, httpStatus: status.rawValue)), "\(status)")
             let template = w.wait { w.client.sendTemplateNotification(properties: [("m", "x")], tagExpression: "t", $0) }
             guard case .success? = template else { Issue.record("template send failed with \(status)"); continue }
             w.client.enableTestSend = true
@@ -109,6 +109,28 @@ struct FidelitySettingsTests {
         w.register(.apple, iphone.handle ?? "", tags: ["t"])
         #expect(w.send(format: "apple", body: "not json", tags: "t")?.status == 201)
         #expect(w.hubRequests(authority: "api.push.apple.com").map { String(decoding: $0.request.body, as: UTF8.self) } == ["not json"])
+    }
+
+    // MARK: APNs provider tokens
+
+    /// A token kept past an hour meets the real APNs fake's 403 ExpiredProviderToken; the hub
+    /// mints a new one and the copy goes through. Kept under 20 minutes: 429, not retried.
+    @Test func providerTokenRenewalDecidesWhatAPNsAnswers() {
+        func reasons(_ renewal: VirtualDuration, secondSendAfter gap: VirtualDuration) -> [String] {
+            let w = world({ $0.apnsProviderTokenRenewal = renewal }, services: true)
+            let iphone = TestDevice.iPhone(w, "iphone")
+            w.register(.apple, iphone.handle ?? "", tags: ["t"])
+            _ = w.send(format: "apple", body: Payload.apple, tags: "t")
+            w.advance(gap)
+            _ = w.send(format: "apple", body: Payload.apple, tags: "t")
+            return w.hubRequests(authority: "api.push.apple.com").map { entry in
+                let status = entry.result?.status ?? 0
+                return status == 200 ? "200" : "\(status) \((try? JSONParser.parse(entry.result?.response?.body ?? []))?["reason"]?.stringValue ?? "")"
+            }
+        }
+        #expect(reasons(.minutes(50), secondSendAfter: .minutes(90)) == ["200", "200"])
+        #expect(reasons(.hours(2), secondSendAfter: .minutes(90)) == ["200", "403 ExpiredProviderToken", "200"])
+        #expect(reasons(.minutes(10), secondSendAfter: .minutes(15)) == ["200", "429 TooManyProviderTokenUpdates"])
     }
 
     // MARK: The client's update and delete with an ETag

@@ -19,6 +19,28 @@ struct RegistrationTests {
         #expect(w.events("hub.registration-id-created").map { $0["id"]?.description } == ["reg-000001", "reg-000002"])
     }
 
+    /// `GET /tags/<tag>/registrations` (NH-REST "Read Registrations With A Tag") and `GET
+    /// /registrations`: the registrations carrying the tag, oldest first, cut by `$top`; a tag the
+    /// hub would not store is 400.
+    @Test func registrationsAreListedByTagAndAll() {
+        let w = HubWorld(services: false)
+        let a = w.register(.apple, Self.token, tags: ["news", "username:bob"])
+        _ = w.register(.windows, "https://cloud.notify.windows.com/?token=AAA", tags: ["sports"])
+        let c = w.register(.fcmV1, "fcm-token-1", tags: ["news"])
+        func ids(_ call: (@escaping (Result<[RegistrationDescription], HubError>) -> Void) -> Void) -> [String]? {
+            guard case .success(let list)? = w.wait(call) else { return nil }
+            return list.compactMap(\.registrationID)
+        }
+        #expect(ids { w.client.getRegistrationsByTag("news", top: 100, $0) } == [a, c])
+        #expect(ids { w.client.getRegistrationsByTag("news", top: 1, $0) } == [a])
+        #expect(ids { w.client.getRegistrationsByTag("nobody", top: 100, $0) } == [])
+        #expect(ids { w.client.getAllRegistrations(top: 100, $0) }?.count == 3)
+        #expect(w.raw("GET", w.path("tags/bad%2Ftag/registrations"))?.status == 400)
+        #expect(w.raw("GET", w.path("tags/news/other"))?.status == 404)
+        let sent = w.world.journal.entries.first { $0.request.path.contains("/tags/") }?.request
+        #expect(sent?.method == "GET" && sent?.path.hasSuffix("/notifyusers/tags/news/registrations") == true)
+    }
+
     @Test func createOrUpdateAnswers201WithTheEntryAndAWeakETag() throws {
         let w = HubWorld(services: false)
         let id = w.createID()

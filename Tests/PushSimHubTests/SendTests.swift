@@ -23,7 +23,7 @@ struct SendTests {
     @Test func appleSendReachesOnlyMatchingApplePlatformDevices() {
         let f = fleet()
         let outcome = f.w.wait { f.w.client.sendAppleNativeNotification(Payload.apple, tags: ["sports"], $0) }
-        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil)))
+        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil, httpStatus: 201)))
         #expect(f.iphone.pushes.map(\.body) == [Payload.apple])
         #expect(f.iphone.pushes.map(\.service) == ["apns"])
         #expect(f.iphone2.pushes.isEmpty)

@@ -70,7 +70,7 @@ struct TestSendTests {
     @Test func noMatchAnswersAtOnceWithNoResults() throws {
         let (w, _, _) = hub(0)
         let outcome = try #require(try w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: ["nobody"], $0) }?.get())
-        #expect(outcome == NotificationOutcome(state: .detailedStateAvailable, notificationID: nil, trackingID: nil))
+        #expect(outcome == NotificationOutcome(state: .detailedStateAvailable, notificationID: nil, trackingID: nil, httpStatus: 201))
     }
 
     /// At most 10 test sends a minute; the 11th is a 403 with Retry-After, the SDK's QuotaExceeded.

@@ -30,12 +30,25 @@ import PushSimHub
         #expect(defaults.hub.configuration.sendAcceptedStatus == .created && defaults.hub.configuration.invalidAPNsPayload == .refused)
     }
 
+    /// `hub apns token renewal`: how long the hub keeps one APNs provider token.
+    @Test func providerTokenRenewalReachesTheHub() throws {
+        let scenario = try parse("hub apns token renewal 2h").get()
+        #expect(scenario.settings == [.hubRule(.apnsTokenRenewal(.hours(2)))])
+        #expect(HubRuleSetting.apnsTokenRenewal(.hours(2)).description == "hub apns token renewal 2h")
+        let simulation = Simulation(seed: 1, options: ScenarioRunner.simulationOptions(for: scenario))
+        #expect(simulation.hub.configuration.apnsProviderTokenRenewal == .hours(2))
+        #expect(Simulation(seed: 1).hub.configuration.apnsProviderTokenRenewal == .minutes(50))
+    }
+
     @Test func misusedRulesArePositioned() throws {
         let cases: [(String, Int, String)] = [
             ("hub send status 204", 17, "expected 200 or 201, found \"204\""),
             ("hub if-match stale 412", 14, "expected \"absent\", found \"stale\""),
             ("hub delete without if-match maybe", 29, "expected deletes or 412, found \"maybe\""),
             ("hub apns payload", 17, "expected refused or passed, found end of line"),
+            ("hub apns token every 2h", 16, "expected \"renewal\", found \"every\""),
+            ("hub apns token renewal 0s", 24, "a token renewal interval must be longer than zero"),
+            ("hub apns token renewal soon", 24, "expected a duration such as 5s or 250ms, found \"soon\""),
         ]
         for (line, column, message) in cases {
             guard case .failure(let f) = parse(line), let d = f.diagnostics.first else { Issue.record("\(line) parsed"); continue }

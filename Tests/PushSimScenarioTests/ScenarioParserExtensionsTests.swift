@@ -124,7 +124,7 @@ import PushSimServices
         let cases: [(String, Int, String)] = [
             ("expect invariant nonsense holds", 18, "unknown invariant \"nonsense\""),
             ("expect invariant dead-handles maybe", 31, "expected holds or broken, found \"maybe\""),
-            ("expect hub has two registrations", 16, "expected a number of registrations, found \"two\""),
+            ("expect hub has two registrations", 16, "expected a number of registrations or installations, found \"two\""),
             ("expect apns got 3 requests", 13, "expected \"received\", found \"got\""),
             ("operator send mpns \"x\"", 15, "unknown format \"mpns\""),
             ("network loss 1/10 between bob-iphone nowhere", 38, "unknown host \"nowhere\" in a network rule"),

@@ -152,9 +152,10 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 }
 
 @Test func everyOperationParses() throws {
-    let lines = AppOperation.allCases.map { "expect bob-iphone \($0.rawValue) status 201" }.joined(separator: "\n")
+    let caller = { (operation: AppOperation) in operation.isAppCall ? "bob-iphone" : "operator" }
+    let lines = AppOperation.allCases.map { "expect \(caller($0)) \($0.rawValue) status 201" }.joined(separator: "\n")
     let scenario = try parse(withHeader(lines)).get()
-    #expect(scenario.expectations.map(\.kind) == AppOperation.allCases.map { .status(device: "bob-iphone", operation: $0, code: 201) })
+    #expect(scenario.expectations.map(\.kind) == AppOperation.allCases.map { .status(device: caller($0), operation: $0, code: 201) })
 }
 
 @Test func deviceMayBeUsedBeforeItsDeclaration() throws {

@@ -1,0 +1,74 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimHub
+import PushSimDevices
+
+extension OperatorConsole {
+    /// Writes the installation whose id is `device`'s name, as a backend using the SDK's
+    /// installation calls would (NH-REST, NH-DOTNET): a PUT of the whole installation (the device's
+    /// platform and current handle, the tags and user id given), a PATCH of one JSON Patch
+    /// operation, or a DELETE. Recorded as an `installation` call with the hub's status (200 for
+    /// a PUT or PATCH, 204 for a DELETE; 400, 404 or 415 when refused); a device with no handle
+    /// yet cannot be put or re-channelled, and the call fails without reaching the hub.
+    public func writeInstallation(of device: Device, _ change: InstallationChange) {
+        world.record(layer: "operator", host: Self.name, kind: "operator.installation",
+                     ["installation": device.name, "change": change.statement(device: device.name)])
+        let sentAt = world.now
+        let done = { [self] (status: Int, failure: HubError?) in
+            let answered = failure.map { $0.status } ?? status
+            finishCall(.installation, sentAt, answered, failure.flatMap { $0.status == nil ? $0.description : nil })
+        }
+        let platform = Self.registrationPlatform(device.platform)
+        switch change {
+        case .put(let tags, let user):
+            guard let handle = device.handle else { return finishCall(.installation, sentAt, nil, "\(device.name) has no push handle yet") }
+            let installation = Installation(installationID: device.name, platform: platform, pushChannel: handle, tags: tags, userID: user)
+            hub.createOrUpdateInstallation(installation) { done(200, $0.failure) }
+        case .addTag(let tag):
+            hub.patchInstallation(device.name, operations: [InstallationPatchOperation(.add, "/tags", .string(tag))]) { done(200, $0.failure) }
+        case .removeTag(let tag):
+            hub.patchInstallation(device.name, operations: [InstallationPatchOperation(.remove, "/tags/\(Self.pointerToken(tag))")]) {
+                done(200, $0.failure)
+            }
+        case .replaceChannel:
+            guard let handle = device.handle else { return finishCall(.installation, sentAt, nil, "\(device.name) has no push handle yet") }
+            hub.patchInstallation(device.name, operations: [InstallationPatchOperation(.replace, "/pushChannel", .string(handle))]) {
+                done(200, $0.failure)
+            }
+        case .delete:
+            hub.deleteInstallation(device.name) { done(204, $0.failure) }
+        }
+    }
+
+    /// Lists the hub's registrations, all or those carrying `tag` (`GET /registrations`, `GET
+    /// /tags/<tag>/registrations`, the SDK's `GetAllRegistrationsAsync` and
+    /// `GetRegistrationsByTagAsync`), and keeps how many came back in ``listings``.
+    public func listRegistrations(tag: String?, top: Int = 100) {
+        world.record(layer: "operator", host: Self.name, kind: "operator.list", ["tag": tag ?? "(all)"])
+        let sentAt = world.now
+        let completion = { [self] (result: Result<[RegistrationDescription], HubError>) in
+            switch result {
+            case .success(let found):
+                appendListing(found.count)
+                world.record(layer: "operator", host: Self.name, kind: "operator.listed", ["registrations": found.count])
+                finishCall(.list, sentAt, 200, nil)
+            case .failure(let e): finishCall(.list, sentAt, e.status, e.status == nil ? e.description : nil)
+            }
+        }
+        if let tag { hub.getRegistrationsByTag(tag, top: top, completion) } else { hub.getAllRegistrations(top: top, completion) }
+    }
+
+    /// The hub's platform for a device's.
+    static func registrationPlatform(_ platform: DevicePlatform) -> RegistrationPlatform {
+        switch platform {
+        case .ios: return .apple
+        case .android: return .fcmV1
+        case .windows: return .windows
+        }
+    }
+
+    /// `tag` as one JSON Pointer token (RFC 6901): `~` as `~0`, `/` as `~1`.
+    static func pointerToken(_ tag: String) -> String {
+        tag.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import PushSimScenario
+
+/// `operator put|patch|delete installation of <device>`, `operator list registrations`,
+/// `expect hub has <n> installations` and `expect operator listed <n> registrations`.
+@Suite struct InstallationLanguageTests {
+    private func parse(_ body: String) -> Result<Scenario, ScenarioParseFailure> {
+        ScenarioParser.parse("scenario \"t\"\ndevice bob ios user bob\n" + body, path: "t.scenario")
+    }
+
+    @Test func eachStatementParses() throws {
+        let s = try parse("""
+            at 1s operator put installation of bob with tags news,team:red user bob
+            at 1s operator put installation of bob
+            at 2s operator patch installation of bob add tag sports
+            at 2s operator patch installation of bob remove tag news
+            at 2s operator patch installation of bob replace channel
+            at 3s operator delete installation of bob
+            at 3s operator list registrations for "username:bob"
+            at 3s operator list registrations
+            expect hub has 2 installations for "news" by 2s
+            expect hub has 1 installation
+            expect operator listed 0 registrations
+            expect operator installation status 204
+            expect operator list status 200
+            """).get()
+        #expect(s.actions.map(\.kind) == [
+            .hubInstallation(device: "bob", change: .put(tags: ["news", "team:red"], userID: "bob")),
+            .hubInstallation(device: "bob", change: .put(tags: [], userID: nil)),
+            .hubInstallation(device: "bob", change: .addTag("sports")),
+            .hubInstallation(device: "bob", change: .removeTag("news")),
+            .hubInstallation(device: "bob", change: .replaceChannel),
+            .hubInstallation(device: "bob", change: .delete),
+            .hubListRegistrations(tag: "username:bob"),
+            .hubListRegistrations(tag: nil),
+        ])
+        #expect(s.expectations.map(\.kind) == [
+            .hubInstallations(tag: "news", count: 2), .hubInstallations(tag: nil, count: 1), .listedRegistrations(count: 0),
+            .status(device: "operator", operation: .installation, code: 204),
+            .status(device: "operator", operation: .list, code: 200),
+        ])
+        #expect(ScenarioRunner.describe(s.actions[0].kind) == "put installation of bob with tags news,team:red user bob")
+    }
+
+    @Test func misusesArePositioned() {
+        let cases: [(String, Int, String)] = [
+            ("at 1s operator put installation of carol", 36, "device \"carol\" is used but never declared"),
+            ("at 1s operator put installation for bob", 33, "expected \"of\", found \"for\""),
+            ("at 1s operator patch installation of bob rename tag x", 42, "expected add tag, remove tag or replace channel, found \"rename\""),
+            ("at 1s operator patch installation of bob add", 45, "expected \"tag\", found end of line"),
+            ("at 1s operator list installations", 21, "expected \"registrations\", found \"installations\""),
+            ("at 1s operator list registrations for news", 39, "expected a tag in double quotes"),
+            ("expect hub has 1 installs", 18, "expected \"registrations\" or \"installations\", found \"installs\""),
+            ("expect operator listed 1 entries", 26, "expected \"registrations\", found \"entries\""),
+            ("expect bob installation status 200", 12, "only the operator makes installation calls"),
+        ]
+        for (line, column, message) in cases {
+            guard case .failure(let f) = parse(line), let d = f.diagnostics.first else { Issue.record("\(line) parsed"); continue }
+            #expect(d.location.line == 3 && d.location.column == column, "\(line): \(d.location)")
+            #expect(d.message.hasPrefix(message), "\(line): \(d.message)")
+        }
+    }
+}
