@@ -94,6 +94,9 @@ public struct HubConfiguration: Sendable {
     /// The status of an accepted send to tags or to everyone (native, template, test send).
     /// Sources disagree; see ``SendAcceptedStatus``. Default `.created` (201), as the service answers.
     public var sendAcceptedStatus: SendAcceptedStatus = .created
+    /// The status of a successful registration PUT. Sources disagree; see ``RegistrationWriteStatus``.
+    /// Default `.ok` (200), as the service answers.
+    public var registrationWriteStatus: RegistrationWriteStatus = .ok
     /// A registration PUT with `If-Match` on an id that holds no registration yet. Sources disagree;
     /// see ``IfMatchWithoutRegistration``. Default `.notFound` (404), as the Update Registration page says.
     public var ifMatchWithoutRegistration: IfMatchWithoutRegistration = .notFound

@@ -36,6 +36,32 @@ public enum SendAcceptedStatus: Int, Sendable, CaseIterable {
     case ok = 200
 }
 
+/// The status of a successful registration write (`PUT /{hub}/registrations/{id}`, with or without
+/// `If-Match`).
+///
+/// The sources disagree:
+/// - The Create or Update Registration page
+///   (https://learn.microsoft.com/en-us/rest/api/notificationhubs/create-update-registration) and the
+///   Update Registration page (https://learn.microsoft.com/en-us/rest/api/notificationhubs/update-registration)
+///   list **201** "Registration updated successfully".
+/// - What the service actually answered: the .NET SDK's recordings of a live hub
+///   (`src/Microsoft.Azure.NotificationHubs.Tests/MockData/CreateOrUpdateRegistrationAsync_*.http` and
+///   `UpdateRegistrationAsync_UpdateAppleNativeRegistration_*.http` in
+///   https://github.com/Azure/azure-notificationhubs-dotnet) show **200** with the entry and its new
+///   weak ETag for every create-or-update and update.
+/// - The .NET SDK accepts 200 and 201 alike, so it does not settle it.
+///
+/// PushSim follows the observed wire, as for sends: default ``ok``; ``created`` gives the pages' answer.
+/// The same recordings show a PUT to an id the client made up (`123-234-1`) creating the
+/// registration; PushSim answers 410 to an id it never handed out (see `createOrUpdate`), and
+/// does not model client-chosen registration ids.
+public enum RegistrationWriteStatus: Int, Sendable, CaseIterable {
+    /// 200 OK: the live service (recorded).
+    case ok = 200
+    /// 201 Created: the REST reference pages.
+    case created = 201
+}
+
 /// A registration PUT carrying `If-Match` for an id that holds no registration yet (handed out by
 /// Create Registration ID, never written).
 ///

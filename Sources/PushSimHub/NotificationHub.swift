@@ -306,8 +306,9 @@ public final class NotificationHub: Host, CallReceiver {
                          ["id": id, "platform": description.platform.rawValue, "handle": handleLabel(handle), "tags": tags.joined(separator: ","),
                           "expires": stored.expiresAt.map { "\($0)" } ?? "never"])
         }
-        // 201 with the validated entry and its ETag (NH-DN495630).
-        respondEntry(201, stored, exchange, world)
+        // The validated entry and its ETag (NH-DN495630), 200 as the service answers or 201 as the
+        // pages say (``RegistrationWriteStatus``).
+        respondEntry(configuration.registrationWriteStatus.rawValue, stored, exchange, world)
     }
 
     /// `DELETE /{hub}/registrations/{id}` (Delete Registration,

@@ -5,6 +5,7 @@ extension HubRuleSetting {
     func apply(to configuration: inout HubConfiguration) {
         switch self {
         case .sendStatus(let status): configuration.sendAcceptedStatus = status == 200 ? .ok : .created
+        case .registrationStatus(let status): configuration.registrationWriteStatus = status == 200 ? .ok : .created
         case .ifMatchAbsent(let status): configuration.ifMatchWithoutRegistration = status == 412 ? .preconditionFailed : .notFound
         case .deleteWithoutIfMatch(let refused): configuration.deleteWithoutIfMatch = refused ? .preconditionFailed : .deletes
         case .invalidAPNsPayload(let refused): configuration.invalidAPNsPayload = refused ? .refused : .passedToAPNs

@@ -281,6 +281,9 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
     /// `hub send status 200|201`: the status of an accepted send to tags or to everyone
     /// (default 201, as the service answers; the REST pages say 200).
     case sendStatus(Int)
+    /// `hub registration status 200|201`: the status of a successful registration PUT (default
+    /// 200, as the service answers; the REST pages say 201).
+    case registrationStatus(Int)
     /// `hub if-match absent 404|412`: a registration PUT with `If-Match` on an id that holds no
     /// registration (default 404, as the Update Registration page says).
     case ifMatchAbsent(Int)
@@ -299,6 +302,7 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sendStatus(let status): return "hub send status \(status)"
+        case .registrationStatus(let status): return "hub registration status \(status)"
         case .ifMatchAbsent(let status): return "hub if-match absent \(status)"
         case .deleteWithoutIfMatch(let refused): return "hub delete without if-match \(refused ? "412" : "deletes")"
         case .invalidAPNsPayload(let refused): return "hub apns payload \(refused ? "refused" : "passed")"

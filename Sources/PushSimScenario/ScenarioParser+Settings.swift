@@ -47,13 +47,13 @@ extension ScenarioParser.Session {
     }
 
     /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, and the hub's rules
-    /// where sources disagree: `hub send status 200|201`, `hub if-match absent 404|412`,
+    /// where sources disagree: `hub send status 200|201`, `hub registration status 200|201`, `hub if-match absent 404|412`,
     /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`, and
     /// `hub apns token renewal <duration>`.
     mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
         let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing, hub send status 200|201, "
-            + "hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed, hub apns token renewal <duration>"
+            + "hub registration status 200|201, hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed, hub apns token renewal <duration>"
         if let rule = try hubRule(&t, hint: hint) {
             try t.finish()
             return settings.append(.hubRule(rule))
@@ -93,6 +93,11 @@ extension ScenarioParser.Session {
             let usage = "write hub send status 200 (the REST pages) or 201 (the service, the default)"
             try t.keyword("status", hint: usage)
             return .sendStatus(Int(try choose(["200", "201"], usage: usage))!)
+        case "registration":
+            _ = t.next()
+            let usage = "write hub registration status 200 (the service, the default) or 201 (the REST pages)"
+            try t.keyword("status", hint: usage)
+            return .registrationStatus(Int(try choose(["200", "201"], usage: usage))!)
         case "if-match":
             _ = t.next()
             let usage = "write hub if-match absent 404 (the default) or 412"

@@ -22,6 +22,17 @@ struct FidelitySettingsTests {
         #expect(c.ifMatchWithoutRegistration == .notFound)
         #expect(c.deleteWithoutIfMatch == .deletes)
         #expect(c.invalidAPNsPayload == .refused)
+        #expect(c.registrationWriteStatus == .ok)
+    }
+
+    @Test func aRegistrationWriteAnswersThePagesStatusWhenAsked() {
+        let w = world({ $0.registrationWriteStatus = .created })
+        let id = w.createID()
+        #expect(w.put(id, .apple, Self.token) != nil)
+        let entry = w.world.journal.entries.last { $0.to == NotificationHub.name && $0.request.method == "PUT" }
+        #expect(entry?.result?.status == 201)
+        // The client takes 201 as it takes 200 (the SDK accepts both).
+        guard case .success? = w.put(id, .apple, Self.token) else { Issue.record("the client refused 201"); return }
     }
 
     // MARK: If-Match reading

@@ -10,19 +10,20 @@ import PushSimHub
     }
 
     @Test func eachRuleParsesAndSaysItselfBack() throws {
-        let lines = ["hub send status 200", "hub if-match absent 412", "hub delete without if-match 412", "hub apns payload passed",
+        let lines = ["hub registration status 201", "hub send status 200", "hub if-match absent 412", "hub delete without if-match 412", "hub apns payload passed",
                      "hub send status 201", "hub if-match absent 404", "hub delete without if-match deletes", "hub apns payload refused"]
         let s = try parse(lines.joined(separator: "\n")).get()
-        #expect(s.settings == [.hubRule(.sendStatus(200)), .hubRule(.ifMatchAbsent(412)), .hubRule(.deleteWithoutIfMatch(refused: true)),
+        #expect(s.settings == [.hubRule(.registrationStatus(201)), .hubRule(.sendStatus(200)), .hubRule(.ifMatchAbsent(412)), .hubRule(.deleteWithoutIfMatch(refused: true)),
                                .hubRule(.invalidAPNsPayload(refused: false)), .hubRule(.sendStatus(201)), .hubRule(.ifMatchAbsent(404)),
                                .hubRule(.deleteWithoutIfMatch(refused: false)), .hubRule(.invalidAPNsPayload(refused: true))])
         #expect(s.settings.map { if case .hubRule(let r) = $0 { r.description } else { "" } } == lines)
     }
 
     @Test func theRulesReachTheHub() throws {
-        let scenario = try parse("hub send status 200\nhub if-match absent 412\nhub delete without if-match 412\nhub apns payload passed").get()
+        let scenario = try parse("hub registration status 201\nhub send status 200\nhub if-match absent 412\nhub delete without if-match 412\nhub apns payload passed").get()
         let simulation = Simulation(seed: 1, options: ScenarioRunner.simulationOptions(for: scenario))
         #expect(simulation.hub.configuration.sendAcceptedStatus == .ok)
+        #expect(simulation.hub.configuration.registrationWriteStatus == .created)
         #expect(simulation.hub.configuration.ifMatchWithoutRegistration == .preconditionFailed)
         #expect(simulation.hub.configuration.deleteWithoutIfMatch == .preconditionFailed)
         #expect(simulation.hub.configuration.invalidAPNsPayload == .passedToAPNs)
@@ -43,6 +44,7 @@ import PushSimHub
     @Test func misusedRulesArePositioned() throws {
         let cases: [(String, Int, String)] = [
             ("hub send status 204", 17, "expected 200 or 201, found \"204\""),
+            ("hub registration status 204", 25, "expected 200 or 201, found \"204\""),
             ("hub if-match stale 412", 14, "expected \"absent\", found \"stale\""),
             ("hub delete without if-match maybe", 29, "expected deletes or 412, found \"maybe\""),
             ("hub apns payload", 17, "expected refused or passed, found end of line"),
