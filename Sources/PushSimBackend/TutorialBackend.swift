@@ -62,7 +62,7 @@ public final class TutorialBackend: Host {
         switch outcome {
         case .user(let u): user = u
         case .forbidden:
-            world.record(layer: "backend", host: Self.name, kind: "backend.auth-refused", ["status": 403])
+            world.record(layer: "backend", host: Self.name, kind: .backendAuthRefused, ["status": 403])
             return reply.status(403)
         case .exception(let text):
             return reply.exception(text, defect: text.hasPrefix("InvalidOperation") ? "c" : nil)
@@ -142,7 +142,7 @@ public final class TutorialBackend: Host {
         var tags: [String] = []
         for t in tagValues.compactMap(\.stringValue) + ["username:" + user] where !tags.contains(t) { tags.append(t) }
         if tags.count > 1 {
-            reply.world.record(layer: "backend", host: Self.name, kind: "backend.tags-unchecked",
+            reply.world.record(layer: "backend", host: Self.name, kind: .backendTagsUnchecked,
                                ["tags": tags.joined(separator: ","), "defect": "i"])
         }
         let description = RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)
@@ -167,7 +167,7 @@ public final class TutorialBackend: Host {
             if e.status == 410 {
                 reply.exception("HttpRequestException(\"Gone\") thrown for the hub's 410: Web API answers 500, not 410", defect: "e")
             } else {
-                reply.world.record(layer: "backend", host: Self.name, kind: "backend.error-swallowed",
+                reply.world.record(layer: "backend", host: Self.name, kind: .backendErrorSwallowed,
                                    ["hub-status": e.status ?? 0, "defect": "e"])
                 reply.status(200)
             }

@@ -103,7 +103,7 @@ public final class DeviceFleet: Host, CallReceiver {
     public func uninstall(_ member: Int) {
         installed[member] = false
         handleDigests[member] = 0
-        record(member, "device.uninstall")
+        record(member, .deviceUninstall)
     }
 
     /// Takes one member off the network: pushes to it fail, and its service keeps them as it does
@@ -114,7 +114,7 @@ public final class DeviceFleet: Host, CallReceiver {
     public func goOnline(_ member: Int) {
         world.setOnline(address(member), true)
         let request = HTTPRequest(method: "POST", authority: link.deviceHost, path: DeviceChannel.connectPath)
-        world.call(request, from: address(member)) { [self] result in record(member, "device.reconnected", ["result": result.summary]) }
+        world.call(request, from: address(member)) { [self] result in record(member, .deviceReconnected, ["result": result.summary]) }
     }
 
     private func askForHandle(_ member: Int, body: [UInt8]) {
@@ -129,10 +129,10 @@ public final class DeviceFleet: Host, CallReceiver {
         guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
               let handle = json["handle"]?.stringValue else {
             handleFailures += 1
-            return record(member, "device.handle-failed", ["result": result.summary])
+            return record(member, .deviceHandleFailed, ["result": result.summary])
         }
         handleDigests[member] = Self.digest(handle)
-        record(member, "device.handle-received", ["handle": shortToken(handle)])
+        record(member, .deviceHandleReceived, ["handle": shortToken(handle)])
         onHandle?(member, handle)
     }
 
@@ -148,14 +148,14 @@ public final class DeviceFleet: Host, CallReceiver {
         let pushed = request.headers[DeviceChannel.handleHeader].map(Self.digest)
         guard installed[member], handleDigests[member] != 0, pushed == handleDigests[member] else {
             refused += 1
-            record(member, "device.push-refused", ["message": request.headers[DeviceChannel.messageHeader] ?? "",
+            record(member, .devicePushRefused, ["message": request.headers[DeviceChannel.messageHeader] ?? "",
                                                    "why": installed[member] ? "handle belongs to an earlier install" : "app not installed"])
             return world.respond(to: exchange, with: HTTPResponse(status: 410))
         }
         received[member] &+= 1
         world.respond(to: exchange, with: HTTPResponse(status: 200))
         if world.isTracing {
-            record(member, "device.push-received", ["service": request.headers[DeviceChannel.serviceHeader] ?? "?",
+            record(member, .devicePushReceived, ["service": request.headers[DeviceChannel.serviceHeader] ?? "?",
                                                     "message": request.headers[DeviceChannel.messageHeader] ?? ""])
         }
     }
@@ -185,7 +185,7 @@ public final class DeviceFleet: Host, CallReceiver {
         return m
     }
 
-    private func record(_ member: Int, _ kind: String, _ fields: @autoclosure () -> KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+    private func record(_ member: Int, _ kind: TraceKind, _ fields: @autoclosure () -> KeyValuePairs<String, any TraceValueConvertible> = [:]) {
         guard world.isTracing else { return }
         world.record(layer: "device", host: address(member), kind: kind, fields())
     }

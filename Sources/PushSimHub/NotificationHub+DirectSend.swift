@@ -65,9 +65,9 @@ extension NotificationHub {
             targets.append(SendTarget(owner: .direct, label: "direct:\(k + 1)", platform: platform, handle: handle, template: nil,
                                       updatedAt: world.now, ordinal: k))
         }
-        world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
+        world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
                      ["notification": n.id, "format": s.format, "tags": "(direct)", "targets": targets.count])
-        world.record(layer: "hub", host: Self.name, kind: "hub.direct-send",
+        world.record(layer: "hub", host: Self.name, kind: .hubDirectSend,
                      ["notification": n.id, "handles": targets.count, "batch": batch])
         if isTest { return testSend(n, targets, exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [

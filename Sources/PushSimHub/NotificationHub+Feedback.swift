@@ -85,7 +85,7 @@ extension NotificationHub {
         switch verdict {
         case .accepted:
             if world.isTracing {
-                world.record(layer: "hub", host: Self.name, kind: "hub.pns-accepted",
+                world.record(layer: "hub", host: Self.name, kind: .hubPNSAccepted,
                              ["notification": n.id, "registration": t.label, "message": Self.pnsMessageID(result, t.platform)])
             }
             finishCopy(n, t, .success, reason: "", world: world)
@@ -119,7 +119,7 @@ extension NotificationHub {
             return drop(n, t, reason: "\(reason); not handed to the PNS within 30 minutes",
                         outcome: outcome == .throttled ? .throttled : .dropped, world: world)
         }
-        world.record(layer: "hub", host: Self.name, kind: "hub.pns-retry",
+        world.record(layer: "hub", host: Self.name, kind: .hubPNSRetry,
                      ["notification": n.id, "registration": t.label, "reason": reason, "in": "\(delay)"])
         let key = "\(n.id)/\(t.label)"
         retriesWaiting[key] = "notification \(n.id) for registration \(t.label) waiting to retry (\(reason))"
@@ -151,32 +151,32 @@ extension NotificationHub {
         }
         switch t.owner {
         case .direct:
-            world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+            world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
                          ["registration": t.label, "why": "a direct send has no registration to delete"])
         case .registration(let id):
             guard case .live(let current) = store.lookup(id, now: world.now), current.handle == t.handle else {
-                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
                                     ["registration": id, "why": "the registration was already deleted or has a new handle"])
             }
             if newer(current.updatedAt) {
-                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
                                     ["registration": id, "why": "re-registered after the PNS timestamp"])
             }
             if !plantedBugKeepsDeadHandles { store.remove(id) }
-            world.record(layer: "hub", host: Self.name, kind: "hub.registration-deleted",
+            world.record(layer: "hub", host: Self.name, kind: .hubRegistrationDeleted,
                          ["id": id, "why": "PNS feedback: \(reason)", "handle": handleLabel(t.handle), "dead-handle": true])
         case .installation(let id):
             guard var current = installations.lookup(id, now: world.now), current.pushChannel == t.handle, !current.pushChannelExpired else {
-                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
                                     ["registration": t.label, "why": "the installation was deleted, has a new channel or is already marked"])
             }
             if newer(current.updatedAt) {
-                return world.record(layer: "hub", host: Self.name, kind: "hub.feedback-ignored",
+                return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
                                     ["registration": t.label, "why": "re-registered after the PNS timestamp"])
             }
             current.pushChannelExpired = true
             installations.upsert(current)
-            world.record(layer: "hub", host: Self.name, kind: "hub.installation-channel-expired",
+            world.record(layer: "hub", host: Self.name, kind: .hubInstallationChannelExpired,
                          ["id": id, "why": "PNS feedback: \(reason)", "handle": handleLabel(t.handle), "dead-handle": true])
         }
     }
@@ -192,7 +192,7 @@ extension NotificationHub {
     }
 
     func drop(_ n: HubNotification, _ t: SendTarget, reason: String, outcome: PNSOutcome, world: World) {
-        world.record(layer: "hub", host: Self.name, kind: "notification.dropped",
+        world.record(layer: "hub", host: Self.name, kind: .notificationDropped,
                      ["notification": n.id, "registration": t.label, "reason": reason])
         finishCopy(n, t, outcome, reason: reason, world: world)
     }

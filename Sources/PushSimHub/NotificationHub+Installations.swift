@@ -27,7 +27,7 @@ extension NotificationHub {
         case .failure(let p): fail(400, p.description, exchange, world)
         case .success(let stored):
             installations.upsert(stored)
-            traceUpsert(stored, kind: "hub.installation-upserted", world: world)
+            traceUpsert(stored, kind: .hubInstallationUpserted, world: world)
             world.respond(to: exchange, with: HTTPResponse(status: 200))
         }
     }
@@ -60,7 +60,7 @@ extension NotificationHub {
             // The dead-channel mark stays until the channel itself is rewritten.
             if stored.pushChannel == current.pushChannel { stored.pushChannelExpired = current.pushChannelExpired }
             installations.upsert(stored)
-            traceUpsert(stored, kind: "hub.installation-patched", world: world,
+            traceUpsert(stored, kind: .hubInstallationPatched, world: world,
                         operations: operations.map { "\($0.op.rawValue) \($0.path)" }.joined(separator: ", "))
             world.respond(to: exchange, with: HTTPResponse(status: 200))
         }
@@ -77,7 +77,7 @@ extension NotificationHub {
     func deleteInstallation(_ id: String, _ exchange: Exchange, _ world: World) {
         let existed = installations.lookup(id, now: world.now) != nil
         installations.remove(id)
-        world.record(layer: "hub", host: Self.name, kind: "hub.installation-deleted", ["id": id, "existed": existed])
+        world.record(layer: "hub", host: Self.name, kind: .hubInstallationDeleted, ["id": id, "existed": existed])
         world.respond(to: exchange, with: HTTPResponse(status: 204))
     }
 
@@ -117,7 +117,7 @@ extension NotificationHub {
                                            expiresAt: expiresAt, pushChannelExpired: false, updatedAt: world.now))
     }
 
-    private func traceUpsert(_ s: StoredInstallation, kind: String, world: World, operations: String? = nil) {
+    private func traceUpsert(_ s: StoredInstallation, kind: TraceKind, world: World, operations: String? = nil) {
         let expires = s.expiresAt.map { "\($0)" } ?? "never"
         if let operations {
             world.record(layer: "hub", host: Self.name, kind: kind,

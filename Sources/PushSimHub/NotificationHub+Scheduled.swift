@@ -39,7 +39,7 @@ extension NotificationHub {
         scheduled[id] = ScheduledSend(request: s, due: due, timer: timer)
         records[id] = NotificationRecord(id: id, state: .scheduled, body: String(decoding: s.payload, as: UTF8.self),
                                          tags: s.expression.map { "\($0)" })
-        world.record(layer: "hub", host: Self.name, kind: "hub.scheduled",
+        world.record(layer: "hub", host: Self.name, kind: .hubScheduled,
                      ["notification": id, "format": s.format, "tags": s.tagsText, "at": world.anchor.iso8601(due), "in": "\(due - world.now)"])
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
             "Location": "\(hubURL)/schedulednotifications/\(id)?api-version=\(Self.apiVersion)"]))
@@ -52,7 +52,7 @@ extension NotificationHub {
         world.cancel(pending.timer)
         records[id]?.state = .cancelled
         records[id]?.endedAt = world.now
-        world.record(layer: "hub", host: Self.name, kind: "hub.scheduled-cancelled", ["notification": id, "was-due": world.anchor.iso8601(pending.due)])
+        world.record(layer: "hub", host: Self.name, kind: .hubScheduledCancelled, ["notification": id, "was-due": world.anchor.iso8601(pending.due)])
         world.respond(to: exchange, with: HTTPResponse(status: 200))
     }
 
@@ -62,11 +62,11 @@ extension NotificationHub {
         let s = pending.request
         let targets = targets(native: s.platform, expression: s.expression, now: world.now)
         let n = accept(s, id: id, world: world)
-        world.record(layer: "hub", host: Self.name, kind: "hub.scheduled-fired", ["notification": id])
-        world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
+        world.record(layer: "hub", host: Self.name, kind: .hubScheduledFired, ["notification": id])
+        world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
                      ["notification": id, "format": s.format, "tags": s.tagsText, "targets": targets.count])
         if let p = s.properties {
-            world.record(layer: "hub", host: Self.name, kind: "hub.template-send",
+            world.record(layer: "hub", host: Self.name, kind: .hubTemplateSend,
                          ["notification": id, "properties": p.pairs.map(\.name).joined(separator: ","), "templates": targets.count])
         }
         fanOut(n, targets, world: world)

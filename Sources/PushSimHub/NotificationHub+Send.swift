@@ -90,10 +90,10 @@ extension NotificationHub {
         if isTest, let refusal = takeTestSendQuota(world) { return fail(refusal.status, refusal.detail, exchange, world, headers: refusal.headers) }
         let targets = targets(native: s.platform, expression: s.expression, now: world.now)
         let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
-        world.record(layer: "hub", host: Self.name, kind: "hub.send-accepted",
+        world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
                      ["notification": n.id, "format": s.format, "tags": s.tagsText, "targets": targets.count])
         if let p = s.properties {
-            world.record(layer: "hub", host: Self.name, kind: "hub.template-send",
+            world.record(layer: "hub", host: Self.name, kind: .hubTemplateSend,
                          ["notification": n.id, "properties": p.pairs.map(\.name).joined(separator: ","), "templates": targets.count])
         }
         if isTest { return testSend(n, targets, exchange, world) }
@@ -206,7 +206,7 @@ extension NotificationHub {
     func fanOut(_ n: HubNotification, _ targets: [SendTarget], world: World) {
         beginCopies(n, targets, world: world)
         if targets.isEmpty {
-            world.record(layer: "hub", host: Self.name, kind: "hub.no-target", ["notification": n.id])
+            world.record(layer: "hub", host: Self.name, kind: .hubNoTarget, ["notification": n.id])
             return
         }
         streams.enqueue(.fanOut(FanOutCursor(n, targets)))
@@ -251,11 +251,11 @@ extension NotificationHub {
         }
         if world.isTracing {
             if let template = t.template {
-                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
                              ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
                               "attempt": attempt, "template": template.name ?? "(unnamed)"])
             } else {
-                world.record(layer: "hub", host: Self.name, kind: "hub.pns-request",
+                world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
                              ["notification": n.id, "registration": t.label, "pns": request.authority, "handle": handleLabel(t.handle),
                               "attempt": attempt])
             }

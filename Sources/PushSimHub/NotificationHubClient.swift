@@ -162,7 +162,7 @@ public final class NotificationHubClient {
     public func sendWindowsNativeNotification(_ payload: String, tags: [String],
                                               _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         guard let root = (try? XMLDocumentParser.parse(payload))?.root.name, ["toast", "tile", "badge"].contains(root) else {
-            world.record(layer: "hub-client", host: caller, kind: "sdk.argument-exception",
+            world.record(layer: "hub-client", host: caller, kind: .sdkArgumentException,
                          ["why": "the Windows payload is not toast, tile or badge XML"])
             world.schedule(after: .zero) {
                 completion(.failure(HubError(kind: .argument, status: nil,

@@ -33,7 +33,7 @@ struct PNSAccessTokenCache {
                                     claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
                                     secret: c.secret)
         apns = Cached(token: jwt, expiresAt: world.now + renewal)
-        world.record(layer: "hub", host: NotificationHub.name, kind: "hub.provider-token",
+        world.record(layer: "hub", host: NotificationHub.name, kind: .hubProviderToken,
                      ["kid": c.keyID, "iat": world.anchor.unixSeconds(world.now), "renew-after": "\(renewal)"])
         return jwt
     }
@@ -95,7 +95,7 @@ struct PNSAccessTokenCache {
                 answer = .token(t)
                 hub.pnsTokens[keyPath: slot] = Cached(token: t, expiresAt: world.now + .seconds(max(0, life - 300)))
             } else {
-                world.record(layer: "hub", host: NotificationHub.name, kind: "hub.pns-auth-failed",
+                world.record(layer: "hub", host: NotificationHub.name, kind: .hubPNSAuthFailed,
                              ["endpoint": authority, "result": result.summary])
                 switch result.status {
                 case nil, 408?, 429?, 500?, 502?, 503?, 504?:

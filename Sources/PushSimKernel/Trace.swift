@@ -40,7 +40,7 @@ public struct TraceEvent: Sendable, Equatable {
     /// The host (or part) that recorded it.
     public var host: String
     /// What happened, dotted lower case: `http.request`, `notification.shown`, `fault.injected`.
-    public var kind: String
+    public var kind: TraceKind
     /// The causal chain this step belongs to, e.g. `c0007`; empty when none.
     public var correlation: String
     /// Named values, in the order recorded (a key may repeat: ``subscript(key:)`` finds the first).
@@ -48,7 +48,7 @@ public struct TraceEvent: Sendable, Equatable {
 
     /// An event from its parts (``Trace/record(time:layer:host:kind:correlation:fields:)``
     /// numbers the events it records itself).
-    public init(sequence: Int, time: VirtualTime, layer: String, host: String, kind: String, correlation: String, fields: [Field]) {
+    public init(sequence: Int, time: VirtualTime, layer: String, host: String, kind: TraceKind, correlation: String, fields: [Field]) {
         self.sequence = sequence
         self.time = time
         self.layer = layer
@@ -93,7 +93,7 @@ public struct Trace {
     public mutating func observe(_ observer: @escaping (TraceEvent) -> Void) { observers.append(observer) }
 
     /// Records one event.
-    public mutating func record(time: VirtualTime, layer: String, host: String, kind: String,
+    public mutating func record(time: VirtualTime, layer: String, host: String, kind: TraceKind,
                                 correlation: String, fields: [TraceEvent.Field]) {
         guard isRecording || !observers.isEmpty else { return }
         let event = TraceEvent(sequence: nextSequence, time: time, layer: layer, host: host, kind: kind,

@@ -22,7 +22,7 @@ public enum TraceFormat {
                 }
             }
             out += "},\"host\":"; appendJSONString(e.host, to: &out)
-            out += ",\"kind\":"; appendJSONString(e.kind, to: &out)
+            out += ",\"kind\":"; appendJSONString(e.kind.name, to: &out)
             out += ",\"layer\":"; appendJSONString(e.layer, to: &out)
             out += ",\"seq\":\(e.sequence),\"t_us\":\(e.time.microseconds)}\n"
         }
@@ -46,7 +46,7 @@ public enum TraceFormat {
         var line = column(e.time.description, 16)
         line += column(e.layer, 9)
         line += column(e.host, 16)
-        line += column(e.kind, 28)
+        line += column(e.kind.name, 28)
         line += column(e.correlation.isEmpty ? "-" : e.correlation, 7)
         line += e.fields.map { f -> String in
             if case .string(let s) = f.value,

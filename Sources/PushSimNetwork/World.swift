@@ -124,7 +124,7 @@ public final class World {
     public func setOnline(_ name: String, _ online: Bool) {
         let primary = primaryNames[name] ?? name
         if online { offline.remove(primary) } else { offline.insert(primary) }
-        record(layer: "network", host: primary, kind: online ? "host.online" : "host.offline")
+        record(layer: "network", host: primary, kind: online ? .hostOnline : .hostOffline)
     }
 
     // MARK: Correlation and trace
@@ -149,7 +149,7 @@ public final class World {
     /// Records a trace event at `now` in the current causal chain.
     /// Fields keep the order written: `["status": 200, "to": "hub"]`.
     /// The fields are only built when something records or observes the trace.
-    public func record(layer: String, host: String, kind: String,
+    public func record(layer: String, host: String, kind: TraceKind,
                        _ fields: @autoclosure () -> KeyValuePairs<String, any TraceValueConvertible> = [:]) {
         guard tracing else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation,
@@ -157,7 +157,7 @@ public final class World {
     }
 
     /// Records a trace event whose fields are already built, at `now` in the current causal chain.
-    public func record(layer: String, host: String, kind: String, fields: [TraceEvent.Field]) {
+    public func record(layer: String, host: String, kind: TraceKind, fields: [TraceEvent.Field]) {
         guard tracing else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation, fields: fields)
     }
@@ -234,7 +234,7 @@ public final class World {
         schedule(.callTimeout(id), after: timeout, inOrder: true)
         switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
         case .drop(let label):
-            record(layer: "network", host: caller, kind: "fault.injected",
+            record(layer: "network", host: caller, kind: .faultInjected,
                    ["fault": label, "lost": "request", "to": callee])
         case .deliver(let latency):
             schedule(.requestArrives(id), after: latency, inOrder: latencyIsFixed)
@@ -242,7 +242,7 @@ public final class World {
     }
 
     private func traceRequest(_ request: HTTPRequest, caller: String, callee: String?) {
-        record(layer: "network", host: caller, kind: "http.request",
+        record(layer: "network", host: caller, kind: .httpRequest,
                ["to": request.authority, "callee": callee ?? request.authority, "method": request.method,
                 "target": request.target, "bytes": request.body.count])
     }
@@ -250,7 +250,7 @@ public final class World {
     /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
     public func respond(to exchange: Exchange, with response: HTTPResponse) {
         guard calls.isAwaitingResponse(exchange.id) else {
-            record(layer: "network", host: exchange.caller, kind: "http.late-response", ["status": response.status])
+            record(layer: "network", host: exchange.caller, kind: .httpLateResponse, ["status": response.status])
             return
         }
         // Without tracing or fault rules the host names are not needed: not even copied then.
@@ -259,13 +259,13 @@ public final class World {
             return schedule(.responseArrives(exchange.id), after: latency, inOrder: true)
         }
         let (server, caller) = calls.endpoints(exchange.id)
-        record(layer: "network", host: server, kind: "http.response",
+        record(layer: "network", host: server, kind: .httpResponse,
                ["to": caller, "status": response.status, "bytes": response.body.count])
         calls.update(exchange.id) { $0.response = response }
         switch faults.verdict(from: server, to: caller, at: now, random: &networkRandom) {
         case .drop(let label):
             // Answered, but the answer never arrives.
-            record(layer: "network", host: server, kind: "fault.injected",
+            record(layer: "network", host: server, kind: .faultInjected,
                    ["fault": label, "lost": "response", "to": caller])
         case .deliver(let latency):
             schedule(.responseArrives(exchange.id), after: latency, inOrder: latencyIsFixed)
@@ -280,7 +280,7 @@ public final class World {
     public func fail(_ exchange: Exchange, with failure: TransportFailure) {
         guard calls.isAwaitingResponse(exchange.id) else { return }
         let (server, caller) = calls.endpoints(exchange.id)
-        record(layer: "network", host: server, kind: "http.abandoned", ["to": caller, "error": failure.rawValue])
+        record(layer: "network", host: server, kind: .httpAbandoned, ["to": caller, "error": failure.rawValue])
         switch faults.verdict(from: server, to: caller, at: now, random: &networkRandom) {
         case .drop: return
         case .deliver(let latency): fail(exchange.id, failure, after: latency)
@@ -410,7 +410,7 @@ public final class World {
             correlation = pending.correlation
             let callee = pending.callee
             if !offline.isEmpty && offline.contains(callee) {
-                record(layer: "network", host: callee, kind: "http.refused", ["from": pending.caller])
+                record(layer: "network", host: callee, kind: .httpRefused, ["from": pending.caller])
                 let back = faults.verdict(from: callee, to: pending.caller, at: now, random: &networkRandom)
                 if case .deliver(let latency) = back { fail(id, .unreachable, after: latency) }
                 return
@@ -432,7 +432,7 @@ public final class World {
         correlation = pending.correlation
         if let index = pending.journalIndex { journal.complete(index, with: result, at: now) }
         if case .failure(let f) = result {
-            record(layer: "network", host: pending.caller, kind: "http.failure",
+            record(layer: "network", host: pending.caller, kind: .httpFailure,
                    ["to": pending.authority, "error": f.rawValue])
         }
         switch pending.continuation {

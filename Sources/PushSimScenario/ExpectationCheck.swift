@@ -43,10 +43,10 @@ enum ExpectationCheck {
             }
             return result(inOrder, describe(shown, name))
         case .badge(let name, let value):
-            let set = deviceEvents(name, "app.badge-updated", by: by, in: simulation).last.flatMap { Int($0["badge"]?.description ?? "") }
+            let set = deviceEvents(name, .appBadgeUpdated, by: by, in: simulation).last.flatMap { Int($0["badge"]?.description ?? "") }
             return result(set == value, "\(name)'s badge was " + (set.map(String.init) ?? "never set"))
         case .woke(let name, let count):
-            let n = deviceEvents(name, "app.woken", by: by, in: simulation).count
+            let n = deviceEvents(name, .appWoken, by: by, in: simulation).count
             return result(n == count, "background pushes woke \(name) \(n) time\(n == 1 ? "" : "s")")
         case .hubRegistrations(let tag, let count):
             let n = probed ?? simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now)
@@ -96,8 +96,8 @@ enum ExpectationCheck {
         var current: [String: String] = [:]   // device → logged-in user (looked up only)
         for e in simulation.world.trace.events where e.time <= time && e.layer == "device" {
             switch e.kind {
-            case "app.login": current[e.host] = e["user"]?.description
-            case "app.logout", "device.uninstall", "device.install", "device.restore": current[e.host] = nil
+            case .appLogin: current[e.host] = e["user"]?.description
+            case .appLogout, .deviceUninstall, .deviceInstall, .deviceRestore: current[e.host] = nil
             default: break
             }
         }
@@ -105,7 +105,7 @@ enum ExpectationCheck {
     }
 
     /// The trace events of `kind` recorded by device `name` at or before `time`, in order.
-    static func deviceEvents(_ name: String, _ kind: String, by time: VirtualTime, in simulation: Simulation) -> [TraceEvent] {
+    static func deviceEvents(_ name: String, _ kind: TraceKind, by time: VirtualTime, in simulation: Simulation) -> [TraceEvent] {
         simulation.world.trace.events.filter { $0.time <= time && $0.host == name && $0.kind == kind }
     }
 

@@ -41,10 +41,10 @@ final class CrossUserDeliveryChecker: InvariantChecker {
 
     func observe(_ e: TraceEvent) {
         switch e.kind {
-        case "app.send": if let to = e["to"] { recipients[e.correlation] = to.description }
-        case "app.login": if let user = e["user"] { users[e.host] = user.description }
-        case "app.logout", "device.uninstall": users[e.host] = nil
-        case "notification.shown":
+        case .appSend: if let to = e["to"] { recipients[e.correlation] = to.description }
+        case .appLogin: if let user = e["user"] { users[e.host] = user.description }
+        case .appLogout, .deviceUninstall: users[e.host] = nil
+        case .notificationShown:
             guard let recipient = recipients[e.correlation], let user = users[e.host], user != recipient else { return }
             violations.append("\(e.time) \(e.host) (user \(user)) showed a notification sent to \(recipient) [\(e.correlation)]: \(e["text"]?.description ?? "")")
         default: break
@@ -72,11 +72,11 @@ final class DeadHandleChecker: InvariantChecker {
     func observe(_ e: TraceEvent) {
         guard e.layer == "hub", let handle = e["handle"]?.description else { return }
         switch e.kind {
-        case "hub.registration-deleted" where e["dead-handle"] == .bool(true),
-             "hub.installation-channel-expired" where e["dead-handle"] == .bool(true):
+        case .hubRegistrationDeleted where e["dead-handle"] == .bool(true),
+             .hubInstallationChannelExpired where e["dead-handle"] == .bool(true):
             dead[handle] = e.time.description
-        case "hub.registration-upserted", "hub.installation-upserted", "hub.installation-patched": dead[handle] = nil
-        case "hub.pns-request":
+        case .hubRegistrationUpserted, .hubInstallationUpserted, .hubInstallationPatched: dead[handle] = nil
+        case .hubPNSRequest:
             if let since = dead[handle] {
                 violations.append("\(e.time) the hub sent \(e["notification"]?.description ?? "?") to \(handle), reported dead at \(since) [\(e.correlation)]")
             }
@@ -109,21 +109,21 @@ final class AccountingChecker: InvariantChecker {
     func observe(_ e: TraceEvent) {
         func f(_ k: String) -> String { e[k]?.description ?? "" }
         switch (e.layer, e.kind) {
-        case ("hub", "hub.pns-request"):
+        case ("hub", .hubPNSRequest):
             let key = f("notification") + "/" + f("registration")
             if copies[key] == nil { copies[key] = "\(f("notification")) for registration \(f("registration")) (since \(e.time), \(e.correlation))" }
-        case ("hub", "hub.pns-accepted"):
+        case ("hub", .hubPNSAccepted):
             copies[f("notification") + "/" + f("registration")] = nil
             let id = f("message")
             if !id.isEmpty && !ended.contains(id) {
                 messages[id] = "message \(id) of \(f("notification")) (accepted \(e.time), \(e.correlation))"
             }
-        case ("hub", "notification.dropped"):
+        case ("hub", .notificationDropped):
             copies[f("notification") + "/" + f("registration")] = nil
-        case ("apns", "notification.dropped"): end(f("apns-id"))
-        case ("fcm", "notification.dropped"): end(f("name"))
-        case ("wns", "notification.dropped"): end(f("msg-id"))
-        case ("device", "device.push-received"), ("device", "device.push-refused"): end(f("message"))
+        case ("apns", .notificationDropped): end(f("apns-id"))
+        case ("fcm", .notificationDropped): end(f("name"))
+        case ("wns", .notificationDropped): end(f("msg-id"))
+        case ("device", .devicePushReceived), ("device", .devicePushRefused): end(f("message"))
         default: break
         }
     }

@@ -43,22 +43,22 @@ final class LogoutPrivacyChecker: InvariantChecker {
     func observe(_ e: TraceEvent) {
         observed += 1
         switch e.kind {
-        case "app.send":
+        case .appSend:
             if let to = e["to"] { note(e.correlation, to.description, e.time) }
-        case "operator.send":
+        case .operatorSend:
             if let to = e["tags"]?.description, to.hasPrefix("username:"), !to.contains(" ") { note(e.correlation, String(to.dropFirst(9)), e.time) }
-        case "host.offline": if offlineSince[e.host] == nil { offlineSince[e.host] = observed }
-        case "host.online":
+        case .hostOffline: if offlineSince[e.host] == nil { offlineSince[e.host] = observed }
+        case .hostOnline:
             if let since = offlineSince.removeValue(forKey: e.host) { offlinePeriods[e.host, default: []].append(since..<observed) }
-        case "app.logout":
+        case .appLogout:
             if let user = e["user"]?.description, !user.isEmpty { loggedOut[e.host] = (user, e.time); unregisteredAt[e.host] = nil }
-        case "app.call-result" where e["operation"]?.description == "unregister":
+        case .appCallResult where e["operation"]?.description == "unregister":
             if loggedOut[e.host] != nil, unregisteredAt[e.host] == nil, let result = e["result"]?.description, Int(result) != nil {
                 unregisteredAt[e.host] = e.time
             }
-        case "app.login", "device.uninstall", "device.install", "device.restore":
+        case .appLogin, .deviceUninstall, .deviceInstall, .deviceRestore:
             loggedOut[e.host] = nil
-        case "notification.shown":
+        case .notificationShown:
             guard let out = loggedOut[e.host], let recipient = recipients[e.correlation], recipient == out.user,
                   let sent = sentAt[e.correlation], sent >= out.at, !wasOffline(e.host, atEvent: sentEvent[e.correlation]) else { return }
             let settled = unregisteredAt[e.host].map { sent >= $0 } ?? false

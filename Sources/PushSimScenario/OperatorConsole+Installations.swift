@@ -11,7 +11,7 @@ extension OperatorConsole {
     /// a PUT or PATCH, 204 for a DELETE; 400, 404 or 415 when refused); a device with no handle
     /// yet cannot be put or re-channelled, and the call fails without reaching the hub.
     public func writeInstallation(of device: Device, _ change: InstallationChange) {
-        world.record(layer: "operator", host: Self.name, kind: "operator.installation",
+        world.record(layer: "operator", host: Self.name, kind: .operatorInstallation,
                      ["installation": device.name, "change": change.statement(device: device.name)])
         let sentAt = world.now
         let done = { [self] (status: Int, failure: HubError?) in
@@ -44,13 +44,13 @@ extension OperatorConsole {
     /// /tags/<tag>/registrations`, the SDK's `GetAllRegistrationsAsync` and
     /// `GetRegistrationsByTagAsync`), and keeps how many came back in ``listings``.
     public func listRegistrations(tag: String?, top: Int = 100) {
-        world.record(layer: "operator", host: Self.name, kind: "operator.list", ["tag": tag ?? "(all)"])
+        world.record(layer: "operator", host: Self.name, kind: .operatorList, ["tag": tag ?? "(all)"])
         let sentAt = world.now
         let completion = { [self] (result: Result<[RegistrationDescription], HubError>) in
             switch result {
             case .success(let found):
                 appendListing(found.count)
-                world.record(layer: "operator", host: Self.name, kind: "operator.listed", ["registrations": found.count])
+                world.record(layer: "operator", host: Self.name, kind: .operatorListed, ["registrations": found.count])
                 finishCall(.list, sentAt, 200, nil)
             case .failure(let e): finishCall(.list, sentAt, e.status, e.status == nil ? e.description : nil)
             }

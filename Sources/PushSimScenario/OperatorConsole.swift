@@ -45,7 +45,7 @@ public final class OperatorConsole: Host {
 
     /// Schedules a native send for virtual time `at` (NH-REST scheduled notifications).
     public func schedule(format: String, payload: String, at time: VirtualTime, tagExpression: String?, headers: [(String, String)] = []) {
-        world.record(layer: "operator", host: Self.name, kind: "operator.schedule", ["format": format, "at": "\(time)"])
+        world.record(layer: "operator", host: Self.name, kind: .operatorSchedule, ["format": format, "at": "\(time)"])
         let sentAt = world.now
         guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
         hub.scheduleNotification(p, at: time, tagExpression: tagExpression) { [self] result in
@@ -59,9 +59,9 @@ public final class OperatorConsole: Host {
     /// Cancels the most recent scheduled send.
     public func cancelLastScheduled() {
         guard let id = scheduled.last else {
-            return world.record(layer: "operator", host: Self.name, kind: "operator.ignored", ["why": "nothing is scheduled"])
+            return world.record(layer: "operator", host: Self.name, kind: .operatorIgnored, ["why": "nothing is scheduled"])
         }
-        world.record(layer: "operator", host: Self.name, kind: "operator.cancel", ["id": id])
+        world.record(layer: "operator", host: Self.name, kind: .operatorCancel, ["id": id])
         let sentAt = world.now
         hub.cancelNotification(id) { [self] result in
             switch result {
@@ -73,14 +73,14 @@ public final class OperatorConsole: Host {
 
     /// A test send: the hub answers with one outcome per target, for at most 10 targets (§4.8).
     public func testSend(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
-        world.record(layer: "operator", host: Self.name, kind: "operator.test-send", ["format": format])
+        world.record(layer: "operator", host: Self.name, kind: .operatorTestSend, ["format": format])
         let sentAt = world.now
         guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
         testHub.sendNotification(p, tagExpression: tagExpression) { [self] result in
             switch result {
             case .success(let outcome):
                 testSendResults.append(outcome.results.count)
-                world.record(layer: "operator", host: Self.name, kind: "operator.test-results",
+                world.record(layer: "operator", host: Self.name, kind: .operatorTestResults,
                              ["results": outcome.results.count, "success": outcome.success, "failure": outcome.failure])
                 record(sentAt, outcome.httpStatus ?? 201, nil)
             case .failure(let e): record(sentAt, e.status, e.description)
@@ -95,7 +95,7 @@ public final class OperatorConsole: Host {
     /// A native send (`apple`, `fcmv1`, `windows`) of `payload` to `tagExpression`, or to everyone,
     /// with `headers` for the push service (`apns-priority`, `X-WNS-TTL`, …) passed on by the hub.
     public func send(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
-        world.record(layer: "operator", host: Self.name, kind: "operator.send",
+        world.record(layer: "operator", host: Self.name, kind: .operatorSend,
                      ["format": format, "tags": tagExpression ?? "(broadcast)"])
         let sentAt = world.now
         let completion: (Result<NotificationOutcome, HubError>) -> Void = { [self] result in
@@ -106,7 +106,7 @@ public final class OperatorConsole: Host {
             }
             calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status,
                                        failure: status == nil ? "\(result)" : nil))
-            world.record(layer: "operator", host: Self.name, kind: "operator.result",
+            world.record(layer: "operator", host: Self.name, kind: .operatorResult,
                          ["result": status.map(String.init) ?? "no HTTP answer"])
         }
         // XML that is not a toast, tile or badge has no payload: the native send refuses it, as the SDK does.

@@ -15,7 +15,7 @@ public enum SequenceDiagram {
         // Participants: devices in declaration order, then the services that took part.
         var used: [String] = []
         func use(_ host: String) { if !used.contains(host) { used.append(host) } }
-        for e in trace where e.kind == "http.request" || e.kind == "http.response" {
+        for e in trace where e.kind == .httpRequest || e.kind == .httpResponse {
             use(e.host)
             if let other = (e["callee"] ?? e["to"])?.description { use(other) }
         }
@@ -32,31 +32,31 @@ public enum SequenceDiagram {
         func id(_ host: String) -> String? { ids[host] }
         for e in trace {
             switch e.kind {
-            case "scenario.step":
+            case .scenarioStep:
                 let device = e["step"]?.description.split(separator: " ").first.map(String.init) ?? ""
                 let anchor = id(device) ?? "P1"
                 out += "    Note over \(anchor): \(escape("\(e.time) \(e.correlation) \(e["step"]?.description ?? "")"))\n"
-            case "http.request":
+            case .httpRequest:
                 guard let from = id(e.host), let to = id(e["callee"]?.description ?? "") else { continue }
                 out += "    \(from)->>\(to): \(escape("\(e["method"]?.description ?? "") \(shorten(e["target"]?.description ?? ""))"))\n"
-            case "http.response":
+            case .httpResponse:
                 guard let from = id(e.host), let to = id(e["to"]?.description ?? "") else { continue }
                 let status = e["status"]?.description ?? "?"
                 out += "    \(from)-->>\(to): \(escape(status + statusWord(status)))\n"
-            case "http.failure":
+            case .httpFailure:
                 guard let at = id(e.host) else { continue }
                 out += "    Note over \(at): \(escape("no answer from \(e["to"]?.description ?? "?"): \(e["error"]?.description ?? "")"))\n"
-            case "fault.injected":
+            case .faultInjected:
                 guard let at = id(e.host) else { continue }
                 let what = e["lost"].map { "\($0) lost" } ?? e["status"].map { "answered \($0)" } ?? e["delay"].map { "answer delayed \($0)" } ?? ""
                 out += "    Note over \(at): \(escape("injected fault: \(e["fault"]?.description ?? "") (\(what))"))\n"
-            case "notification.shown":
+            case .notificationShown:
                 guard let at = id(e.host) else { continue }
                 out += "    Note over \(at): \(escape("shows \"\(e["text"]?.description ?? "")\""))\n"
-            case "notification.dropped":
+            case .notificationDropped:
                 guard let at = id(e.host) ?? id(e.layer) else { continue }
                 out += "    Note over \(at): \(escape("dropped: \(e["reason"]?.description ?? "")"))\n"
-            case "hub.registration-deleted" where e["dead-handle"] == .bool(true):
+            case .hubRegistrationDeleted where e["dead-handle"] == .bool(true):
                 guard let at = id("hub") else { continue }
                 out += "    Note over \(at): \(escape("deletes \(e["id"]?.description ?? "") (\(e["why"]?.description ?? ""))"))\n"
             case _ where e["defect"] != nil:

@@ -60,7 +60,7 @@ extension Simulation {
     }
 
     /// Trace events of one kind, in order.
-    func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind == kind } }
+    func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
 
     /// Requests the tutorial backend made to the hub, as `METHOD path` (hub path without the hub name).
     var hubCalls: [String] { hubCalls(by: .tutorial) }

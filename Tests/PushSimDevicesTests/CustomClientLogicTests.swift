@@ -19,7 +19,7 @@ struct CustomClientLogicTests {
                 device.storage[Device.registrationIDKey] = id
                 let body = "{\"Platform\":\"apns\",\"Handle\":\"\(handle.uppercased())\",\"Tags\":[]}"
                 device.callBackend(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body) { _ in
-                    device.record("app.registered", ["registration": id])
+                    device.record(.appRegistered, ["registration": id])
                 }
             }
         }
@@ -46,7 +46,7 @@ struct CustomClientLogicTests {
         #expect(bob.inbox.map(\.text) == ["From alice: Hi Bob"])
         #expect(bob.calls.map(\.status) == [200, 200])
         #expect(bob.storage[Device.registrationIDKey] == nil, "forget() ran")
-        #expect(simulation.world.trace.events.contains { $0.host == "bob-iphone" && $0.kind == "app.registered" })
+        #expect(simulation.world.trace.events.contains { $0.host == "bob-iphone" && $0.kind.name == "app.registered" })
     }
 
     @Test func theBuiltInFlavoursAreTheirLogics() {

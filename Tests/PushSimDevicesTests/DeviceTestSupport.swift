@@ -11,7 +11,7 @@ func t(_ seconds: Int64) -> VirtualTime { .zero + .seconds(seconds) }
 
 extension Simulation {
     /// Trace events of one kind, in order.
-    func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind == kind } }
+    func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
 
     /// Trace events of one kind recorded by one host.
     func events(_ kind: String, on host: String) -> [TraceEvent] { events(kind).filter { $0.host == host } }
@@ -98,5 +98,5 @@ struct BareWorld {
         world.schedule(at: t(2)) { phone.login(user: "alice", password: "alice") }
     }
 
-    func kinds(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind == kind } }
+    func kinds(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
 }

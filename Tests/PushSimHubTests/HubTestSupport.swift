@@ -166,7 +166,7 @@ final class HubWorld {
 
     // MARK: Trace
 
-    func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind == kind } }
+    func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
     func detail(_ response: HTTPResponse?) -> String? {
         guard let response, let doc = try? XMLDocumentParser.parse(response.body) else { return nil }
         return doc.root.first("Detail")?.text

@@ -21,8 +21,8 @@ struct PNSStreamsTests {
     private func peakInFlight(_ w: HubWorld) -> Int {
         var open = 0, peak = 0
         for e in w.world.trace.events {
-            if e.kind == "hub.pns-request" { open += 1; peak = max(peak, open) }
-            if e.kind == "hub.pns-accepted" || (e.kind == "notification.dropped" && e.layer == "hub") { open -= 1 }
+            if e.kind.name == "hub.pns-request" { open += 1; peak = max(peak, open) }
+            if e.kind.name == "hub.pns-accepted" || (e.kind.name == "notification.dropped" && e.layer == "hub") { open -= 1 }
         }
         return peak
     }

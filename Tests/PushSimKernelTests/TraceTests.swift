@@ -8,7 +8,7 @@ struct TraceTests {
     private func sampleTrace() -> Trace {
         var trace = Trace()
         trace.record(time: VirtualTime(microseconds: 5_120_000), layer: "apns", host: "api.push.apple.com",
-                     kind: "http.request", correlation: "c0001", fields: [
+                     kind: TraceKind("http.request"), correlation: "c0001", fields: [
                         .init("status", 200),
                         .init("body", "say \"hi\"\nbye"),
                         .init("ok", true),
@@ -18,7 +18,7 @@ struct TraceTests {
                         .init("neg", -3),
                      ])
         trace.record(time: .zero + .days(91), layer: "device", host: "bob-iphone",
-                     kind: "notification.shown", correlation: "", fields: [])
+                     kind: TraceKind("notification.shown"), correlation: "", fields: [])
         return trace
     }
 
@@ -52,7 +52,7 @@ struct TraceTests {
 
     @Test func timelineLineFormat() {
         let e = TraceEvent(sequence: 0, time: VirtualTime(microseconds: 5_120_000), layer: "device",
-                           host: "bob-iphone", kind: "notification.shown", correlation: "c0004", fields: [
+                           host: "bob-iphone", kind: TraceKind("notification.shown"), correlation: "c0004", fields: [
                             .init("text", "From alice: Hi Bob"), .init("badge", 1), .init("sound", "default"),
                             .init("empty", ""), .init("flag", true), .init("q", "a\"b"),
                            ])
@@ -64,7 +64,7 @@ struct TraceTests {
 
     @Test func timelineWithoutFieldsOrCorrelation() {
         let e = TraceEvent(sequence: 3, time: .zero + .days(2) + .hours(3), layer: "scenario",
-                           host: "a-very-long-host-name-that-overflows-its-column", kind: "run.start",
+                           host: "a-very-long-host-name-that-overflows-its-column", kind: TraceKind("run.start"),
                            correlation: "", fields: [])
         let expected = "2+03:00:00.000  scenario a-very-long-host-name-that-overflows-its-column run.start                   -"
         #expect(TraceFormat.timelineLine(e) == expected)
@@ -73,7 +73,7 @@ struct TraceTests {
 
     @Test func timelineKeepsOneLinePerEventWhenFieldsHoldControlCharacters() {
         var trace = Trace()
-        trace.record(time: .zero, layer: "hub", host: "hub", kind: "log", correlation: "c1",
+        trace.record(time: .zero, layer: "hub", host: "hub", kind: TraceKind("log"), correlation: "c1",
                      fields: [.init("msg", "line1\nline2"), .init("tab", "a\tb")])
         let text = TraceFormat.timeline(trace.events)
         #expect(text.filter { $0 == "\n" }.count == 1)
@@ -83,12 +83,12 @@ struct TraceTests {
     @Test func observersSeeEveryEventInOrder() {
         let seen = Seen()
         var trace = Trace()
-        trace.record(time: .zero, layer: "x", host: "h", kind: "before", correlation: "", fields: [])
+        trace.record(time: .zero, layer: "x", host: "h", kind: TraceKind("before"), correlation: "", fields: [])
         trace.observe { seen.events.append($0) }
-        trace.record(time: .zero + .seconds(1), layer: "x", host: "h", kind: "one", correlation: "c1", fields: [])
-        trace.record(time: .zero + .seconds(2), layer: "x", host: "h", kind: "two", correlation: "c1",
+        trace.record(time: .zero + .seconds(1), layer: "x", host: "h", kind: TraceKind("one"), correlation: "c1", fields: [])
+        trace.record(time: .zero + .seconds(2), layer: "x", host: "h", kind: TraceKind("two"), correlation: "c1",
                      fields: [.init("n", 2)])
-        #expect(seen.events.map(\.kind) == ["one", "two"])
+        #expect(seen.events.map(\.kind.name) == ["one", "two"])
         #expect(seen.events == Array(trace.events.dropFirst()))
         #expect(seen.events.map(\.sequence) == [1, 2])
     }
@@ -97,20 +97,20 @@ struct TraceTests {
         var trace = Trace()
         trace.isRecording = false
         for i in 0..<10 {
-            trace.record(time: VirtualTime(microseconds: Int64(i)), layer: "x", host: "h", kind: "k",
+            trace.record(time: VirtualTime(microseconds: Int64(i)), layer: "x", host: "h", kind: TraceKind("k"),
                          correlation: "", fields: [.init("i", TraceValue(i))])
         }
         #expect(trace.events.isEmpty)
         // Observers still see events while recording is off.
         let seen = Seen()
         trace.observe { seen.events.append($0) }
-        trace.record(time: .zero, layer: "x", host: "h", kind: "watched", correlation: "", fields: [])
+        trace.record(time: .zero, layer: "x", host: "h", kind: TraceKind("watched"), correlation: "", fields: [])
         #expect(trace.events.isEmpty)
-        #expect(seen.events.map(\.kind) == ["watched"])
+        #expect(seen.events.map(\.kind.name) == ["watched"])
         // Turning recording back on records again.
         trace.isRecording = true
-        trace.record(time: .zero, layer: "x", host: "h", kind: "kept", correlation: "", fields: [])
-        #expect(trace.events.map(\.kind) == ["kept"])
+        trace.record(time: .zero, layer: "x", host: "h", kind: TraceKind("kept"), correlation: "", fields: [])
+        #expect(trace.events.map(\.kind.name) == ["kept"])
     }
 
     @Test func traceValueLiteralsAndDescription() {

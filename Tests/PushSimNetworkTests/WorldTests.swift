@@ -59,7 +59,7 @@ struct WorldTests {
 
     private final class OutcomeBox { var items: [Outcome] = [] }
 
-    private func kinds(_ world: World, _ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind == kind } }
+    private func kinds(_ world: World, _ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
 
     // MARK: Latency
 

@@ -5,7 +5,7 @@ import Testing
 /// "Every notification accounted for": delivered, dropped with a reason, or reported pending.
 @Suite struct AccountingCheckerTests {
     private func e(_ layer: String, _ kind: String, _ fields: [TraceEvent.Field]) -> TraceEvent {
-        TraceEvent(sequence: 0, time: .zero, layer: layer, host: layer, kind: kind, correlation: "c0001", fields: fields)
+        TraceEvent(sequence: 0, time: .zero, layer: layer, host: layer, kind: TraceKind(kind), correlation: "c0001", fields: fields)
     }
     private let request: [TraceEvent.Field] = [.init("notification", "ntf-1"), .init("registration", "reg-1")]
     private var accepted: [TraceEvent.Field] { request + [.init("message", "m-1")] }

@@ -5,7 +5,7 @@ import Testing
 /// The "no sends to dead handles" invariant, fed hand-made trace events.
 @Suite struct DeadHandleCheckerTests {
     private func event(_ kind: String, at s: Int64, _ fields: [TraceEvent.Field]) -> TraceEvent {
-        TraceEvent(sequence: 0, time: .zero + .seconds(s), layer: "hub", host: "hub", kind: kind, correlation: "c0001", fields: fields)
+        TraceEvent(sequence: 0, time: .zero + .seconds(s), layer: "hub", host: "hub", kind: TraceKind(kind), correlation: "c0001", fields: fields)
     }
 
     @Test func sendAfterFeedbackIsAViolation() {
@@ -58,6 +58,6 @@ import Testing
         #expect(report.passed)
         let dead = try #require(report.invariants.first { $0.name == "no sends to dead handles" })
         #expect(dead.holds)
-        #expect(report.trace.contains { $0.kind == "hub.registration-deleted" && $0["dead-handle"] == .bool(true) })
+        #expect(report.trace.contains { $0.kind.name == "hub.registration-deleted" && $0["dead-handle"] == .bool(true) })
     }
 }

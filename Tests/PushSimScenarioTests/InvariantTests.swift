@@ -12,7 +12,7 @@ private final class Feed {
     init(enforced: Bool = true) { checker = CrossUserDeliveryChecker(enforced: enforced) }
 
     func event(_ kind: String, _ host: String, correlation: String = "", at seconds: Int64 = 1, _ fields: [TraceEvent.Field] = []) {
-        checker.observe(TraceEvent(sequence: sequence, time: .zero + .seconds(seconds), layer: "device", host: host, kind: kind,
+        checker.observe(TraceEvent(sequence: sequence, time: .zero + .seconds(seconds), layer: "device", host: host, kind: TraceKind(kind),
                                    correlation: correlation, fields: fields))
         sequence += 1
     }

@@ -166,7 +166,7 @@ struct PopulationTests {
         let a = try goalRun("expect 10 of fans show \"Goal\"")
         let b = try goalRun("expect 10 of fans show \"Goal\"")
         #expect(a.trace == b.trace)
-        #expect(Set(a.trace.filter { $0.kind == "notification.shown" }.map(\.host))
+        #expect(Set(a.trace.filter { $0.kind.name == "notification.shown" }.map(\.host))
                 == Set(stride(from: 1, through: 28, by: 3).map { "fans-\($0)" }))
     }
 }

@@ -191,7 +191,7 @@ import PushSimServices
             expect apns received 1 request with status 403
             """)
         #expect(report.passed)
-        let drop = report.trace.first { $0.kind == "notification.dropped" && $0.layer == "hub" }
+        let drop = report.trace.first { $0.kind.name == "notification.dropped" && $0.layer == "hub" }
         #expect(drop?["reason"]?.description == "APNs 403 InvalidProviderToken")
     }
 
@@ -210,7 +210,7 @@ import PushSimServices
             expect wns received 0 requests
             """)
         #expect(report.passed)
-        #expect(report.trace.contains { $0.kind == "notification.dropped" && $0["reason"]?.description == "the hub has no windows credentials" })
+        #expect(report.trace.contains { $0.kind.name == "notification.dropped" && $0["reason"]?.description == "the hub has no windows credentials" })
     }
 
     @Test func linkLatencyAppliesToThatLinkOnly() throws {

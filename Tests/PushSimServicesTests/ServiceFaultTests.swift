@@ -208,13 +208,13 @@ struct ServiceFaultDataTests {
     @Test func sameSeedSameTraceAndEveryFaultIsLabelled() {
         let a = Self.faultyRun(seed: 5), b = Self.faultyRun(seed: 5)
         #expect(a == b)
-        let faults = a.filter { $0.kind == "fault.injected" }
+        let faults = a.filter { $0.kind.name == "fault.injected" }
         #expect(faults.count > 10)
         #expect(faults.allSatisfy { $0["injected"] == .bool(true) && $0["fault"] != nil && $0["status"] != nil })
         // Every error answer APNs gave is preceded by its fault.injected label.
-        let rejected = a.filter { $0.kind == "apns.rejected" }
+        let rejected = a.filter { $0.kind.name == "apns.rejected" }
         #expect(rejected.count == faults.count)
-        #expect(Self.faultyRun(seed: 6).filter { $0.kind == "fault.injected" }.map(\.time) != faults.map(\.time))
+        #expect(Self.faultyRun(seed: 6).filter { $0.kind.name == "fault.injected" }.map(\.time) != faults.map(\.time))
     }
 
     @Test func addingAFaultShiftsNoOtherRandomNumber() {

@@ -131,7 +131,7 @@ extension World {
     func advance(by duration: VirtualDuration) { run(until: now + duration) }
 
     /// Trace events of one kind, in order.
-    func events(_ kind: String) -> [TraceEvent] { trace.events.filter { $0.kind == kind } }
+    func events(_ kind: String) -> [TraceEvent] { trace.events.filter { $0.kind.name == kind } }
 
     /// The `reason` field of every `notification.dropped` event, in order.
     var dropReasons: [String] { events("notification.dropped").map { $0["reason"]?.description ?? "" } }

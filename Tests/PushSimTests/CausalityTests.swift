@@ -9,8 +9,8 @@ import PushSim
     func everyShownNotificationBelongsToTheStepThatSentIt(_ path: String) throws {
         let report = try PushSim.run(path: path).get()
         var stepOf: [String: String] = [:]
-        for e in report.trace where e.kind == "scenario.step" { stepOf[e.correlation] = e["step"]?.description }
-        for shown in report.trace where shown.kind == "notification.shown" {
+        for e in report.trace where e.kind.name == "scenario.step" { stepOf[e.correlation] = e["step"]?.description }
+        for shown in report.trace where shown.kind.name == "notification.shown" {
             let text = shown["text"]?.description ?? ""
             guard let colon = text.range(of: ": ") else { continue }
             let message = String(text[colon.upperBound...])
@@ -30,8 +30,8 @@ import PushSim
 
     @Test func storedAPNsNotificationIsDeliveredInItsSendersChain() throws {
         let report = try PushSim.run(path: Repo.scenarios + "/services/apns-offline-keeps-last.scenario").get()
-        let shown = try #require(report.trace.first { $0.kind == "notification.shown" })
-        let step = report.trace.first { $0.kind == "scenario.step" && $0.correlation == shown.correlation }
+        let shown = try #require(report.trace.first { $0.kind.name == "notification.shown" })
+        let step = report.trace.first { $0.kind.name == "scenario.step" && $0.correlation == shown.correlation }
         #expect(step?["step"]?.description.contains("send \"three\"") == true)
         // The delivery happened at the reconnect, an hour later than the send.
         #expect(shown.time > .zero + .minutes(59))

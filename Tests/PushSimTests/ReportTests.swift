@@ -44,9 +44,9 @@ import PushSim
     }
 
     @Test func firstDifferenceNamesTheLine() {
-        let a = [TraceEvent(sequence: 0, time: .zero, layer: "x", host: "h", kind: "k", correlation: "", fields: [])]
+        let a = [TraceEvent(sequence: 0, time: .zero, layer: "x", host: "h", kind: TraceKind("k"), correlation: "", fields: [])]
         var b = a
-        b[0].kind = "other"
+        b[0].kind = TraceKind("other")
         #expect(Reports.firstDifference(a, a) == nil)
         #expect(Reports.firstDifference(a, b)?.line == 1)
         #expect(Reports.firstDifference(a, a + a)?.line == 2)

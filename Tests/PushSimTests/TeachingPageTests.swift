@@ -55,7 +55,7 @@ import PushSim
     @Test func exchangesPairRequestsWithTheirAnswers() throws {
         let report = try Self.run("tutorial/alice-notifies-bob.scenario")
         let exchanges = TeachingExchange.all(in: report.trace)
-        #expect(exchanges.count == report.trace.filter { $0.kind == "http.request" }.count)
+        #expect(exchanges.count == report.trace.filter { $0.kind.name == "http.request" }.count)
         #expect(exchanges.allSatisfy { $0.status != nil })
         let toAPNs = try #require(exchanges.first { $0.from == "hub" && $0.to == "apns" })
         #expect(toAPNs.status == 200 && toAPNs.outcome == .ok && toAPNs.chain == "c0005")
@@ -69,7 +69,7 @@ import PushSim
         let report = try Self.run("tutorial/alice-notifies-bob.scenario")
         let model = TeachingRunModel(TeachingPage.Run(title: "t", report: report), limits: .init())
         let shows = try #require(model.badges.first { $0.label.contains("shows \"From alice: Hi Bob\"") })
-        #expect(report.trace[model.steps[shows.step].event].kind == "notification.shown")
+        #expect(report.trace[model.steps[shows.step].event].kind.name == "notification.shown")
         // The hardened twin of defect g no longer delivers to Alice's phone: its expectations fail, and come first.
         let g = try Self.run("defects/g-sender-tag-or.scenario")
         let runs = TeachingPage.runs(for: g)

@@ -24,7 +24,7 @@ struct WorldURLProtocolTests {
         #expect((listed as? HTTPURLResponse)?.statusCode == 401)
         // Both went through the world: virtual time moved by their latency, and the trace shows them.
         #expect(simulation.world.now > .zero)
-        #expect(simulation.world.trace.events.filter { $0.kind == "http.request" && $0.host == "urlsession" }.count == 2)
+        #expect(simulation.world.trace.events.filter { $0.kind.name == "http.request" && $0.host == "urlsession" }.count == 2)
     }
 
     @Test func sessionsOfTwoWorldsEachReachTheirOwn() async throws {
@@ -36,8 +36,8 @@ struct WorldURLProtocolTests {
         _ = try await sessions[0].data(for: request)
         _ = try await sessions[0].data(for: request)
         _ = try await sessions[1].data(for: request)
-        #expect(first.world.trace.events.filter { $0.kind == "http.request" && $0.host == "urlsession" }.count == 2)
-        #expect(second.world.trace.events.filter { $0.kind == "http.request" && $0.host == "urlsession" }.count == 1)
+        #expect(first.world.trace.events.filter { $0.kind.name == "http.request" && $0.host == "urlsession" }.count == 2)
+        #expect(second.world.trace.events.filter { $0.kind.name == "http.request" && $0.host == "urlsession" }.count == 1)
     }
 
     /// A host that answers with the path and query it was sent, as its body.

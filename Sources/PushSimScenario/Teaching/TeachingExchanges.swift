@@ -80,22 +80,22 @@ extension TeachingExchange {
         }
         for (i, e) in trace.enumerated() {
             switch e.kind {
-            case "http.request":
+            case .httpRequest:
                 let to = e["callee"]?.description ?? e["to"]?.description ?? "?"
                 exchanges.append(TeachingExchange(request: i, time: e.time, from: e.host, to: to,
                                                   method: e["method"]?.description ?? "", target: e["target"]?.description ?? "",
                                                   chain: e.correlation))
                 authority[exchanges.count - 1] = e["to"]?.description
                 open[key(e.host, e.correlation), default: []].append(exchanges.count - 1)
-            case "http.response":
+            case .httpResponse:
                 guard let caller = e["to"]?.description, let x = take(caller, e.correlation, e.host, remove: true) else { continue }
                 exchanges[x].status = Int(e["status"]?.description ?? "")
                 answered[key(caller, e.correlation)] = x
-            case "http.failure":
+            case .httpFailure:
                 guard let x = take(e.host, e.correlation, e["to"]?.description ?? "", remove: true) else { continue }
                 let error = e["error"]?.description ?? "failed"
                 exchanges[x].failure = exchanges[x].failure.map { "\($0), then \(error)" } ?? error
-            case "fault.injected":
+            case .faultInjected:
                 // A lost request is recorded at the caller, naming the callee; a lost answer at the
                 // callee, naming the caller (the exchange waits on, for its timeout); a made-up answer
                 // at the callee.
@@ -141,11 +141,11 @@ public struct TeachingChain: Sendable, Equatable {
             if let at = position[e.correlation] {
                 chains[at].events.append(i)
                 chains[at].end = e.time
-                if e.kind == "scenario.step", chains[at].events.count == 1 { chains[at].label = e["step"]?.description ?? "" }
+                if e.kind == .scenarioStep, chains[at].events.count == 1 { chains[at].label = e["step"]?.description ?? "" }
                 continue
             }
             position[e.correlation] = chains.count
-            let label = e.kind == "scenario.step" ? (e["step"]?.description ?? "") : "\(e.host): \(e.kind)"
+            let label = e.kind == .scenarioStep ? (e["step"]?.description ?? "") : "\(e.host): \(e.kind)"
             chains.append(TeachingChain(id: e.correlation, label: label, start: e.time, end: e.time, events: [i]))
         }
         return chains

@@ -28,7 +28,7 @@ extension TeachingLane {
     static func all(_ report: ScenarioReport, exchanges: [TeachingExchange], maxDevices: Int) -> [TeachingLane] {
         var used = Set<String>()   // looked up only
         for x in exchanges { used.insert(x.from); used.insert(x.to) }
-        for e in report.trace where e.kind == "notification.shown" { used.insert(e.host) }
+        for e in report.trace where e.kind == .notificationShown { used.insert(e.host) }
         let declared = report.scenario.devices
         var lanes: [TeachingLane] = declared.prefix(maxDevices).map { d in
             let client = d.client.rawValue == "tutorial" ? ("TutorialRegisterClient", "the tutorial's RegisterClient as written")

@@ -23,7 +23,7 @@ extension TeachingPage {
 
         // Which rows to draw: each chain's first `chainRows`; chains from the start while two
         // thirds of `diagramRows` last, then from the end for the rest; one band says what is left out.
-        let rowsOf: [[Int]] = run.chains.map { chain in chain.events.filter { exchangeOf[$0] != nil || trace[$0].kind == "notification.shown" } }
+        let rowsOf: [[Int]] = run.chains.map { chain in chain.events.filter { exchangeOf[$0] != nil || trace[$0].kind == .notificationShown } }
         let total = rowsOf.reduce(0) { $0 + $1.count }
         var drawnChains = Array(repeating: 0, count: rowsOf.count)   // rows drawn per chain
         var budget = limits.diagramRows * 2 / 3
@@ -58,7 +58,7 @@ extension TeachingPage {
                 let time = "<text class=\"t\" x=\"4\" y=\"\(y + 13)\">\(TeachingHTML.text(shortTime(e.time)))</text>"
                 if let i = exchangeOf[event], let from = column(run.exchanges[i].from), let to = column(run.exchanges[i].to) {
                     body += arrow(run.exchanges[i], id: "r\(r)x\(i)", markers: "r\(r)", step: step, from: x(from), to: x(to), y: y, time: time)
-                } else if e.kind == "notification.shown", let at = column(e.host) {
+                } else if e.kind == .notificationShown, let at = column(e.host) {
                     let text = "\(e.host) shows \u{201C}\(TeachingHTML.elide(e["text"]?.description ?? "", 40))\u{201D}"
                     body += "<g class=\"n\"\(step)><title>\(TeachingHTML.text("\(e.time) \(e.host) shows \"\(e["text"]?.description ?? "")\""))</title>\(time)"
                         + "<circle cx=\"\(x(at))\" cy=\"\(y + 9)\" r=\"5\"/><text x=\"\(x(at) + 9)\" y=\"\(y + 13)\">\(TeachingHTML.text(text))</text></g>\n"

@@ -105,26 +105,26 @@ public struct TeachingState: Sendable {
     public mutating func apply(_ e: TraceEvent) -> [Touched] {
         func f(_ key: String) -> String? { e[key]?.description }
         switch e.kind {
-        case "hub.registration-upserted", "hub.installation-upserted", "hub.installation-patched":
+        case .hubRegistrationUpserted, .hubInstallationUpserted, .hubInstallationPatched:
             guard let id = f("id") else { return [] }
             registrations[id] = Registration(id: id, platform: f("platform") ?? "", handle: f("handle") ?? "",
                                              tags: f("tags") ?? "", expires: f("expires") ?? "never")
             return [.registration(id)]
-        case "hub.registration-deleted", "hub.installation-deleted":
+        case .hubRegistrationDeleted, .hubInstallationDeleted:
             guard let id = f("id"), registrations.removeValue(forKey: id) != nil else { return [] }
             return [.registration(id)]
-        case "hub.registration-gone":
+        case .hubRegistrationGone:
             guard let id = f("id"), registrations[id] != nil, registrations[id]?.gone == false else { return [] }
             registrations[id]!.gone = true
             return [.registration(id)]
-        case "apns.stored", "fcm.stored", "wns.cached":
+        case .apnsStored, .fcmStored, .wnsCached:
             guard let id = heldID(e), let device = f("device") else { return [] }
             held[e.layer + "|" + id] = Held(service: e.layer, id: id, device: device)
             return [.held(service: e.layer, id: id)]
-        case "apns.delivered", "fcm.delivered", "wns.delivered", "notification.dropped":
+        case .apnsDelivered, .fcmDelivered, .wnsDelivered, .notificationDropped:
             guard Self.services.contains(e.layer), let id = heldID(e), held.removeValue(forKey: e.layer + "|" + id) != nil else { return [] }
             return [.held(service: e.layer, id: id)]
-        case "apns.token-invalidated", "fcm.token-invalidated", "wns.channel-invalidated":
+        case .apnsTokenInvalidated, .fcmTokenInvalidated, .wnsChannelInvalidated:
             let device = f("device") ?? "?"
             let handle = f("token") ?? f("handle") ?? "channel"
             let key = device + "|" + handle
@@ -141,21 +141,21 @@ public struct TeachingState: Sendable {
         guard var d = devices[e.host] else { return [] }
         let before = d
         switch e.kind {
-        case "device.install": d.installed = true
-        case "device.uninstall": d = DeviceView(name: d.name, online: d.online, shown: d.shown)
-        case "device.restore":
+        case .deviceInstall: d.installed = true
+        case .deviceUninstall: d = DeviceView(name: d.name, online: d.online, shown: d.shown)
+        case .deviceRestore:
             d.installed = true
             d.registration = e["stored-id"]?.description
-        case "device.handle-received": d.handle = e["handle"]?.description
-        case "app.login": d.user = e["user"]?.description
-        case "app.logout":   // the app forgets the user and the registration id it kept
+        case .deviceHandleReceived: d.handle = e["handle"]?.description
+        case .appLogin: d.user = e["user"]?.description
+        case .appLogout:   // the app forgets the user and the registration id it kept
             d.user = nil
             d.registration = nil
-        case "app.registered": d.registration = e["registration"]?.description
-        case "app.retry" where e["forgotten-id"] != nil: d.registration = nil
-        case "host.offline": d.online = false
-        case "host.online": d.online = true
-        case "notification.shown": d.shown.append(e["text"]?.description ?? "")
+        case .appRegistered: d.registration = e["registration"]?.description
+        case .appRetry where e["forgotten-id"] != nil: d.registration = nil
+        case .hostOffline: d.online = false
+        case .hostOnline: d.online = true
+        case .notificationShown: d.shown.append(e["text"]?.description ?? "")
         default: return []
         }
         guard d != before else { return [] }

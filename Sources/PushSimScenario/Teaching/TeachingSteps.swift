@@ -32,7 +32,7 @@ extension TeachingStep {
         var steps: [TeachingStep] = []
         var total = 0
         let roles = Explanation.Roles(report)
-        for (i, e) in report.trace.enumerated() where e.kind != "http.response" {
+        for (i, e) in report.trace.enumerated() where e.kind != .httpResponse {
             let touched = state.apply(e)
             let exchange = exchangeAt[i]
             let sentence = Explanation.sentence(e, roles)
@@ -114,7 +114,7 @@ public struct TeachingBadge: Sendable, Equatable {
             return step(event: trace.lastIndex { $0.time <= t } ?? 0)
         }
         func shown(_ device: String, _ by: VirtualTime?) -> [Int] {
-            trace.indices.filter { trace[$0].kind == "notification.shown" && trace[$0].host == device && trace[$0].time <= (by ?? trace[$0].time) }
+            trace.indices.filter { trace[$0].kind == .notificationShown && trace[$0].host == device && trace[$0].time <= (by ?? trace[$0].time) }
         }
         var badges: [TeachingBadge] = report.results.map { r in
             let e = r.expectation
@@ -126,7 +126,7 @@ public struct TeachingBadge: Sendable, Equatable {
             case .showsCount(let d, let n) where r.passed && n > 0: decided = shown(d, e.by).dropFirst(n - 1).first
             case .showsInOrder(let d, let texts) where r.passed: decided = shown(d, e.by).last { trace[$0]["text"]?.description == texts.last }
             case .status(let d, let operation, let code) where r.passed:
-                decided = trace.indices.first { trace[$0].kind == "app.call-result" && trace[$0].host == d
+                decided = trace.indices.first { trace[$0].kind == .appCallResult && trace[$0].host == d
                     && trace[$0]["operation"]?.description == operation.rawValue
                     && code.matches(trace[$0]["result"].flatMap { Int($0.description) }) }
             default: decided = nil

@@ -190,7 +190,7 @@ public final class APNsService: Host, CallReceiver {
             pushesPerToken[notification.token] = counter
             guard admitted else { return reject(.tooManyRequests, id: notification.apnsID, reply: reply, world: world) }
         }
-        world.record(layer: "apns", host: Self.name, kind: "apns.accepted",
+        world.record(layer: "apns", host: Self.name, kind: .apnsAccepted,
                      ["apns-id": notification.apnsID, "token": shortToken(notification.token), "device": record.device])
         // Success: 200, empty body, apns-id header (§1.8, A-RESP).
         reply.send(HTTPResponse(status: 200, headers: HTTPHeaders("apns-id", notification.apnsID)), world: world)
@@ -198,7 +198,7 @@ public final class APNsService: Host, CallReceiver {
     }
 
     private func reject(_ rejection: APNsRejection, id: String, reply: Reply, world: World) {
-        world.record(layer: "apns", host: Self.name, kind: "apns.rejected",
+        world.record(layer: "apns", host: Self.name, kind: .apnsRejected,
                      ["status": rejection.status, "reason": rejection.reason])
         reply.send(rejection.response(apnsID: id), world: world)
     }
@@ -232,10 +232,10 @@ public final class APNsService: Host, CallReceiver {
         let (n, record) = (push.notification, push.record)
         switch DeviceAnswer(result) {
         case .shown:
-            world.record(layer: "apns", host: Self.name, kind: "apns.delivered", ["apns-id": n.apnsID, "device": record.device])
+            world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, ["apns-id": n.apnsID, "device": record.device])
         case .handleGone:
             tokens.invalidate(n.token, at: world.now)
-            world.record(layer: "apns", host: Self.name, kind: "apns.token-invalidated",
+            world.record(layer: "apns", host: Self.name, kind: .apnsTokenInvalidated,
                          ["token": shortToken(n.token), "device": record.device, "why": "app no longer installed for this token"])
         case .unreachable:
             keep(n, record: record, world: world)
@@ -244,7 +244,7 @@ public final class APNsService: Host, CallReceiver {
 
     private func keep(_ n: APNsNotification, record: HandleRecord, world: World) {
         if n.expiration == 0 {
-            world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+            world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                          ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration is 0 (single attempt)"])
             return
         }
@@ -254,18 +254,18 @@ public final class APNsService: Host, CallReceiver {
             expiresAt = min(expiresAt, world.anchor.virtualTime(unixSeconds: e))
         }
         if expiresAt <= world.now {
-            world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+            world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                          ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration has passed"])
             return
         }
         let key = record.device + "|" + record.app
         if let older = stored[key] {
-            world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+            world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                          ["apns-id": older.notification.apnsID, "reason": "replaced by a newer notification for the same app (APNs keeps one)"])
         }
         stored[key] = Stored(notification: n, correlation: world.correlation, device: record.device, app: record.app,
                              storedAt: world.now, expiresAt: expiresAt)
-        world.record(layer: "apns", host: Self.name, kind: "apns.stored", ["apns-id": n.apnsID, "device": record.device])
+        world.record(layer: "apns", host: Self.name, kind: .apnsStored, ["apns-id": n.apnsID, "device": record.device])
     }
 
     // MARK: Device side
@@ -274,7 +274,7 @@ public final class APNsService: Host, CallReceiver {
         switch request.path {
         case DeviceChannel.registerPath:
             // A classic 32-byte token, 64 hex digits (§1.5).
-            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "apns.token-issued",
+            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .apnsTokenIssued,
                                   make: { random.hex(bytes: 32) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
@@ -290,7 +290,7 @@ public final class APNsService: Host, CallReceiver {
             let s = stored.removeValue(forKey: key)!
             world.inCorrelation(s.correlation) {
                 if s.expiresAt <= world.now {
-                    world.record(layer: "apns", host: Self.name, kind: "notification.dropped",
+                    world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                                  ["apns-id": s.notification.apnsID, "reason": "expired while the device was unreachable"])
                 } else if let record = tokens[s.notification.token] {
                     deliver(s.notification, record: record, world: world)

@@ -136,7 +136,7 @@ public final class FCMService: Host, CallReceiver {
         }
         let token = "ya29." + random.string(count: 40, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         accessTokens.issue(token, to: project.serviceAccount, expiresAt: world.now + .seconds(3_599))
-        world.record(layer: "fcm", host: Self.name, kind: "fcm.access-token-issued", ["account": iss])
+        world.record(layer: "fcm", host: Self.name, kind: .fcmAccessTokenIssued, ["account": iss])
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json"],
             text: #"{"access_token":"\#(token)","expires_in":3599,"token_type":"Bearer"}"#))
     }
@@ -146,7 +146,7 @@ public final class FCMService: Host, CallReceiver {
     private func handleSend(_ request: HTTPRequest, exchange: Exchange, world: World) {
         var reply = Reply(exchange: exchange)
         func fail(_ e: FCMError) {
-            world.record(layer: "fcm", host: Self.name, kind: "fcm.rejected", ["status": e.httpStatus, "error": e.errorCode ?? e.status])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmRejected, ["status": e.httpStatus, "error": e.errorCode ?? e.status])
             reply.send(e.response, world: world)
         }
         if let fault = faultInterpreter.match(faults, at: world.now) {
@@ -186,7 +186,7 @@ public final class FCMService: Host, CallReceiver {
         // No sign of life for 270 days: the token expired (§2.6, F-TOK).
         if let limit = tokenInactivityLimit, world.now >= record.lastActiveAt + limit {
             tokens.invalidate(token, at: record.lastActiveAt + limit)
-            world.record(layer: "fcm", host: Self.name, kind: "fcm.token-expired",
+            world.record(layer: "fcm", host: Self.name, kind: .fcmTokenExpired,
                          ["token": shortToken(token), "device": record.device, "inactive-since": record.lastActiveAt.description])
             return fail(.unregistered)
         }
@@ -197,7 +197,7 @@ public final class FCMService: Host, CallReceiver {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
         let (name, body) = message.validateOnly ? Self.successBody(project: project.projectID, messageID: "fake_message_id")
             : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
-        world.record(layer: "fcm", host: Self.name, kind: "fcm.accepted",
+        world.record(layer: "fcm", host: Self.name, kind: .fcmAccepted,
                      ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
         reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, body: body), world: world)
         guard !message.validateOnly, let record else { return }
@@ -275,23 +275,23 @@ public final class FCMService: Host, CallReceiver {
         switch DeviceAnswer(result) {
         case .shown:
             tokens.touch(entry.token, at: world.now)
-            world.record(layer: "fcm", host: Self.name, kind: "fcm.delivered", ["name": entry.name, "device": device])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, ["name": entry.name, "device": device])
         case .handleGone:
             tokens.invalidate(entry.token, at: world.now)
-            world.record(layer: "fcm", host: Self.name, kind: "fcm.token-invalidated",
+            world.record(layer: "fcm", host: Self.name, kind: .fcmTokenInvalidated,
                          ["token": shortToken(entry.token), "device": device, "why": "app no longer installed for this token"])
         case .unreachable:
             if entry.message.ttlSeconds == 0 {
-                world.record(layer: "fcm", host: Self.name, kind: "notification.dropped",
+                world.record(layer: "fcm", host: Self.name, kind: .notificationDropped,
                              ["name": entry.name, "reason": "device unreachable and ttl is 0"])
                 return
             }
             var queue = queues[device] ?? FCMOfflineQueue()
             for event in queue.add(entry) {
-                world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": event.name, "reason": event.reason])
+                world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, ["name": event.name, "reason": event.reason])
             }
             queues[device] = queue
-            world.record(layer: "fcm", host: Self.name, kind: "fcm.stored", ["name": entry.name, "device": device, "pending": queue.messages.count])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmStored, ["name": entry.name, "device": device, "pending": queue.messages.count])
         }
     }
 
@@ -305,13 +305,13 @@ public final class FCMService: Host, CallReceiver {
                                payload: Array(#"{"message_type":"deleted_messages"}"#.utf8)) { [self] status in
                 switch status {
                 case 200?:
-                    world.record(layer: "fcm", host: Self.name, kind: "fcm.deleted-messages-sent", ["device": device])
+                    world.record(layer: "fcm", host: Self.name, kind: .fcmDeletedMessagesSent, ["device": device])
                 case nil:
                     var queue = queues[device] ?? FCMOfflineQueue()
                     if queue.deletedNotice == nil { queue.deletedNotice = notice }
                     queues[device] = queue
                 default:
-                    world.record(layer: "fcm", host: Self.name, kind: "notification.dropped",
+                    world.record(layer: "fcm", host: Self.name, kind: .notificationDropped,
                                  ["name": "deleted_messages", "reason": "the app that should hear of the deleted messages is gone"])
                 }
             }
@@ -325,7 +325,7 @@ public final class FCMService: Host, CallReceiver {
         case DeviceChannel.registerPath:
             // `environment` carries the sender id (project number) the app registers with.
             let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "fcm.token-issued",
+            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .fcmTokenIssued,
                                   inactivityLimit: tokenInactivityLimit, make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
@@ -335,7 +335,7 @@ public final class FCMService: Host, CallReceiver {
             for entry in entries {
                 world.inCorrelation(entry.correlation) {
                     if entry.expiresAt <= world.now {
-                        world.record(layer: "fcm", host: Self.name, kind: "notification.dropped", ["name": entry.name, "reason": "ttl passed while the device was offline"])
+                        world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, ["name": entry.name, "reason": "ttl passed while the device was offline"])
                     } else {
                         deliver(entry, device: exchange.caller, world: world)
                     }

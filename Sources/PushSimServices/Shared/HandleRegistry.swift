@@ -156,7 +156,7 @@ extension HandleRegistry {
     /// `inactivityLimit` counts as expired (FCM: 270 days, F-TOK); asking for it again is a sign of
     /// life. `present` turns a handle into what the app receives (WNS hands out the whole channel
     /// URI). Traces `issuedKind`.
-    mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: String,
+    mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: TraceKind,
                                  lifetime: VirtualDuration? = nil, inactivityLimit: VirtualDuration? = nil,
                                  make: () -> String, present: (String) -> String = { $0 }) {
         // An install number past 32 bits (a device counts its installs from 1) or yet another

@@ -46,7 +46,7 @@ package enum RetiredEndpoints {
     /// Answers a request to a retired Google endpoint and traces `endpoint.retired`.
     static func answer(_ request: HTTPRequest, exchange: Exchange, world: World, service: String) {
         let response = gcmHosts.contains(request.authority) ? gcmResponse : legacyFCMResponse
-        world.record(layer: service, host: service, kind: "endpoint.retired",
+        world.record(layer: service, host: service, kind: .endpointRetired,
                      ["authority": request.authority, "path": request.path, "status": response.status])
         world.respond(to: exchange, with: response)
     }

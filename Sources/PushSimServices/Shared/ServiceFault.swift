@@ -155,10 +155,10 @@ extension World {
     func recordInjected(_ fault: ServiceFault, service: String, status: Int?, reason: String) {
         switch fault.effect {
         case .slow(let d):
-            record(layer: service, host: service, kind: "fault.injected",
+            record(layer: service, host: service, kind: .faultInjected,
                    ["fault": fault.label, "injected": true, "delay": d.description])
         default:
-            record(layer: service, host: service, kind: "fault.injected",
+            record(layer: service, host: service, kind: .faultInjected,
                    ["fault": fault.label, "injected": true, "status": status ?? 0, "reason": reason])
         }
     }

@@ -155,7 +155,7 @@ public final class WNSService: Host, CallReceiver {
         let messageID = random.hex(bytes: 8, uppercase: true)
         var reply = Reply(exchange: exchange)
         func fail(_ r: WNSRejection) {
-            world.record(layer: "wns", host: Self.name, kind: "wns.rejected", ["status": r.status, "error": r.description])
+            world.record(layer: "wns", host: Self.name, kind: .wnsRejected, ["status": r.status, "error": r.description])
             reply.send(r.response(messageID: messageID), world: world)
         }
         if let fault = faultInterpreter.match(faults, at: world.now) {
@@ -192,14 +192,14 @@ public final class WNSService: Host, CallReceiver {
             headers.add("X-WNS-DeviceConnectionStatus", world.isOnline(record.device) ? "connected" : "disconnected")
         }
         if offlineToast {
-            world.record(layer: "wns", host: Self.name, kind: "wns.accepted",
+            world.record(layer: "wns", host: Self.name, kind: .wnsAccepted,
                          ["msg-id": messageID, "type": type.rawValue, "device": record.device, "status": "dropped"])
         } else {
-            world.record(layer: "wns", host: Self.name, kind: "wns.accepted", ["msg-id": messageID, "type": type.rawValue, "device": record.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsAccepted, ["msg-id": messageID, "type": type.rawValue, "device": record.device])
         }
         reply.send(HTTPResponse(status: 200, headers: headers), world: world)
         if offlineToast && offlineToasts == .drop {
-            world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+            world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
                          ["msg-id": messageID, "reason": "device offline and wns/toast is not cached"])
             return
         }
@@ -226,28 +226,28 @@ public final class WNSService: Host, CallReceiver {
         let (n, cachePolicy) = (push.notification, push.cachePolicy)
         switch DeviceAnswer(result) {
         case .shown:
-            world.record(layer: "wns", host: Self.name, kind: "wns.delivered", ["msg-id": n.messageID, "device": n.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsDelivered, ["msg-id": n.messageID, "device": n.device])
         case .handleGone:
             channels.invalidate(n.token, at: world.now)
-            world.record(layer: "wns", host: Self.name, kind: "wns.channel-invalidated", ["device": n.device, "why": "app no longer installed for this channel"])
+            world.record(layer: "wns", host: Self.name, kind: .wnsChannelInvalidated, ["device": n.device, "why": "app no longer installed for this channel"])
         case .unreachable:
             guard n.type == .toast ? offlineToasts == .keepLast : n.type.isCached(policy: cachePolicy) else {
-                world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
                              ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
                 return
             }
             if let reason = expiryReason(n, world: world) {
-                world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
                              ["msg-id": n.messageID, "reason": "device offline and " + reason])
                 return
             }
             let key = n.token + "|" + n.type.rawValue
             if let old = cache[key] {
-                world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
                              ["msg-id": old.messageID, "reason": "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
             }
             cache[key] = n
-            world.record(layer: "wns", host: Self.name, kind: "wns.cached", ["msg-id": n.messageID, "device": n.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsCached, ["msg-id": n.messageID, "device": n.device])
         }
     }
 
@@ -267,7 +267,7 @@ public final class WNSService: Host, CallReceiver {
         switch request.path {
         case DeviceChannel.registerPath:
             // A channel lives 30 days; an app asking after that gets a new one (W-OVR).
-            channels.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: "wns.channel-issued",
+            channels.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .wnsChannelIssued,
                                     lifetime: Self.channelLifetime,
                                     make: { "AwYAAAD" + random.string(count: 80, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") },
                                     present: Self.channelURI)
@@ -277,7 +277,7 @@ public final class WNSService: Host, CallReceiver {
                 let n = cache.removeValue(forKey: key)!
                 world.inCorrelation(n.correlation) {
                     if let reason = expiryReason(n, world: world) {
-                        world.record(layer: "wns", host: Self.name, kind: "notification.dropped",
+                        world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
                                      ["msg-id": n.messageID, "reason": "cached but " + reason])
                     } else {
                         deliver(n, cachePolicy: "cache", world: world)

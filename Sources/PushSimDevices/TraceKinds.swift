@@ -1,0 +1,62 @@
+import PushSimKernel
+
+/// The kinds of trace event recorded by the simulated devices: the OS side and the app: emitters
+/// and checkers name them through these constants, so a misspelt kind does not compile.
+extension TraceKind {
+    /// `app.badge-updated`
+    public static let appBadgeUpdated = TraceKind("app.badge-updated")
+    /// `app.call-result`
+    public static let appCallResult = TraceKind("app.call-result")
+    /// `app.data-received`
+    public static let appDataReceived = TraceKind("app.data-received")
+    /// `app.ignored`
+    public static let appIgnored = TraceKind("app.ignored")
+    /// `app.login`
+    public static let appLogin = TraceKind("app.login")
+    /// `app.logout`
+    public static let appLogout = TraceKind("app.logout")
+    /// `app.messages-deleted`
+    public static let appMessagesDeleted = TraceKind("app.messages-deleted")
+    /// `app.registered`
+    public static let appRegistered = TraceKind("app.registered")
+    /// `app.registration-failed`
+    public static let appRegistrationFailed = TraceKind("app.registration-failed")
+    /// `app.request`
+    public static let appRequest = TraceKind("app.request")
+    /// `app.retry`
+    public static let appRetry = TraceKind("app.retry")
+    /// `app.send`
+    public static let appSend = TraceKind("app.send")
+    /// `app.sound-played`
+    public static let appSoundPlayed = TraceKind("app.sound-played")
+    /// `app.tags-requested`
+    public static let appTagsRequested = TraceKind("app.tags-requested")
+    /// `app.updated`
+    public static let appUpdated = TraceKind("app.updated")
+    /// `app.woken`
+    public static let appWoken = TraceKind("app.woken")
+    /// `device.handle-failed`
+    public static let deviceHandleFailed = TraceKind("device.handle-failed")
+    /// `device.handle-received`
+    public static let deviceHandleReceived = TraceKind("device.handle-received")
+    /// `device.handle-refresh`
+    public static let deviceHandleRefresh = TraceKind("device.handle-refresh")
+    /// `device.ignored`
+    public static let deviceIgnored = TraceKind("device.ignored")
+    /// `device.install`
+    public static let deviceInstall = TraceKind("device.install")
+    /// `device.push-received`
+    public static let devicePushReceived = TraceKind("device.push-received")
+    /// `device.push-refused`
+    public static let devicePushRefused = TraceKind("device.push-refused")
+    /// `device.reconnected`
+    public static let deviceReconnected = TraceKind("device.reconnected")
+    /// `device.restore`
+    public static let deviceRestore = TraceKind("device.restore")
+    /// `device.uninstall`
+    public static let deviceUninstall = TraceKind("device.uninstall")
+    /// `notification.replaced`
+    public static let notificationReplaced = TraceKind("notification.replaced")
+    /// `notification.shown`
+    public static let notificationShown = TraceKind("notification.shown")
+}

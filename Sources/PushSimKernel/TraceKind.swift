@@ -1,0 +1,17 @@
+/// What a trace event says happened, dotted lower case: `http.request`, `notification.shown`.
+///
+/// Each layer declares the kinds it records as constants (`TraceKind.httpRequest`, in its
+/// `TraceKinds.swift`), and emitters and checkers both use them: a checker waiting for a kind that
+/// no emitter spells the same way does not compile, where a string would silently never match.
+/// There is no string literal conversion on purpose; `init(_:)` is for reading a kind back from a
+/// written trace.
+public struct TraceKind: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The kind as traces write it, e.g. `hub.pns-accepted`.
+    public let name: String
+    /// The kind named `name`.
+    public init(_ name: String) { self.name = name }
+    /// ``name``.
+    public var description: String { name }
+    /// By name.
+    public static func < (a: TraceKind, b: TraceKind) -> Bool { a.name < b.name }
+}

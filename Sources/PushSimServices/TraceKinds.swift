@@ -1,0 +1,50 @@
+import PushSimKernel
+
+/// The kinds of trace event recorded by the fake push services (APNs, FCM, WNS): emitters and
+/// checkers name them through these constants, so a misspelt kind does not compile.
+extension TraceKind {
+    /// `apns.accepted`
+    public static let apnsAccepted = TraceKind("apns.accepted")
+    /// `apns.delivered`
+    public static let apnsDelivered = TraceKind("apns.delivered")
+    /// `apns.rejected`
+    public static let apnsRejected = TraceKind("apns.rejected")
+    /// `apns.stored`
+    public static let apnsStored = TraceKind("apns.stored")
+    /// `apns.token-invalidated`
+    public static let apnsTokenInvalidated = TraceKind("apns.token-invalidated")
+    /// `apns.token-issued`
+    public static let apnsTokenIssued = TraceKind("apns.token-issued")
+    /// `endpoint.retired`
+    public static let endpointRetired = TraceKind("endpoint.retired")
+    /// `fcm.accepted`
+    public static let fcmAccepted = TraceKind("fcm.accepted")
+    /// `fcm.access-token-issued`
+    public static let fcmAccessTokenIssued = TraceKind("fcm.access-token-issued")
+    /// `fcm.deleted-messages-sent`
+    public static let fcmDeletedMessagesSent = TraceKind("fcm.deleted-messages-sent")
+    /// `fcm.delivered`
+    public static let fcmDelivered = TraceKind("fcm.delivered")
+    /// `fcm.rejected`
+    public static let fcmRejected = TraceKind("fcm.rejected")
+    /// `fcm.stored`
+    public static let fcmStored = TraceKind("fcm.stored")
+    /// `fcm.token-expired`
+    public static let fcmTokenExpired = TraceKind("fcm.token-expired")
+    /// `fcm.token-invalidated`
+    public static let fcmTokenInvalidated = TraceKind("fcm.token-invalidated")
+    /// `fcm.token-issued`
+    public static let fcmTokenIssued = TraceKind("fcm.token-issued")
+    /// `wns.accepted`
+    public static let wnsAccepted = TraceKind("wns.accepted")
+    /// `wns.cached`
+    public static let wnsCached = TraceKind("wns.cached")
+    /// `wns.channel-invalidated`
+    public static let wnsChannelInvalidated = TraceKind("wns.channel-invalidated")
+    /// `wns.channel-issued`
+    public static let wnsChannelIssued = TraceKind("wns.channel-issued")
+    /// `wns.delivered`
+    public static let wnsDelivered = TraceKind("wns.delivered")
+    /// `wns.rejected`
+    public static let wnsRejected = TraceKind("wns.rejected")
+}
