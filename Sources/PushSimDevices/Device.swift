@@ -234,5 +234,5 @@ public final class Device: Host {
     }
 
     /// Nothing: what a device holds (inbox, storage) is its state, not unfinished work.
-    public func leftovers(world: World) -> [String] { [] }
+    public func leftovers(world: World) -> [Leftover] { [] }
 }

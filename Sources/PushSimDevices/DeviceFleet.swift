@@ -191,5 +191,5 @@ public final class DeviceFleet: Host, CallReceiver {
     }
 
     /// Nothing: the fleet's counters are its state, not unfinished work.
-    public func leftovers(world: World) -> [String] { [] }
+    public func leftovers(world: World) -> [Leftover] { [] }
 }

@@ -122,7 +122,7 @@ extension NotificationHub {
         world.record(layer: "hub", host: Self.name, kind: .hubPNSRetry,
                      ["notification": n.id, "registration": t.label, "reason": reason, "in": "\(delay)"])
         let key = "\(n.id)/\(t.label)"
-        retriesWaiting[key] = "notification \(n.id) for registration \(t.label) waiting to retry (\(reason))"
+        retriesWaiting[key] = Leftover("notification \(n.id) for registration \(t.label) waiting to retry (\(reason))", pendingIDs: [n.id])
         world.schedule(after: delay) { [self] in
             retriesWaiting[key] = nil
             // Retry against the target as it is now: deleted, expired or moved to another

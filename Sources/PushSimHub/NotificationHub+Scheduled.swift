@@ -73,7 +73,7 @@ extension NotificationHub {
     }
 
     /// Scheduled sends not fired yet, by id.
-    var scheduledLeftovers: [String] {
-        scheduled.keys.sorted().map { "scheduled notification \($0) not sent yet (due at \(scheduled[$0]!.due))" }
+    var scheduledLeftovers: [Leftover] {
+        scheduled.keys.sorted().map { Leftover("scheduled notification \($0) not sent yet (due at \(scheduled[$0]!.due))", pendingIDs: [$0]) }
     }
 }

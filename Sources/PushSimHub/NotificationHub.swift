@@ -38,7 +38,7 @@ public final class NotificationHub: Host, CallReceiver {
     @exclusivity(unchecked) var pnsHeaders = PNSHeaderMemo()
     var notificationCounter = 0
     /// Retries waiting for their time, for the leftovers report.
-    var retriesWaiting: [String: String] = [:]   // key → description; looked up, reported sorted
+    var retriesWaiting: [String: Leftover] = [:]   // key → leftover; looked up, reported sorted
     /// Requests to the PNSs: in flight, and waiting for a free stream.
     @exclusivity(unchecked) var streams: PNSStreams
     var installations = InstallationStore()
@@ -147,7 +147,7 @@ public final class NotificationHub: Host, CallReceiver {
 
     /// Retries waiting for their time, PNS requests in flight or waiting for a stream, and
     /// scheduled sends not fired yet.
-    public func leftovers(world: World) -> [String] {
+    public func leftovers(world: World) -> [Leftover] {
         (retriesWaiting.map { ($0.key, $0.value) } + streams.leftovers).sorted { $0.0 < $1.0 }.map(\.1) + scheduledLeftovers
     }
 

@@ -88,10 +88,11 @@ struct PNSStreams {
 
     /// Copies sent and not answered, and how many wait for a stream, for the leftovers report:
     /// `(key, line)` pairs that the hub sorts by key.
-    var leftovers: [(String, String)] {
+    var leftovers: [(String, Leftover)] {
         var out = inFlight.compactMap { $0 }.map { c in
             ("\(c.notification.id)/\(c.target.label)",
-             "notification \(c.notification.id) for registration \(c.target.label) not yet accepted by its PNS (attempt \(c.attempt))")
+             Leftover("notification \(c.notification.id) for registration \(c.target.label) not yet accepted by its PNS (attempt \(c.attempt))",
+                      pendingIDs: [c.notification.id]))
         }
         var waitingCount = 0
         for w in waiting[waitingHead...] {
@@ -100,7 +101,7 @@ struct PNSStreams {
             case .fanOut(let cursor): waitingCount += cursor.remaining
             }
         }
-        if waitingCount > 0 { out.append(("~waiting", "\(waitingCount) notification copies waiting for a free PNS stream")) }
+        if waitingCount > 0 { out.append(("~waiting", Leftover("\(waitingCount) notification copies waiting for a free PNS stream"))) }
         return out
     }
 }

@@ -9,13 +9,13 @@ public protocol Host: AnyObject {
     /// `world.respond(to: exchange, with:)`, at once or later (after calls of your own).
     func handle(_ request: HTTPRequest, exchange: Exchange, world: World)
     /// What this host still holds when the run ends (stored notifications, pending work), one
-    /// line each, for the leftovers report.
-    func leftovers(world: World) -> [String]
+    /// ``Leftover`` each, for the leftovers report and the checkers.
+    func leftovers(world: World) -> [Leftover]
 }
 
 extension Host {
     /// By default a host holds nothing worth reporting.
-    public func leftovers(world: World) -> [String] { [] }
+    public func leftovers(world: World) -> [Leftover] { [] }
 }
 
 /// A host that takes call results as method calls rather than closures (see

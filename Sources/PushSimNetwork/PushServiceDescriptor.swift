@@ -16,6 +16,10 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     public let deviceHost: String
     /// The hub's `ServiceBusNotification-Format` for native notifications to this service.
     public let hubFormat: String
+    /// The trace field under which the service records its id for a message (the id the device
+    /// later gets it with): `apns-id`, `name` (FCM's message name), `msg-id`. The fake records
+    /// under this key and checkers read it from here.
+    public let messageIDField: String
 
     /// The service's ``name``: `apns`, `fcm`, `wns`.
     public var description: String { name }
@@ -23,15 +27,15 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// Apple Push Notification service.
     public static let apns = PushServiceDescriptor(
         name: "apns", displayName: "APNs", providerHosts: ["api.push.apple.com", "api.sandbox.push.apple.com"],
-        deviceHost: "courier.push.apple.com", hubFormat: "apple")
+        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: "apns-id")
     /// Firebase Cloud Messaging, HTTP v1.
     public static let fcm = PushServiceDescriptor(
         name: "fcm", displayName: "FCM", providerHosts: ["fcm.googleapis.com"],
-        deviceHost: "mtalk.google.com", hubFormat: "fcmv1")
+        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: "name")
     /// Windows Push Notification Services.
     public static let wns = PushServiceDescriptor(
         name: "wns", displayName: "WNS", providerHosts: ["cloud.notify.windows.com"],
-        deviceHost: "client.wns.windows.com", hubFormat: "windows")
+        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: "msg-id")
 
     /// Every push service PushSim simulates, in a fixed order.
     public static let all: [PushServiceDescriptor] = [apns, fcm, wns]

@@ -338,14 +338,17 @@ public final class World {
     public func requestStop() { stopRequested = true }
 
     /// Calls still waiting for an answer, timers not yet fired, and each host's own leftovers.
-    public func leftovers() -> [String] {
-        var lines: [String] = []
+    /// Each host's leftovers are printed after its name (`apns: notification … kept for …`).
+    public func leftovers() -> [Leftover] {
+        var all: [Leftover] = []
         for c in calls.pending.sorted(by: { $0.order < $1.order }) {
-            lines.append("network: call \(c.method) \(c.authority)\(c.path) from \(c.caller) still in flight [\(c.correlation)]")
+            all.append(Leftover("network: call \(c.method) \(c.authority)\(c.path) from \(c.caller) still in flight [\(c.correlation)]"))
         }
-        if !timers.isEmpty { lines.append("network: \(timers.count) timer(s) not yet fired") }
-        for name in hostOrder { lines += hosts[name]!.leftovers(world: self).map { "\(name): \($0)" } }
-        return lines
+        if !timers.isEmpty { all.append(Leftover("network: \(timers.count) timer(s) not yet fired")) }
+        for name in hostOrder {
+            all += hosts[name]!.leftovers(world: self).map { Leftover("\(name): \($0.line)", pendingIDs: $0.pendingIDs) }
+        }
+        return all
     }
 
     // MARK: Internals

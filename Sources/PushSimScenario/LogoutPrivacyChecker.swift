@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 
 /// After a logout completes from the user's point of view, that device shows nothing more sent to
 /// that user.
@@ -82,7 +83,7 @@ final class LogoutPrivacyChecker: InvariantChecker {
         return offlinePeriods[device]?.contains { $0.contains(event) } ?? false
     }
 
-    func result(leftovers: [String]) -> InvariantResult {
+    func result(leftovers: [Leftover]) -> InvariantResult {
         InvariantResult(id: "logout-privacy", name: "nothing shown after logout",
                         statement: "after a user logs out of a device, it shows nothing more sent to that user",
                         enforced: enforced, violations: violations)

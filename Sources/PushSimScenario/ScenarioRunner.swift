@@ -92,7 +92,7 @@ public enum ScenarioRunner {
         return .success(ScenarioReport(scenario: scenario, seed: seed, results: results,
                                        invariants: invariants, end: end,
                                        finalTime: simulation.world.now, events: simulation.world.eventsProcessed,
-                                       leftovers: leftovers, trace: simulation.world.trace.events))
+                                       leftovers: leftovers.map(\.line), trace: simulation.world.trace.events))
     }
 
     /// The options a scenario's settings give a ``Simulation`` (backend, accounts, hub TTL and

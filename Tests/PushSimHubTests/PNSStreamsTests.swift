@@ -51,7 +51,7 @@ struct PNSStreamsTests {
         w.client.sendAppleNativeNotification(Payload.apple, tags: ["news"]) { outcome = $0 }
         w.advance(.seconds(5))
         #expect(outcome != nil)
-        let lines = w.world.leftovers()
+        let lines = w.world.leftovers().map(\.line)
         #expect(lines.contains("hub: notification ntf-000001 for registration reg-000001 not yet accepted by its PNS (attempt 1)"))
         #expect(lines.contains("hub: 6 notification copies waiting for a free PNS stream"))
         w.world.run()

@@ -70,7 +70,7 @@ struct ScheduledSendTests {
     @Test func aPendingScheduledSendIsALeftover() {
         let w = HubWorld(services: false)
         _ = schedule(w, in: .days(1))
-        #expect(w.hub.leftovers(world: w.world) == ["scheduled notification ntf-000001 not sent yet (due at 1+00:00:00.000)"])
+        #expect(w.hub.leftovers(world: w.world).map(\.line) == ["scheduled notification ntf-000001 not sent yet (due at 1+00:00:00.000)"])
     }
 
     @Test func cancellingTwiceOrAfterTheSendIs404() {

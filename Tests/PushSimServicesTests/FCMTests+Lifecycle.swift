@@ -24,7 +24,7 @@ struct FCMDeletedMessagesTests {
     @Test func theAppHearsOfTheDeletedMessagesFirstOnReconnect() throws {
         let bench = FCMBench()
         overflow(bench)
-        #expect(bench.world.leftovers().contains("fcm: onDeletedMessages() pending for pixel"))
+        #expect(bench.world.leftovers().map(\.line).contains("fcm: onDeletedMessages() pending for pixel"))
         bench.phone.goOnline()
         bench.world.run()
         #expect(bench.phone.pushes.count == 2)
@@ -57,7 +57,7 @@ struct FCMDeletedMessagesTests {
         bench.phone.goOffline()                             // the pushes arrive at +20 ms to an offline phone
         bench.world.run()
         #expect(bench.phone.pushes.isEmpty)
-        #expect(bench.world.leftovers().contains("fcm: onDeletedMessages() pending for pixel"))
+        #expect(bench.world.leftovers().map(\.line).contains("fcm: onDeletedMessages() pending for pixel"))
         bench.phone.goOnline()
         bench.world.run()
         #expect(bench.phone.pushes.filter(\.isDeletedMessagesNotice).count == 1)

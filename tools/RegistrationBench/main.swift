@@ -105,7 +105,7 @@ func runOnce(seed: UInt64) -> RepResult {
             fatalError("device d\(i)'s send was not answered 200: \(d.calls.last.map { "\($0.status ?? -1) \($0.failure ?? "")" } ?? "none")")
         }
     }
-    if !sim.world.leftovers().isEmpty { fatalError("leftovers after the run: \(sim.world.leftovers().prefix(5))") }
+    if !sim.world.leftovers().isEmpty { fatalError("leftovers after the run: \(sim.world.leftovers().prefix(5).map(\.line))") }
     return RepResult(setup: setup, sends: sends, whole: whole, setupEvents: setupEvents, sendEvents: sendEvents)
 }
 

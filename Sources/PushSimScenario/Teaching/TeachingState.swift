@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 
 /// What each part of the world holds after a step of a run, derived from the trace alone (no
 /// access to the simulation): the hub's registrations and their tags, the notifications each push
@@ -135,7 +136,10 @@ public struct TeachingState: Sendable {
         }
     }
 
-    private func heldID(_ e: TraceEvent) -> String? { (e["apns-id"] ?? e["name"] ?? e["msg-id"])?.description }
+    /// The message id a push service's event names, under that service's field.
+    private func heldID(_ e: TraceEvent) -> String? {
+        PushServiceDescriptor.named(e.layer).flatMap { e[$0.messageIDField] }?.description
+    }
 
     private mutating func applyToDevice(_ e: TraceEvent) -> [Touched] {
         guard var d = devices[e.host] else { return [] }

@@ -62,6 +62,8 @@ public struct APNsConfiguration: Sendable {
 public final class APNsService: Host, CallReceiver {
     /// `apns`: the host name in the world and the service's name in traces.
     public static let name = PushServiceDescriptor.apns.name
+    /// The trace field of its message ids (``PushServiceDescriptor/messageIDField``).
+    static let messageIDField = PushServiceDescriptor.apns.messageIDField
     /// `api.push.apple.com`: accepts only tokens issued in the production environment (§1.5).
     public static let productionHost = PushServiceDescriptor.apns.providerHosts[0]
     /// `api.sandbox.push.apple.com`: accepts only sandbox tokens (§1.5).
@@ -132,10 +134,11 @@ public final class APNsService: Host, CallReceiver {
     }
 
     /// One line per notification still kept for an unreachable device, sorted by device and app.
-    public func leftovers(world: World) -> [String] {
+    public func leftovers(world: World) -> [Leftover] {
         stored.keys.sorted().map { key in
             let s = stored[key]!
-            return "notification \(s.notification.apnsID) kept for \(s.device) (\(s.app)) since \(s.storedAt), undelivered"
+            return Leftover("notification \(s.notification.apnsID) kept for \(s.device) (\(s.app)) since \(s.storedAt), undelivered",
+                            pendingIDs: [s.notification.apnsID])
         }
     }
 
@@ -191,7 +194,7 @@ public final class APNsService: Host, CallReceiver {
             guard admitted else { return reject(.tooManyRequests, id: notification.apnsID, reply: reply, world: world) }
         }
         world.record(layer: "apns", host: Self.name, kind: .apnsAccepted,
-                     ["apns-id": notification.apnsID, "token": shortToken(notification.token), "device": record.device])
+                     [Self.messageIDField: notification.apnsID, "token": shortToken(notification.token), "device": record.device])
         // Success: 200, empty body, apns-id header (§1.8, A-RESP).
         reply.send(HTTPResponse(status: 200, headers: HTTPHeaders("apns-id", notification.apnsID)), world: world)
         deliver(notification, record: record, world: world)
@@ -232,7 +235,7 @@ public final class APNsService: Host, CallReceiver {
         let (n, record) = (push.notification, push.record)
         switch DeviceAnswer(result) {
         case .shown:
-            world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, ["apns-id": n.apnsID, "device": record.device])
+            world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, [Self.messageIDField: n.apnsID, "device": record.device])
         case .handleGone:
             tokens.invalidate(n.token, at: world.now)
             world.record(layer: "apns", host: Self.name, kind: .apnsTokenInvalidated,
@@ -245,7 +248,7 @@ public final class APNsService: Host, CallReceiver {
     private func keep(_ n: APNsNotification, record: HandleRecord, world: World) {
         if n.expiration == 0 {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                         ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration is 0 (single attempt)"])
+                         [Self.messageIDField: n.apnsID, "reason": "device unreachable and apns-expiration is 0 (single attempt)"])
             return
         }
         var expiresAt = world.now + configuration.maxStorage
@@ -255,17 +258,17 @@ public final class APNsService: Host, CallReceiver {
         }
         if expiresAt <= world.now {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                         ["apns-id": n.apnsID, "reason": "device unreachable and apns-expiration has passed"])
+                         [Self.messageIDField: n.apnsID, "reason": "device unreachable and apns-expiration has passed"])
             return
         }
         let key = record.device + "|" + record.app
         if let older = stored[key] {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                         ["apns-id": older.notification.apnsID, "reason": "replaced by a newer notification for the same app (APNs keeps one)"])
+                         [Self.messageIDField: older.notification.apnsID, "reason": "replaced by a newer notification for the same app (APNs keeps one)"])
         }
         stored[key] = Stored(notification: n, correlation: world.correlation, device: record.device, app: record.app,
                              storedAt: world.now, expiresAt: expiresAt)
-        world.record(layer: "apns", host: Self.name, kind: .apnsStored, ["apns-id": n.apnsID, "device": record.device])
+        world.record(layer: "apns", host: Self.name, kind: .apnsStored, [Self.messageIDField: n.apnsID, "device": record.device])
     }
 
     // MARK: Device side
@@ -291,7 +294,7 @@ public final class APNsService: Host, CallReceiver {
             world.inCorrelation(s.correlation) {
                 if s.expiresAt <= world.now {
                     world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                                 ["apns-id": s.notification.apnsID, "reason": "expired while the device was unreachable"])
+                                 [Self.messageIDField: s.notification.apnsID, "reason": "expired while the device was unreachable"])
                 } else if let record = tokens[s.notification.token] {
                     deliver(s.notification, record: record, world: world)
                 }

@@ -38,6 +38,8 @@ public struct FCMProject: Sendable, Equatable {
 public final class FCMService: Host, CallReceiver {
     /// `fcm`: the host name in the world and the service's name in traces.
     public static let name = PushServiceDescriptor.fcm.name
+    /// The trace field of its message ids (``PushServiceDescriptor/messageIDField``).
+    static let messageIDField = PushServiceDescriptor.fcm.messageIDField
     /// `fcm.googleapis.com`: the HTTP v1 send API.
     public static let apiHost = PushServiceDescriptor.fcm.providerHosts[0]
     /// Google's OAuth token endpoint, where service-account JWTs are exchanged for access tokens.
@@ -98,10 +100,10 @@ public final class FCMService: Host, CallReceiver {
     }
 
     /// Per device, sorted: a pending `onDeletedMessages()` notice, then each message still kept offline.
-    public func leftovers(world: World) -> [String] {
+    public func leftovers(world: World) -> [Leftover] {
         queues.keys.sorted().flatMap { device in
-            (queues[device]!.deletedNotice == nil ? [] : ["onDeletedMessages() pending for \(device)"])
-                + queues[device]!.messages.map { "message \($0.name) kept for \(device), undelivered" }
+            (queues[device]!.deletedNotice == nil ? [] : [Leftover("onDeletedMessages() pending for \(device)")])
+                + queues[device]!.messages.map { Leftover("message \($0.name) kept for \(device), undelivered", pendingIDs: [$0.name]) }
         }
     }
 
@@ -198,7 +200,7 @@ public final class FCMService: Host, CallReceiver {
         let (name, body) = message.validateOnly ? Self.successBody(project: project.projectID, messageID: "fake_message_id")
             : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
         world.record(layer: "fcm", host: Self.name, kind: .fcmAccepted,
-                     ["name": name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
+                     [Self.messageIDField: name, "device": record?.device ?? "-", "validate_only": message.validateOnly])
         reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, body: body), world: world)
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
@@ -275,7 +277,7 @@ public final class FCMService: Host, CallReceiver {
         switch DeviceAnswer(result) {
         case .shown:
             tokens.touch(entry.token, at: world.now)
-            world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, ["name": entry.name, "device": device])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, [Self.messageIDField: entry.name, "device": device])
         case .handleGone:
             tokens.invalidate(entry.token, at: world.now)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenInvalidated,
@@ -283,15 +285,15 @@ public final class FCMService: Host, CallReceiver {
         case .unreachable:
             if entry.message.ttlSeconds == 0 {
                 world.record(layer: "fcm", host: Self.name, kind: .notificationDropped,
-                             ["name": entry.name, "reason": "device unreachable and ttl is 0"])
+                             [Self.messageIDField: entry.name, "reason": "device unreachable and ttl is 0"])
                 return
             }
             var queue = queues[device] ?? FCMOfflineQueue()
             for event in queue.add(entry) {
-                world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, ["name": event.name, "reason": event.reason])
+                world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, [Self.messageIDField: event.name, "reason": event.reason])
             }
             queues[device] = queue
-            world.record(layer: "fcm", host: Self.name, kind: .fcmStored, ["name": entry.name, "device": device, "pending": queue.messages.count])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmStored, [Self.messageIDField: entry.name, "device": device, "pending": queue.messages.count])
         }
     }
 
@@ -312,7 +314,7 @@ public final class FCMService: Host, CallReceiver {
                     queues[device] = queue
                 default:
                     world.record(layer: "fcm", host: Self.name, kind: .notificationDropped,
-                                 ["name": "deleted_messages", "reason": "the app that should hear of the deleted messages is gone"])
+                                 [Self.messageIDField: "deleted_messages", "reason": "the app that should hear of the deleted messages is gone"])
                 }
             }
         }
@@ -335,7 +337,7 @@ public final class FCMService: Host, CallReceiver {
             for entry in entries {
                 world.inCorrelation(entry.correlation) {
                     if entry.expiresAt <= world.now {
-                        world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, ["name": entry.name, "reason": "ttl passed while the device was offline"])
+                        world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, [Self.messageIDField: entry.name, "reason": "ttl passed while the device was offline"])
                     } else {
                         deliver(entry, device: exchange.caller, world: world)
                     }

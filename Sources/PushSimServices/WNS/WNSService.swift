@@ -31,6 +31,8 @@ public struct WNSApp: Sendable, Equatable {
 public final class WNSService: Host, CallReceiver {
     /// `wns`: the host name in the world and the service's name in traces.
     public static let name = PushServiceDescriptor.wns.name
+    /// The trace field of its message ids (``PushServiceDescriptor/messageIDField``).
+    static let messageIDField = PushServiceDescriptor.wns.messageIDField
     /// `cloud.notify.windows.com`: the host of the channel URIs notifications are posted to.
     public static let channelHost = PushServiceDescriptor.wns.providerHosts[0]
     /// The Live token endpoint, where an app's Package SID and secret are exchanged for an access token (§3.1, W-OVR).
@@ -128,8 +130,11 @@ public final class WNSService: Host, CallReceiver {
     }
 
     /// One line per notification still cached for an offline device, sorted by channel and type.
-    public func leftovers(world: World) -> [String] {
-        cache.keys.sorted().map { "\(cache[$0]!.type.rawValue) \(cache[$0]!.messageID) cached for \(cache[$0]!.device), undelivered" }
+    public func leftovers(world: World) -> [Leftover] {
+        cache.keys.sorted().map {
+            let c = cache[$0]!
+            return Leftover("\(c.type.rawValue) \(c.messageID) cached for \(c.device), undelivered", pendingIDs: [c.messageID])
+        }
     }
 
     // MARK: Access tokens
@@ -193,14 +198,14 @@ public final class WNSService: Host, CallReceiver {
         }
         if offlineToast {
             world.record(layer: "wns", host: Self.name, kind: .wnsAccepted,
-                         ["msg-id": messageID, "type": type.rawValue, "device": record.device, "status": "dropped"])
+                         [Self.messageIDField: messageID, "type": type.rawValue, "device": record.device, "status": "dropped"])
         } else {
-            world.record(layer: "wns", host: Self.name, kind: .wnsAccepted, ["msg-id": messageID, "type": type.rawValue, "device": record.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsAccepted, [Self.messageIDField: messageID, "type": type.rawValue, "device": record.device])
         }
         reply.send(HTTPResponse(status: 200, headers: headers), world: world)
         if offlineToast && offlineToasts == .drop {
             world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                         ["msg-id": messageID, "reason": "device offline and wns/toast is not cached"])
+                         [Self.messageIDField: messageID, "reason": "device offline and wns/toast is not cached"])
             return
         }
         let forwarded = request.headers.filter { fieldName($0.name, hasPrefix: "x-wns-") && !sameFieldName($0.name, "x-wns-requestforstatus") }
@@ -226,28 +231,28 @@ public final class WNSService: Host, CallReceiver {
         let (n, cachePolicy) = (push.notification, push.cachePolicy)
         switch DeviceAnswer(result) {
         case .shown:
-            world.record(layer: "wns", host: Self.name, kind: .wnsDelivered, ["msg-id": n.messageID, "device": n.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsDelivered, [Self.messageIDField: n.messageID, "device": n.device])
         case .handleGone:
             channels.invalidate(n.token, at: world.now)
             world.record(layer: "wns", host: Self.name, kind: .wnsChannelInvalidated, ["device": n.device, "why": "app no longer installed for this channel"])
         case .unreachable:
             guard n.type == .toast ? offlineToasts == .keepLast : n.type.isCached(policy: cachePolicy) else {
                 world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                             ["msg-id": n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
+                             [Self.messageIDField: n.messageID, "reason": "device offline and \(n.type.rawValue) is not cached"])
                 return
             }
             if let reason = expiryReason(n, world: world) {
                 world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                             ["msg-id": n.messageID, "reason": "device offline and " + reason])
+                             [Self.messageIDField: n.messageID, "reason": "device offline and " + reason])
                 return
             }
             let key = n.token + "|" + n.type.rawValue
             if let old = cache[key] {
                 world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                             ["msg-id": old.messageID, "reason": "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
+                             [Self.messageIDField: old.messageID, "reason": "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
             }
             cache[key] = n
-            world.record(layer: "wns", host: Self.name, kind: .wnsCached, ["msg-id": n.messageID, "device": n.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsCached, [Self.messageIDField: n.messageID, "device": n.device])
         }
     }
 
@@ -278,7 +283,7 @@ public final class WNSService: Host, CallReceiver {
                 world.inCorrelation(n.correlation) {
                     if let reason = expiryReason(n, world: world) {
                         world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                                     ["msg-id": n.messageID, "reason": "cached but " + reason])
+                                     [Self.messageIDField: n.messageID, "reason": "cached but " + reason])
                     } else {
                         deliver(n, cachePolicy: "cache", world: world)
                     }
