@@ -36,9 +36,11 @@ extension HardenedBackend {
         case "apns":
             let alert = JSONValue.object([("aps", .object([("alert", .string(text))]))])
             hub.sendAppleNativeNotification(alert.serialized(), tags: tags, completion)
-        default: // fcm, and gcm, the name the tutorial's iOS app still sends
+        case "fcm", "gcm": // gcm: the name the tutorial's iOS app still sends
             let message = JSONValue.object([("message", .object([("data", .object([("message", .string(text))]))]))])
             hub.sendFcmV1NativeNotification(message.serialized(), tags: tags, completion)
+        default:
+            reply.error(400, "pns must be apns, fcm (or gcm) or wns")
         }
     }
 }

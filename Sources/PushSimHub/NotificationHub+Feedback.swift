@@ -187,7 +187,8 @@ extension NotificationHub {
         switch platform {
         case .apple: return r.headers["apns-id"] ?? ""
         case .fcmV1: return (try? JSONParser.parse(r.body))?["name"]?.stringValue ?? ""
-        default: return r.headers["X-WNS-Msg-ID"] ?? ""
+        case .windows: return r.headers["X-WNS-Msg-ID"] ?? ""
+        case .gcm, .mpns: return ""   // retired: never accepted
         }
     }
 

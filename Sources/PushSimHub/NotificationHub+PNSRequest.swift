@@ -68,7 +68,7 @@ extension NotificationHub {
         switch t.platform {
         case .fcmV1: token = configuration.fcm == nil ? nil : pnsTokens.cachedFCMToken(at: world.now)
         case .windows: token = configuration.wns == nil ? nil : pnsTokens.cachedWNSToken(at: world.now)
-        default: token = nil
+        case .apple, .gcm, .mpns: token = nil   // APNs: a provider token made locally; retired ones: none
         }
         if token == nil && (t.platform == .fcmV1 && configuration.fcm != nil || t.platform == .windows && configuration.wns != nil) {
             return .needsAccessToken(copy)
@@ -86,7 +86,8 @@ extension NotificationHub {
         }
         switch t.platform {
         case .fcmV1: PNSAccessTokenCache.fcmToken(self, configuration.fcm!, world: world, then: fetched)
-        default: PNSAccessTokenCache.wnsToken(self, configuration.wns!, world: world, then: fetched)
+        case .windows: PNSAccessTokenCache.wnsToken(self, configuration.wns!, world: world, then: fetched)
+        case .apple, .gcm, .mpns: then(pnsRequest(copy, n, t, accessToken: "", world: world))   // no access token to fetch
         }
     }
 

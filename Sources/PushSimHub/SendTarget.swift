@@ -55,7 +55,7 @@ extension NotificationHub {
         if let platform {
             out = store.matching(expression, platform: platform, now: now, template: false).map(SendTarget.registration)
         } else {
-            let registrations = [RegistrationPlatform.apple, .fcmV1, .windows]
+            let registrations = RegistrationPlatform.allCases.filter { !$0.isRetired }
                 .flatMap { store.matching(expression, platform: $0, now: now, template: true) }
                 .sorted { $0.number < $1.number }
             out = registrations.map(SendTarget.registration)

@@ -20,6 +20,9 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// later gets it with): `apns-id`, `name` (FCM's message name), `msg-id`. The fake records
     /// under this key and checkers read it from here.
     public let messageIDField: String
+    /// The prefix of the request headers the hub passes on to this service from a native send
+    /// (`apns-`, `X-WNS-`; NH-REST), nil when it passes none (FCM v1 takes its options in the body).
+    public let hubHeaderPrefix: String?
 
     /// The service's ``name``: `apns`, `fcm`, `wns`.
     public var description: String { name }
@@ -27,18 +30,21 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// Apple Push Notification service.
     public static let apns = PushServiceDescriptor(
         name: "apns", displayName: "APNs", providerHosts: ["api.push.apple.com", "api.sandbox.push.apple.com"],
-        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: "apns-id")
+        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: "apns-id", hubHeaderPrefix: "apns-")
     /// Firebase Cloud Messaging, HTTP v1.
     public static let fcm = PushServiceDescriptor(
         name: "fcm", displayName: "FCM", providerHosts: ["fcm.googleapis.com"],
-        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: "name")
+        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: "name", hubHeaderPrefix: nil)
     /// Windows Push Notification Services.
     public static let wns = PushServiceDescriptor(
         name: "wns", displayName: "WNS", providerHosts: ["cloud.notify.windows.com"],
-        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: "msg-id")
+        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: "msg-id", hubHeaderPrefix: "X-WNS-")
 
     /// Every push service PushSim simulates, in a fixed order.
     public static let all: [PushServiceDescriptor] = [apns, fcm, wns]
+
+    /// The service whose hub format is `format` (`apple`, `fcmv1`, `windows`), if any.
+    public static func forHubFormat(_ format: String) -> PushServiceDescriptor? { all.first { $0.hubFormat == format } }
 
     /// The service named `name` (`apns`, `fcm`, `wns`), if any.
     public static func named(_ name: String) -> PushServiceDescriptor? { all.first { $0.name == name } }

@@ -112,11 +112,11 @@ enum ExpectationCheck {
     /// For a push service only its provider API counts (what a sender pushed), not the device
     /// channel or token endpoints.
     static func countsAsReceived(_ r: HTTPRequest, by host: String) -> Bool {
-        switch host {
-        case "apns": return r.path.hasPrefix("/3/device/")
-        case "fcm": return r.path.hasSuffix("/messages:send")
-        case "wns": return r.authority == "cloud.notify.windows.com"
-        default: return true
+        guard let service = PushServiceDescriptor.named(host) else { return true }   // the hub, a backend: everything
+        switch service {
+        case .apns: return r.path.hasPrefix("/3/device/")
+        case .fcm: return r.path.hasSuffix("/messages:send")
+        default: return service.providerHosts.contains(r.authority)   // WNS: cloud.notify.windows.com
         }
     }
 

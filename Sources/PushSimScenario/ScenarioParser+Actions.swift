@@ -1,6 +1,7 @@
 import PushSimKernel
 import PushSimBackend
 import PushSimDevices
+import PushSimNetwork
 
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
@@ -157,9 +158,11 @@ extension ScenarioParser.Session {
             guard ["send", "schedule", "test-send"].contains(verb.text) else {
                 throw ScenarioDiagnostic(location: t.location(verb), message: "unknown operator action \(verb.quoted)", hint: usage)
             }
-            let format = try t.word("a format: apple, fcmv1 or windows", hint: usage)
-            guard ["apple", "fcmv1", "windows"].contains(format.text) else {
-                throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)", hint: "formats are apple, fcmv1, windows")
+            let formats = PushServiceDescriptor.all.map(\.hubFormat)
+            let format = try t.word("a format: \(formats.joined(separator: ", "))", hint: usage)
+            guard formats.contains(format.text) else {
+                throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)",
+                                         hint: "formats are \(formats.joined(separator: ", "))")
             }
             let payload: String
             if t.skip("file") {
@@ -244,14 +247,15 @@ extension ScenarioParser.Session {
             _ = t.next()
             let usage = "write header \"apns-priority\" \"5\" (apple) or header \"X-WNS-TTL\" \"60\" (windows)"
             let name = try t.string("a header name in double quotes", hint: usage)
-            let prefix = format == "apple" ? "apns-" : "x-wns-"
-            guard format != "fcmv1" else {
-                throw ScenarioDiagnostic(location: t.location(keyword), message: "an fcmv1 send takes no headers",
-                                         hint: "FCM v1 takes its options in the message body, e.g. \"android\":{\"priority\":\"high\",\"ttl\":\"60s\"}")
+            // The format was checked before: it is one of the services' hub formats.
+            let service = PushServiceDescriptor.forHubFormat(format)!
+            guard let prefix = service.hubHeaderPrefix else {
+                throw ScenarioDiagnostic(location: t.location(keyword), message: "an \(format) send takes no headers",
+                                         hint: "\(service.displayName) takes its options in the message body, e.g. \"android\":{\"priority\":\"high\",\"ttl\":\"60s\"}")
             }
-            guard name.text.lowercased().hasPrefix(prefix) else {
-                throw ScenarioDiagnostic(location: t.location(name), message: "the hub passes only \(format == "apple" ? "apns-*" : "X-WNS-*") headers to \(format == "apple" ? "APNs" : "WNS"), not \(name.quoted)",
-                                         hint: usage)
+            guard name.text.lowercased().hasPrefix(prefix.lowercased()) else {
+                throw ScenarioDiagnostic(location: t.location(name),
+                                         message: "the hub passes only \(prefix)* headers to \(service.displayName), not \(name.quoted)", hint: usage)
             }
             let value = try t.string("the header's value in double quotes", hint: usage)
             headers.append(SendHeader(name.text, value.text))

@@ -118,7 +118,8 @@ public enum ScenarioRunner {
 
     /// Applies a scenario's network settings (latency, loss, partitions) and the services'
     /// injected faults to a built world whose devices are already added; returns a diagnostic per
-    /// network rule that names a host the world does not have.
+    /// network rule that names a host the world does not have, and per fault for a service no
+    /// fake plays (none today: nothing is dropped silently when a service is added).
     @discardableResult
     public static func applyNetworkAndFaults(of scenario: Scenario, to simulation: Simulation) -> [ScenarioDiagnostic] {
         var problems: [ScenarioDiagnostic] = []
@@ -133,7 +134,9 @@ public enum ScenarioRunner {
                 case .apns?: simulation.apns.faults.append(fault)
                 case .fcm?: simulation.fcm.faults.append(fault)
                 case .wns?: simulation.wns.faults.append(fault)
-                default: break   // the parser accepts only the services of PushServiceDescriptor.all
+                default:   // a service the parser knows (PushServiceDescriptor.all) but no fake here plays
+                    problems.append(ScenarioDiagnostic(location: fileStart, message: "no fake push service \"\(service)\" takes faults",
+                                                       hint: "faults go to apns, fcm or wns"))
                 }
             case .linkLatency(let min, let max, let between):
                 simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))
