@@ -20,50 +20,52 @@ public final class World {
     public private(set) var trace = Trace()
     /// Every call made over the network and how it ended (keep none with
     /// ``RequestJournal/isRecording``).
-    @exclusivity(unchecked) public var journal = RequestJournal()
+    public var journal: RequestJournal { _read { yield hot.journal } _modify { yield &hot.journal } }
     /// Latency and fault rules every message passes. A change applies to messages sent from then on;
     /// one already under way keeps the verdict it had.
-    @exclusivity(unchecked) public var faults = NetworkFaults() {
-        didSet { (latencyIsFixed, plainLatency) = (faults.latencyIsFixed, faults.plainLatency) }
+    public var faults: NetworkFaults {
+        _read { yield hot.faults }
+        set {
+            hot.faults = newValue
+            (hot.latencyIsFixed, hot.plainLatency) = (newValue.latencyIsFixed, newValue.plainLatency)
+        }
     }
 
-    // The hot state below is touched by every event. Dynamic exclusivity checks on it cost ~7% of
-    // a fan-out and can never fire: one thread runs the world, and no access to one of these
-    // overlaps another access to it (closures called during an access touch other properties).
+    // The hot state every event touches: unchecked for exclusivity in release builds only (see
+    // ``WorldHotState``), reached through the forwarding properties below.
+    #if DEBUG
+    private var hot: WorldHotState
+    private var loop: EventLoop<WorldEvent>
+    #else
+    @exclusivity(unchecked) private var hot: WorldHotState
     @exclusivity(unchecked) private var loop: EventLoop<WorldEvent>
+    #endif
+    private var offline: Set<String> { _read { yield hot.offline } _modify { yield &hot.offline } }
+    private var calls: CallTable { _read { yield hot.calls } _modify { yield &hot.calls } }
+    private var delayLanes: DelayLanes { _read { yield hot.delayLanes } _modify { yield &hot.delayLanes } }
+    private var latencyIsFixed: Bool { hot.latencyIsFixed }
+    private var plainLatency: VirtualDuration? { hot.plainLatency }
+    private var recentNames: RecentNames { _read { yield hot.recentNames } _modify { yield &hot.recentNames } }
+    private var nextID: UInt64 { get { hot.nextID } set { hot.nextID = newValue } }
+    private var stopRequested: Bool { get { hot.stopRequested } set { hot.stopRequested = newValue } }
+    private var networkRandom: SeededRandom { _read { yield hot.networkRandom } _modify { yield &hot.networkRandom } }
+    private var tracing: Bool { get { hot.tracing } set { hot.tracing = newValue } }
+    /// The correlation id of the causal chain being handled; new calls and timers inherit it.
+    public private(set) var correlation: String { get { hot.correlation } set { hot.correlation = newValue } }
+
     private var hosts: [String: Host] = [:]          // any name → host (lookup only, never iterated)
     private var primaryNames: [String: String] = [:] // any name → primary name
     private var hostOrder: [String] = []             // primary names in registration order
-    @exclusivity(unchecked) private var offline: Set<String> = []   // looked up only, never iterated
-    @exclusivity(unchecked) private var calls = CallTable()
-    @exclusivity(unchecked) private var delayLanes = DelayLanes()
-    /// Whether every message latency is a constant (see `schedule(_:after:)`).
-    @exclusivity(unchecked) private var latencyIsFixed = true
-    /// The latency of every message when no fault rule or link latency is set (see ``NetworkFaults/plainLatency``).
-    @exclusivity(unchecked) private var plainLatency: VirtualDuration? = NetworkFaults().plainLatency
-    /// Names resolved lately, most recent first: a world resolves the same few names (and fleets'
-    /// sub-addresses with the same few prefixes) over and over, and comparing beats hashing.
-    @exclusivity(unchecked) private var recentNames = RecentNames()
     private var timers: [UInt64: PendingTimer] = [:]
-    @exclusivity(unchecked) private var nextID: UInt64 = 1
-    /// Set by ``requestStop()``; checked after each event.
-    @exclusivity(unchecked) private var stopRequested = false
-    @exclusivity(unchecked) private var networkRandom: SeededRandom
     private var correlationCounter = 0
-    /// `trace.isActive`, kept aside so that the hot path does not access `trace` to learn it.
-    @exclusivity(unchecked) private var tracing = Trace().isActive
-
-    /// The correlation id of the causal chain being handled; new calls and timers inherit it.
-    /// (Read and set on every event; not checked either, as the hot state above.)
-    @exclusivity(unchecked) public private(set) var correlation: String = ""
 
     /// An empty world at virtual time zero under `limits`: no hosts, an empty trace, 10 ms
     /// latency, and the network's random stream forked from `seed` as `network`.
     public init(seed: UInt64, anchor: CalendarAnchor = CalendarAnchor(), limits: RunLimits = RunLimits()) {
         self.seed = seed
         self.anchor = anchor
+        self.hot = WorldHotState(networkRandom: SeededRandom(seed: seed).fork("network"))
         self.loop = EventLoop(limits: limits)
-        self.networkRandom = SeededRandom(seed: seed).fork("network")
     }
 
     /// Current virtual time.
