@@ -30,14 +30,27 @@ public final class DeviceFleet: Host, CallReceiver {
     /// Unowned: the world owns its hosts (see ``Device/world``).
     private unowned let world: World
     private let link: PushServiceLink
-    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
-    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
-    // overlaps another access to it).
-    @exclusivity(unchecked) private var installs: [UInt16]
-    @exclusivity(unchecked) private var installed: [Bool]
-    @exclusivity(unchecked) private var handleDigests: [UInt64]
+    /// The state every push to a member touches: each member's install count, whether installed,
+    /// its handle digest and its count of pushes received.
+    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
+    /// the world, and no access to it overlaps another); debug and test builds check it, so a
+    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    private struct HotState {
+        var installs: [UInt16]
+        var installed: [Bool]
+        var handleDigests: [UInt64]
+        var received: [UInt32]
+    }
+    #if DEBUG
+    private var hot: HotState
+    #else
+    @exclusivity(unchecked) private var hot: HotState
+    #endif
+    private var installs: [UInt16] { _read { yield hot.installs } _modify { yield &hot.installs } }
+    private var installed: [Bool] { _read { yield hot.installed } _modify { yield &hot.installed } }
+    private var handleDigests: [UInt64] { _read { yield hot.handleDigests } _modify { yield &hot.handleDigests } }
     /// Pushes each member received (answered 200).
-    @exclusivity(unchecked) public private(set) var received: [UInt32]
+    public private(set) var received: [UInt32] { _read { yield hot.received } _modify { yield &hot.received } }
     /// Pushes refused with 410 (stale handle), all members together.
     public private(set) var refused = 0
     /// Register requests that failed (transport failure or an answer other than 200).
@@ -52,10 +65,8 @@ public final class DeviceFleet: Host, CallReceiver {
         self.platform = platform
         self.app = app
         self.link = app.pushService(on: platform)
-        installs = Array(repeating: 0, count: count)
-        installed = Array(repeating: false, count: count)
-        handleDigests = Array(repeating: 0, count: count)
-        received = Array(repeating: 0, count: count)
+        hot = HotState(installs: Array(repeating: 0, count: count), installed: Array(repeating: false, count: count),
+                       handleDigests: Array(repeating: 0, count: count), received: Array(repeating: 0, count: count))
         world.register(self, name: name)
     }
 

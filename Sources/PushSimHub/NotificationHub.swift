@@ -29,21 +29,23 @@ public final class NotificationHub: Host, CallReceiver {
     /// it. True makes PNS feedback record the deletion of a dead handle's registration without
     /// deleting it, so the hub goes on sending to the dead handle. Never set by scenarios.
     public var plantedBugKeepsDeadHandles = false
-    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
-    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
-    // overlaps another access to it).
-    @exclusivity(unchecked) var store = RegistrationStore()
+    // The hot state every notification touches: unchecked for exclusivity in release builds only
+    // (see ``HubHotState``), reached through the forwarding properties below.
+    #if DEBUG
+    var hot: HubHotState
+    #else
+    @exclusivity(unchecked) var hot: HubHotState
+    #endif
+    var store: RegistrationStore { _read { yield hot.store } _modify { yield &hot.store } }
+    var pnsTokens: PNSAccessTokenCache { _read { yield hot.pnsTokens } _modify { yield &hot.pnsTokens } }
+    var pnsHeaders: PNSHeaderMemo { _read { yield hot.pnsHeaders } _modify { yield &hot.pnsHeaders } }
+    var streams: PNSStreams { _read { yield hot.streams } _modify { yield &hot.streams } }
+    var records: NotificationRecords { _read { yield hot.records } _modify { yield &hot.records } }
     var random: SeededRandom
-    @exclusivity(unchecked) var pnsTokens = PNSAccessTokenCache()
-    @exclusivity(unchecked) var pnsHeaders = PNSHeaderMemo()
     var notificationCounter = 0
     /// Retries waiting for their time, for the leftovers report.
     var retriesWaiting: [String: Leftover] = [:]   // key → leftover; looked up, reported sorted
-    /// Requests to the PNSs: in flight, and waiting for a free stream.
-    @exclusivity(unchecked) var streams: PNSStreams
     var installations = InstallationStore()
-    /// Telemetry by notification id (looked up only).
-    @exclusivity(unchecked) var records = NotificationRecords()
     /// PNS feedback, oldest first.
     var feedbackRecords: [PNSFeedback] = []
     /// Scheduled sends not fired yet, by id (looked up; reported sorted).
@@ -59,7 +61,7 @@ public final class NotificationHub: Host, CallReceiver {
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
-        self.streams = PNSStreams(limit: configuration.maxPNSRequestsInFlight)
+        self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"
         world.register(self, name: Self.name, aliases: [configuration.host])
     }

@@ -78,25 +78,44 @@ public final class APNsService: Host, CallReceiver {
     /// Injected faults, asked in order on every provider-API request (never on the device channel);
     /// the first that hits wins. See ``ServiceFault``.
     public var faults: [ServiceFault] = []
-    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
-    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
-    // overlaps another access to it).
+    /// The state every notification touches: provider tokens, the random stream,
+    /// faults and pushes in flight.
+    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
+    /// the world, and no access to it overlaps another); debug and test builds check it, so a
+    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    private struct HotState {
+        var providerTokens: APNsProviderTokens
+        var random: SeededRandom
+        var faultInterpreter: ServiceFaultInterpreter
+        var pushes = PendingPushes<Push>()
+    }
+    #if DEBUG
+    private var hot: HotState
+    #else
+    @exclusivity(unchecked) private var hot: HotState
+    #endif
+    /// The handles issued (its own value, declared as the hot state is: registering a device calls
+    /// back for a new handle, which draws from the random stream in ``HotState``).
+    #if DEBUG
+    package private(set) var tokens = HandleRegistry()
+    #else
     @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
-    @exclusivity(unchecked) private var providerTokens: APNsProviderTokens
+    #endif
+    private var providerTokens: APNsProviderTokens { _read { yield hot.providerTokens } _modify { yield &hot.providerTokens } }
     /// How provider tokens' ES256 signatures are checked (default: PushSim's stand-in; `pushsim
     /// serve` checks structure and claims only, since real APNs libraries sign with real keys).
     public var signaturePolicy: SignaturePolicy {
         get { providerTokens.signaturePolicy }
         set { providerTokens.signaturePolicy = newValue }
     }
-    @exclusivity(unchecked) private var random: SeededRandom
-    @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
+    private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
+    private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).
     private var pushesPerToken: [String: SlidingWindowCounter] = [:]
     /// Kept notifications by "device|app": at most one per app per device.
     private var stored: [String: Stored] = [:]
     /// Notifications handed to devices, waiting for the device's answer.
-    @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
+    private var pushes: PendingPushes<Push> { _read { yield hot.pushes } _modify { yield &hot.pushes } }
 
     struct Push {
         var notification: APNsNotification
@@ -116,9 +135,9 @@ public final class APNsService: Host, CallReceiver {
     /// Registers the service in `world` under ``name``, the provider hosts, ``developmentAlias`` and ``deviceHost``.
     public init(world: World, configuration: APNsConfiguration) {
         self.configuration = configuration
-        self.providerTokens = APNsProviderTokens(keys: configuration.keys)
-        self.random = world.randomStream(APNsService.name)
-        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: APNsService.name)
+        self.hot = HotState(providerTokens: APNsProviderTokens(keys: configuration.keys),
+                            random: world.randomStream(APNsService.name),
+                            faultInterpreter: ServiceFaultInterpreter(world: world, service: APNsService.name))
         world.register(self, name: APNsService.name,
                        aliases: [Self.productionHost, Self.sandboxHost, Self.developmentAlias, Self.deviceHost])
     }

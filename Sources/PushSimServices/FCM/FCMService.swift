@@ -57,20 +57,41 @@ public final class FCMService: Host, CallReceiver {
     /// How long a token may go without a sign of life before it expires (F-TOK: 270 days on
     /// Android); nil never expires tokens.
     public var tokenInactivityLimit: VirtualDuration? = .days(270)
-    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
-    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
-    // overlaps another access to it).
+    /// The state every notification touches: OAuth tokens, the random stream,
+    /// faults, the message memo and pushes in flight.
+    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
+    /// the world, and no access to it overlaps another); debug and test builds check it, so a
+    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    private struct HotState {
+        var accessTokens = AccessTokens()
+        var random: SeededRandom
+        var faultInterpreter: ServiceFaultInterpreter
+        var messageMemo = FCMMessageMemo()
+        var lastSendPath: (path: String, project: String)?
+        var pushes = PendingPushes<Push>()
+    }
+    #if DEBUG
+    private var hot: HotState
+    #else
+    @exclusivity(unchecked) private var hot: HotState
+    #endif
+    /// The handles issued (its own value, declared as the hot state is: registering a device calls
+    /// back for a new handle, which draws from the random stream in ``HotState``).
+    #if DEBUG
+    package private(set) var tokens = HandleRegistry()
+    #else
     @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
-    @exclusivity(unchecked) private var accessTokens = AccessTokens()
-    @exclusivity(unchecked) private var random: SeededRandom
-    @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
+    #endif
+    private var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }
+    private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
+    private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
     /// The last good send body, so that the copies of one fan-out are parsed once.
-    @exclusivity(unchecked) private var messageMemo = FCMMessageMemo()
+    private var messageMemo: FCMMessageMemo { _read { yield hot.messageMemo } _modify { yield &hot.messageMemo } }
     /// The last good send path and the project it names.
-    @exclusivity(unchecked) private var lastSendPath: (path: String, project: String)?
+    private var lastSendPath: (path: String, project: String)? { _read { yield hot.lastSendPath } _modify { yield &hot.lastSendPath } }
     /// Messages handed to devices, waiting for the device's answer.
-    @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
+    private var pushes: PendingPushes<Push> { _read { yield hot.pushes } _modify { yield &hot.pushes } }
 
     struct Push {
         var entry: FCMOfflineQueue.Entry
@@ -81,8 +102,8 @@ public final class FCMService: Host, CallReceiver {
     /// retired GCM hosts.
     public init(world: World, projects: [FCMProject]) {
         self.projects = projects
-        self.random = world.randomStream(FCMService.name)
-        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: FCMService.name)
+        self.hot = HotState(random: world.randomStream(FCMService.name),
+                            faultInterpreter: ServiceFaultInterpreter(world: world, service: FCMService.name))
         world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
     }
 

@@ -76,18 +76,38 @@ public final class WNSService: Host, CallReceiver {
     public var offlineToasts = OfflineToastPolicy.drop
     /// Injected faults, asked in order on every notification request; the first that hits wins.
     public var faults: [ServiceFault] = []
-    // Hot state, touched on every notification: its exclusivity is not checked at run time, for the
-    // reason given on `World`'s hot state (one thread runs the world; no access to one of these
-    // overlaps another access to it).
+    /// The state every notification touches: the payload memo, access tokens, the random
+    /// stream, faults and pushes in flight.
+    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
+    /// the world, and no access to it overlaps another); debug and test builds check it, so a
+    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    private struct HotState {
+        var checkedPayloads = PayloadCheckMemo()
+        var accessTokens = AccessTokens()
+        var random: SeededRandom
+        var faultInterpreter: ServiceFaultInterpreter
+        var pushes = PendingPushes<Push>()
+    }
+    #if DEBUG
+    private var hot: HotState
+    #else
+    @exclusivity(unchecked) private var hot: HotState
+    #endif
+    /// The handles issued (its own value, declared as the hot state is: registering a device calls
+    /// back for a new handle, which draws from the random stream in ``HotState``).
+    #if DEBUG
+    package private(set) var channels = HandleRegistry()
+    #else
     @exclusivity(unchecked) package private(set) var channels = HandleRegistry()
+    #endif
     /// The last payload found well-formed, so a fan-out of one payload is parsed once.
-    @exclusivity(unchecked) private var checkedPayloads = PayloadCheckMemo()   // keyed by the channel URI's token
-    @exclusivity(unchecked) private var accessTokens = AccessTokens()
-    @exclusivity(unchecked) private var random: SeededRandom
-    @exclusivity(unchecked) private var faultInterpreter: ServiceFaultInterpreter
+    private var checkedPayloads: PayloadCheckMemo { _read { yield hot.checkedPayloads } _modify { yield &hot.checkedPayloads } }   // keyed by the channel URI's token
+    private var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }
+    private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
+    private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     private var cache: [String: Cached] = [:]   // "token|type" → last cached notification
     /// Notifications handed to devices, waiting for the device's answer.
-    @exclusivity(unchecked) private var pushes = PendingPushes<Push>()
+    private var pushes: PendingPushes<Push> { _read { yield hot.pushes } _modify { yield &hot.pushes } }
 
     struct Push {
         var notification: Cached
@@ -114,8 +134,8 @@ public final class WNSService: Host, CallReceiver {
     /// Registers the service in `world` under ``name``, ``channelHost``, ``loginHost`` and ``deviceHost``.
     public init(world: World, apps: [WNSApp]) {
         self.apps = apps
-        self.random = world.randomStream(WNSService.name)
-        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: WNSService.name)
+        self.hot = HotState(random: world.randomStream(WNSService.name),
+                            faultInterpreter: ServiceFaultInterpreter(world: world, service: WNSService.name))
         world.register(self, name: Self.name, aliases: [Self.channelHost, Self.loginHost, Self.deviceHost])
     }
 
