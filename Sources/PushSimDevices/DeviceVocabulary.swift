@@ -10,14 +10,17 @@ public enum DevicePlatform: String, Sendable, CaseIterable {
     /// Windows PC: WNS channel URIs.
     case windows
 
-    /// The `Platform` value the app sends in its registration (`apns`, `fcm`, `wns`).
-    public var registrationPlatform: String {
+    /// The push service its OS gets a handle from: APNs, FCM or WNS.
+    public var service: PushServiceDescriptor {
         switch self {
-        case .ios: return "apns"
-        case .android: return "fcm"
-        case .windows: return "wns"
+        case .ios: return .apns
+        case .android: return .fcm
+        case .windows: return .wns
         }
     }
+
+    /// The `Platform` value the app sends in its registration: its service's name (`apns`, `fcm`, `wns`).
+    public var registrationPlatform: String { service.name }
 }
 
 /// Which app client logic a device runs (Citations §T).
@@ -171,13 +174,12 @@ struct PushServiceLink {
 
 extension AppIdentity {
     func pushService(on platform: DevicePlatform) -> PushServiceLink {
+        let (appID, scope): (String, String)
         switch platform {
-        case .ios: return PushServiceLink(name: PushServiceDescriptor.apns.name, deviceHost: PushServiceDescriptor.apns.deviceHost,
-                                          appID: bundleID, scope: "production")
-        case .android: return PushServiceLink(name: PushServiceDescriptor.fcm.name, deviceHost: PushServiceDescriptor.fcm.deviceHost,
-                                              appID: androidPackage, scope: fcmSenderID)
-        case .windows: return PushServiceLink(name: PushServiceDescriptor.wns.name, deviceHost: PushServiceDescriptor.wns.deviceHost,
-                                              appID: windowsPackageFamily, scope: "")
+        case .ios: (appID, scope) = (bundleID, "production")
+        case .android: (appID, scope) = (androidPackage, fcmSenderID)
+        case .windows: (appID, scope) = (windowsPackageFamily, "")
         }
+        return PushServiceLink(name: platform.service.name, deviceHost: platform.service.deviceHost, appID: appID, scope: scope)
     }
 }

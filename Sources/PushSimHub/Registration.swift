@@ -54,6 +54,12 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
 
     /// Whether the hub has retired it and no longer accepts registrations for it (`gcm`, `mpns`).
     public var isRetired: Bool { self == .gcm || self == .mpns }
+
+    /// The platform whose native format is `format` (``sendFormat``), if any.
+    public init?(sendFormat format: String) {
+        guard let platform = Self.allCases.first(where: { $0.sendFormat == format }) else { return nil }
+        self = platform
+    }
 }
 
 /// A registration as the hub client sends and receives it (the SDK's `RegistrationDescription`).

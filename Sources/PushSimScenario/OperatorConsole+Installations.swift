@@ -18,7 +18,9 @@ extension OperatorConsole {
             let answered = failure.map { $0.status } ?? status
             finishCall(.installation, sentAt, answered, failure.flatMap { $0.status == nil ? $0.description : nil })
         }
-        let platform = Self.registrationPlatform(device.platform)
+        guard let platform = Self.registrationPlatform(device.platform) else {
+            return finishCall(.installation, sentAt, nil, "the hub has no platform for \(device.platform.rawValue)")
+        }
         switch change {
         case .put(let tags, let user):
             guard let handle = device.handle else { return finishCall(.installation, sentAt, nil, "\(device.name) has no push handle yet") }
@@ -58,13 +60,9 @@ extension OperatorConsole {
         if let tag { hub.getRegistrationsByTag(tag, top: top, completion) } else { hub.getAllRegistrations(top: top, completion) }
     }
 
-    /// The hub's platform for a device's.
-    static func registrationPlatform(_ platform: DevicePlatform) -> RegistrationPlatform {
-        switch platform {
-        case .ios: return .apple
-        case .android: return .fcmV1
-        case .windows: return .windows
-        }
+    /// The hub's platform for a device's: the one of its service's native format.
+    static func registrationPlatform(_ platform: DevicePlatform) -> RegistrationPlatform? {
+        RegistrationPlatform(sendFormat: platform.service.hubFormat)
     }
 
     /// `tag` as one JSON Pointer token (RFC 6901): `~` as `~0`, `/` as `~1`.

@@ -308,13 +308,7 @@ public struct ExploreWorkload {
     }
 
     /// The hub's native format for a platform.
-    static func format(_ platform: DevicePlatform) -> String {
-        switch platform {
-        case .ios: return "apple"
-        case .android: return "fcmv1"
-        case .windows: return "windows"
-        }
-    }
+    static func format(_ platform: DevicePlatform) -> String { platform.service.hubFormat }
 
     /// A native payload that the platform shows as `text`.
     static func payload(_ text: String, _ platform: DevicePlatform) -> String {
