@@ -89,7 +89,8 @@ public final class NotificationHub: Host, CallReceiver {
 
     /// Routes a REST call under `/<hub>/`: 404 for another hub path or an unknown operation, 400
     /// without `api-version`, 401 without a SAS token granting the operation's claim (Send for
-    /// `messages` and `schedulednotifications`, Manage for feedback, Listen for the rest).
+    /// `messages` and `schedulednotifications`, Manage for feedback and for registrations read by
+    /// tag, Listen for the rest).
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false).map { Array($0.dropFirst()) }
             ?? request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
@@ -106,6 +107,7 @@ public final class NotificationHub: Host, CallReceiver {
         switch rest.first ?? "" {
         case "messages", "schedulednotifications": right = .send
         case "feedbackcontainer", "feedback": right = .manage
+        case "tags": right = .manage   // reading registrations by tag (NH-SEC)
         default: right = .listen
         }
         if let problem = authorizationProblem(request.headers["Authorization"], right: right, caller: exchange.caller, world: world) {

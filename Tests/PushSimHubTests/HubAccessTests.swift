@@ -84,6 +84,18 @@ struct HubAccessTests {
         if case .failure(let e)? = viaClient { #expect(e.kind == .unauthorized && e.status == 401) } else { Issue.record("expected 401") }
     }
 
+    /// Reading registrations by tag is a Manage operation (NH-SEC: Manage covers "read
+    /// registrations based on tags"; Listen only single registrations and those of a handle).
+    @Test func listenKeyCannotListRegistrationsByTag() {
+        let w = HubWorld(services: false)
+        _ = w.register(.apple, "AB", tags: ["news"])
+        let listenClient = w.client(rule: TestIdentity.listen)
+        let byTag = w.wait { listenClient.getRegistrationsByTag("news", top: 10, $0) }
+        if case .failure(let e)? = byTag { #expect(e.status == 401) } else { Issue.record("expected 401, got \(String(describing: byTag))") }
+        guard case .success(let found)? = w.wait({ w.client.getRegistrationsByTag("news", top: 10, $0) }) else { Issue.record("full key refused"); return }
+        #expect(found.count == 1)
+    }
+
     @Test func listenKeyCanRegisterAndFullKeyCanDoBoth() {
         let w = HubWorld(services: false)
         let listenClient = w.client(rule: TestIdentity.listen)
