@@ -32,9 +32,8 @@ public final class DeviceFleet: Host, CallReceiver {
     private let link: PushServiceLink
     /// The state every push to a member touches: each member's install count, whether installed,
     /// its handle digest and its count of pushes received.
-    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
-    /// the world, and no access to it overlaps another); debug and test builds check it, so a
-    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    /// Unchecked for exclusivity in release builds only, for the reason given on `WorldHotState`;
+    /// each part is reached through the forwarding property below it.
     private struct HotState {
         var installs: [UInt16]
         var installed: [Bool]

@@ -84,7 +84,7 @@ public final class NotificationHub: Host, CallReceiver {
     /// Live installations at `now`, all or those carrying `tag` (their own tags, or the implicit
     /// `$InstallationId:{id}` and `$UserId:{id}`).
     public func liveInstallations(tag: String? = nil, now: VirtualTime) -> Int {
-        installations.live(now: now).reduce(0) { $0 + (tag.map($1.hasTag) ?? true ? 1 : 0) }
+        installations.live(now: now).filter { tag.map($0.hasTag) ?? true }.count
     }
 
     /// Routes a REST call under `/<hub>/`: 404 for another hub path or an unknown operation, 400
@@ -173,21 +173,16 @@ public final class NotificationHub: Host, CallReceiver {
     /// modelled: `$top` cuts the feed.
     private func readRegistrations(_ request: HTTPRequest, tag: String? = nil, _ exchange: Exchange, _ world: World) {
         let top = Int(request.queryValue("$top") ?? "100") ?? 100
+        if let tag, let problem = TagRules.problem(with: [tag]) { return fail(400, problem, exchange, world) }
         var found: [StoredRegistration]
-        if let tag {
-            guard TagRules.isValid(tag) else {
-                return fail(400, "The tag '\(tag)' is invalid: tags are 1 to \(TagRules.maxLength) characters from letters, digits and _ @ # . : -",
-                            exchange, world)
-            }
-            found = RegistrationPlatform.allCases.flatMap { store.matching(.tag(tag), platform: $0, now: world.now) }
-                .sorted { $0.number < $1.number }
-        } else if let filter = request.queryValue("$filter") {
+        if tag == nil, let filter = request.queryValue("$filter") {
             guard let value = Self.handleFilterValue(filter) else {
                 return fail(400, "The query '\(filter)' is not supported.", exchange, world)
             }
             found = store.registrations(handle: value, now: world.now)
         } else {
-            found = RegistrationPlatform.allCases.flatMap { store.matching(nil, platform: $0, now: world.now) }
+            // All registrations, or those carrying `tag`, oldest first.
+            found = RegistrationPlatform.allCases.flatMap { store.matching(tag.map(TagExpression.tag), platform: $0, now: world.now) }
                 .sorted { $0.number < $1.number }
         }
         let entries = Array(found.prefix(max(0, top)))

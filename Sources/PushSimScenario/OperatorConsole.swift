@@ -85,7 +85,7 @@ public final class OperatorConsole: Host {
                 testSendResults.append(outcome.results.count)
                 world.record(layer: "operator", host: Self.name, kind: .operatorTestResults,
                              ["results": outcome.results.count, "success": outcome.success, "failure": outcome.failure])
-                record(sentAt, outcome.httpStatus ?? 201, nil)
+                record(sentAt, outcome.httpStatus, nil)
             case .failure(let e): record(sentAt, e.status, e.description)
             }
         }
@@ -104,7 +104,7 @@ public final class OperatorConsole: Host {
         let completion: (Result<NotificationOutcome, HubError>) -> Void = { [self] result in
             let status: Int?
             switch result {
-            case .success(let outcome): status = outcome.httpStatus ?? 201
+            case .success(let outcome): status = outcome.httpStatus
             case .failure(let e): status = e.status
             }
             calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status,

@@ -100,8 +100,6 @@ public struct TeachingState: Sendable {
         dead.values.filter { $0.service == service }.sorted { ($0.device, $0.handle) < ($1.device, $1.handle) }
     }
 
-    static let services = ["apns", "fcm", "wns"]
-
     /// Applies one trace event; returns what it changed.
     public mutating func apply(_ e: TraceEvent) -> [Touched] {
         func f(_ key: String) -> String? { e[key]?.description }
@@ -123,7 +121,7 @@ public struct TeachingState: Sendable {
             held[e.layer + "|" + id] = Held(service: e.layer, id: id, device: device)
             return [.held(service: e.layer, id: id)]
         case .apnsDelivered, .fcmDelivered, .wnsDelivered, .notificationDropped:
-            guard Self.services.contains(e.layer), let id = heldID(e), held.removeValue(forKey: e.layer + "|" + id) != nil else { return [] }
+            guard let id = heldID(e), held.removeValue(forKey: e.layer + "|" + id) != nil else { return [] }
             return [.held(service: e.layer, id: id)]
         case .apnsTokenInvalidated, .fcmTokenInvalidated, .wnsChannelInvalidated:
             let device = f("device") ?? "?"

@@ -30,7 +30,7 @@ enum APNsRequestCheck {
                                "apns-topic", "apns-collapse-id"]
 
     /// `backgroundWithoutPriorityIs5`: ``APNsConfiguration/acceptsBackgroundPushWithoutPriority``.
-    static func check(_ request: HTTPRequest, apnsID: String, backgroundWithoutPriorityIs5: Bool = false) -> Result<APNsNotification, APNsRejection> {
+    static func check(_ request: HTTPRequest, apnsID: String, backgroundWithoutPriorityIs5: Bool) -> Result<APNsNotification, APNsRejection> {
         // :method — only POST (A-RESP 405 MethodNotAllowed).
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
         // :path — /3/device/<token> (A-RESP 404 BadPath, 400 MissingDeviceToken).

@@ -80,25 +80,21 @@ public final class APNsService: Host, CallReceiver {
     public var faults: [ServiceFault] = []
     /// The state every notification touches: provider tokens, the random stream,
     /// faults and pushes in flight.
-    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
-    /// the world, and no access to it overlaps another); debug and test builds check it, so a
-    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    /// Unchecked for exclusivity in release builds only, for the reason given on `WorldHotState`;
+    /// each part is reached through the forwarding property below it.
     private struct HotState {
         var providerTokens: APNsProviderTokens
         var random: SeededRandom
         var faultInterpreter: ServiceFaultInterpreter
         var pushes = PendingPushes<Push>()
     }
+    // The handles issued are a value of their own, declared as the hot state is: registering a
+    // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    #else
-    @exclusivity(unchecked) private var hot: HotState
-    #endif
-    /// The handles issued (its own value, declared as the hot state is: registering a device calls
-    /// back for a new handle, which draws from the random stream in ``HotState``).
-    #if DEBUG
     package private(set) var tokens = HandleRegistry()
     #else
+    @exclusivity(unchecked) private var hot: HotState
     @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
     #endif
     private var providerTokens: APNsProviderTokens { _read { yield hot.providerTokens } _modify { yield &hot.providerTokens } }

@@ -257,7 +257,7 @@ enum FCMMessageSchema {
                 if value.stringValue == nil { wrong(value, "type.googleapis.com/google.protobuf.Timestamp") }
             case .enumeration(let e):
                 if let text = value.stringValue {
-                    if !e.values.contains(where: { $0.utf8.count == text.utf8.count && sameFieldName($0, text) }) {
+                    if !e.values.contains(where: { sameFieldName($0, text) }) {
                         wrong(value, "type.googleapis.com/" + e.name)
                     }
                 } else if value.numberValue?.int64 == nil {

@@ -59,9 +59,8 @@ public final class FCMService: Host, CallReceiver {
     public var tokenInactivityLimit: VirtualDuration? = .days(270)
     /// The state every notification touches: OAuth tokens, the random stream,
     /// faults, the message memo and pushes in flight.
-    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
-    /// the world, and no access to it overlaps another); debug and test builds check it, so a
-    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    /// Unchecked for exclusivity in release builds only, for the reason given on `WorldHotState`;
+    /// each part is reached through the forwarding property below it.
     private struct HotState {
         var accessTokens = AccessTokens()
         var random: SeededRandom
@@ -70,16 +69,13 @@ public final class FCMService: Host, CallReceiver {
         var lastSendPath: (path: String, project: String)?
         var pushes = PendingPushes<Push>()
     }
+    // The handles issued are a value of their own, declared as the hot state is: registering a
+    // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    #else
-    @exclusivity(unchecked) private var hot: HotState
-    #endif
-    /// The handles issued (its own value, declared as the hot state is: registering a device calls
-    /// back for a new handle, which draws from the random stream in ``HotState``).
-    #if DEBUG
     package private(set) var tokens = HandleRegistry()
     #else
+    @exclusivity(unchecked) private var hot: HotState
     @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
     #endif
     private var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }

@@ -78,9 +78,8 @@ public final class WNSService: Host, CallReceiver {
     public var faults: [ServiceFault] = []
     /// The state every notification touches: the payload memo, access tokens, the random
     /// stream, faults and pushes in flight.
-    /// Unchecked for exclusivity in release builds only, as `WorldHotState` is (one thread runs
-    /// the world, and no access to it overlaps another); debug and test builds check it, so a
-    /// re-entrancy bug traps there. Each part is reached through the forwarding property below it.
+    /// Unchecked for exclusivity in release builds only, for the reason given on `WorldHotState`;
+    /// each part is reached through the forwarding property below it.
     private struct HotState {
         var checkedPayloads = PayloadCheckMemo()
         var accessTokens = AccessTokens()
@@ -88,16 +87,13 @@ public final class WNSService: Host, CallReceiver {
         var faultInterpreter: ServiceFaultInterpreter
         var pushes = PendingPushes<Push>()
     }
+    // The handles issued are a value of their own, declared as the hot state is: registering a
+    // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    #else
-    @exclusivity(unchecked) private var hot: HotState
-    #endif
-    /// The handles issued (its own value, declared as the hot state is: registering a device calls
-    /// back for a new handle, which draws from the random stream in ``HotState``).
-    #if DEBUG
     package private(set) var channels = HandleRegistry()
     #else
+    @exclusivity(unchecked) private var hot: HotState
     @exclusivity(unchecked) package private(set) var channels = HandleRegistry()
     #endif
     /// The last payload found well-formed, so a fan-out of one payload is parsed once.
