@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// Reads the registration documents the hub and its SDK client write (``AtomWriter``'s shapes)

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// A parsed tag expression: `&&`, `||`, `!` and parentheses over tags (NH-TAGS).
 public indirect enum TagExpression: Sendable, Equatable, CustomStringConvertible {
     /// One tag: matches a registration carrying it.
@@ -82,7 +84,11 @@ public struct TagExpressionParser {
     /// Tags read before giving up; the refusal names the exact count up to here.
     public static let maxTagsRead = 100
 
-    private let chars: [Character]
+    /// The expression as UTF-8. Every character the grammar knows is ASCII, so the parser reads
+    /// bytes; a position is turned into a character offset only when a refusal names it.
+    private let bytes: [UInt8]
+    private let text: String
+    /// Byte offset of the next unread byte.
     private var i = 0
     /// Tags read so far.
     private var tagCount = 0
@@ -91,12 +97,12 @@ public struct TagExpressionParser {
 
     /// The expression in `text`, or why the hub refuses it (syntax, too many tags, too deep).
     public static func parse(_ text: String) -> Result<TagExpression, TagExpressionError> {
-        var p = TagExpressionParser(chars: Array(text))
+        var p = TagExpressionParser(text: text)
         do {
             p.skipSpaces()
             let e = try p.parseOr()
             p.skipSpaces()
-            if p.i < p.chars.count { throw p.error("unexpected '\(p.chars[p.i])'") }
+            if p.i < p.bytes.count { throw p.error("unexpected '\(p.character(at: p.i))'") }
             let count = e.tags.count
             if e.usesOnlyOr && count > maxTagsOrOnly {
                 return .failure(TagExpressionError(offset: 0, message: "A tag expression using only || can name at most \(maxTagsOrOnly) tags; this one names \(count)"))
@@ -108,23 +114,43 @@ public struct TagExpressionParser {
         } catch let e as TagExpressionError {
             return .failure(e)
         } catch {
-            return .failure(TagExpressionError(offset: p.i, message: "\(error)"))
+            return .failure(p.error("\(error)"))
         }
     }
 
     /// A list of tags means OR over the list (NH-DOTNET doc comments): `a || b || c`.
     public static func orList(_ tags: [String]) -> String { tags.joined(separator: " || ") }
 
-    private init(chars: [Character]) { self.chars = chars }
+    private init(text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+    }
 
-    private func error(_ message: String) -> TagExpressionError { TagExpressionError(offset: i, message: message) }
+    /// A refusal at the current position.
+    private func error(_ message: String) -> TagExpressionError { error(message, at: i) }
 
-    private mutating func skipSpaces() { while i < chars.count, chars[i] == " " { i += 1 } }
+    /// A refusal at byte offset `byteOffset`, reported as a 0-based character offset.
+    private func error(_ message: String, at byteOffset: Int) -> TagExpressionError {
+        TagExpressionError(offset: text[..<stringIndex(byteOffset)].count, message: message)
+    }
 
-    private mutating func eat(_ s: String) -> Bool {
-        let t = Array(s)
-        guard i + t.count <= chars.count, Array(chars[i..<i + t.count]) == t else { return false }
-        i += t.count
+    /// The character that starts at byte offset `byteOffset` (always a character boundary: the
+    /// parser stops only after ASCII bytes).
+    private func character(at byteOffset: Int) -> Character { text[stringIndex(byteOffset)...].first ?? " " }
+
+    private func stringIndex(_ byteOffset: Int) -> String.Index {
+        text.utf8.index(text.utf8.startIndex, offsetBy: byteOffset)
+    }
+
+    private mutating func skipSpaces() { while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 } }
+
+    /// Reads `token` (ASCII) and the spaces after it, if it comes next.
+    private mutating func eat(_ token: StaticString) -> Bool {
+        let n = token.utf8CodeUnitCount
+        guard i + n <= bytes.count else { return false }
+        let matches = token.withUTF8Buffer { t in (0..<n).allSatisfy { bytes[i + $0] == t[$0] } }
+        guard matches else { return false }
+        i += n
         skipSpaces()
         return true
     }
@@ -151,21 +177,21 @@ public struct TagExpressionParser {
             try enterNesting()
             defer { nesting -= 1 }
             let e = try parseOr()
-            guard eat(")") else { throw error(i < chars.count ? "expected ')' but found '\(chars[i])'" : "expected ')' before the end") }
+            guard eat(")") else { throw error(i < bytes.count ? "expected ')' but found '\(character(at: i))'" : "expected ')' before the end") }
             return e
         }
         tagCount += 1
         guard tagCount <= Self.maxTagsRead else {
             throw error("A tag expression can name at most \(Self.maxTagsOrOnly) tags; this one names more than \(Self.maxTagsRead)")
         }
-        if i < chars.count, chars[i] == "$" { return .tag(try implicitTag()) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "$") { return .tag(try implicitTag()) }
         let start = i
-        while i < chars.count, let s = chars[i].unicodeScalars.first, chars[i].unicodeScalars.count == 1, TagRules.isTagCharacter(s) { i += 1 }
+        while i < bytes.count, bytes[i] < 0x80, TagRules.isTagCharacter(Unicode.Scalar(bytes[i])) { i += 1 }
         guard i > start else {
-            throw error(i < chars.count ? "expected a tag, '!' or '(' but found '\(chars[i])'" : "expected a tag before the end")
+            throw error(i < bytes.count ? "expected a tag, '!' or '(' but found '\(character(at: i))'" : "expected a tag before the end")
         }
-        let tag = String(chars[start..<i])
-        guard tag.count <= TagRules.maxLength else { throw TagExpressionError(offset: start, message: "tag longer than \(TagRules.maxLength) characters") }
+        guard i - start <= TagRules.maxLength else { throw error("tag longer than \(TagRules.maxLength) characters", at: start) }
+        let tag = String(decoding: bytes[start..<i], as: UTF8.self)
         skipSpaces()
         return .tag(tag)
     }
@@ -183,18 +209,18 @@ public struct TagExpressionParser {
     private mutating func implicitTag() throws -> String {
         let start = i
         for prefix in ["$InstallationId:{", "$UserId:{"] {
-            let p = Array(prefix)
-            guard i + p.count <= chars.count, String(chars[i..<i + p.count]).lowercased() == prefix.lowercased() else { continue }
+            let p = Array(prefix.utf8)
+            guard i + p.count <= bytes.count, zip(bytes[i..<i + p.count], p).allSatisfy({ $0.asciiLowercased == $1.asciiLowercased }) else { continue }
             var k = i + p.count
-            while k < chars.count, chars[k] != "}" { k += 1 }
-            guard k < chars.count, k > i + p.count else {
-                throw TagExpressionError(offset: start, message: "the implicit tag \(prefix)…} is not closed or is empty")
+            while k < bytes.count, bytes[k] != UInt8(ascii: "}") { k += 1 }
+            guard k < bytes.count, k > i + p.count else {
+                throw error("the implicit tag \(prefix)…} is not closed or is empty", at: start)
             }
-            let tag = prefix + String(chars[(i + p.count)..<k]) + "}"
+            let tag = prefix + String(decoding: bytes[(i + p.count)..<k], as: UTF8.self) + "}"
             i = k + 1
             skipSpaces()
             return tag
         }
-        throw TagExpressionError(offset: start, message: "a tag starting with '$' must be $InstallationId:{…} or $UserId:{…}")
+        throw error("a tag starting with '$' must be $InstallationId:{…} or $UserId:{…}", at: start)
     }
 }

@@ -168,3 +168,56 @@ extension String {
         return utf8.elementsEqual(other.utf8)
     }
 }
+
+extension String {
+    /// The offset in UTF-8 bytes of the first `byte`, or nil.
+    @inlinable public func byteOffset(of byte: UInt8) -> Int? {
+        if let found = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: byte) }) { return found }
+        return utf8.firstIndex(of: byte).map { utf8.distance(from: utf8.startIndex, to: $0) }
+    }
+
+    /// Whether the UTF-8 bytes equal `other`'s with ASCII letters compared without regard to case
+    /// (header names, tokens such as `close` or `chunked`); other bytes must match exactly. Lengths
+    /// first (O(1) for native strings), then the bytes in place.
+    @inlinable public func sameBytesIgnoringASCIICase(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        if let same = utf8.withContiguousStorageIfAvailable({ x in
+            other.utf8.withContiguousStorageIfAvailable { y in bytesEqualIgnoringASCIICase(x, y) }
+        }), let same { return same }
+        return utf8.elementsEqual(other.utf8) { $0 == $1 || $0.asciiLowercased == $1.asciiLowercased }
+    }
+
+    /// Whether the UTF-8 bytes start with `prefix`'s, ASCII letters compared without regard to case.
+    @inlinable public func hasBytePrefixIgnoringASCIICase(_ prefix: String) -> Bool {
+        let n = prefix.utf8.count
+        guard utf8.count >= n else { return false }
+        if let same = utf8.withContiguousStorageIfAvailable({ x in
+            prefix.utf8.withContiguousStorageIfAvailable { y in bytesEqualIgnoringASCIICase(UnsafeBufferPointer(rebasing: x[..<n]), y) }
+        }), let same { return same }
+        return utf8.prefix(n).elementsEqual(prefix.utf8) { $0 == $1 || $0.asciiLowercased == $1.asciiLowercased }
+    }
+}
+
+/// Whether two byte buffers of equal length are equal, ASCII letters compared without regard to case.
+@inlinable package func bytesEqualIgnoringASCIICase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    let n = x.count
+    while i < n {
+        let p = x[i], q = y[i]
+        if p != q && p.asciiLowercased != q.asciiLowercased { return false }
+        i &+= 1
+    }
+    return true
+}
+
+extension UInt8 {
+    /// `A`–`Z` mapped to `a`–`z`; every other byte as it is.
+    @inlinable public var asciiLowercased: UInt8 { self &- UInt8(ascii: "A") < 26 ? self | 0x20 : self }
+
+    /// `0`–`9`.
+    @inlinable public var isASCIIDigit: Bool { self &- UInt8(ascii: "0") < 10 }
+
+    /// `0`–`9`, `a`–`f`, `A`–`F` (HEXDIG of RFC 5234 B.1, taken without regard to case as HTTP and
+    /// APNs do).
+    @inlinable public var isASCIIHexDigit: Bool { isASCIIDigit || (self | 0x20) &- UInt8(ascii: "a") < 6 }
+}

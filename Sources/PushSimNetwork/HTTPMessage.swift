@@ -63,39 +63,10 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
 /// Whether two header names are equal ignoring ASCII case (header names are ASCII tokens), without
 /// building lower-cased copies: header lookups run several times per request on hot paths.
-@inlinable package func sameFieldName(_ a: String, _ b: String) -> Bool {
-    // Lengths first (O(1) for native strings): most names compared on a lookup differ in length.
-    guard a.utf8.count == b.utf8.count else { return false }
-    // Then the bytes in place (native and small strings are contiguous).
-    if let same = a.utf8.withContiguousStorageIfAvailable({ x in
-        b.utf8.withContiguousStorageIfAvailable { y in sameBytesIgnoringASCIICase(x, y) }
-    }), let same { return same }
-    return a.utf8.elementsEqual(b.utf8) { p, q in p == q || asciiLower(p) == asciiLower(q) }
-}
-
-@usableFromInline @inline(__always) func asciiLower(_ b: UInt8) -> UInt8 { b &- 65 < 26 ? b | 0x20 : b }
-
-/// Whether two byte buffers of equal length are equal ignoring ASCII case.
-@usableFromInline @inline(__always) func sameBytesIgnoringASCIICase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
-    var i = 0
-    let n = x.count
-    while i < n {
-        let p = x[i], q = y[i]
-        if p != q && asciiLower(p) != asciiLower(q) { return false }
-        i &+= 1
-    }
-    return true
-}
+@inlinable package func sameFieldName(_ a: String, _ b: String) -> Bool { a.sameBytesIgnoringASCIICase(as: b) }
 
 /// Whether header name `name` starts with `prefix`, ignoring ASCII case (`X-WNS-` and `x-wns-tag`).
-package func fieldName(_ name: String, hasPrefix prefix: String) -> Bool {
-    let n = prefix.utf8.count
-    guard name.utf8.count >= n else { return false }
-    if let same = name.utf8.withContiguousStorageIfAvailable({ x in
-        prefix.utf8.withContiguousStorageIfAvailable { y in sameBytesIgnoringASCIICase(UnsafeBufferPointer(rebasing: x[..<n]), y) }
-    }), let same { return same }
-    return name.utf8.prefix(n).elementsEqual(prefix.utf8) { p, q in p == q || asciiLower(p) == asciiLower(q) }
-}
+@inlinable package func fieldName(_ name: String, hasPrefix prefix: String) -> Bool { name.hasBytePrefixIgnoringASCIICase(prefix) }
 
 /// An HTTP-shaped request as it travels over the simulated network.
 public struct HTTPRequest: Sendable, Equatable {

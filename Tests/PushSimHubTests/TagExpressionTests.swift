@@ -77,6 +77,11 @@ struct TagExpressionTests {
         ("a || user/alice", 9, "unexpected '/'"),
         ("a)", 1, "unexpected ')'"),
         ("!", 1, "expected a tag before the end"),
+        // Offsets count characters, not bytes: the parser reads UTF-8 but reports like the hub.
+        ("été || a", 0, "expected a tag, '!' or '(' but found 'é'"),
+        ("(é) && a", 1, "expected a tag, '!' or '(' but found 'é'"),
+        ("$UserId:{émile} || ü", 19, "expected a tag, '!' or '(' but found 'ü'"),
+        ("a || 🇫🇷", 5, "expected a tag, '!' or '(' but found '🇫🇷'"),
     ])
     func errorsSayWhatAndWhere(text: String, offset: Int, message: String) {
         let e = error(text)

@@ -88,4 +88,34 @@ import PushSimKernel
         // Canonically equivalent, different bytes: `==` says equal, the bytes do not.
         #expect("\u{E9}" == "e\u{301}" && !"\u{E9}".sameBytes(as: "e\u{301}"))
     }
+
+    @Test func byteOffsetFindsTheFirstByte() {
+        for s in Self.samples {
+            for probe: UInt8 in [UInt8(ascii: "a"), UInt8(ascii: "/"), UInt8(ascii: "%"), 0xc3, 0x0a] {
+                #expect(s.byteOffset(of: probe) == Array(s.utf8).firstIndex(of: probe), "\(s) \(probe)")
+            }
+        }
+    }
+
+    @Test func caseInsensitiveComparisonFoldsASCIILettersOnly() {
+        #expect("Content-Length".sameBytesIgnoringASCIICase(as: "content-LENGTH"))
+        #expect("".sameBytesIgnoringASCIICase(as: ""))
+        #expect(!"close".sameBytesIgnoringASCIICase(as: "closed"))
+        // Only A–Z fold: `@` (0x40) and `` ` `` (0x60) differ by the same bit as a letter pair.
+        #expect(!"@".sameBytesIgnoringASCIICase(as: "`"))
+        #expect(!"[".sameBytesIgnoringASCIICase(as: "{"))
+        #expect(!"É".sameBytesIgnoringASCIICase(as: "é"))
+        #expect("X-WNS-Tag".hasBytePrefixIgnoringASCIICase("x-wns-"))
+        #expect(!"X-WN".hasBytePrefixIgnoringASCIICase("x-wns-"))
+        #expect(!"Proxy_".hasBytePrefixIgnoringASCIICase("proxy-"))
+    }
+
+    @Test func asciiByteClassesMatchTheirDefinitions() {
+        for b in UInt8.min...UInt8.max {
+            let c = Character(Unicode.Scalar(b))
+            #expect(b.isASCIIDigit == ("0"..."9").contains(c))
+            #expect(b.isASCIIHexDigit == (("0"..."9").contains(c) || ("a"..."f").contains(c) || ("A"..."F").contains(c)), "\(b)")
+            #expect(b.asciiLowercased == (("A"..."Z").contains(c) ? b + 32 : b))
+        }
+    }
 }

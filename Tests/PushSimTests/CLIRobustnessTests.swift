@@ -5,7 +5,7 @@ import Testing
 @Suite struct CLIRobustnessTests {
     private func file(_ name: String, _ bytes: [UInt8]) -> String {
         let path = temporaryPath(name)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 

@@ -123,22 +123,18 @@ private struct KnownHeaderValues {
     }
 }
 
-@inline(__always) func isHexDigit(_ b: UInt8) -> Bool {
-    b &- 48 < 10 || (b | 0x20) &- 97 < 6
-}
-
 /// Whether every byte of `text` is a hex digit (either case), read in place: a device token is
 /// checked on every push.
 func isHexText(_ text: String) -> Bool {
     if let all = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
-        for b in bytes where !isHexDigit(b) { return false }
+        for b in bytes where !b.isASCIIHexDigit { return false }
         return true
     }) { return all }
-    return text.utf8.allSatisfy(isHexDigit)
+    return text.utf8.allSatisfy(\.isASCIIHexDigit)
 }
 
 /// 8-4-4-4-12 hex digits, either case.
 func isCanonicalUUID(_ s: String) -> Bool {
     let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-    return parts.map(\.utf8.count) == [8, 4, 4, 4, 12] && s.allBytes { $0 == UInt8(ascii: "-") || isHexDigit($0) }
+    return parts.map(\.utf8.count) == [8, 4, 4, 4, 12] && s.allBytes { $0 == UInt8(ascii: "-") || $0.isASCIIHexDigit }
 }

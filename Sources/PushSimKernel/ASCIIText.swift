@@ -1,4 +1,4 @@
-/// Splitting and searching request text by bytes, for the hub, its SDK client and the backends.
+/// Splitting and searching request text by bytes (the hub, its SDK client, the backends).
 ///
 /// Swift's `split(separator:)` on a `String` compares grapheme clusters, which is slow for text
 /// read on every request (paths, `Location` URLs, `$filter`s, tag lists). For text whose bytes are
