@@ -1,3 +1,6 @@
+import PushSimKernel
+import PushSimNetwork
+
 /// An incremental HTTP/1.1 request parser: a value fed bytes as they arrive, handing out whole
 /// requests (``next()``) in order. No I/O, no threads: a connection owns one and feeds it.
 ///
@@ -116,7 +119,7 @@ public struct HTTPRequestParser: Sendable {
                     guard let line = try takeLine(limit: limits.chunkLine, status: 400, what: "chunk-size line") else { return .incomplete }
                     // chunk-size = 1*HEXDIG, then only whitespace before a `;` extension (RFC 9112
                     // §7.1, BWS): `1 0`, `+5` or `0x10` are refused, not read as some other size.
-                    let sizeText = line.prefix { isHexDigit($0) }
+                    let sizeText = line.prefix(while: \.isASCIIHexDigit)
                     let rest = line.dropFirst(sizeText.count).prefix { $0 != UInt8(ascii: ";") }
                     guard !sizeText.isEmpty, sizeText.count <= 15, rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }),
                           let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else {
@@ -148,13 +151,9 @@ public struct HTTPRequestParser: Sendable {
     /// The next line without its CRLF (or LF), or nil when none is complete yet. A line longer
     /// than `limit` fails with `status` as soon as that many bytes are buffered without an end.
     private mutating func takeLine(limit: Int, status: Int, what: String) throws(Failure) -> ArraySlice<UInt8>? {
-        var i = start
         let end = buffer.count
-        while i < end && buffer[i] != UInt8(ascii: "\n") {
-            if i - start > limit { throw Failure(status, "The \(what) is longer than \(limit) bytes.") }
-            i += 1
-        }
-        guard i < end else {
+        let searchEnd = min(end, start + limit + 2)   // a line within the limit ends (CR LF) by here
+        guard let i = buffer[start..<searchEnd].firstIndex(of: UInt8(ascii: "\n")) else {
             if end - start > limit { throw Failure(status, "The \(what) is longer than \(limit) bytes.") }
             return nil
         }
@@ -173,24 +172,33 @@ public struct HTTPRequestParser: Sendable {
               parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw Failure(400, "The request line is not 'METHOD target HTTP/1.1'.")
         }
-        let version = String(decoding: parts[2], as: UTF8.self)
-        guard version.hasPrefix("HTTP/"), version.count == 8, Array(version.utf8)[6] == UInt8(ascii: ".") else {
+        let version = Array(parts[2])   // HTTP/d.d
+        guard version.count == 8, version.starts(with: "HTTP/".utf8), version[6] == UInt8(ascii: ".") else {
             throw Failure(400, "The request line does not end with an HTTP version.")
         }
-        guard version.hasPrefix("HTTP/1.") else { throw Failure(505, "Only HTTP/1.0 and HTTP/1.1 are served here.") }
-        guard let minor = Int(version.dropFirst(7)) else { throw Failure(400, "The HTTP version is malformed.") }
-        var target = String(decoding: parts[1], as: UTF8.self)
-        var authority: String?
-        if let scheme = target.range(of: "://"), target.hasPrefix("http") {
-            let rest = target[scheme.upperBound...]
-            let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-            authority = String(rest[..<slash])
-            target = slash == rest.endIndex ? "/" : (rest[slash] == "?" ? "/" : "") + String(rest[slash...])
-        }
-        guard target.hasPrefix("/") else { throw Failure(400, "The request target must be a path starting with '/'.") }
+        guard version[5] == UInt8(ascii: "1") else { throw Failure(505, "Only HTTP/1.0 and HTTP/1.1 are served here.") }
+        guard version[7].isASCIIDigit else { throw Failure(400, "The HTTP version is malformed.") }
+        let minor = Int(version[7] - UInt8(ascii: "0"))
+        let (target, authority) = try Self.target(parts[1])
         pending = WireRequest(method: String(decoding: parts[0], as: UTF8.self), target: target,
                               absoluteAuthority: authority, minorVersion: minor)
         headerBytes = 0
+    }
+
+    /// The origin-form target (`/path?query`) as sent, or for an absolute-form one
+    /// (`http://host/path`) its path and query with the host apart (RFC 9112 §3.2).
+    private static func target(_ bytes: ArraySlice<UInt8>) throws(Failure) -> (target: String, authority: String?) {
+        if bytes.first == UInt8(ascii: "/") { return (String(decoding: bytes, as: UTF8.self), nil) }
+        let separator = Array("://".utf8)
+        guard bytes.starts(with: "http".utf8),
+              let scheme = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
+            throw Failure(400, "The request target must be a path starting with '/'.")
+        }
+        let rest = bytes[(scheme + separator.count)...]
+        let slash = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        let authority = String(decoding: rest[..<slash], as: UTF8.self)
+        let path = String(decoding: rest[slash...], as: UTF8.self)
+        return (rest[slash...].first == UInt8(ascii: "/") ? path : "/" + path, authority)
     }
 
     /// `name: value` (no space before the colon, no obsolete line folding), value trimmed.
@@ -210,10 +218,11 @@ public struct HTTPRequestParser: Sendable {
 
     /// Decides the body's framing once the header block has ended.
     private mutating func startBody() throws(Failure) {
-        let codings = pending.headerValues("Transfer-Encoding").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t").lowercased() }
-        let lengths = pending.headerValues("Content-Length").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t") }
+        var codings: [String] = [], lengths: [String] = []
+        for field in pending.headers {
+            if sameFieldName(field.name, "Content-Length") { lengths += httpListElements(field.value) }
+            if sameFieldName(field.name, "Transfer-Encoding") { codings += httpListElements(field.value).map { $0.asciiLowercased() } }
+        }
         if !codings.isEmpty {
             guard lengths.isEmpty else { throw Failure(400, "A request cannot have both Transfer-Encoding and Content-Length.") }
             guard codings.last == "chunked", codings.filter({ $0 == "chunked" }).count == 1 else {
@@ -224,7 +233,7 @@ public struct HTTPRequestParser: Sendable {
             return
         }
         guard let first = lengths.first else { state = .requestLine; return }
-        guard lengths.allSatisfy({ $0 == first }), first.count <= 18, first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard lengths.allSatisfy({ $0 == first }), first.utf8.count <= 18, first.allBytes(\.isASCIIDigit),
               let n = Int(first) else {
             throw Failure(400, "The Content-Length is not one whole number.")
         }
@@ -235,7 +244,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private mutating func noteExpect() {
-        wantsContinue = pending.minorVersion >= 1 && pending.header("Expect")?.lowercased() == "100-continue"
+        wantsContinue = pending.minorVersion >= 1 && pending.header("Expect")?.sameBytesIgnoringASCIICase(as: "100-continue") == true
     }
 
     private func tooLarge() -> Failure { Failure(413, "The request body is larger than \(limits.body) bytes.") }
@@ -254,12 +263,8 @@ public struct HTTPRequestParser: Sendable {
 @inline(__always) func isTokenByte(_ b: UInt8) -> Bool {
     switch b {
     case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return true
-    default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
+    case UInt8(ascii: "!"), UInt8(ascii: "#")...UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+         UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
+    default: return false
     }
-}
-
-/// `0-9`, `a-f`, `A-F` (HEXDIG, RFC 5234 B.1, taken case-insensitively as HTTP does).
-private func isHexDigit(_ b: UInt8) -> Bool {
-    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"))
-        || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "F"))
 }

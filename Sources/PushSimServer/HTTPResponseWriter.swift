@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// Writes an ``HTTPResponse`` as HTTP/1.1 bytes: status line, the fake's header fields in their
@@ -13,16 +14,28 @@ package enum HTTPResponseWriter {
     /// The bytes of `response`. `headOnly` leaves the body out (answers to `HEAD`; the length
     /// still says the body's size).
     public static func bytes(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) -> [UInt8] {
-        var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
-        for field in response.headers where !ownFields.contains(where: { sameFieldName($0, field.name) }) {
-            text += clean(field.name) + ": " + clean(field.value) + "\r\n"
-        }
         // 1xx, 204 and 304 answers carry no body and no length (RFC 9110 §8.6).
         let bodyless = response.status < 200 || response.status == 204 || response.status == 304
-        if !bodyless { text += "Content-Length: \(response.body.count)\r\n" }
-        if !keepAlive { text += "Connection: close\r\n" }
-        text += "\r\n"
-        var out = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + (headOnly || bodyless ? 0 : response.body.count))
+        out.appendUTF8("HTTP/1.1 ")
+        out.appendUTF8(String(response.status))
+        out.append(UInt8(ascii: " "))
+        out.appendUTF8(reasonPhrase(response.status))
+        out.appendUTF8("\r\n")
+        for field in response.headers where !ownFields.contains(where: { sameFieldName($0, field.name) }) {
+            appendClean(field.name, to: &out)
+            out.appendUTF8(": ")
+            appendClean(field.value, to: &out)
+            out.appendUTF8("\r\n")
+        }
+        if !bodyless {
+            out.appendUTF8("Content-Length: ")
+            out.appendUTF8(String(response.body.count))
+            out.appendUTF8("\r\n")
+        }
+        if !keepAlive { out.appendUTF8("Connection: close\r\n") }
+        out.appendUTF8("\r\n")
         if !headOnly && !bodyless { out += response.body }
         return out
     }
@@ -30,8 +43,13 @@ package enum HTTPResponseWriter {
     /// The interim answer to `Expect: 100-continue`.
     public static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    private static func clean(_ s: String) -> String {
-        s.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) ? String(s.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }) : s
+    /// Appends `text` without its CR, LF and NUL bytes, which could end the field early.
+    private static func appendClean(_ text: String, to out: inout [UInt8]) {
+        if text.containsByte(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            out += text.utf8.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }
+        } else {
+            out.appendUTF8(text)
+        }
     }
 
     /// The standard reason phrase (RFC 9110 §15), or `Status` for codes without one here.

@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 import PushSimServices
 import PushSimHub
@@ -48,18 +49,18 @@ package struct Router: Sendable {
     /// Where `request` goes, by the rules above, in that order; nil when nothing is served there.
     public func route(_ request: WireRequest) -> Route? {
         let path = request.path
-        if path == "/_pushsim" || path.hasPrefix("/_pushsim/") { return .control }
+        if path == "/_pushsim" || path.hasBytePrefix("/_pushsim/") { return .control }
         if let host = request.hostName, publicHosts.contains(host) { return .host(authority: host) }
-        if path.hasPrefix("/v1/projects/") { return .host(authority: FCMService.apiHost) }
+        if path.hasBytePrefix("/v1/projects/") { return .host(authority: FCMService.apiHost) }
         if path == "/token" || path == "/oauth2/v4/token" { return .host(authority: FCMService.oauthHost) }
-        if path.hasPrefix("/3/device/") { return .host(authority: APNsService.productionHost) }
+        if path.hasBytePrefix("/3/device/") { return .host(authority: APNsService.productionHost) }
         if path == "/accesstoken.srf" { return .host(authority: WNSService.loginHost) }
-        if path == "/", request.target.hasPrefix("/?token=") || request.target.contains("&token=") {
+        if path == "/", request.target.hasBytePrefix("/?token=") || request.target.contains("&token=") {
             return .host(authority: WNSService.channelHost)
         }
-        if path.hasPrefix("/api/") { return .host(authority: TutorialBackend.publicHost) }
-        let first = path.dropFirst().prefix { $0 != "/" && $0 != "?" }
-        if !first.isEmpty && percentDecode(first).lowercased() == hubName.lowercased() { return .host(authority: hubHost) }
+        if path.hasBytePrefix("/api/") { return .host(authority: TutorialBackend.publicHost) }
+        let segment = path.utf8.dropFirst().prefix { $0 != UInt8(ascii: "/") }
+        if !segment.isEmpty && percentDecode(String(decoding: segment, as: UTF8.self)).asciiLowercased() == hubName.asciiLowercased() { return .host(authority: hubHost) }
         return nil
     }
 

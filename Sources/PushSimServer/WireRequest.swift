@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// One HTTP/1.1 request as it came off a socket, framing removed: the request line, the header
@@ -43,29 +44,47 @@ public struct WireRequest: Sendable, Equatable {
 
     /// The path part of ``target`` (percent-encoded as sent).
     public var path: String {
-        guard let q = target.firstIndex(of: "?") else { return target }
-        return String(target[..<q])
+        guard let q = target.byteOffset(of: UInt8(ascii: "?")) else { return target }
+        return String(decoding: target.utf8.prefix(q), as: UTF8.self)
     }
 
     /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
     /// HTTP/1.0 only with `Connection: keep-alive` (RFC 9112 §9.3).
     public var keepAlive: Bool {
-        let tokens = headerValues("Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t").lowercased() }
-        if tokens.contains("close") { return false }
-        return minorVersion >= 1 || tokens.contains("keep-alive")
+        let tokens = headerValues("Connection").flatMap(httpListElements)
+        if tokens.contains(where: { $0.sameBytesIgnoringASCIICase(as: "close") }) { return false }
+        return minorVersion >= 1 || tokens.contains { $0.sameBytesIgnoringASCIICase(as: "keep-alive") }
     }
 
     /// The host named by the `Host` header (or the absolute-form target), port and brackets removed, lower-cased.
     public var hostName: String? {
-        guard var host = absoluteAuthority ?? header("Host") else { return nil }
-        if host.hasPrefix("[") {   // IPv6 literal
-            guard let end = host.firstIndex(of: "]") else { return nil }
-            return String(host[host.index(after: host.startIndex)..<end]).lowercased()
+        guard let host = absoluteAuthority ?? header("Host") else { return nil }
+        let bytes = Array(host.utf8)
+        if bytes.first == UInt8(ascii: "[") {   // IPv6 literal
+            guard let end = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            return String(decoding: bytes[1..<end], as: UTF8.self).asciiLowercased()
         }
-        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
-        return host.lowercased()
+        let end = bytes.lastIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+        return String(decoding: bytes[..<end], as: UTF8.self).asciiLowercased()
     }
+}
+
+/// The elements of an HTTP list field value (RFC 9110 §5.6.1): split on `,`, each trimmed of
+/// spaces and tabs. Nothing between two commas is no element; an element of only spaces is an
+/// empty string, which the callers' checks then refuse or ignore.
+func httpListElements(_ value: String) -> [String] {
+    var out: [String] = []
+    let bytes = Array(value.utf8)
+    var start = 0
+    for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: ",") {
+        defer { start = i + 1 }
+        guard i > start else { continue }
+        var a = start, b = i
+        while a < b, bytes[a] == 0x20 || bytes[a] == 0x09 { a += 1 }
+        while b > a, bytes[b - 1] == 0x20 || bytes[b - 1] == 0x09 { b -= 1 }
+        out.append(String(decoding: bytes[a..<b], as: UTF8.self))
+    }
+    return out
 }
 
 extension Substring {

@@ -52,11 +52,15 @@ public struct WorldSetup {
         self.configure = configure
     }
 
-    /// A fresh simulation with virtual time zero at `anchor`.
+    /// A fresh simulation with virtual time zero at `anchor`. Its trace is not kept: nothing a
+    /// server answers reads it (the control API reads the journal and the hosts' state), and a
+    /// server that runs for days would otherwise keep every event of every request in memory.
+    /// Observers (the invariant checkers) still see every event.
     func makeSimulation(anchor: CalendarAnchor) -> Simulation {
         var options = self.options
         options.anchor = anchor
         let simulation = Simulation(seed: seed, options: options)
+        simulation.world.isRecordingTrace = false
         for d in devices {
             simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
         }

@@ -1,5 +1,6 @@
 @testable import PushSimServer
 import Testing
+import PushSimNetwork
 
 @Suite struct HTTPRequestParserTests {
     private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> HTTPRequestParser.Result {
@@ -139,5 +140,36 @@ import Testing
         parser.continueSent()
         parser.feed(Array("ok".utf8))
         if case .request = parser.next() {} else { Issue.record("expected the request") }
+    }
+
+    /// A fake's header value holding CR LF cannot split the answer (a bug: the check compared
+    /// characters, and CR LF is one character that is neither CR nor LF, so it passed through).
+    @Test func answerFieldsLoseLineBreaksWhateverTheirForm() {
+        let response = HTTPResponse(status: 200, headers: ["X-Evil": "a\r\nSet-Cookie: b", "X-Lone": "c\rd\ne\u{0}f"], body: [])
+        let text = String(decoding: HTTPResponseWriter.bytes(response, keepAlive: true), as: UTF8.self)
+        #expect(text == "HTTP/1.1 200 OK\r\nX-Evil: aSet-Cookie: b\r\nX-Lone: cdef\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test func listFieldsAreSplitOnCommasAndTrimmed() {
+        #expect(httpListElements("chunked") == ["chunked"])
+        #expect(httpListElements(" gzip ,\tchunked ") == ["gzip", "chunked"])
+        #expect(httpListElements("a,,b") == ["a", "b"])
+        #expect(httpListElements("a, ,b") == ["a", "", "b"])
+        #expect(httpListElements("") == [])
+    }
+
+    @Test func absoluteFormTargetsKeepTheirHostApart() throws {
+        let a = try #require(request(parse("GET http://api.push.apple.com/3/device/x?y=1 HTTP/1.1\r\n\r\n")))
+        #expect(a.target == "/3/device/x?y=1")
+        #expect(a.absoluteAuthority == "api.push.apple.com")
+        #expect(a.hostName == "api.push.apple.com")
+        let b = try #require(request(parse("GET http://Example.COM:8080?q HTTP/1.1\r\n\r\n")))
+        #expect(b.target == "/?q")
+        #expect(b.hostName == "example.com")
+        #expect(status(parse("GET * HTTP/1.1\r\n\r\n")) == 400)
+        #expect(status(parse("GET ftp://x/ HTTP/1.1\r\n\r\n")) == 400)
+        #expect(status(parse("GET / HTTP/2.0\r\n\r\n")) == 505)
+        #expect(status(parse("GET / HTTP/1.x\r\n\r\n")) == 400)
+        #expect(request(parse("GET / HTTP/1.0\r\n\r\n"))?.minorVersion == 0)
     }
 }

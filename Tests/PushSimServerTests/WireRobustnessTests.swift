@@ -104,6 +104,18 @@ import Testing
         #expect(statusOf(wire) == 200)
     }
 
+    /// A server runs for days: its world keeps the journal (the control API reads it) but not the
+    /// trace, which nothing served reads and which grew by every event of every request (a bug).
+    @Test func theServedWorldKeepsNoTrace() async throws {
+        let s = try TestServer(seed: 12)
+        _ = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"pixel","platform":"android"}"#)
+        _ = try await s.request("GET", "/_pushsim/journal")
+        let bridge = try #require(s.server.bridge as? WorldBridge)
+        let (events, entries) = bridge.withSimulation { ($0.world.trace.events.count, $0.world.journal.entries.count) }
+        #expect(events == 0)
+        #expect(entries > 0)
+    }
+
     @Test func theRecordHoldsEveryExchangeInOrder() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-record-\(getpid()).jsonl").path
         let bridge = try WorldBridge(setup: WorldSetup(seed: 3), clock: .manual, anchor: testAnchor, recordPath: path)
