@@ -25,9 +25,15 @@ public final class NotificationHubClient {
     public var enableTestSend = false
     /// `https://<host>/<hub>`, the resource every token is signed for (made once).
     let resource: String
-    /// The last token made and its expiry (Unix seconds): the SDK signs one token per expiry,
-    /// i.e. per second of virtual time, and sends it on every request in that second.
-    private var lastToken: (expiresAt: Int64, token: String)?
+    /// The token in the SDK's cache and when it was signed (virtual time).
+    private var cachedToken: (signedAt: VirtualTime, token: String)?
+    /// How long a token the SDK signs is valid: 20 minutes (NH-DOTNET
+    /// `Auth/SharedAccessSignatureTokenProvider.cs`, `DefaultTokenTimeout`).
+    static let tokenTimeToLive = VirtualDuration.minutes(20)
+    /// How long the SDK keeps a token in its cache: its lifetime less a 2-minute refresh margin
+    /// (`DefaultTokenRefreshTimeMargin`), counted from signing (NH-DOTNET `Auth/TokenProvider.cs`:
+    /// absolute expiration), so a token is never sent in the last two minutes of its life.
+    static let tokenCacheTime = VirtualDuration.minutes(18)
 
     /// Parses `Endpoint=sb://<ns>.servicebus.windows.net/;SharedAccessKeyName=…;SharedAccessKey=…`.
     /// Nil when a part is missing.
@@ -237,13 +243,14 @@ public final class NotificationHubClient {
         }
     }
 
-    /// The SAS token for requests made now: valid for an hour (the SDK's default), made once per
-    /// second of virtual time.
+    /// The SAS token for requests made now, as the .NET SDK's token provider gives it: from its
+    /// cache while the cached one is under 18 minutes old, else newly signed, valid for 20.
     func sasToken() -> String {
-        let expiresAt = world.anchor.unixSeconds(world.now) + 3_600
-        if let last = lastToken, last.expiresAt == expiresAt { return last.token }
+        let now = world.now
+        if let cached = cachedToken, now < cached.signedAt + Self.tokenCacheTime { return cached.token }
+        let expiresAt = world.anchor.unixSeconds(now) + Self.tokenTimeToLive.microseconds / 1_000_000
         let token = SharedAccessSignature.token(resource: resource, keyName: keyName, key: key, expiresAtUnixSeconds: expiresAt)
-        lastToken = (expiresAt, token)
+        cachedToken = (now, token)
         return token
     }
 

@@ -81,7 +81,11 @@ enum ScenarioLexer {
         }
     }
 
-    static func isWhitespace(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace }
+    /// Unicode's White_Space property; ASCII (nearly every character of a scenario) is answered
+    /// without the property tables: space and tab through carriage return.
+    static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c.value == 0x20 || (0x09...0x0D).contains(c.value) : c.properties.isWhitespace
+    }
 
     /// C0 and C1 control characters and DEL, except tab (which is whitespace); a line never holds
     /// a line feed.
@@ -191,6 +195,12 @@ enum ScenarioLexer {
     }
 
     private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        if scalars.allSatisfy(\.isASCII) {   // one allocation, a byte per scalar
+            return String(unsafeUninitializedCapacity: scalars.count) { out in
+                for (k, c) in zip(out.indices, scalars) { out[k] = UInt8(truncatingIfNeeded: c.value) }
+                return scalars.count
+            }
+        }
         var s = String.UnicodeScalarView()
         s.append(contentsOf: scalars)
         return String(s)

@@ -65,18 +65,23 @@ struct RequestFastPathTests {
                       body: Array("{}".utf8), auth: .header(listen))?.status == 401)
     }
 
-    /// The client makes one token per second of virtual time.
-    @Test func clientReusesItsTokenWithinASecond() {
+    /// The client caches its token as the .NET SDK does: signed for 20 minutes, reused for 18
+    /// (before: a new one every second of virtual time, valid for an hour).
+    @Test func clientCachesItsTokenForEighteenMinutes() {
         let w = HubWorld(services: false)
+        let signedAt = w.world.anchor.unixSeconds(w.world.now)
         let a = w.client.sasToken()
+        #expect(a == SharedAccessSignature.token(resource: TestIdentity.hubResource, keyName: TestIdentity.full.keyName,
+                                                 key: TestIdentity.full.key, expiresAtUnixSeconds: signedAt + 20 * 60))
+        w.advance(.seconds(5))
         #expect(w.client.sasToken() == a)
-        w.advance(.milliseconds(999))
+        w.advance(.microseconds(18 * 60_000_000 - 5_000_000 - 1))
         #expect(w.client.sasToken() == a)
-        w.advance(.milliseconds(1))
+        w.advance(.microseconds(1))
         let b = w.client.sasToken()
         #expect(b != a)
         #expect(b == SharedAccessSignature.token(resource: TestIdentity.hubResource, keyName: TestIdentity.full.keyName,
-                                                 key: TestIdentity.full.key, expiresAtUnixSeconds: w.world.anchor.unixSeconds(w.world.now) + 3_600))
+                                                 key: TestIdentity.full.key, expiresAtUnixSeconds: w.world.anchor.unixSeconds(w.world.now) + 20 * 60))
     }
 
     // MARK: Splitting by bytes

@@ -13,6 +13,19 @@ struct ScenarioLexerTests {
 
     /// As grapheme clusters, `"` + U+0301 is one character that is not a quote: the string ran
     /// on to the end of the line and the line was called unterminated at the opening quote.
+    /// The ASCII fast paths answer as Unicode does: whitespace by the White_Space property, words
+    /// and strings with and without non-ASCII characters read alike.
+    @Test func fastPathsAgreeWithUnicode() {
+        for v in UInt32(0)...0x3100 {
+            guard let c = Unicode.Scalar(v) else { continue }
+            #expect(ScenarioLexer.isWhitespace(c) == c.properties.isWhitespace, "U+\(String(v, radix: 16))")
+        }
+        let (line, problem) = ScenarioLexer.lex("device café-phone  \"naïve\"\u{3000}x", line: 1, path: "t")
+        #expect(problem == nil)
+        #expect(line.tokens.map(\.text) == ["device", "café-phone", "naïve", "x"])
+        #expect(line.source == "device café-phone  \"naïve\"\u{3000}x")
+    }
+
     @Test func aQuoteFollowedByACombiningMarkStillClosesTheString() {
         let d = diagnostics("scenario \"x\"\u{301}\n")
         #expect(d.count == 1)
