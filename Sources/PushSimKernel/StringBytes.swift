@@ -176,6 +176,22 @@ extension String {
         return utf8.firstIndex(of: byte).map { utf8.distance(from: utf8.startIndex, to: $0) }
     }
 
+    /// The offset in UTF-8 bytes of the first occurrence of `needle`'s bytes, or nil; 0 for an
+    /// empty needle. (`firstRange(of:)` and `contains(_:)` on strings compare characters through
+    /// a generic searcher, some hundred times slower on the short texts read per request.)
+    public func byteOffset(of needle: String) -> Int? {
+        let n = Array(needle.utf8)
+        guard let first = n.first else { return 0 }
+        let h = Array(utf8)
+        guard h.count >= n.count else { return nil }
+        var i = 0
+        while i <= h.count - n.count {
+            if h[i] == first && h[i..<(i + n.count)].elementsEqual(n) { return i }
+            i += 1
+        }
+        return nil
+    }
+
     /// Whether the UTF-8 bytes equal `other`'s with ASCII letters compared without regard to case
     /// (header names, tokens such as `close` or `chunked`); other bytes must match exactly. Lengths
     /// first (O(1) for native strings), then the bytes in place.

@@ -128,7 +128,16 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// `path?query` as it would appear on the wire (query re-encoded).
     public var target: String {
-        query.isEmpty ? path : path + "?" + query.map { "\(percentEncode($0.name))=\(percentEncode($0.value))" }.joined(separator: "&")
+        guard !query.isEmpty else { return path }
+        var out = path
+        out.reserveCapacity(path.utf8.count + 64)
+        for (i, item) in query.enumerated() {
+            out += i == 0 ? "?" : "&"
+            out += percentEncode(item.name)
+            out += "="
+            out += percentEncode(item.value)
+        }
+        return out
     }
 }
 
@@ -227,25 +236,40 @@ package func percentDecode<S: StringProtocol>(_ text: S) -> String {
 
 /// Percent-encodes everything but unreserved characters (RFC 3986).
 package func percentEncode(_ text: String) -> String {
-    var out = ""
+    guard text.containsByte(where: { !isUnreserved($0) }) else { return text }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count * 3)
     for b in text.utf8 {
-        switch b {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            out.unicodeScalars.append(Unicode.Scalar(b))
-        default:
-            let hex = String(b, radix: 16, uppercase: true)
-            out += "%" + (hex.count == 1 ? "0" + hex : hex)
+        if isUnreserved(b) {
+            out.append(b)
+        } else {
+            out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
         }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// The unreserved characters of RFC 3986 §2.3, which ``percentEncode(_:)`` leaves as they are.
+@inline(__always) private func isUnreserved(_ b: UInt8) -> Bool {
+    switch b {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+         UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
+    default: return false
+    }
 }
 
 /// A short, readable label for a push handle in traces: for a URL the part after `token=`, then,
 /// if long, its first 8 and last 6 characters (`fa60bd34…9a7ffb`). Two different handles of the
 /// same service practically never share a label, so checkers can compare labels.
 package func handleLabel(_ handle: String) -> String {
-    var h = Substring(handle)
-    if let r = h.firstRange(of: "token=") { h = h[r.upperBound...] }
-    return h.count > 16 ? String(h.prefix(8)) + "…" + String(h.suffix(6)) : String(h)
+    let bytes = Array(handle.utf8)
+    let rest = bytes[(handle.byteOffset(of: "token=").map { $0 + 6 } ?? 0)...]
+    // Handles are ASCII, where a byte is a character; anything else is cut by characters.
+    guard rest.allSatisfy({ $0 < 0x80 }) else {
+        let h = Substring(String(decoding: rest, as: UTF8.self))
+        return h.count > 16 ? String(h.prefix(8)) + "…" + String(h.suffix(6)) : String(h)
+    }
+    guard rest.count > 16 else { return String(decoding: rest, as: UTF8.self) }
+    return String(decoding: rest.prefix(8), as: UTF8.self) + "…" + String(decoding: rest.suffix(6), as: UTF8.self)
 }

@@ -55,7 +55,7 @@ package struct Router: Sendable {
         if path == "/token" || path == "/oauth2/v4/token" { return .host(authority: FCMService.oauthHost) }
         if path.hasBytePrefix("/3/device/") { return .host(authority: APNsService.productionHost) }
         if path == "/accesstoken.srf" { return .host(authority: WNSService.loginHost) }
-        if path == "/", request.target.hasBytePrefix("/?token=") || request.target.contains("&token=") {
+        if path == "/", request.target.hasBytePrefix("/?token=") || request.target.byteOffset(of: "&token=") != nil {
             return .host(authority: WNSService.channelHost)
         }
         if path.hasBytePrefix("/api/") { return .host(authority: TutorialBackend.publicHost) }

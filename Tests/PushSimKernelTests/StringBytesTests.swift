@@ -97,6 +97,21 @@ import PushSimKernel
         }
     }
 
+    @Test func byteOffsetOfANeedleIsTheFirstMatch() {
+        #expect("https://h/?token=abc&token=d".byteOffset(of: "token=") == 11)
+        #expect("sb://ns.servicebus.windows.net/".byteOffset(of: "://") == 2)
+        #expect("abc".byteOffset(of: "") == 0)
+        #expect("ab".byteOffset(of: "abc") == nil)
+        #expect("aaab".byteOffset(of: "aab") == 1)
+        #expect("café=x".byteOffset(of: "=") == 5)   // bytes: é is two
+        for s in Self.samples {
+            for needle in ["a", "/", "é", "%ab", s] {
+                let reference = s.utf8.indices.first { s.utf8[$0...].starts(with: needle.utf8) }.map { s.utf8.distance(from: s.utf8.startIndex, to: $0) }
+                #expect(s.byteOffset(of: needle) == (needle.isEmpty ? 0 : reference), "\(s) \(needle)")
+            }
+        }
+    }
+
     @Test func caseInsensitiveComparisonFoldsASCIILettersOnly() {
         #expect("Content-Length".sameBytesIgnoringASCIICase(as: "content-LENGTH"))
         #expect("".sameBytesIgnoringASCIICase(as: ""))

@@ -1,3 +1,4 @@
+import Foundation
 @testable import PushSimNetwork
 import Testing
 
@@ -282,5 +283,35 @@ import Testing
             }
         }
         #expect(outcomes.valid > 100 && outcomes.invalid > 1000, "\(outcomes)")
+    }
+
+    // MARK: Base64 (RFC 4648 §10 test vectors; strict decoding)
+
+    @Test func base64MatchesTheRFCVectors() {
+        let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
+        for (plain, encoded) in vectors {
+            #expect(Base64.encode(Array(plain.utf8)) == encoded)
+            #expect(Base64.decode(encoded) == Array(plain.utf8))
+            #expect(Base64URL.encode(plain) == encoded.replacingOccurrences(of: "=", with: ""))
+            #expect(Base64URL.decode(encoded) == Array(plain.utf8))
+        }
+        let all = (0...255).map { UInt8($0) }
+        #expect(Base64.decode(Base64.encode(all)) == all)
+        #expect(Base64URL.decode(Base64URL.encode(all)) == all)
+        #expect(Base64.encode([0xFB, 0xFF]) == "+/8=")
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+    }
+
+    @Test func base64DecodingIsStrict() {
+        #expect(Base64.decode("Zm9v YmFy\r\n") == Array("foobar".utf8))   // white space skipped, as .NET does
+        #expect(Base64.decode("Zm9v\u{A0}YmFy") == Array("foobar".utf8))   // Unicode white space too
+        #expect(Base64.decode("Zm9vYg=") == nil)        // not a multiple of 4
+        #expect(Base64.decode("Zm9vY===") == nil)       // three padding characters
+        #expect(Base64.decode("Zm=vYg==") == nil)       // padding inside
+        #expect(Base64.decode("-_8=") == nil)           // the URL alphabet
+        #expect(Base64.decode("Zm9é") == nil)           // outside the alphabet
+        #expect(Base64URL.decode("+/8") == nil)
+        #expect(Base64URL.decode("Z") == nil)           // a lone digit spells no byte
+        #expect(Base64URL.decode("Zg") == [UInt8(ascii: "f")])
     }
 }

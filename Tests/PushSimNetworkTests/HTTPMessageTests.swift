@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PushSimNetwork
 
@@ -74,5 +75,38 @@ import Testing
         f.linkLatency = []
         f.rules = [LinkFault(effect: .partition)]
         #expect(f.plainLatency == nil && f.latencyIsFixed)
+    }
+
+    // The byte-level encoders give what the plain definitions give.
+
+    private static let textSamples = ["", "abc", "reg-000042", "a b&c=d", "é", "https://cloud.notify.windows.com/?token=AwYAAAB%2F",
+                                      "~._-", "x\u{0}y", "🇫🇷", String(repeating: "f", count: 64), "0123456789abcdef0", "token=", "token=short"]
+
+    @Test func percentEncodingEscapesAllButTheUnreserved() {
+        for text in Self.textSamples {
+            var reference = ""
+            for b in text.utf8 {
+                let c = Character(Unicode.Scalar(b))
+                if b < 0x80, c.isLetter || c.isNumber || "-._~".contains(c) { reference.append(c) } else { reference += String(format: "%%%02X", b) }
+            }
+            #expect(percentEncode(text) == reference, "\(text.debugDescription)")
+            #expect(percentDecode(percentEncode(text)) == text)
+        }
+    }
+
+    @Test func handleLabelsKeepTheEndsOfLongHandles() {
+        for handle in Self.textSamples + ["https://x/?token=" + String(repeating: "ab", count: 20), "é" + String(repeating: "ü", count: 20)] {
+            var h = Substring(handle)
+            if let r = h.firstRange(of: "token=") { h = h[r.upperBound...] }
+            let reference = h.count > 16 ? String(h.prefix(8)) + "…" + String(h.suffix(6)) : String(h)
+            #expect(handleLabel(handle) == reference, "\(handle.debugDescription)")
+        }
+        #expect(handleLabel("fa60bd34e1c2d3f4a5b6c7d8e9f09a7ffb") == "fa60bd34…9a7ffb")
+    }
+
+    @Test func targetJoinsThePathAndTheEncodedQuery() {
+        let r = HTTPRequest(method: "GET", authority: "h", path: "/hub/registrations", query: [("api-version", "2015-01"), ("$filter", "a b")])
+        #expect(r.target == "/hub/registrations?api-version=2015-01&%24filter=a%20b")
+        #expect(HTTPRequest(method: "GET", authority: "h", path: "/x").target == "/x")
     }
 }
