@@ -83,12 +83,21 @@ public final class HardenedBackend: Host {
 
     // MARK: Registrations
 
+    /// Whether `handle` holds a quote or white space (Unicode's White_Space property); handles are
+    /// ASCII, read byte by byte, and anything else by its scalars.
+    static func couldBreakOutOfQuotes(_ handle: String) -> Bool {
+        if handle.allBytes({ $0 < 0x80 }) {
+            return handle.containsByte { $0 == UInt8(ascii: "'") || $0 == 0x20 || (0x09...0x0D).contains($0) }
+        }
+        return handle.unicodeScalars.contains { $0 == "'" || $0.properties.isWhitespace }
+    }
+
     /// `POST api/register?handle=`: as the tutorial (reuse the first registration for the handle,
     /// delete the others, else create an id), with the handle required.
     func register(handle: String?, _ reply: HardenedReply) {
         guard let handle, !handle.isEmpty else { return reply.error(400, "the handle query parameter is required") }
         // The handle goes into the hub's $filter between quotes: refuse what could break out of them.
-        guard handle.count <= 4_096, !handle.contains(where: { $0 == "'" || $0.isWhitespace }) else {
+        guard handle.count <= 4_096, !Self.couldBreakOutOfQuotes(handle) else {
             return reply.error(400, "the handle contains characters no push handle has")
         }
         hub.getRegistrationsByChannel(handle, top: 100) { [self] result in

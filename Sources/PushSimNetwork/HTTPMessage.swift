@@ -129,15 +129,16 @@ public struct HTTPRequest: Sendable, Equatable {
     /// `path?query` as it would appear on the wire (query re-encoded).
     public var target: String {
         guard !query.isEmpty else { return path }
-        var out = path
+        var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count + 64)
+        out.appendUTF8(path)
         for (i, item) in query.enumerated() {
-            out += i == 0 ? "?" : "&"
-            out += percentEncode(item.name)
-            out += "="
-            out += percentEncode(item.value)
+            out.append(i == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            appendPercentEncoded(item.name, to: &out)
+            out.append(UInt8(ascii: "="))
+            appendPercentEncoded(item.value, to: &out)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -237,17 +238,25 @@ package func percentDecode<S: StringProtocol>(_ text: S) -> String {
 /// Percent-encodes everything but unreserved characters (RFC 3986).
 package func percentEncode(_ text: String) -> String {
     guard text.containsByte(where: { !isUnreserved($0) }) else { return text }
-    let hex = Array("0123456789ABCDEF".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(text.utf8.count * 3)
+    appendPercentEncoded(text, to: &out)
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Appends ``percentEncode(_:)`` of `text` to `out`.
+func appendPercentEncoded(_ text: String, to out: inout [UInt8]) {
+    guard text.containsByte(where: { !isUnreserved($0) }) else { return out.appendUTF8(text) }
+    let hex: StaticString = "0123456789ABCDEF"
     for b in text.utf8 {
         if isUnreserved(b) {
             out.append(b)
         } else {
-            out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
+            out.append(UInt8(ascii: "%"))
+            out.append(hex.utf8Start[Int(b >> 4)])
+            out.append(hex.utf8Start[Int(b & 0x0F)])
         }
     }
-    return String(decoding: out, as: UTF8.self)
 }
 
 /// The unreserved characters of RFC 3986 §2.3, which ``percentEncode(_:)`` leaves as they are.

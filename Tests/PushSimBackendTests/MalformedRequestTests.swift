@@ -1,4 +1,5 @@
 import Testing
+@testable import PushSimBackend
 import PushSimKernel
 import PushSimNetwork
 import PushSimDevices
@@ -69,5 +70,17 @@ struct MalformedRequestTests {
         #expect(statuses["tutorial"] == 500)   // ASP.NET: Maximum request length exceeded
         #expect(statuses["hardened"] == 413)
         #expect(sim.world.trace.events.contains { $0.kind.name == "backend.exception" && $0["exception"]?.description.contains("Maximum request length") == true })
+    }
+
+    /// The hardened backend's handle check reads bytes for ASCII handles and scalars otherwise,
+    /// and refuses what the Character-based check refused.
+    @Test func handlesThatCouldBreakOutOfTheFilterQuotes() {
+        for handle in ["a'b", "a b", "a\tb", "a\nb", "a\u{A0}b", "a\u{2028}b", "é'", "\u{3000}"] {
+            #expect(HardenedBackend.couldBreakOutOfQuotes(handle), "\(handle.debugDescription)")
+            #expect(handle.contains { $0 == "'" || $0.isWhitespace })
+        }
+        for handle in ["0123abcdef", "https://cloud.notify.windows.com/?token=AwYAAAB%2B", "bk3RNwTe3H0:CI2k_HHwgIpoDKCIZvvDMExUdFQ3P1", "é"] {
+            #expect(!HardenedBackend.couldBreakOutOfQuotes(handle), "\(handle)")
+        }
     }
 }
