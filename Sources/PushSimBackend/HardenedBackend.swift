@@ -97,7 +97,7 @@ public final class HardenedBackend: Host {
     func register(handle: String?, _ reply: HardenedReply) {
         guard let handle, !handle.isEmpty else { return reply.error(400, "the handle query parameter is required") }
         // The handle goes into the hub's $filter between quotes: refuse what could break out of them.
-        guard handle.count <= 4_096, !Self.couldBreakOutOfQuotes(handle) else {
+        guard handle.utf8.count <= 4_096 || handle.count <= 4_096, !Self.couldBreakOutOfQuotes(handle) else {   // bytes first: O(1)
             return reply.error(400, "the handle contains characters no push handle has")
         }
         hub.getRegistrationsByChannel(handle, top: 100) { [self] result in

@@ -119,4 +119,16 @@ struct TraceTests {
         #expect(TraceValue(7) == .int(7))
         #expect([s, n, b, TraceValue.bool(true)].map(\.description) == ["hi", "42", "false", "true"])
     }
+
+    /// Kinds compare by name, byte for byte, through a hash worked out once.
+    @Test func traceKindsAreEqualExactlyWhenTheirNamesAre() {
+        let names = ["hub.pns-accepted", "hub.pns-accepted ", "hub.pns-rejected", "http.request", "a", "", "é", "e\u{301}"]
+        for a in names {
+            for b in names {
+                #expect((TraceKind(a) == TraceKind(b)) == a.utf8.elementsEqual(b.utf8), "\(a) \(b)")
+            }
+            #expect(Set([TraceKind(a), TraceKind(String(decoding: Array(a.utf8), as: UTF8.self))]).count == 1)
+        }
+        #expect(TraceKind("hub.pns-accepted").hashValue == TraceKind(String("hub.pns-" + "accepted")).hashValue)
+    }
 }
