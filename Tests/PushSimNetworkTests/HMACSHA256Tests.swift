@@ -4,9 +4,9 @@ import Testing
 /// SHA-256 against FIPS 180-4's examples and HMAC-SHA256 against RFC 4231's test cases.
 @Suite("SHA-256 and HMAC-SHA256")
 struct HMACSHA256Tests {
-    private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: $0) }.joined() }
-    private func String(format byte: UInt8) -> Swift.String {
-        let s = Swift.String(byte, radix: 16)
+    private func hex(_ bytes: [UInt8]) -> String { bytes.map(twoHexDigits).joined() }
+    private func twoHexDigits(_ byte: UInt8) -> String {
+        let s = String(byte, radix: 16)
         return s.count == 1 ? "0" + s : s
     }
     private func bytes(_ hex: Swift.String) -> [UInt8] {
@@ -50,5 +50,21 @@ struct HMACSHA256Tests {
         #expect(HMACSHA256.equal([1, 2, 3], [1, 2, 3]))
         #expect(!HMACSHA256.equal([1, 2, 3], [1, 2, 4]))
         #expect(!HMACSHA256.equal([1, 2], [1, 2, 3]))
+    }
+
+    /// Messages whose padding falls on each side of a block boundary (55, 56, 63, 64 bytes and
+    /// their two-block twins): digests of `a` repeated, as Python's hashlib gives them.
+    @Test(arguments: [
+        (55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
+        (56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"),
+        (63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"),
+        (64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+        (119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"),
+        (120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"),
+        (128, "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e"),
+    ])
+    func paddingAroundBlockBoundaries(length: Int, digest: String) {
+        let bytes = SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: length))
+        #expect(hex(bytes) == digest)
     }
 }
