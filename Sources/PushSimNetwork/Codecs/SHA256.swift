@@ -35,7 +35,7 @@ public enum SHA256 {
         return digest
     }
 
-    /// The compression function (FIPS 180-4 §6.2.2) applied to one 64-byte block.
+    /// The compression function (FIPS 180-4, section 6.2.2) applied to one 64-byte block.
     @inline(__always) private static func compress(block: UnsafeBufferPointer<UInt8>, into h: UnsafeMutableBufferPointer<UInt32>,
                                                    schedule w: UnsafeMutableBufferPointer<UInt32>, constants k: UnsafeBufferPointer<UInt32>) {
         for t in 0..<16 {
