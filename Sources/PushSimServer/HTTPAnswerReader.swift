@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// Frames an HTTP/1.x answer read off a connection (``LoopbackHTTPClient``): the status line,
@@ -29,14 +30,19 @@ enum HTTPAnswerReader {
             if (100...199).contains(status) { start = bodyStart; continue }
             let rest = Array(bytes[bodyStart...])
             if let te = headers["Transfer-Encoding"], te.lowercased().contains("chunked") {
-                guard let body = dechunk(rest) else {
-                    return atEnd ? .failure(.malformed("the chunked body ends early")) : nil
+                let body: [UInt8]
+                switch dechunk(rest) {
+                case .whole(let whole): body = whole
+                case .broken(let why): return .failure(.malformed(why))
+                case .incomplete: return atEnd ? .failure(.malformed("the chunked body ends early")) : nil
                 }
                 let framed = HTTPHeaders(headers.fields.filter { !sameFieldName($0.name, "Transfer-Encoding") }.map { ($0.name, $0.value) })
                 return .success(HTTPResponse(status: status, headers: framed, body: body))
             }
             if let lengthText = headers["Content-Length"] {
-                guard let length = Int(lengthText[...].trimmingCharacters(in: " \t")), length >= 0 else {
+                let digits = lengthText[...].trimmingCharacters(in: " \t")
+                // Content-Length = 1*DIGIT (RFC 9110 §8.6): no sign, no spaces inside.
+                guard !digits.isEmpty, digits.utf8.count <= 18, digits.allBytes(\.isASCIIDigit), let length = Int(digits) else {
                     return .failure(.malformed("Content-Length \(lengthText.debugDescription) is not a number"))
                 }
                 if rest.count < length { return atEnd ? .failure(.malformed("the body is shorter than its Content-Length")) : nil }
@@ -57,17 +63,35 @@ enum HTTPAnswerReader {
         return nil
     }
 
-    /// The body of a complete chunked encoding, or nil when it is not complete (or broken).
-    static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
+    /// What ``dechunk(_:)`` found.
+    enum Dechunked: Equatable {
+        /// The body, all chunks read up to the last (trailers, if any, are not kept).
+        case whole([UInt8])
+        /// More bytes are needed.
+        case incomplete
+        /// The bytes cannot be a chunked body; why, in words.
+        case broken(String)
+    }
+
+    /// The body of a chunked encoding (RFC 9112 §7.1). A chunk size is 1*HEXDIG, then only
+    /// spaces or tabs before an optional `;` extension: `+5`, `-0`, `0x10` or `1 0` are broken,
+    /// not read as some other size.
+    static func dechunk(_ bytes: [UInt8]) -> Dechunked {
         var body: [UInt8] = []
         var i = 0
         while true {
-            guard let lineEnd = find([13, 10], in: bytes, from: i) else { return nil }
-            let sizeText = String(decoding: bytes[i..<lineEnd], as: UTF8.self).prefix { $0 != ";" }
-            guard let size = Int(sizeText.trimmingCharacters(in: " \t"), radix: 16), size >= 0 else { return nil }
+            guard let lineEnd = find([13, 10], in: bytes, from: i) else { return .incomplete }
+            let line = bytes[i..<lineEnd]
+            let digits = line.prefix(while: \.isASCIIHexDigit)
+            let rest = line.dropFirst(digits.count).prefix { $0 != UInt8(ascii: ";") }
+            guard !digits.isEmpty, digits.count <= 15, rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }),
+                  let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+                return .broken("a chunk size is not a hexadecimal number: \(String(decoding: line.prefix(40), as: UTF8.self).debugDescription)")
+            }
             i = lineEnd + 2
-            if size == 0 { return body }   // trailers, if any, are not kept
-            guard bytes.count >= i + size + 2 else { return nil }
+            if size == 0 { return .whole(body) }   // trailers, if any, are not kept
+            guard bytes.count >= i + size + 2 else { return .incomplete }
+            guard bytes[i + size] == 13, bytes[i + size + 1] == 10 else { return .broken("a chunk is longer than its size says") }
             body += bytes[i..<(i + size)]
             i += size + 2
         }
