@@ -157,6 +157,36 @@ struct FCMSchemaTests {
         #expect(bench.phone.pushes.isEmpty)
     }
 
+    /// Bugs: any string passed as a Timestamp, and `"inf"` or `"1e999"` as a float. Google's
+    /// converter reads a Timestamp with protobuf's `ParseTime` and refuses a float that comes out
+    /// infinite.
+    @Test func timestampsAndFloatsAreReadAsGoogleReadsThem() {
+        for good in ["2024-01-01T00:00:00Z", "2024-02-29T23:59:59.123456789Z", "2015-05-20T13:29:35.120-08:00", "2024-1-2T3:4:5+01:30",
+                     "0001-01-01T00:00:00Z", "2024-01-01T00:00:00.1234567891Z"] {
+            #expect(FCMMessageSchema.isTimestamp(good), "\(good)")
+        }
+        for bad in ["", "tomorrow", "2024-01-01", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00", "2023-02-29T00:00:00Z",
+                    "2024-13-01T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:00:60Z", "2024-01-01T00:00:00.Z",
+                    "2024-01-01T00:00:00Zjunk", "2024-01-01T00:00:00+0100", "0000-01-01T00:00:00Z", "2024-01-01t00:00:00z"] {
+            #expect(!FCMMessageSchema.isTimestamp(bad), "\(bad)")
+        }
+        for good: JSONValue in [.number(JSONNumber(text: "0.5")), 1, "0.25", "Infinity", "-Infinity", "NaN", "1e3", "0x1p3"] {
+            #expect(FCMMessageSchema.isFloat(good), "\(good)")
+        }
+        for bad: JSONValue in ["inf", "nan", "1e999", .number(JSONNumber(text: "1e300")), "half", " 1", true] {
+            #expect(!FCMMessageSchema.isFloat(bad), "\(bad)")
+        }
+        let bench = FCMBench()
+        let r = bench.send(bench.message(["android": ["notification": ["event_time": "tomorrow"]]]))
+        expectFCMError(r, 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT",
+                       message: #"Invalid value at 'message.android.notification.event_time' (type.googleapis.com/google.protobuf.Timestamp), "tomorrow""#)
+        let color = bench.send(bench.message(["android": ["notification": ["color": "#112233", "light_settings": [
+            "color": ["red": "inf", "green": 1, "blue": 0, "alpha": 1], "light_on_duration": "1s", "light_off_duration": "1s"]]]]))
+        expectFCMError(color, 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT",
+                       message: #"Invalid value at 'message.android.notification.light_settings.color.red' (TYPE_FLOAT), "inf""#)
+        #expect(bench.phone.pushes.isEmpty)
+    }
+
     @Test func unknownNamesWinOverWrongTypes() {
         let bench = FCMBench()
         let r = bench.send(bench.message(["data": ["a": 1], "android": ["ttl_seconds": 60]]))

@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// The shape of an FCM HTTP v1 `projects.messages.send` body, and the check that refuses what
@@ -33,7 +34,10 @@ import PushSimNetwork
 /// - Google's JSON-to-protobuf converter (google/protobuf `src/google/protobuf/util/internal/datapiece.cc`,
 ///   `DataPiece::ToBool`): a boolean may also come as a string, read by `safe_strtob` (`"true"`,
 ///   `"t"`, `"yes"`, `"y"`, `"1"` and their `false` twins, any case); numbers may come quoted too
-///   (the proto3 JSON mapping says so for integers).
+///   (the proto3 JSON mapping says so for integers). `DataPiece::ToFloat`/`ToDouble`: a quoted
+///   float is `Infinity`, `-Infinity`, `NaN`, or what `strtod` reads, refused when it comes out
+///   infinite. A `Timestamp` goes through `ParseTime` (`src/google/protobuf/stubs/time.cc`): RFC 3339
+///   with `Z` or an offset.
 /// - Silent, so chosen here: which field names a path uses (the proto names; the captured examples
 ///   cannot tell them apart, but beste/laravel-firebase#123 shows `at 'message.fcm_options'`); the
 ///   wording of a wrong type other than a string (`Invalid value at '<path>' (TYPE_BOOL), <value>`,
@@ -249,12 +253,13 @@ enum FCMMessageSchema {
                 let number = value.numberValue?.text ?? value.stringValue
                 if number.flatMap({ Int32($0) }) == nil { wrong(value, "TYPE_INT32") }
             case .float:
-                let number = value.numberValue?.text ?? value.stringValue
-                if number.flatMap({ Double($0) }) == nil { wrong(value, "TYPE_FLOAT") }
+                if !FCMMessageSchema.isFloat(value) { wrong(value, "TYPE_FLOAT") }
             case .duration:
                 if !(value.stringValue.map(FCMMessageSchema.isDuration) ?? false) { wrong() }
             case .timestamp:
-                if value.stringValue == nil { wrong(value, "type.googleapis.com/google.protobuf.Timestamp") }
+                if !(value.stringValue.map(FCMMessageSchema.isTimestamp) ?? false) {
+                    wrong(value, "type.googleapis.com/google.protobuf.Timestamp")
+                }
             case .enumeration(let e):
                 if let text = value.stringValue {
                     if !e.values.contains(where: { sameFieldName($0, text) }) {
@@ -289,6 +294,55 @@ enum FCMMessageSchema {
         case "false", "f", "no", "n", "0": return false
         default: return nil
         }
+    }
+
+    /// A `float` as Google's converter reads it (`DataPiece::ToFloat`): a JSON number, or a string
+    /// that is `Infinity`, `-Infinity`, `NaN` or a number `strtod` reads (leading spaces, which
+    /// `strtod` skips, are refused here); a value that comes out
+    /// infinite (`"inf"`, `"1e999"`) or beyond a float's range is refused.
+    static func isFloat(_ value: JSONValue) -> Bool {
+        if let text = value.stringValue, ["Infinity", "-Infinity", "NaN"].contains(text) { return true }
+        guard let text = value.numberValue?.text ?? value.stringValue, let number = Double(text) else { return false }
+        return number.isFinite && abs(number) <= Double(Float.greatestFiniteMagnitude)
+    }
+
+    /// A `google.protobuf.Timestamp` in JSON, as protobuf's `ParseTime` (`stubs/time.cc`) reads it:
+    /// `YYYY-MM-DDThh:mm:ss`, each field 1 to its width in digits (year 1–9999, a day that exists
+    /// in its month), then optionally `.` and digits (the first nine count), then `Z` or an offset
+    /// `+hh:mm` / `-hh:mm`, and nothing after.
+    static func isTimestamp(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var i = 0
+        func number(width: Int, in range: ClosedRange<Int>) -> Int? {
+            var value = 0, digits = 0
+            while digits < width, i < bytes.count, bytes[i].isASCIIDigit {
+                value = value * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+                digits += 1
+                i += 1
+            }
+            return digits > 0 && range.contains(value) ? value : nil
+        }
+        func literal(_ c: Character) -> Bool {
+            guard i < bytes.count, bytes[i] == c.asciiValue else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(width: 4, in: 1...9999), literal("-"), let month = number(width: 2, in: 1...12), literal("-"),
+              let day = number(width: 2, in: 1...31), literal("T"), number(width: 2, in: 0...23) != nil, literal(":"),
+              number(width: 2, in: 0...59) != nil, literal(":"), number(width: 2, in: 0...59) != nil else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= monthDays[month - 1] else { return false }
+        if literal(".") {
+            let start = i
+            while i < bytes.count, bytes[i].isASCIIDigit { i += 1 }
+            guard i > start else { return false }
+        }
+        if !literal("Z") {
+            guard literal("+") || literal("-"), number(width: 2, in: 0...23) != nil, literal(":"),
+                  number(width: 2, in: 0...59) != nil else { return false }
+        }
+        return i == bytes.count
     }
 
     /// `google.protobuf.Duration` in JSON: an optional `-`, digits, up to 9 decimals, then `s`.
