@@ -57,9 +57,10 @@ enum ExpectationCheck {
             let when = e.by.map { "at \($0)" } ?? "at the end"
             return result(n == count, "the hub had \(n) live installation(s)\(tag.map { " for \"\($0)\"" } ?? "") \(when)")
         case .listedRegistrations(let count):
-            let seen = simulation.operatorConsole.listings
-            return result(seen.contains(count), seen.isEmpty ? "no registration listing answered"
-                          : "listings answered with \(seen.map(String.init).joined(separator: ", ")) registration(s)")
+            let seen = simulation.operatorConsole.timedListings.filter { $0.answeredAt <= by }.map(\.count)
+            let when = e.by.map { " by \($0)" } ?? ""
+            return result(seen.contains(count), seen.isEmpty ? "no registration listing answered\(when)"
+                          : "listings answered\(when) with \(seen.map(String.init).joined(separator: ", ")) registration(s)")
         case .received(let host, let count, let conditions):
             let sent = simulation.world.journal.requests(to: host).filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
@@ -68,8 +69,10 @@ enum ExpectationCheck {
             let seen = simulation.hub.notificationState(id)?.rawValue
             return result(seen == state, seen.map { "\(id) is \($0)" } ?? "the hub has no notification \(id)")
         case .testSendResults(let count):
-            let seen = simulation.operatorConsole.testSendResults
-            return result(seen.contains(count), seen.isEmpty ? "no test send answered" : "test sends answered with \(seen.map(String.init).joined(separator: ", ")) result(s)")
+            let seen = simulation.operatorConsole.timedTestSendResults.filter { $0.answeredAt <= by }.map(\.count)
+            let when = e.by.map { " by \($0)" } ?? ""
+            return result(seen.contains(count), seen.isEmpty ? "no test send answered\(when)"
+                          : "test sends answered\(when) with \(seen.map(String.init).joined(separator: ", ")) result(s)")
         case .invariant(let id, let holds):
             guard let inv = invariants.first(where: { $0.id == id }) else { return result(false, "no invariant \(id) was checked") }
             return result(inv.holds == holds, inv.holds ? "the invariant held" : "broken: \(inv.violations.first ?? "")")

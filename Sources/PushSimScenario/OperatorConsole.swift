@@ -18,10 +18,14 @@ public final class OperatorConsole: Host {
     public private(set) var calls: [AppCallRecord] = []
     /// Ids of scheduled sends, in the order made.
     public private(set) var scheduled: [String] = []
+    /// How many per-target results each test send returned, and when its answer came (virtual time).
+    public private(set) var timedTestSendResults: [(count: Int, answeredAt: VirtualTime)] = []
     /// How many per-target results each test send returned.
-    public private(set) var testSendResults: [Int] = []
+    public var testSendResults: [Int] { timedTestSendResults.map(\.count) }
+    /// How many registrations each `list registrations` returned, and when, in the order answered.
+    public private(set) var timedListings: [(count: Int, answeredAt: VirtualTime)] = []
     /// How many registrations each `list registrations` returned, in the order answered.
-    public private(set) var listings: [Int] = []
+    public var listings: [Int] { timedListings.map(\.count) }
 
     init(world: World, connectionString: String, hubPath: String) {
         self.world = world
@@ -82,7 +86,7 @@ public final class OperatorConsole: Host {
         testHub.sendNotification(p, tagExpression: tagExpression) { [self] result in
             switch result {
             case .success(let outcome):
-                testSendResults.append(outcome.results.count)
+                timedTestSendResults.append((outcome.results.count, world.now))
                 world.record(layer: "operator", host: Self.name, kind: .operatorTestResults,
                              ["results": outcome.results.count, "success": outcome.success, "failure": outcome.failure])
                 record(sentAt, outcome.httpStatus, nil)
@@ -119,8 +123,8 @@ public final class OperatorConsole: Host {
         hub.sendNotification(p, tagExpression: tagExpression, completion)
     }
 
-    /// Adds a listing's count to ``listings``.
-    func appendListing(_ count: Int) { listings.append(count) }
+    /// Adds a listing's count, answered now, to ``timedListings``.
+    func appendListing(_ count: Int) { timedListings.append((count, world.now)) }
 
     /// Adds a finished call to ``calls``.
     func recordCall(_ call: AppCallRecord) { calls.append(call) }

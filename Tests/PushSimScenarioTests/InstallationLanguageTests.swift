@@ -60,4 +60,25 @@ import Testing
             #expect(d.message.hasPrefix(message), "\(line): \(d.message)")
         }
     }
+
+    /// Bug: `by <time>` was parsed after `expect operator listed …` and `… test-send results …`
+    /// but not applied, so an answer that came later still passed.
+    @Test func listedAndTestSendResultsHonourBy() throws {
+        let scenario = try ScenarioParser.parse("""
+            scenario "t"
+            device bob ios user bob
+            at 0s bob install
+            at 1s bob login bob password bob
+            at 5s operator list registrations for "username:bob"
+            at 5s operator test-send apple "{\\"aps\\":{\\"alert\\":\\"t\\"}}" to "username:bob"
+            expect operator listed 1 registration by 4s
+            expect operator listed 1 registration by 10s
+            expect operator listed 1 registration
+            expect operator test-send results 1 by 4s
+            expect operator test-send results 1 by 10s
+            """, path: "t.scenario").get()
+        let report = try ScenarioRunner.run(scenario).get()
+        #expect(report.results.map(\.passed) == [false, true, true, false, true])
+        #expect(report.results[0].seen == "no registration listing answered by 0+00:00:04.000")
+    }
 }
