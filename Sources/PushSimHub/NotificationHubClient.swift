@@ -39,12 +39,7 @@ public final class NotificationHubClient {
     /// Nil when a part is missing.
     public init?(connectionString: String, hubPath: String, world: World, caller: String) {
         var parts: [String: String] = [:]
-        for item in ASCIIText.split(connectionString, separator: UInt8(ascii: ";"), omittingEmpty: true)
-            ?? connectionString.split(separator: ";").map(String.init) {
-            guard let eq = item.byteOffset(of: UInt8(ascii: "=")) else { continue }
-            let bytes = Array(item.utf8)
-            parts[String(decoding: bytes[..<eq], as: UTF8.self)] = String(decoding: bytes[(eq + 1)...], as: UTF8.self)
-        }
+        for (key, value) in ASCIIText.keyValuePairs(connectionString, separator: UInt8(ascii: ";")) { parts[key] = value }
         guard let endpoint = parts["Endpoint"], let keyName = parts["SharedAccessKeyName"], let key = parts["SharedAccessKey"],
               let scheme = endpoint.byteOffset(of: "://") else { return nil }
         self.host = String(decoding: endpoint.utf8.dropFirst(scheme + 3).prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self)

@@ -45,11 +45,8 @@ public enum SharedAccessSignature {
     /// ``problem(_:rules:right:nowUnixSeconds:resource:)`` answers MissingToken before asking.
     static func verdict(_ header: String, rules: [SharedAccessRule], resource: String, alsoAccepted: [String] = []) -> Verdict {
         var fields: [String: String] = [:]
-        let pairs = String(header.dropFirst("SharedAccessSignature ".count))
-        for part in ASCIIText.split(pairs, separator: UInt8(ascii: "&"), omittingEmpty: true) ?? pairs.split(separator: "&").map(String.init) {
-            guard let eq = part.byteOffset(of: UInt8(ascii: "=")) else { continue }
-            let bytes = Array(part.utf8)
-            fields[String(decoding: bytes[..<eq], as: UTF8.self)] = String(decoding: bytes[(eq + 1)...], as: UTF8.self)
+        for (key, value) in ASCIIText.keyValuePairs(String(header.dropFirst("SharedAccessSignature ".count)), separator: UInt8(ascii: "&")) {
+            fields[key] = value
         }
         guard let sr = fields["sr"], let sig = fields["sig"], let seText = fields["se"], let se = Int64(seText),
               let skn = fields["skn"] else {

@@ -65,4 +65,17 @@ package enum ASCIIText {
         /// The text is not ASCII: ask `split`.
         case nonASCII
     }
+
+    /// The `key=value` pieces of `text` between `separator`s, in order (a connection string's
+    /// `;`, a SAS token's `&`): split at the first `=` of each piece; pieces without one and
+    /// empty pieces are skipped. Any text, ASCII read by bytes.
+    public static func keyValuePairs(_ text: String, separator: UInt8) -> [(key: String, value: String)] {
+        let pieces = split(text, separator: separator, omittingEmpty: true)
+            ?? text.split(separator: Character(Unicode.Scalar(separator))).map(String.init)
+        return pieces.compactMap { piece in
+            guard let eq = piece.byteOffset(of: UInt8(ascii: "=")) else { return nil }
+            let bytes = Array(piece.utf8)
+            return (String(decoding: bytes[..<eq], as: UTF8.self), String(decoding: bytes[(eq + 1)...], as: UTF8.self))
+        }
+    }
 }

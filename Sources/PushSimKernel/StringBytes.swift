@@ -180,16 +180,10 @@ extension String {
     /// empty needle. (`firstRange(of:)` and `contains(_:)` on strings compare characters through
     /// a generic searcher, some hundred times slower on the short texts read per request.)
     public func byteOffset(of needle: String) -> Int? {
-        let n = Array(needle.utf8)
-        guard let first = n.first else { return 0 }
-        let h = Array(utf8)
-        guard h.count >= n.count else { return nil }
-        var i = 0
-        while i <= h.count - n.count {
-            if h[i] == first && h[i..<(i + n.count)].elementsEqual(n) { return i }
-            i += 1
-        }
-        return nil
+        if let found = utf8.withContiguousStorageIfAvailable({ h in
+            needle.utf8.withContiguousStorageIfAvailable { n in firstOffset(of: n, in: h) }
+        }), let found { return found }
+        return firstOffset(of: Array(needle.utf8)[...], in: Array(utf8)[...])
     }
 
     /// Whether the UTF-8 bytes equal `other`'s with ASCII letters compared without regard to case
@@ -212,6 +206,20 @@ extension String {
         }), let same { return same }
         return utf8.prefix(n).elementsEqual(prefix.utf8) { $0 == $1 || $0.asciiLowercased == $1.asciiLowercased }
     }
+}
+
+/// The offset of the first occurrence of `needle` in `haystack`; 0 for an empty needle.
+@inlinable package func firstOffset<C: RandomAccessCollection>(of needle: C, in haystack: C) -> Int? where C.Element == UInt8, C.Index == Int {
+    guard let first = needle.first else { return 0 }
+    let n = needle.count, h = haystack.count
+    guard h >= n else { return nil }
+    var i = 0
+    while i <= h - n {
+        let at = haystack.startIndex + i
+        if haystack[at] == first && haystack[at..<(at + n)].elementsEqual(needle) { return i }
+        i += 1
+    }
+    return nil
 }
 
 /// Whether two byte buffers of equal length are equal, ASCII letters compared without regard to case.

@@ -240,13 +240,18 @@ package func percentEncode(_ text: String) -> String {
     guard text.containsByte(where: { !isUnreserved($0) }) else { return text }
     var out: [UInt8] = []
     out.reserveCapacity(text.utf8.count * 3)
-    appendPercentEncoded(text, to: &out)
+    appendEscapingReserved(text, to: &out)
     return String(decoding: out, as: UTF8.self)
 }
 
 /// Appends ``percentEncode(_:)`` of `text` to `out`.
 func appendPercentEncoded(_ text: String, to out: inout [UInt8]) {
     guard text.containsByte(where: { !isUnreserved($0) }) else { return out.appendUTF8(text) }
+    appendEscapingReserved(text, to: &out)
+}
+
+/// Appends `text`'s bytes, each reserved one as `%XX`.
+private func appendEscapingReserved(_ text: String, to out: inout [UInt8]) {
     let hex: StaticString = "0123456789ABCDEF"
     for b in text.utf8 {
         if isUnreserved(b) {
