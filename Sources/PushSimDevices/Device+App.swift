@@ -5,20 +5,20 @@ extension Device {
     /// The user logs in. As in the tutorial, this only builds the Basic `Authorization` value
     /// and registers; the Log In button stays disabled until the push handle has arrived.
     public func login(user: String, password: String) {
-        guard isAppInstalled else { return record(.appIgnored, ["action": "login", "why": "the app is not installed"]) }
+        guard isAppInstalled else { return record(.appIgnored, [.action: "login", .why: "the app is not installed"]) }
         guard handle != nil else {
-            return record(.appIgnored, ["action": "login", "why": "the Log In button is disabled until the push handle arrives"])
+            return record(.appIgnored, [.action: "login", .why: "the Log In button is disabled until the push handle arrives"])
         }
         authorization = Base64.encode(Array("\(user):\(password)".utf8))
         loggedInUser = user
-        record(.appLogin, ["user": user])
+        record(.appLogin, [.user: user])
         register()
     }
 
     /// Runs the registration routine of this device's client logic.
     public func register() {
         guard isAppInstalled, let handle, authorization != nil else {
-            return record(.appIgnored, ["action": "register", "why": "needs the app installed, a handle and a login"])
+            return record(.appIgnored, [.action: "register", .why: "needs the app installed, a handle and a login"])
         }
         logic.register(on: self, handle: handle)
     }
@@ -27,7 +27,7 @@ extension Device {
     /// should not have, e.g. `username:someone-else`, is how defect i is shown).
     public func register(withTags tags: [String]) {
         requestedTags = tags
-        record(.appTagsRequested, ["tags": tags.joined(separator: ",")])
+        record(.appTagsRequested, [.tags: tags.joined(separator: ",")])
         register()
     }
 
@@ -37,9 +37,9 @@ extension Device {
     /// has no logout; this is the obvious one on top of the tutorial backend's DELETE.)
     public func logout() {
         guard isAppInstalled, authorization != nil else {
-            return record(.appIgnored, ["action": "logout", "why": "nobody is logged in"])
+            return record(.appIgnored, [.action: "logout", .why: "nobody is logged in"])
         }
-        record(.appLogout, ["user": loggedInUser ?? ""])
+        record(.appLogout, [.user: loggedInUser ?? ""])
         logic.logout(on: self, registrationID: storage[Device.registrationIDKey]) {
             storage[Device.registrationIDKey] = nil
             authorization = nil
@@ -59,7 +59,7 @@ extension Device {
         case .header(let value): headers.add("Authorization", value)
         }
         if body != nil { headers.add("Content-Type", "application/json") }
-        record(.appRequest, ["method": method, "target": target])
+        record(.appRequest, [.method: method, .target: target])
         send(HTTPRequest(method: method, authority: app.backendHost, path: path, query: query, headers: headers,
                          body: Array((body ?? "").utf8)), as: .request) { _ in }
     }
@@ -70,11 +70,11 @@ extension Device {
     /// tutorial's `"\"%@\""` format does (defect d).
     public func send(_ message: String, to recipient: String, via switches: [PushSwitch]) {
         guard isAppInstalled, authorization != nil else {
-            return record(.appIgnored, ["action": "send", "why": "the Send button needs a login"])
+            return record(.appIgnored, [.action: "send", .why: "the Send button needs a login"])
         }
         let body = logic.messageBody(message)
         for pns in switches.sorted(by: { $0.sendOrder < $1.sendOrder }) {
-            record(.appSend, ["pns": pns.rawValue, "to": recipient, "message": message])
+            record(.appSend, [.pns: pns.rawValue, .to: recipient, .message: message])
             callBackend(.send, "POST", "/api/notifications", query: [("pns", pns.rawValue), ("to_tag", recipient)],
                         contentType: "application/json;charset=utf-8", body: body) { _ in }
         }
@@ -100,7 +100,7 @@ extension Device {
         world.call(request, from: name, timeout: .seconds(60)) { [self] result in
             calls.append(AppCallRecord(operation: op, sentAt: sentAt, completedAt: world.now, status: result.status,
                                        failure: result.status == nil ? result.summary : nil))
-            record(.appCallResult, ["operation": op.rawValue, "result": result.summary])
+            record(.appCallResult, [.operation: op.rawValue, .result: result.summary])
             guard generation == self.generation else { return } // the app was removed meanwhile
             then(result)
         }

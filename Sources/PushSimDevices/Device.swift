@@ -108,7 +108,7 @@ public final class Device: Host {
     var service: PushServiceLink { app.pushService(on: platform) }
 
     /// Records a trace event of this device (layer `device`): for client logic to say what it decided.
-    public func record(_ kind: TraceKind, _ fields: KeyValuePairs<String, any TraceValueConvertible> = [:]) {
+    public func record(_ kind: TraceKind, _ fields: KeyValuePairs<TraceFieldName, any TraceValueConvertible> = [:]) {
         world.record(layer: "device", host: name, kind: kind, fields)
     }
 
@@ -116,7 +116,7 @@ public final class Device: Host {
 
     /// Installs and opens the app: a fresh install has empty storage; the app asks for a handle.
     public func install() {
-        guard !isAppInstalled else { return record(.deviceIgnored, ["action": "install", "why": "the app is already installed"]) }
+        guard !isAppInstalled else { return record(.deviceIgnored, [.action: "install", .why: "the app is already installed"]) }
         isAppInstalled = true
         installCount += 1
         appInstance += 1
@@ -124,7 +124,7 @@ public final class Device: Host {
         (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
         storage = [:]
         handle = nil
-        record(.deviceInstall, ["install": installCount])
+        record(.deviceInstall, [.install: installCount])
         launch()
     }
 
@@ -133,7 +133,7 @@ public final class Device: Host {
     /// device yields a new token). Credentials kept in memory do not come along. The recommended
     /// app keeps its registration id out of the backup.
     public func restore(from other: Device) {
-        guard !isAppInstalled else { return record(.deviceIgnored, ["action": "restore", "why": "the app is already installed"]) }
+        guard !isAppInstalled else { return record(.deviceIgnored, [.action: "restore", .why: "the app is already installed"]) }
         isAppInstalled = true
         installCount += 1
         appInstance += 1
@@ -143,7 +143,7 @@ public final class Device: Host {
         // out of backups: two phones upserting one id would take turns losing it).
         storage = logic.restoredStorage(other.storage)
         handle = nil
-        record(.deviceRestore, ["from": other.name, "stored-id": storage[Device.registrationIDKey] ?? "none"])
+        record(.deviceRestore, [.from: other.name, .storedID: storage[Device.registrationIDKey] ?? "none"])
         launch()
     }
 
@@ -151,7 +151,7 @@ public final class Device: Host {
     /// update or backup restore gives APNs a new token (A-REG). The app learns it at once
     /// (`onNewToken`, a new `didRegisterForRemoteNotifications…`).
     public func refreshHandle() {
-        guard isAppInstalled else { return record(.deviceIgnored, ["action": "refresh-handle", "why": "the app is not installed"]) }
+        guard isAppInstalled else { return record(.deviceIgnored, [.action: "refresh-handle", .why: "the app is not installed"]) }
         appInstance += 1
         record(.deviceHandleRefresh)
         launch()
@@ -160,7 +160,7 @@ public final class Device: Host {
     /// Removes the app and its storage. The push service is not told: it finds out when a push
     /// for the old handle reaches the device (A-FORUM-670868, F-TOK).
     public func uninstall() {
-        guard isAppInstalled else { return record(.deviceIgnored, ["action": "uninstall", "why": "the app is not installed"]) }
+        guard isAppInstalled else { return record(.deviceIgnored, [.action: "uninstall", .why: "the app is not installed"]) }
         isAppInstalled = false
         generation += 1
         (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
@@ -186,15 +186,15 @@ public final class Device: Host {
             guard generation == self.generation else { return }
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
                   let h = json["handle"]?.stringValue else {
-                record(.deviceHandleFailed, ["result": result.summary])
+                record(.deviceHandleFailed, [.result: result.summary])
                 guard let delay = logic.handleRetryDelay(after: attempt) else { return }
-                record(.appRetry, ["operation": "handle", "why": "\(result.summary): ask again", "after": delay.description])
+                record(.appRetry, [.operation: "handle", .why: "\(result.summary): ask again", .after: delay.description])
                 world.schedule(after: delay) { [self] in if generation == self.generation { launch(attempt: attempt + 1) } }
                 return
             }
             let changed = h != handle
             handle = h
-            record(.deviceHandleReceived, ["handle": shortToken(h), "changed": changed])
+            record(.deviceHandleReceived, [.handle: shortToken(h), .changed: changed])
             onHandleReceived?(h, changed)
             logic.handleReceived(on: self, changed: changed)
         }
@@ -208,7 +208,7 @@ public final class Device: Host {
         world.setOnline(name, true)
         logic.resumed(on: self)   // the recommended app, told the network is back, finishes a logout
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.connectPath)
-        world.call(request, from: name) { [self] result in record(.deviceReconnected, ["result": result.summary]) }
+        world.call(request, from: name) { [self] result in record(.deviceReconnected, [.result: result.summary]) }
     }
 
     // MARK: Pushes from the service
@@ -224,12 +224,12 @@ public final class Device: Host {
         let message = request.headers[DeviceChannel.messageHeader] ?? ""
         guard isAppInstalled, let handle, pushedHandle == handle else {
             // The handle belongs to an app install that is gone: refuse, so the service learns it.
-            record(.devicePushRefused, ["message": message,
-                                           "why": isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
+            record(.devicePushRefused, [.message: message,
+                                           .why: isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
             return world.respond(to: exchange, with: HTTPResponse(status: 410))
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200))
-        record(.devicePushReceived, ["service": request.headers[DeviceChannel.serviceHeader] ?? "?", "message": message])
+        record(.devicePushReceived, [.service: request.headers[DeviceChannel.serviceHeader] ?? "?", .message: message])
         present(request)
     }
 

@@ -14,8 +14,8 @@ struct TutorialRegisterClient {
     func register(handle: String, retry: Bool) {
         guard let token = Self.tokenString(handle, on: device) else {
             // NSURL cannot be built from "{length=32,bytes=0x…}": the request is never sent.
-            device.record(.appRegistrationFailed, ["step": "create-id", "defect": "h",
-                "why": "the token taken from [deviceToken description] is not hex on iOS \(device.osVersion), so the request URL cannot be built"])
+            device.record(.appRegistrationFailed, [.step: "create-id", .defect: "h",
+                .why: "the token taken from [deviceToken description] is not hex on iOS \(device.osVersion), so the request URL cannot be built"])
             return
         }
         retrieveOrRequestRegistrationID(token) { id in
@@ -23,12 +23,12 @@ struct TutorialRegisterClient {
             upsert(id: id, token: token) { status in
                 switch status {
                 case 200?:
-                    device.record(.appRegistered, ["registration": id])
+                    device.record(.appRegistered, [.registration: id])
                 case 410? where retry:
-                    device.record(.appRetry, ["why": "410 on upsert: run the routine again", "stored-id": id, "defect": "a"])
+                    device.record(.appRetry, [.why: "410 on upsert: run the routine again", .storedID: id, .defect: "a"])
                     register(handle: handle, retry: false)
                 default:
-                    device.record(.appRegistrationFailed, ["status": status.map(String.init) ?? "no response"])
+                    device.record(.appRegistrationFailed, [.status: status.map(String.init) ?? "no response"])
                 }
             }
         }
@@ -46,7 +46,7 @@ struct TutorialRegisterClient {
         if let stored = device.storage[Device.registrationIDKey] { return then(stored) }
         device.callBackend(.createID, "POST", "/api/register", query: [("handle", token)]) { result in
             guard let r = result.response, r.status == 200, r.body.count >= 2 else {
-                device.record(.appRegistrationFailed, ["step": "create-id", "result": result.summary])
+                device.record(.appRegistrationFailed, [.step: "create-id", .result: result.summary])
                 return then(nil)
             }
             // "remove quotes": the body is a JSON string; the app drops its first and last character.
@@ -87,24 +87,24 @@ struct RecommendedRegisterClient {
                 case 200? where device.authorization != login:
                     // The user logged out while this registration was on its way (its answer, or the
                     // logout's DELETE, may even have been overtaken): take it back.
-                    device.record(.appRetry, ["why": "logged out while registering: unregister", "registration": id])
+                    device.record(.appRetry, [.why: "logged out while registering: unregister", .registration: id])
                     device.storage[Device.pendingUnregistrationKey] = id + " " + (login ?? "")
                     RecommendedClientLogic.unregisterPending(on: device)
                     done()
                 case 200?:
-                    device.record(.appRegistered, ["registration": id])
+                    device.record(.appRegistered, [.registration: id])
                     done()
                 case 410? where restartsLeft > 0:
                     device.storage[Device.registrationIDKey] = nil
-                    device.record(.appRetry, ["why": "410 on upsert: forget the id and start over", "forgotten-id": id])
+                    device.record(.appRetry, [.why: "410 on upsert: forget the id and start over", .forgottenID: id])
                     register(handle: handle, restartsLeft: restartsLeft - 1, done: done)
                 case 403? where !device.requestedTags.isEmpty:
                     // The backend refused the extra tags: register for the user's own notifications.
-                    device.record(.appRetry, ["why": "403 for the extra tags: register without them", "tags": device.requestedTags.joined(separator: ",")])
+                    device.record(.appRetry, [.why: "403 for the extra tags: register without them", .tags: device.requestedTags.joined(separator: ",")])
                     device.requestedTags = []
                     register(handle: handle, restartsLeft: restartsLeft, done: done)
                 default:
-                    device.record(.appRegistrationFailed, ["result": result.summary])
+                    device.record(.appRegistrationFailed, [.result: result.summary])
                     done()
                 }
             }
@@ -113,12 +113,12 @@ struct RecommendedRegisterClient {
         device.callBackendRetrying(.createID, "POST", "/api/register", query: [("handle", token)], authorization: login,
                                    stillWanted: stillWanted) { result in
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body), let id = json.stringValue else {
-                device.record(.appRegistrationFailed, ["step": "create-id", "result": result.summary])
+                device.record(.appRegistrationFailed, [.step: "create-id", .result: result.summary])
                 return done()
             }
             guard stillWanted() else {
                 // Logged out, or a new handle, meanwhile: this id is not wanted any more.
-                device.record(.appIgnored, ["action": "register", "why": "the login or the handle changed while asking for an id"])
+                device.record(.appIgnored, [.action: "register", .why: "the login or the handle changed while asking for an id"])
                 return done()
             }
             device.storage[Device.registrationIDKey] = id

@@ -166,7 +166,7 @@ public final class NotificationHubClient {
                                               _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         guard let root = (try? XMLDocumentParser.parse(payload))?.root.name, ["toast", "tile", "badge"].contains(root) else {
             world.record(layer: "hub-client", host: caller, kind: .sdkArgumentException,
-                         ["why": "the Windows payload is not toast, tile or badge XML"])
+                         [.why: "the Windows payload is not toast, tile or badge XML"])
             world.schedule(after: .zero) {
                 completion(.failure(HubError(kind: .argument, status: nil,
                                              detail: "The payload is not a valid toast, tile or badge notification.")))

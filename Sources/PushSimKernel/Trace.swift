@@ -43,7 +43,7 @@ public struct TraceEvent: Sendable, Equatable {
     public var kind: TraceKind
     /// The causal chain this step belongs to, e.g. `c0007`; empty when none.
     public var correlation: String
-    /// Named values, in the order recorded (a key may repeat: ``subscript(key:)`` finds the first).
+    /// Named values, in the order recorded (a name may repeat: ``subscript(_:)`` finds the first).
     public var fields: [Field]
 
     /// An event from its parts (``Trace/record(time:layer:host:kind:correlation:fields:)``
@@ -61,15 +61,15 @@ public struct TraceEvent: Sendable, Equatable {
     /// One named value of an event: `status=200`, `to=hub`.
     public struct Field: Sendable, Equatable {
         /// The field's name, e.g. `status`.
-        public var key: String
+        public var key: TraceFieldName
         /// The field's value, typed.
         public var value: TraceValue
         /// The field `key` with `value`.
-        public init(_ key: String, _ value: TraceValue) { self.key = key; self.value = value }
+        public init(_ key: TraceFieldName, _ value: TraceValue) { self.key = key; self.value = value }
     }
 
-    /// The value of the first field named `key`.
-    public subscript(key: String) -> TraceValue? { fields.first(where: { $0.key == key })?.value }
+    /// The value of the first field named `name`.
+    public subscript(_ name: TraceFieldName) -> TraceValue? { fields.first(where: { $0.key == name })?.value }
 }
 
 /// The run's trace: every recorded ``TraceEvent`` in order, plus observers that see each event

@@ -13,7 +13,7 @@ public enum TraceFormat {
             }
             for (i, item) in sorted.enumerated() {
                 if i > 0 { out += "," }
-                appendJSONString(item.element.key, to: &out)
+                appendJSONString(item.element.key.name, to: &out)
                 out += ":"
                 switch item.element.value {
                 case .string(let s): appendJSONString(s, to: &out)

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// One push service as every layer above the network knows it: its name in the world and in
 /// scenario files, the hosts it answers on, and what the hub and the tutorial's backend call it.
 ///
@@ -19,7 +21,7 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// The trace field under which the service records its id for a message (the id the device
     /// later gets it with): `apns-id`, `name` (FCM's message name), `msg-id`. The fake records
     /// under this key and checkers read it from here.
-    public let messageIDField: String
+    public let messageIDField: TraceFieldName
     /// The prefix of the request headers the hub passes on to this service from a native send
     /// (`apns-`, `X-WNS-`; NH-REST), nil when it passes none (FCM v1 takes its options in the body).
     public let hubHeaderPrefix: String?
@@ -30,15 +32,15 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// Apple Push Notification service.
     public static let apns = PushServiceDescriptor(
         name: "apns", displayName: "APNs", providerHosts: ["api.push.apple.com", "api.sandbox.push.apple.com"],
-        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: "apns-id", hubHeaderPrefix: "apns-")
+        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: .apnsID, hubHeaderPrefix: "apns-")
     /// Firebase Cloud Messaging, HTTP v1.
     public static let fcm = PushServiceDescriptor(
         name: "fcm", displayName: "FCM", providerHosts: ["fcm.googleapis.com"],
-        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: "name", hubHeaderPrefix: nil)
+        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: .fcmMessageName, hubHeaderPrefix: nil)
     /// Windows Push Notification Services.
     public static let wns = PushServiceDescriptor(
         name: "wns", displayName: "WNS", providerHosts: ["cloud.notify.windows.com"],
-        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: "msg-id", hubHeaderPrefix: "X-WNS-")
+        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: .wnsMessageID, hubHeaderPrefix: "X-WNS-")
 
     /// Every push service PushSim simulates, in a fixed order.
     public static let all: [PushServiceDescriptor] = [apns, fcm, wns]

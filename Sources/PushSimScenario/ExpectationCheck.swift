@@ -43,7 +43,7 @@ enum ExpectationCheck {
             }
             return result(inOrder, describe(shown, name))
         case .badge(let name, let value):
-            let set = deviceEvents(name, .appBadgeUpdated, by: by, in: simulation).last.flatMap { Int($0["badge"]?.description ?? "") }
+            let set = deviceEvents(name, .appBadgeUpdated, by: by, in: simulation).last.flatMap { Int($0[.badge]?.description ?? "") }
             return result(set == value, "\(name)'s badge was " + (set.map(String.init) ?? "never set"))
         case .woke(let name, let count):
             let n = deviceEvents(name, .appWoken, by: by, in: simulation).count
@@ -99,7 +99,7 @@ enum ExpectationCheck {
         var current: [String: String] = [:]   // device → logged-in user (looked up only)
         for e in simulation.world.trace.events where e.time <= time && e.layer == "device" {
             switch e.kind {
-            case .appLogin: current[e.host] = e["user"]?.description
+            case .appLogin: current[e.host] = e[.user]?.description
             case .appLogout, .deviceUninstall, .deviceInstall, .deviceRestore: current[e.host] = nil
             default: break
             }

@@ -26,7 +26,7 @@ public enum Explanation {
         for (c, chain) in chains.enumerated() {
             let first = trace[chain.events[0]]
             if first.kind == .scenarioStep {
-                out += "\n[\(first.time)] \(first["step"]?.description ?? "")   (causal chain \(chain.id))\n"
+                out += "\n[\(first.time)] \(first[.step]?.description ?? "")   (causal chain \(chain.id))\n"
             } else {
                 out += "\n[\(first.time)] " + (chain.id.isEmpty ? "outside any causal chain" : "causal chain \(chain.id), started by \(roles(first.host))") + "\n"
             }
@@ -74,47 +74,47 @@ public enum Explanation {
 
     /// What `e` did, in a sentence; nil for the events a learner need not read.
     static func sentence(_ e: TraceEvent, _ role: Roles) -> String? {
-        func f(_ k: String) -> String { e[k]?.description ?? "" }
+        func f(_ k: TraceFieldName) -> String { e[k]?.description ?? "" }
         let who = role(e.host)
         switch e.kind {
         case .httpRequest:
-            return "\(who) → \(role(f("callee"))): \(f("method")) \(SequenceDiagram.shorten(f("target")))"
+            return "\(who) → \(role(f(.callee))): \(f(.method)) \(SequenceDiagram.shorten(f(.target)))"
         case .httpResponse:
-            return "\(who) answers \(role(f("to"))): \(f("status"))\(SequenceDiagram.statusWord(f("status")))"
-        case .httpFailure: return "\(who) got no answer from \(f("to")): \(f("error"))"
+            return "\(who) answers \(role(f(.to))): \(f(.status))\(SequenceDiagram.statusWord(f(.status)))"
+        case .httpFailure: return "\(who) got no answer from \(f(.to)): \(f(.error))"
         case .faultInjected:
-            if !f("lost").isEmpty { return "an injected fault (\(f("fault"))) loses the \(f("lost")) to \(f("to"))" }
-            return "\(who) is hit by an injected fault (\(f("fault"))): \(f("status").isEmpty ? "answer delayed \(f("delay"))" : "answers \(f("status")) \(f("reason"))")"
-        case .deviceInstall: return "\(who): the app is installed (install #\(f("install"))) and asks the OS for a push handle"
+            if !f(.lost).isEmpty { return "an injected fault (\(f(.fault))) loses the \(f(.lost)) to \(f(.to))" }
+            return "\(who) is hit by an injected fault (\(f(.fault))): \(f(.status).isEmpty ? "answer delayed \(f(.delay))" : "answers \(f(.status)) \(f(.reason))")"
+        case .deviceInstall: return "\(who): the app is installed (install #\(f(.install))) and asks the OS for a push handle"
         case .deviceUninstall: return "\(who): the app is removed, with its stored registration id"
-        case .deviceHandleReceived: return "\(who): the app receives its push handle \(f("handle"))\(f("changed") == "true" ? "" : " (unchanged)")"
-        case .appLogin: return "\(who): \(f("user")) logs in; the app builds the Basic header and registers"
-        case .appSend: return "\(who): the app asks the backend to send \"\(f("message"))\" to \(f("to")) with the \(f("pns")) switch"
-        case .appRegistered: return "\(who): registered as \(f("registration"))"
-        case .appRetry: return "\(who): \(f("why"))"
-        case .appRegistrationFailed: return "\(who): registration failed (\(f("status"))\(f("why")))"
-        case .hubRegistrationIDCreated: return "the hub creates registration id \(f("id"))"
+        case .deviceHandleReceived: return "\(who): the app receives its push handle \(f(.handle))\(f(.changed) == "true" ? "" : " (unchanged)")"
+        case .appLogin: return "\(who): \(f(.user)) logs in; the app builds the Basic header and registers"
+        case .appSend: return "\(who): the app asks the backend to send \"\(f(.message))\" to \(f(.to)) with the \(f(.pns)) switch"
+        case .appRegistered: return "\(who): registered as \(f(.registration))"
+        case .appRetry: return "\(who): \(f(.why))"
+        case .appRegistrationFailed: return "\(who): registration failed (\(f(.status))\(f(.why)))"
+        case .hubRegistrationIDCreated: return "the hub creates registration id \(f(.id))"
         case .hubRegistrationUpserted:
-            return "the hub stores registration \(f("id")) (\(f("platform")), tags \(f("tags")), expires \(f("expires")))"
-        case .hubRegistrationGone: return "the hub answers 410 Gone: registration \(f("id")) was deleted or has expired"
+            return "the hub stores registration \(f(.id)) (\(f(.platform)), tags \(f(.tags)), expires \(f(.expires)))"
+        case .hubRegistrationGone: return "the hub answers 410 Gone: registration \(f(.id)) was deleted or has expired"
         case .hubSendAccepted:
-            return "the hub accepts \(f("format")) notification \(f("notification")) for \(f("tags")) and finds \(f("targets")) matching registration(s)"
-        case .hubNoTarget: return "no registration matches: nobody gets \(f("notification"))"
-        case .hubPNSAccepted: return "the push service accepted \(f("notification")) for registration \(f("registration"))"
-        case .hubPNSRetry: return "the hub will retry \(f("notification")) in \(f("in")): \(f("reason"))"
-        case .hubRegistrationDeleted: return "the hub deletes registration \(f("id")): \(f("why"))"
-        case .apnsAccepted, .fcmAccepted, .wnsAccepted: return "\(who) accepts the notification for \(f("device"))"
-        case .apnsStored, .fcmStored, .wnsCached: return "\(who) cannot reach \(f("device")) and keeps the notification for later"
+            return "the hub accepts \(f(.format)) notification \(f(.notification)) for \(f(.tags)) and finds \(f(.targets)) matching registration(s)"
+        case .hubNoTarget: return "no registration matches: nobody gets \(f(.notification))"
+        case .hubPNSAccepted: return "the push service accepted \(f(.notification)) for registration \(f(.registration))"
+        case .hubPNSRetry: return "the hub will retry \(f(.notification)) in \(f(.dueIn)): \(f(.reason))"
+        case .hubRegistrationDeleted: return "the hub deletes registration \(f(.id)): \(f(.why))"
+        case .apnsAccepted, .fcmAccepted, .wnsAccepted: return "\(who) accepts the notification for \(f(.device))"
+        case .apnsStored, .fcmStored, .wnsCached: return "\(who) cannot reach \(f(.device)) and keeps the notification for later"
         case .apnsTokenInvalidated, .fcmTokenInvalidated, .wnsChannelInvalidated:
-            return "\(who) learns the handle of \(f("device")) is dead: \(f("why"))"
+            return "\(who) learns the handle of \(f(.device)) is dead: \(f(.why))"
         case .apnsRejected, .fcmRejected, .wnsRejected:
-            return "\(who) refuses the request: \(f("status")) \(f("reason"))\(f("error"))"
-        case .notificationShown: return "\(who) shows \"\(f("text"))\""
-        case .notificationDropped: return "\(who) drops a notification: \(f("reason"))"
-        case .backendException: return "\(who) throws \(f("exception")) and answers 500" + (f("defect").isEmpty ? "" : " (tutorial defect \(f("defect")))")
-        case .backendUnknownPNS: return "\(who) knows no pns \"\(f("pns"))\": nothing is sent (tutorial defect b)"
-        case .backendTagsUnchecked: return "\(who) accepts the tags \(f("tags")) unchecked (tutorial defect i)"
-        case .backendTagRefused: return "\(who) refuses the tag \(f("tag")) for \(f("user")) (403)"
+            return "\(who) refuses the request: \(f(.status)) \(f(.reason))\(f(.error))"
+        case .notificationShown: return "\(who) shows \"\(f(.text))\""
+        case .notificationDropped: return "\(who) drops a notification: \(f(.reason))"
+        case .backendException: return "\(who) throws \(f(.exception)) and answers 500" + (f(.defect).isEmpty ? "" : " (tutorial defect \(f(.defect)))")
+        case .backendUnknownPNS: return "\(who) knows no pns \"\(f(.pns))\": nothing is sent (tutorial defect b)"
+        case .backendTagsUnchecked: return "\(who) accepts the tags \(f(.tags)) unchecked (tutorial defect i)"
+        case .backendTagRefused: return "\(who) refuses the tag \(f(.tag)) for \(f(.user)) (403)"
         default: return nil
         }
     }

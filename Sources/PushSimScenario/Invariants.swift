@@ -42,12 +42,12 @@ final class CrossUserDeliveryChecker: InvariantChecker {
 
     func observe(_ e: TraceEvent) {
         switch e.kind {
-        case .appSend: if let to = e["to"] { recipients[e.correlation] = to.description }
-        case .appLogin: if let user = e["user"] { users[e.host] = user.description }
+        case .appSend: if let to = e[.to] { recipients[e.correlation] = to.description }
+        case .appLogin: if let user = e[.user] { users[e.host] = user.description }
         case .appLogout, .deviceUninstall: users[e.host] = nil
         case .notificationShown:
             guard let recipient = recipients[e.correlation], let user = users[e.host], user != recipient else { return }
-            violations.append("\(e.time) \(e.host) (user \(user)) showed a notification sent to \(recipient) [\(e.correlation)]: \(e["text"]?.description ?? "")")
+            violations.append("\(e.time) \(e.host) (user \(user)) showed a notification sent to \(recipient) [\(e.correlation)]: \(e[.text]?.description ?? "")")
         default: break
         }
     }
@@ -71,15 +71,15 @@ final class DeadHandleChecker: InvariantChecker {
     private var violations: [String] = []
 
     func observe(_ e: TraceEvent) {
-        guard e.layer == "hub", let handle = e["handle"]?.description else { return }
+        guard e.layer == "hub", let handle = e[.handle]?.description else { return }
         switch e.kind {
-        case .hubRegistrationDeleted where e["dead-handle"] == .bool(true),
-             .hubInstallationChannelExpired where e["dead-handle"] == .bool(true):
+        case .hubRegistrationDeleted where e[.deadHandle] == .bool(true),
+             .hubInstallationChannelExpired where e[.deadHandle] == .bool(true):
             dead[handle] = e.time.description
         case .hubRegistrationUpserted, .hubInstallationUpserted, .hubInstallationPatched: dead[handle] = nil
         case .hubPNSRequest:
             if let since = dead[handle] {
-                violations.append("\(e.time) the hub sent \(e["notification"]?.description ?? "?") to \(handle), reported dead at \(since) [\(e.correlation)]")
+                violations.append("\(e.time) the hub sent \(e[.notification]?.description ?? "?") to \(handle), reported dead at \(since) [\(e.correlation)]")
             }
         default: break
         }
@@ -108,23 +108,23 @@ final class AccountingChecker: InvariantChecker {
     private var violations: [String] = []
 
     func observe(_ e: TraceEvent) {
-        func f(_ k: String) -> String { e[k]?.description ?? "" }
+        func f(_ k: TraceFieldName) -> String { e[k]?.description ?? "" }
         switch (e.layer, e.kind) {
         case ("hub", .hubPNSRequest):
-            let key = f("notification") + "/" + f("registration")
-            if copies[key] == nil { copies[key] = "\(f("notification")) for registration \(f("registration")) (since \(e.time), \(e.correlation))" }
+            let key = f(.notification) + "/" + f(.registration)
+            if copies[key] == nil { copies[key] = "\(f(.notification)) for registration \(f(.registration)) (since \(e.time), \(e.correlation))" }
         case ("hub", .hubPNSAccepted):
-            copies[f("notification") + "/" + f("registration")] = nil
-            let id = f("message")
+            copies[f(.notification) + "/" + f(.registration)] = nil
+            let id = f(.message)
             if !id.isEmpty && !ended.contains(id) {
-                messages[id] = "message \(id) of \(f("notification")) (accepted \(e.time), \(e.correlation))"
+                messages[id] = "message \(id) of \(f(.notification)) (accepted \(e.time), \(e.correlation))"
             }
         case ("hub", .notificationDropped):
-            copies[f("notification") + "/" + f("registration")] = nil
+            copies[f(.notification) + "/" + f(.registration)] = nil
         case (let layer, .notificationDropped):
             // A push service's drop, read under the field that service records its ids in.
             if let service = PushServiceDescriptor.named(layer) { end(f(service.messageIDField)) }
-        case ("device", .devicePushReceived), ("device", .devicePushRefused): end(f("message"))
+        case ("device", .devicePushReceived), ("device", .devicePushRefused): end(f(.message))
         default: break
         }
     }

@@ -45,16 +45,16 @@ final class LogoutPrivacyChecker: InvariantChecker {
         observed += 1
         switch e.kind {
         case .appSend:
-            if let to = e["to"] { note(e.correlation, to.description, e.time) }
+            if let to = e[.to] { note(e.correlation, to.description, e.time) }
         case .operatorSend:
-            if let to = e["tags"]?.description, to.hasPrefix("username:"), !to.contains(" ") { note(e.correlation, String(to.dropFirst(9)), e.time) }
+            if let to = e[.tags]?.description, to.hasPrefix("username:"), !to.contains(" ") { note(e.correlation, String(to.dropFirst(9)), e.time) }
         case .hostOffline: if offlineSince[e.host] == nil { offlineSince[e.host] = observed }
         case .hostOnline:
             if let since = offlineSince.removeValue(forKey: e.host) { offlinePeriods[e.host, default: []].append(since..<observed) }
         case .appLogout:
-            if let user = e["user"]?.description, !user.isEmpty { loggedOut[e.host] = (user, e.time); unregisteredAt[e.host] = nil }
-        case .appCallResult where e["operation"]?.description == "unregister":
-            if loggedOut[e.host] != nil, unregisteredAt[e.host] == nil, let result = e["result"]?.description, Int(result) != nil {
+            if let user = e[.user]?.description, !user.isEmpty { loggedOut[e.host] = (user, e.time); unregisteredAt[e.host] = nil }
+        case .appCallResult where e[.operation]?.description == "unregister":
+            if loggedOut[e.host] != nil, unregisteredAt[e.host] == nil, let result = e[.result]?.description, Int(result) != nil {
                 unregisteredAt[e.host] = e.time
             }
         case .appLogin, .deviceUninstall, .deviceInstall, .deviceRestore:
@@ -64,7 +64,7 @@ final class LogoutPrivacyChecker: InvariantChecker {
                   let sent = sentAt[e.correlation], sent >= out.at, !wasOffline(e.host, atEvent: sentEvent[e.correlation]) else { return }
             let settled = unregisteredAt[e.host].map { sent >= $0 } ?? false
             guard settled || sent >= out.at + Self.grace else { return }   // the logout is still on its way
-            violations.append("\(e.time) \(e.host) showed a notification sent to \(recipient) at \(sent), after \(recipient) logged out at \(out.at) [\(e.correlation)]: \(e["text"]?.description ?? "")")
+            violations.append("\(e.time) \(e.host) showed a notification sent to \(recipient) at \(sent), after \(recipient) logged out at \(out.at) [\(e.correlation)]: \(e[.text]?.description ?? "")")
         default: break
         }
     }

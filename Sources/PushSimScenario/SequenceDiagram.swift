@@ -17,7 +17,7 @@ public enum SequenceDiagram {
         func use(_ host: String) { if !used.contains(host) { used.append(host) } }
         for e in trace where e.kind == .httpRequest || e.kind == .httpResponse {
             use(e.host)
-            if let other = (e["callee"] ?? e["to"])?.description { use(other) }
+            if let other = (e[.callee] ?? e[.to])?.description { use(other) }
         }
         let devices = report.scenario.devices.map(\.name).filter(used.contains)
         let services = serviceOrder.filter(used.contains)
@@ -33,35 +33,35 @@ public enum SequenceDiagram {
         for e in trace {
             switch e.kind {
             case .scenarioStep:
-                let device = e["step"]?.description.split(separator: " ").first.map(String.init) ?? ""
+                let device = e[.step]?.description.split(separator: " ").first.map(String.init) ?? ""
                 let anchor = id(device) ?? "P1"
-                out += "    Note over \(anchor): \(escape("\(e.time) \(e.correlation) \(e["step"]?.description ?? "")"))\n"
+                out += "    Note over \(anchor): \(escape("\(e.time) \(e.correlation) \(e[.step]?.description ?? "")"))\n"
             case .httpRequest:
-                guard let from = id(e.host), let to = id(e["callee"]?.description ?? "") else { continue }
-                out += "    \(from)->>\(to): \(escape("\(e["method"]?.description ?? "") \(shorten(e["target"]?.description ?? ""))"))\n"
+                guard let from = id(e.host), let to = id(e[.callee]?.description ?? "") else { continue }
+                out += "    \(from)->>\(to): \(escape("\(e[.method]?.description ?? "") \(shorten(e[.target]?.description ?? ""))"))\n"
             case .httpResponse:
-                guard let from = id(e.host), let to = id(e["to"]?.description ?? "") else { continue }
-                let status = e["status"]?.description ?? "?"
+                guard let from = id(e.host), let to = id(e[.to]?.description ?? "") else { continue }
+                let status = e[.status]?.description ?? "?"
                 out += "    \(from)-->>\(to): \(escape(status + statusWord(status)))\n"
             case .httpFailure:
                 guard let at = id(e.host) else { continue }
-                out += "    Note over \(at): \(escape("no answer from \(e["to"]?.description ?? "?"): \(e["error"]?.description ?? "")"))\n"
+                out += "    Note over \(at): \(escape("no answer from \(e[.to]?.description ?? "?"): \(e[.error]?.description ?? "")"))\n"
             case .faultInjected:
                 guard let at = id(e.host) else { continue }
-                let what = e["lost"].map { "\($0) lost" } ?? e["status"].map { "answered \($0)" } ?? e["delay"].map { "answer delayed \($0)" } ?? ""
-                out += "    Note over \(at): \(escape("injected fault: \(e["fault"]?.description ?? "") (\(what))"))\n"
+                let what = e[.lost].map { "\($0) lost" } ?? e[.status].map { "answered \($0)" } ?? e[.delay].map { "answer delayed \($0)" } ?? ""
+                out += "    Note over \(at): \(escape("injected fault: \(e[.fault]?.description ?? "") (\(what))"))\n"
             case .notificationShown:
                 guard let at = id(e.host) else { continue }
-                out += "    Note over \(at): \(escape("shows \"\(e["text"]?.description ?? "")\""))\n"
+                out += "    Note over \(at): \(escape("shows \"\(e[.text]?.description ?? "")\""))\n"
             case .notificationDropped:
                 guard let at = id(e.host) ?? id(e.layer) else { continue }
-                out += "    Note over \(at): \(escape("dropped: \(e["reason"]?.description ?? "")"))\n"
-            case .hubRegistrationDeleted where e["dead-handle"] == .bool(true):
+                out += "    Note over \(at): \(escape("dropped: \(e[.reason]?.description ?? "")"))\n"
+            case .hubRegistrationDeleted where e[.deadHandle] == .bool(true):
                 guard let at = id("hub") else { continue }
-                out += "    Note over \(at): \(escape("deletes \(e["id"]?.description ?? "") (\(e["why"]?.description ?? ""))"))\n"
-            case _ where e["defect"] != nil:
+                out += "    Note over \(at): \(escape("deletes \(e[.id]?.description ?? "") (\(e[.why]?.description ?? ""))"))\n"
+            case _ where e[.defect] != nil:
                 guard let at = id(e.host) else { continue }
-                out += "    Note over \(at): \(escape("defect \(e["defect"]!.description): \(e.kind)"))\n"
+                out += "    Note over \(at): \(escape("defect \(e[.defect]!.description): \(e.kind)"))\n"
             default:
                 continue
             }

@@ -134,7 +134,7 @@ struct ControlAPI {
         let world = state.world
         let firstEntry = world.journal.entries.count
         world.newCorrelation()
-        world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, ["step": "\(device.name) \(action)"])
+        world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: "\(device.name) \(action)"])
         run(device)
         state.drive(until: {
             world.journal.entries[firstEntry...].allSatisfy { $0.from != device.name || $0.result != nil }

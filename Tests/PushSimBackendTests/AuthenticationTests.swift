@@ -17,7 +17,7 @@ struct AuthenticationTests {
         #expect(answer.body == #"{"Message":"An error has occurred."}"#)
         let exception = sim.events("backend.exception")
         #expect(exception.count == 1)
-        #expect(exception.first?["defect"] == "c")
+        #expect(exception.first?[.defect] == "c")
         #expect(sim.hubCalls.isEmpty)
     }
 
@@ -45,7 +45,7 @@ struct AuthenticationTests {
         let answer = sim.request(at: t(1), "POST", "/api/register", auth: .header("Basic !!not*base64!!"))
         sim.run()
         #expect(answer.status == 500)
-        #expect(sim.events("backend.exception").first?["exception"]?.description.hasPrefix("FormatException") == true)
+        #expect(sim.events("backend.exception").first?[.exception]?.description.hasPrefix("FormatException") == true)
         #expect(sim.hubCalls.isEmpty)
     }
 
@@ -55,7 +55,7 @@ struct AuthenticationTests {
         let answer = sim.request(at: t(1), "POST", "/api/register", auth: .header("Basic " + Base64.encode(Array("alice".utf8))))
         sim.run()
         #expect(answer.status == 500)
-        #expect(sim.events("backend.exception").first?["exception"]?.description.hasPrefix("IndexOutOfRange") == true)
+        #expect(sim.events("backend.exception").first?[.exception]?.description.hasPrefix("IndexOutOfRange") == true)
         #expect(sim.hubCalls.isEmpty)
     }
 

@@ -28,8 +28,8 @@ struct HardenedUpsertTests {
         let upserted = sim.events("hub.registration-upserted")
         #expect(upserted.count == 1)
         // `gcm`, the old name, registers for FCM v1 (defect b fixed; GCM itself is retired).
-        #expect(upserted.first?["platform"] == .string(hubPlatform))
-        #expect(upserted.first?["tags"] == "username:alice")
+        #expect(upserted.first?[.platform] == .string(hubPlatform))
+        #expect(upserted.first?[.tags] == "username:alice")
     }
 
     @Test(arguments: [
@@ -99,20 +99,20 @@ struct HardenedUpsertTests {
         // Not 500 as in the tutorial (defect f).
         let (sim, put) = put(registrationBody(tags: nil))
         #expect(put.status == 200)
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "username:alice")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "username:alice")
     }
 
     @Test func ownUserTagAndTopicTagsAreAllowedAndTheUserTagIsKeptOnce() {
         let (sim, put) = put(registrationBody(tags: ["topic:news", "username:alice", "topic:sports", "topic:news"]))
         #expect(put.status == 200)
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "topic:news,topic:sports,username:alice")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "topic:news,topic:sports,username:alice")
         #expect(sim.events("backend.tag-refused").isEmpty)
     }
 
     @Test func userTagComesFromTheAccountNotTheBody() {
         let (sim, put) = put(registrationBody(tags: ["topic:news"]), as: bobLogin)
         #expect(put.status == 200)
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "topic:news,username:bob")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "topic:news,username:bob")
     }
 
     @Test(arguments: [["username:bob"], ["from:alice"], ["sports"], ["Username:alice"], ["username:alice2"], ["topic"],
@@ -126,8 +126,8 @@ struct HardenedUpsertTests {
         #expect(sim.hub.registrationCount == 0, "\(tags)")
         let refused = sim.events("backend.tag-refused")
         #expect(refused.count == 1)
-        #expect(refused.first?["tag"] == .string(tags.last ?? ""))
-        #expect(refused.first?["user"] == "alice")
+        #expect(refused.first?[.tag] == .string(tags.last ?? ""))
+        #expect(refused.first?[.user] == "alice")
         #expect(errorText(put).contains(tags.last ?? "?"))
     }
 
@@ -163,7 +163,7 @@ struct HardenedUpsertTests {
         let b = sim.hardened(at: t(3), "PUT", "/api/register/\(id.id)", body: registrationBody(tags: []))
         sim.run()
         #expect(a.status == 200 && b.status == 200)
-        #expect(sim.events("hub.registration-upserted").map { $0["tags"] } == ["topic:news,username:alice", "username:alice"])
+        #expect(sim.events("hub.registration-upserted").map { $0[.tags] } == ["topic:news,username:alice", "username:alice"])
         #expect(sim.hub.registrationCount == 1)
     }
 }

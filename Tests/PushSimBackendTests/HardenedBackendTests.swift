@@ -50,7 +50,7 @@ struct HardenedBackendTests {
         #expect(answer.result?.response?.headers["WWW-Authenticate"] == #"Basic realm="PushSim""#)
         #expect(!errorText(answer).isEmpty)
         #expect(sim.events("backend.auth-refused").map(\.host) == [HardenedBackend.name])
-        #expect(sim.events("backend.auth-refused").first?["status"] == 401)
+        #expect(sim.events("backend.auth-refused").first?[.status] == 401)
         #expect(sim.events("backend.exception").isEmpty)
         #expect(sim.hardenedHubCalls.isEmpty)
     }
@@ -122,7 +122,7 @@ struct HardenedBackendTests {
         // The app on bob's phone logs in with bob/bob and registers through the hardened backend.
         #expect(bobPhone.calls.map(\.operation) == [.createID, .register])
         #expect(bobPhone.calls.map(\.status) == [200, 200])
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "username:bob")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "username:bob")
     }
 
     @Test func bodyOver64KBIs413() {

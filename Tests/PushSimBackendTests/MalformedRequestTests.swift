@@ -69,7 +69,7 @@ struct MalformedRequestTests {
         sim.run()
         #expect(statuses["tutorial"] == 500)   // ASP.NET: Maximum request length exceeded
         #expect(statuses["hardened"] == 413)
-        #expect(sim.world.trace.events.contains { $0.kind.name == "backend.exception" && $0["exception"]?.description.contains("Maximum request length") == true })
+        #expect(sim.world.trace.events.contains { $0.kind.name == "backend.exception" && $0[.exception]?.description.contains("Maximum request length") == true })
     }
 
     /// The hardened backend's handle check reads bytes for ASCII handles and scalars otherwise,

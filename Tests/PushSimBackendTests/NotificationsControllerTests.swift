@@ -92,7 +92,7 @@ struct NotificationsControllerTests {
         // The backend only knows `fcm` (defect b).
         #expect(p.alice.calls.last?.operation == .send)
         #expect(p.alice.calls.last?.status == 500)
-        #expect(p.sim.events("backend.unknown-pns").first?["defect"] == "b")
+        #expect(p.sim.events("backend.unknown-pns").first?[.defect] == "b")
         #expect(!p.sim.hubCalls.contains { $0.hasPrefix("POST messages") })
         #expect(p.shownByDevice.isEmpty)
     }
@@ -159,7 +159,7 @@ struct NotificationsControllerTests {
         p.sim.run()
         // The toast is not well-formed XML: no toast is ever delivered.
         #expect(p.shownByDevice.isEmpty)
-        #expect(!p.sim.events("wns.accepted").contains { $0["type"] == "wns/toast" })
+        #expect(!p.sim.events("wns.accepted").contains { $0[.type] == "wns/toast" })
         #expect(p.sim.events("notification.shown").isEmpty)
         // The SDK refuses the payload before sending (ArgumentException), so the hub never sees it
         // and the uncaught exception is a 500 for the app.

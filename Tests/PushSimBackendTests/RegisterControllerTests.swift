@@ -68,7 +68,7 @@ struct RegisterControllerTests {
         // The hub's 404 surfaces as MessagingEntityNotFoundException, unhandled.
         #expect(sim.hubStatuses == [404])
         #expect(delete.status == 500)
-        #expect(sim.events("backend.exception").first?["exception"]?.description.hasPrefix("MessagingEntityNotFoundException") == true)
+        #expect(sim.events("backend.exception").first?[.exception]?.description.hasPrefix("MessagingEntityNotFoundException") == true)
     }
 
     @Test(arguments: [("GET", "/api/register"), ("POST", "/app/register"), ("POST", "/register")])

@@ -24,8 +24,8 @@ struct RegisterUpsertTests {
         #expect(put.status == 200)
         let upserted = sim.events("hub.registration-upserted")
         #expect(upserted.count == 1)
-        #expect(upserted.first?["platform"] == .string(hubPlatform))
-        #expect(upserted.first?["tags"] == "username:alice")
+        #expect(upserted.first?[.platform] == .string(hubPlatform))
+        #expect(upserted.first?[.tags] == "username:alice")
     }
 
     @Test func unknownPlatformIs400() {
@@ -58,7 +58,7 @@ struct RegisterUpsertTests {
         // `new HashSet<string>(null)` throws (defect f).
         let (sim, put) = put(registrationBody(tags: nil))
         #expect(put.status == 500)
-        #expect(sim.events("backend.exception").first?["defect"] == "f")
+        #expect(sim.events("backend.exception").first?[.defect] == "f")
         #expect(sim.hubCalls == ["POST registrationIDs"])
     }
 
@@ -74,21 +74,21 @@ struct RegisterUpsertTests {
         #expect(sim.hubCalls == ["POST registrationIDs", "PUT registrations/reg-000001"])
         #expect(sim.hubStatuses.last == 400)
         #expect(put.status == 500)
-        #expect(sim.events("backend.exception").first?["defect"] == "e")
+        #expect(sim.events("backend.exception").first?[.defect] == "e")
     }
 
     @Test func clientTagsAreAcceptedUncheckedAndTheUserTagAdded() {
         // Defect i: alice may ask for bob's tag.
         let (sim, put) = put(registrationBody(tags: ["username:bob", "sports"]))
         #expect(put.status == 200)
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "sports,username:alice,username:bob")
-        #expect(sim.events("backend.tags-unchecked").first?["defect"] == "i")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "sports,username:alice,username:bob")
+        #expect(sim.events("backend.tags-unchecked").first?[.defect] == "i")
     }
 
     @Test func repeatedUserTagIsKeptOnce() {
         let (sim, put) = put(registrationBody(tags: ["username:alice"]))
         #expect(put.status == 200)
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "username:alice")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "username:alice")
     }
 
     @Test func updateOfAnExistingRegistrationReplacesItsTags() {
@@ -98,7 +98,7 @@ struct RegisterUpsertTests {
         let b = sim.request(at: t(3), "PUT", "/api/register/\(id.id)", body: registrationBody(tags: ["sports"]))
         sim.run()
         #expect(a.status == 200 && b.status == 200)
-        #expect(sim.events("hub.registration-upserted").map { $0["tags"] } == ["news,username:alice", "sports,username:alice"])
+        #expect(sim.events("hub.registration-upserted").map { $0[.tags] } == ["news,username:alice", "sports,username:alice"])
         #expect(sim.hub.registrationCount == 1)
     }
 
@@ -125,7 +125,7 @@ struct RegisterUpsertTests {
         #expect(sim.events("hub.registration-gone").count == 1)
         // Never 410: current SDK → null dereference; classic SDK → HttpRequestException.
         #expect(late.status == 500)
-        #expect(sim.events("backend.exception").last?["defect"] == "e")
+        #expect(sim.events("backend.exception").last?[.defect] == "e")
     }
 
     @Test func classicSDKSwallowsOtherHubErrorsAs200() {
@@ -134,7 +134,7 @@ struct RegisterUpsertTests {
         let (sim, put) = put(registrationBody(tags: ["has space"]), options: options)
         #expect(sim.hubStatuses.last == 400)
         #expect(put.status == 200)
-        #expect(sim.events("backend.error-swallowed").first?["hub-status"] == 400)
+        #expect(sim.events("backend.error-swallowed").first?[.hubStatus] == 400)
         // Nothing was registered, though the client was told so.
         #expect(sim.hub.registrationCount == 0)
     }

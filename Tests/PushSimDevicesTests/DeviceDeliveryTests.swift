@@ -28,7 +28,7 @@ struct DeviceDeliveryTests {
         // The device refused the old token's push once; APNs marked the token dead.
         let refused = sim.events("device.push-refused", on: "bob-iphone")
         #expect(refused.count == 1)
-        #expect(refused.first?["why"]?.description.contains("earlier install") == true)
+        #expect(refused.first?[.why]?.description.contains("earlier install") == true)
         #expect(sim.events("apns.token-invalidated").count == 1)
         // Sends to the old token: accepted (not yet known dead), then 410 Unregistered.
         let toOld = sim.world.journal.requests(to: "apns").filter { $0.request.path == "/3/device/\(oldToken)" }
@@ -55,7 +55,7 @@ struct DeviceDeliveryTests {
         #expect(shown(bob) == ["From alice: two"])
         #expect(bob.inbox.first.map { $0.time >= t(60) } == true)
         #expect(sim.events("apns.stored").count == 2)
-        #expect(sim.events("notification.dropped", on: "apns").first?["reason"]?.description.contains("replaced") == true)
+        #expect(sim.events("notification.dropped", on: "apns").first?[.reason]?.description.contains("replaced") == true)
     }
 
     @Test func wnsToastForAnOfflineDeviceIsNeverShown() {
@@ -71,7 +71,7 @@ struct DeviceDeliveryTests {
         sim.run()
         #expect(alice.calls.filter { $0.operation == .send }.map(\.status) == [200, 200])
         #expect(shown(pc) == ["From alice: welcome back"])
-        #expect(sim.events("notification.dropped", on: "wns").first?["reason"]?.description.contains("not cached") == true)
+        #expect(sim.events("notification.dropped", on: "wns").first?[.reason]?.description.contains("not cached") == true)
     }
 
     @Test func fcmKeepsEveryMessageForAnOfflineDevice() {

@@ -51,7 +51,7 @@ struct DeviceDisplayTests {
         #expect(phone.inbox.isEmpty)
         let dropped = sim.events("notification.dropped", on: "dev")
         #expect(dropped.count == 1)
-        #expect(dropped.first?["reason"]?.description.hasPrefix("device discarded") == true)
+        #expect(dropped.first?[.reason]?.description.hasPrefix("device discarded") == true)
     }
 
     // MARK: Android
@@ -101,7 +101,7 @@ struct DeviceDisplayTests {
         let tile = #"<tile><visual><binding template="TileSmall"><text>7</text></binding></visual></tile>"#
         let (sim, pc) = deliver(tile, to: .windows, headers: [("X-WNS-Type", "wns/tile")])
         #expect(pc.inbox.isEmpty)
-        #expect(sim.events("app.updated", on: "dev").first?["type"] == "wns/tile")
+        #expect(sim.events("app.updated", on: "dev").first?[.type] == "wns/tile")
     }
 
     @Test(arguments: ["<toast><visual><text>a < b</text></visual></toast>", "<toast><visual></visual></toast>"])

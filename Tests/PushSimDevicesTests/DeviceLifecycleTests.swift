@@ -20,7 +20,7 @@ struct DeviceLifecycleTests {
         #expect(sim.apns.tokens[token]?.device == "bob-iphone")
         let received = sim.events("device.handle-received", on: "bob-iphone")
         #expect(received.count == 1)
-        #expect(received.first?["changed"] == true)
+        #expect(received.first?[.changed] == true)
         #expect(phone.installCount == 1 && phone.isAppInstalled)
     }
 
@@ -47,8 +47,8 @@ struct DeviceLifecycleTests {
         sim.run()
         let ignored = sim.events("app.ignored", on: "bob-iphone")
         #expect(ignored.count == 1)
-        #expect(ignored.first?["action"] == "login")
-        #expect(ignored.first?["why"]?.description.contains("handle") == true)
+        #expect(ignored.first?[.action] == "login")
+        #expect(ignored.first?[.why]?.description.contains("handle") == true)
         #expect(phone.loggedInUser == nil)
         #expect(sim.backendRequests(from: phone).isEmpty)
         #expect(phone.handle != nil)
@@ -71,7 +71,7 @@ struct DeviceLifecycleTests {
         let phone = sim.addDevice("bob-iphone", .ios)
         sim.at(t(1), "log in") { phone.login(user: "bob", password: "bob") }
         sim.run()
-        #expect(sim.events("app.ignored", on: "bob-iphone").first?["why"]?.description.contains("not installed") == true)
+        #expect(sim.events("app.ignored", on: "bob-iphone").first?[.why]?.description.contains("not installed") == true)
         #expect(sim.world.journal.entries.isEmpty)
     }
 
@@ -89,7 +89,7 @@ struct DeviceLifecycleTests {
         #expect(storedBefore[Device.registrationIDKey] == "reg-000001")
         #expect(phone.storage.isEmpty)
         #expect(phone.handle == nil && phone.loggedInUser == nil && !phone.isAppInstalled)
-        #expect(sim.events("app.ignored", on: "bob-iphone").first?["action"] == "send")
+        #expect(sim.events("app.ignored", on: "bob-iphone").first?[.action] == "send")
         #expect(!phone.calls.contains { $0.operation == .send })
     }
 
@@ -107,7 +107,7 @@ struct DeviceLifecycleTests {
         #expect(tokens[0] == tokens[1])
         #expect(tokens[2] != tokens[0] && !tokens[2].isEmpty)
         #expect(phone.installCount == 2)
-        #expect(sim.events("device.handle-received", on: "bob-iphone").map { $0["changed"] } == [true, false, true])
+        #expect(sim.events("device.handle-received", on: "bob-iphone").map { $0[.changed] } == [true, false, true])
     }
 
     @Test func installingTwiceIsIgnored() {
@@ -117,6 +117,6 @@ struct DeviceLifecycleTests {
         sim.at(t(2), "install again") { phone.install() }
         sim.run()
         #expect(phone.installCount == 1)
-        #expect(sim.events("device.ignored", on: "bob-iphone").first?["action"] == "install")
+        #expect(sim.events("device.ignored", on: "bob-iphone").first?[.action] == "install")
     }
 }

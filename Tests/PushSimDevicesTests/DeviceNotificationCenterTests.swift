@@ -38,7 +38,7 @@ struct DeviceNotificationCenterTests {
         #expect(replaced.collapseID == "score")
         #expect(!phone.inbox[1].isReplaced && !phone.inbox[2].isReplaced)
         let event = try #require(sim.events("notification.replaced", on: "dev").first)
-        #expect(event["text"] == "1-0" && event["collapse-id"] == "score")
+        #expect(event[.text] == "1-0" && event[.collapseID] == "score")
     }
 
     @Test func onlyTheNewestOfManyIsDisplayed() {
@@ -61,8 +61,8 @@ struct DeviceNotificationCenterTests {
         #expect(n.text == "Hi" && n.badge == 4 && n.sound == "ping.caf")
         #expect(phone.badge == 4)
         let event = try #require(sim.events("notification.shown", on: "dev").first)
-        #expect(event.fields.map(\.key) == ["service", "text", "badge", "sound"])
-        #expect(event["badge"] == .int(4) && event["sound"] == "ping.caf")
+        #expect(event.fields.map(\.key.name) == ["service", "text", "badge", "sound"])
+        #expect(event[.badge] == .int(4) && event[.sound] == "ping.caf")
     }
 
     @Test func soundDictionaryGivesItsName() {
@@ -74,14 +74,14 @@ struct DeviceNotificationCenterTests {
     @Test func plainAlertTracesExactlyAsBefore() {
         let (sim, phone) = run(.ios, [(5, alert("Hello"), [])])
         #expect(phone.inbox.first?.badge == nil && phone.inbox.first?.sound == nil && phone.badge == nil)
-        #expect(sim.events("notification.shown", on: "dev").first?.fields.map(\.key) == ["service", "text"])
+        #expect(sim.events("notification.shown", on: "dev").first?.fields.map(\.key.name) == ["service", "text"])
     }
 
     @Test func badgeOnlyUpdatesTheBadgeAndShowsNothing() {
         let (sim, phone) = run(.ios, [(5, #"{"aps":{"alert":"x","badge":3}}"#, []), (6, #"{"aps":{"badge":0}}"#, [])])
         #expect(shown(phone) == ["x"])
         #expect(phone.badge == 0) // 0 clears the badge
-        #expect(sim.events("app.badge-updated", on: "dev").map { $0["badge"] } == [.int(3), .int(0)])
+        #expect(sim.events("app.badge-updated", on: "dev").map { $0[.badge] } == [.int(3), .int(0)])
         #expect(sim.events("notification.dropped", on: "dev").isEmpty)
     }
 
@@ -106,7 +106,7 @@ struct DeviceNotificationCenterTests {
         #expect(woken == [5, 60, 120, 3_605, 3_700].map { t($0) + .milliseconds(10) })
         let dropped = sim.events("notification.dropped", on: "dev")
         #expect(dropped.map(\.time) == [180, 240, 3_710].map { t($0) + .milliseconds(10) })
-        #expect(dropped.allSatisfy { $0["reason"] == "the OS throttles background pushes: more than 3 per 1h would wake the app" })
+        #expect(dropped.allSatisfy { $0[.reason] == "the OS throttles background pushes: more than 3 per 1h would wake the app" })
         #expect(phone.inbox.isEmpty)
     }
 
@@ -135,7 +135,7 @@ struct DeviceNotificationCenterTests {
     @Test func backgroundPushWithoutContentAvailableIsDiscarded() {
         let (sim, _) = run(.ios, [(5, #"{"aps":{},"sync":"1"}"#, Self.background)])
         #expect(sim.events("app.woken").isEmpty)
-        #expect(sim.events("notification.dropped", on: "dev").first?["reason"]?.description.hasPrefix("device discarded") == true)
+        #expect(sim.events("notification.dropped", on: "dev").first?[.reason]?.description.hasPrefix("device discarded") == true)
     }
 
     // MARK: FCM onDeletedMessages (§2.5, F-COLL)

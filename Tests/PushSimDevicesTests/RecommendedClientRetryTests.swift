@@ -21,7 +21,7 @@ struct RecommendedClientRetryTests {
         sim.run()
         // The create-id call goes unanswered for 60 s, then is retried 2 s later, after the partition.
         let retries = sim.events("app.retry", on: "bob-iphone")
-        #expect(retries.first?["operation"] == "create-id")
+        #expect(retries.first?[.operation] == "create-id")
         #expect(phone.storage[Device.registrationIDKey] == "reg-000001")
         #expect(sim.events("app.registered", on: "bob-iphone").count == 1)
     }
@@ -45,7 +45,7 @@ struct RecommendedClientRetryTests {
         sim.run()
         let deletes = sim.backendRequests(from: phone).filter { $0.method == "DELETE" }
         #expect(deletes.count == 2)   // the first was lost in the partition
-        #expect(sim.events("app.retry", on: "bob-iphone").first?["operation"] == "unregister")
+        #expect(sim.events("app.retry", on: "bob-iphone").first?[.operation] == "unregister")
         #expect(deletes.first?.headers["Authorization"]?.hasPrefix("Basic ") == true)
         #expect(deletes.first?.headers["Authorization"] != "Basic ")
         #expect(sim.hub.liveRegistrations(tag: "username:bob", now: sim.world.now) == 0)

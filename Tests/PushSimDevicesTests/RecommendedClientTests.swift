@@ -14,8 +14,8 @@ struct RecommendedClientTests {
         #expect(bare.backend.log == ["POST /api/register", "PUT /api/register/reg-old",
                                      "POST /api/register", "PUT /api/register/reg-new"])
         #expect(bare.phone.storage[Device.registrationIDKey] == "reg-new")
-        #expect(bare.kinds("app.retry").first?["forgotten-id"] == "reg-old")
-        #expect(bare.kinds("app.registered").first?["registration"] == "reg-new")
+        #expect(bare.kinds("app.retry").first?[.forgottenID] == "reg-old")
+        #expect(bare.kinds("app.registered").first?[.registration] == "reg-new")
     }
 
     @Test func itStartsOverOnlyOnce() {

@@ -40,7 +40,7 @@ struct TutorialClientTests {
         #expect(field("Platform", of: put) == name)
         #expect(field("Handle", of: put) == device.handle)
         #expect(device.calls.map(\.status) == [200, 200])
-        #expect(sim.events("hub.registration-upserted").first?["tags"] == "username:bob")
+        #expect(sim.events("hub.registration-upserted").first?[.tags] == "username:bob")
     }
 
     @Test func secondLoginReusesTheStoredId() {
@@ -61,8 +61,8 @@ struct TutorialClientTests {
         #expect(bare.backend.log == ["POST /api/register", "PUT /api/register/reg-dead", "PUT /api/register/reg-dead"])
         #expect(bare.phone.storage[Device.registrationIDKey] == "reg-dead")
         #expect(bare.kinds("app.retry").count == 1)
-        #expect(bare.kinds("app.retry").first?["defect"] == "a")
-        #expect(bare.kinds("app.registration-failed").first?["status"] == "410")
+        #expect(bare.kinds("app.retry").first?[.defect] == "a")
+        #expect(bare.kinds("app.registration-failed").first?[.status] == "410")
         #expect(bare.kinds("app.registered").isEmpty)
         #expect(bare.phone.calls.map(\.status) == [200, 410, 410])
     }
@@ -79,7 +79,7 @@ struct TutorialClientTests {
         let bare = BareWorld(client: .tutorial, ids: ["reg-1"], putStatus: { _ in 500 })
         bare.world.run()
         #expect(bare.backend.log == ["POST /api/register", "PUT /api/register/reg-1"])
-        #expect(bare.kinds("app.registration-failed").first?["status"] == "500")
+        #expect(bare.kinds("app.registration-failed").first?[.status] == "500")
     }
 
     @Test func sendGoesOutOncePerSwitchInWNSGCMAPNSOrder() {
@@ -91,7 +91,7 @@ struct TutorialClientTests {
         let sends = sim.backendRequests(from: phone).filter { $0.path == "/api/notifications" }
         #expect(sends.map { $0.queryValue("pns") } == ["wns", "gcm", "apns"])
         #expect(sends.allSatisfy { $0.queryValue("to_tag") == "bob" && $0.bodyText == "\"hi\"" })
-        #expect(sim.events("app.send").map { $0["pns"] } == ["wns", "gcm", "apns"])
+        #expect(sim.events("app.send").map { $0[.pns] } == ["wns", "gcm", "apns"])
         // gcm is unknown to the backend (defect b). Calls are recorded as they complete.
         let answers = sim.world.journal.requests(to: TutorialBackend.name).filter { $0.request.path == "/api/notifications" }
         #expect(answers.map { $0.result?.status } == [200, 500, 200])
@@ -122,7 +122,7 @@ struct TutorialClientTests {
         sim.at(t(1), "install") { phone.install() }
         sim.at(t(2), "send") { phone.send("hi", to: "bob", via: [.apns]) }
         sim.run()
-        #expect(sim.events("app.ignored", on: "alice-iphone").first?["action"] == "send")
+        #expect(sim.events("app.ignored", on: "alice-iphone").first?[.action] == "send")
         #expect(sim.backendRequests(from: phone).isEmpty)
     }
 

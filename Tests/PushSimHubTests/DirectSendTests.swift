@@ -16,8 +16,8 @@ struct DirectSendTests {
         let sent = try #require(w.world.journal.entries.first { $0.to == NotificationHub.name }?.request)
         #expect(sent.queryValue("direct") != nil)
         #expect(sent.headers["ServiceBusNotification-DeviceHandle"] == iphone.handle)
-        #expect(w.events("hub.direct-send").first?["batch"] == .bool(false))
-        #expect(w.events("hub.pns-request").map { $0["registration"]?.description } == ["direct:1"])
+        #expect(w.events("hub.direct-send").first?[.batch] == .bool(false))
+        #expect(w.events("hub.pns-request").map { $0[.registration]?.description } == ["direct:1"])
         #expect(w.hub.registrationCount == 0)
     }
 
@@ -50,8 +50,8 @@ struct DirectSendTests {
         let body = try #require(MultipartBody.parse(sent.body, contentType: sent.headers["Content-Type"]))
         #expect(body.parts.map(\.name) == ["notification", "devices"])
         #expect(String(decoding: body.parts[0].body, as: UTF8.self) == Payload.apple)
-        #expect(w.events("hub.pns-request").map { $0["handle"]?.description } == phones.map { handleLabel($0.handle ?? "") })
-        #expect(w.events("hub.direct-send").first?["batch"] == .bool(true))
+        #expect(w.events("hub.pns-request").map { $0[.handle]?.description } == phones.map { handleLabel($0.handle ?? "") })
+        #expect(w.events("hub.direct-send").first?[.batch] == .bool(true))
     }
 
     @Test func aBatchTakesAtMostAThousandHandles() {
@@ -93,7 +93,7 @@ struct DirectSendTests {
         let w = HubWorld()
         let bad = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"   // never issued: BadDeviceToken
         let id = w.id(w.wait { w.client.sendDirectNotification(.apple(Payload.apple), deviceHandle: bad, $0) })
-        #expect(w.events("hub.feedback-ignored").first?["why"] == "a direct send has no registration to delete")
+        #expect(w.events("hub.feedback-ignored").first?[.why] == "a direct send has no registration to delete")
         let feedback = try #require(w.hub.pnsFeedback.first)
         #expect(feedback.notificationSystemError == "BadChannel")
         #expect(feedback.registrationID == nil && feedback.installationID == nil)

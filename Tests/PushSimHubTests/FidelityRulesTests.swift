@@ -47,7 +47,7 @@ struct FidelityRulesTests {
         let read = w.raw("GET", w.path("registrations/\(id)"))
         #expect(read?.headers["ETag"] == "W/\"2\"")
         #expect(try AtomRegistration.parseEntry(read?.body ?? []).get().tags == ["second"])
-        #expect(w.events("hub.precondition-failed").first?["etag"] == .int(2))
+        #expect(w.events("hub.precondition-failed").first?[.etag] == .int(2))
         // The SDK classifies 412 as a plain MessagingException (NH-DOTNET ExceptionUtility.cs).
         #expect(HubError(.response(try #require(stale))).kind == .messaging)
         // An empty If-Match names no version: it matches nothing.

@@ -134,7 +134,7 @@ struct InstallationPatchTests {
         let sent = w.world.journal.entries.last { $0.request.method == "PATCH" }?.request
         #expect(sent?.headers["Content-Type"] == "application/json-patch+json")
         #expect(sent?.bodyText == #"[{"op":"add","path":"/tags","value":"c"},{"op":"remove","path":"/tags/a"},{"op":"replace","path":"/userId","value":"carol"}]"#)
-        #expect(w.events("hub.installation-patched").last?["operations"] == "add /tags, remove /tags/a, replace /userId")
+        #expect(w.events("hub.installation-patched").last?[.operations] == "add /tags, remove /tags/a, replace /userId")
         // The client refuses an empty list before sending anything, as the SDK does.
         guard case .failure(let e)? = w.patch("inst", []) else { Issue.record("expected a refusal"); return }
         #expect(e.kind == .argument)

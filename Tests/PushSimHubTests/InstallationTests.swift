@@ -28,8 +28,8 @@ struct InstallationTests {
         #expect(body["expirationTime"]?.stringValue == "9999-12-31T23:59:59Z")
         #expect(body["pushChannelExpired"]?.boolValue == false)
         let upserted = w.events("hub.installation-upserted")
-        #expect(upserted.map { $0["id"]?.description } == ["inst-1"])
-        #expect(upserted.first?["tags"] == "a,b")
+        #expect(upserted.map { $0[.id]?.description } == ["inst-1"])
+        #expect(upserted.first?[.tags] == "a,b")
         #expect(w.hub.installationCount == 1)
     }
 
@@ -54,7 +54,7 @@ struct InstallationTests {
         #expect(w.raw("GET", w.path("installations/i"))?.status == 404)
         // Deleting again (or something that never existed) is still 204: unconfirmed in the sheet, documented.
         #expect(w.raw("DELETE", w.path("installations/i"))?.status == 204)
-        #expect(w.events("hub.installation-deleted").map { $0["existed"] } == [.bool(true), .bool(false)])
+        #expect(w.events("hub.installation-deleted").map { $0[.existed] } == [.bool(true), .bool(false)])
     }
 
     @Test(arguments: [
@@ -118,7 +118,7 @@ struct InstallationTests {
         #expect(other.pushes.isEmpty)
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)   // broadcast: both
         #expect(phone.pushes.count == 5 && other.pushes.count == 1)
-        #expect(w.events("hub.pns-request").suffix(2).map { $0["registration"]?.description } == ["installation:inst-a", "installation:inst-b"])
+        #expect(w.events("hub.pns-request").suffix(2).map { $0[.registration]?.description } == ["installation:inst-a", "installation:inst-b"])
         // Another platform's send does not reach them.
         #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
         #expect(w.events("hub.no-target").count == 1)
@@ -130,7 +130,7 @@ struct InstallationTests {
         w.install(Installation(installationID: "0-first-by-name", platform: .apple, pushChannel: a.handle ?? ""))
         let reg = w.register(.apple, b.handle ?? "")
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
-        #expect(w.events("hub.pns-request").map { $0["registration"]?.description } == [reg, "installation:0-first-by-name"])
+        #expect(w.events("hub.pns-request").map { $0[.registration]?.description } == [reg, "installation:0-first-by-name"])
     }
 
     // MARK: Expiry and dead channels
@@ -158,8 +158,8 @@ struct InstallationTests {
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)   // APNs does not know yet
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)   // 410 Unregistered
         let marked = w.events("hub.installation-channel-expired")
-        #expect(marked.map { $0["id"]?.description } == ["inst-1"])
-        #expect(marked.first?["dead-handle"] == .bool(true))
+        #expect(marked.map { $0[.id]?.description } == ["inst-1"])
+        #expect(marked.first?[.deadHandle] == .bool(true))
         #expect(w.hub.installationCount == 1)
         #expect(try w.installation("inst-1")?.get().pushChannelExpired == true)
         #expect(w.hub.pnsFeedback.map(\.installationID) == ["inst-1"])

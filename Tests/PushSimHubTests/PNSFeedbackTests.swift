@@ -23,7 +23,7 @@ struct PNSFeedbackTests {
     }
 
     private func deletedByFeedback(_ w: HubWorld) -> [TraceEvent] {
-        w.events("hub.registration-deleted").filter { ($0["why"]?.description ?? "").hasPrefix("PNS feedback") }
+        w.events("hub.registration-deleted").filter { ($0[.why]?.description ?? "").hasPrefix("PNS feedback") }
     }
 
     // MARK: APNs
@@ -35,12 +35,12 @@ struct PNSFeedbackTests {
         #expect(w.events("apns.token-invalidated").count == 1)
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
         let deleted = deletedByFeedback(w)
-        #expect(deleted.map { $0["id"]?.description } == [id])
-        #expect(deleted.first?["why"] == "PNS feedback: APNs 410 Unregistered")
+        #expect(deleted.map { $0[.id]?.description } == [id])
+        #expect(deleted.first?[.why] == "PNS feedback: APNs 410 Unregistered")
         #expect(!w.exists(id))
         #expect(w.hub.registrationCount == 0)
         let dropped = w.events("notification.dropped").filter { $0.layer == "hub" }
-        #expect(dropped.map { $0["reason"]?.description } == ["APNs 410 Unregistered"])
+        #expect(dropped.map { $0[.reason]?.description } == ["APNs 410 Unregistered"])
         // The client's stored id is now dead: PUT answers 410 Gone (§5.1).
         #expect(w.put(id, .apple, iphone.handle ?? "") == .failure(HubError(kind: .messaging, status: 410, detail: Self.gone)))
         // A third send finds no target.
@@ -61,14 +61,14 @@ struct PNSFeedbackTests {
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
         // APNs answered 410 with the old timestamp ...
         let rejected = w.events("apns.rejected")
-        #expect(rejected.map { $0["status"]?.description } == ["410"])
+        #expect(rejected.map { $0[.status]?.description } == ["410"])
         let answer = w.hubRequests(authority: "api.push.apple.com").last?.result?.response
         let timestamp = try JSONParser.parse(answer?.body ?? [])["timestamp"]?.int64Value
         #expect(timestamp == w.world.anchor.unixMilliseconds(invalidatedAt))
         // ... so the hub ignores the feedback and keeps the registration.
         let ignored = w.events("hub.feedback-ignored")
-        #expect(ignored.map { $0["registration"]?.description } == [id])
-        #expect(ignored.first?["why"] == "re-registered after the PNS timestamp")
+        #expect(ignored.map { $0[.registration]?.description } == [id])
+        #expect(ignored.first?[.why] == "re-registered after the PNS timestamp")
         #expect(deletedByFeedback(w).isEmpty)
         #expect(w.exists(id))
         #expect(w.hub.registrationCount == 1)
@@ -79,7 +79,7 @@ struct PNSFeedbackTests {
         // A token APNs never issued (for instance a sandbox token sent to production).
         let id = w.register(.apple, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
-        #expect(deletedByFeedback(w).first?["why"] == "PNS feedback: APNs 400 BadDeviceToken")
+        #expect(deletedByFeedback(w).first?[.why] == "PNS feedback: APNs 400 BadDeviceToken")
         #expect(!w.exists(id))
     }
 
@@ -91,10 +91,10 @@ struct PNSFeedbackTests {
         let id = deadHandle(w, android, .fcmV1, format: "fcmv1", body: Payload.fcm)
         #expect(w.events("fcm.token-invalidated").count == 1)
         #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
-        #expect(w.events("fcm.rejected").map { $0["error"]?.description } == ["UNREGISTERED"])
+        #expect(w.events("fcm.rejected").map { $0[.error]?.description } == ["UNREGISTERED"])
         let deleted = deletedByFeedback(w)
-        #expect(deleted.map { $0["id"]?.description } == [id])
-        #expect(deleted.first?["why"] == "PNS feedback: FCM 404 UNREGISTERED")
+        #expect(deleted.map { $0[.id]?.description } == [id])
+        #expect(deleted.first?[.why] == "PNS feedback: FCM 404 UNREGISTERED")
         #expect(!w.exists(id))
         #expect(w.put(id, .fcmV1, android.handle ?? "") == .failure(HubError(kind: .messaging, status: 410, detail: Self.gone)))
     }
@@ -103,7 +103,7 @@ struct PNSFeedbackTests {
         let w = HubWorld()
         let id = w.register(.fcmV1, "not-an-fcm-token")
         #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
-        #expect(deletedByFeedback(w).first?["why"] == "PNS feedback: FCM 400 INVALID_ARGUMENT (token)")
+        #expect(deletedByFeedback(w).first?[.why] == "PNS feedback: FCM 400 INVALID_ARGUMENT (token)")
         #expect(!w.exists(id))
     }
 
@@ -114,8 +114,8 @@ struct PNSFeedbackTests {
         #expect(w.events("wns.channel-invalidated").count == 1)
         #expect(w.send(format: "windows", body: Payload.toast, headers: [("X-WNS-Type", "wns/toast")])?.status == 201)
         let deleted = deletedByFeedback(w)
-        #expect(deleted.map { $0["id"]?.description } == [id])
-        #expect(deleted.first?["why"] == "PNS feedback: WNS 410 The channel is no longer valid: the app was removed")
+        #expect(deleted.map { $0[.id]?.description } == [id])
+        #expect(deleted.first?[.why] == "PNS feedback: WNS 410 The channel is no longer valid: the app was removed")
         #expect(!w.exists(id))
     }
 
@@ -125,7 +125,7 @@ struct PNSFeedbackTests {
         let id = w.register(.windows, pc.handle ?? "")
         w.advance(.days(31)) // WNS channels live 30 days
         #expect(w.send(format: "windows", body: Payload.toast, headers: [("X-WNS-Type", "wns/toast")])?.status == 201)
-        #expect(deletedByFeedback(w).first?["why"] == "PNS feedback: WNS 410 The channel expired")
+        #expect(deletedByFeedback(w).first?[.why] == "PNS feedback: WNS 410 The channel expired")
         #expect(!w.exists(id))
         #expect(pc.pushes.isEmpty)
     }

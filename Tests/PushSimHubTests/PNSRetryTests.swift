@@ -19,7 +19,7 @@ struct PNSRetryTests {
         return (w, apns, id)
     }
 
-    private func retryDelays(_ w: HubWorld) -> [String] { w.events("hub.pns-retry").map { $0["in"]?.description ?? "" } }
+    private func retryDelays(_ w: HubWorld) -> [String] { w.events("hub.pns-retry").map { $0[.dueIn]?.description ?? "" } }
     private func hubDrops(_ w: HubWorld) -> [TraceEvent] { w.events("notification.dropped").filter { $0.layer == "hub" } }
 
     @Test func unavailablePNSIsRetriedWithDoublingDelays() {
@@ -28,7 +28,7 @@ struct PNSRetryTests {
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
         #expect(apns.requests.count == 4)
         #expect(retryDelays(w) == ["1s", "2s", "4s"])
-        #expect(w.events("hub.pns-retry").first?["reason"] == "APNs 503 ServiceUnavailable")
+        #expect(w.events("hub.pns-retry").first?[.reason] == "APNs 503 ServiceUnavailable")
         // Each attempt reaches the PNS one round trip plus the delay after the previous one.
         let gaps = zip(apns.requests.dropFirst(), apns.requests).map { $0.time - $1.time }
         #expect(gaps == [.milliseconds(1_020), .milliseconds(2_020), .milliseconds(4_020)])
@@ -36,7 +36,7 @@ struct PNSRetryTests {
         #expect(w.events("hub.pns-accepted").count == 1)
         #expect(hubDrops(w).isEmpty)
         #expect(w.exists(id)) // an outage is not feedback
-        #expect(w.events("hub.pns-request").map { $0["attempt"]?.description } == ["1", "2", "3", "4"])
+        #expect(w.events("hub.pns-request").map { $0[.attempt]?.description } == ["1", "2", "3", "4"])
     }
 
     @Test func retryForARegistrationDeletedMeanwhileIsDroppedWithAReason() {
@@ -48,7 +48,7 @@ struct PNSRetryTests {
         _ = w.send(format: "apple", body: Payload.apple)
         #expect(apns.requests.count == 1)
         #expect(!w.exists(id))
-        let reason = hubDrops(w).first?["reason"]?.description ?? ""
+        let reason = hubDrops(w).first?[.reason]?.description ?? ""
         #expect(reason.contains("the registration was deleted, expired or changed handle before the retry"))
     }
 
@@ -67,7 +67,7 @@ struct PNSRetryTests {
         w.world.setOnline("apns", false)
         w.world.schedule(after: .seconds(2)) { w.world.setOnline("apns", true) }
         _ = w.send(format: "apple", body: Payload.apple)
-        #expect(w.events("hub.pns-retry").first?["reason"] == "PNS not reached: host unreachable")
+        #expect(w.events("hub.pns-retry").first?[.reason] == "PNS not reached: host unreachable")
         #expect(retryDelays(w) == ["1s", "2s"])
         #expect(apns.requests.count == 1)
         #expect(w.events("hub.pns-accepted").count == 1)
@@ -79,8 +79,8 @@ struct PNSRetryTests {
         #expect(w.send(format: "apple", body: Payload.apple)?.status == 201)
         let drop = try #require(hubDrops(w).first)
         #expect(hubDrops(w).count == 1)
-        #expect(drop["reason"] == "APNs 503 ServiceUnavailable; not handed to the PNS within 30 minutes")
-        #expect(drop["registration"]?.description == id)
+        #expect(drop[.reason] == "APNs 503 ServiceUnavailable; not handed to the PNS within 30 minutes")
+        #expect(drop[.registration]?.description == id)
         // 1 + 2 + … + 512 s of back-off: eleven attempts; the next delay (1024 s) would pass the deadline.
         #expect(apns.requests.count == 11)
         #expect(retryDelays(w) == ["1s", "2s", "4s", "8s", "16s", "32s", "64s", "128s", "256s", "512s"])
@@ -111,7 +111,7 @@ struct PNSRetryTests {
         let (w, apns, id) = appleHub { _, _ in ScriptedPNS.apns(400, "BadTopic") }
         _ = w.send(format: "apple", body: Payload.apple)
         #expect(apns.requests.count == 1)
-        #expect(hubDrops(w).map { $0["reason"]?.description } == ["APNs 400 BadTopic"])
+        #expect(hubDrops(w).map { $0[.reason]?.description } == ["APNs 400 BadTopic"])
         #expect(w.exists(id))
     }
 
@@ -131,14 +131,14 @@ struct PNSRetryTests {
         #expect(jwt.header["kid"]?.stringValue == TestIdentity.apnsKey.keyID)
         #expect(jwt.isSigned(with: TestIdentity.apnsKey.secret))
         #expect(w.events("hub.pns-accepted").count == 2)
-        #expect(w.events("hub.pns-request").map { $0["attempt"]?.description } == ["1", "1", "2"])
+        #expect(w.events("hub.pns-request").map { $0[.attempt]?.description } == ["1", "1", "2"])
     }
 
     @Test func secondExpiredProviderTokenDropsTheNotification() {
         let (w, apns, id) = appleHub { _, _ in ScriptedPNS.apns(403, "ExpiredProviderToken") }
         _ = w.send(format: "apple", body: Payload.apple)
         #expect(apns.requests.count == 2)
-        #expect(hubDrops(w).map { $0["reason"]?.description } == ["APNs 403 ExpiredProviderToken, again after renewing credentials"])
+        #expect(hubDrops(w).map { $0[.reason]?.description } == ["APNs 403 ExpiredProviderToken, again after renewing credentials"])
         #expect(w.exists(id))
     }
 
@@ -222,7 +222,7 @@ struct PNSRetryTests {
         w.world.schedule(after: .seconds(5)) { w.world.setOnline("fcm", true) }
         #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
         #expect(hubDrops(w).isEmpty)
-        #expect(w.events("hub.pns-retry").first?["reason"]?.description.hasPrefix("the PNS token endpoint could not be reached") == true)
+        #expect(w.events("hub.pns-retry").first?[.reason]?.description.hasPrefix("the PNS token endpoint could not be reached") == true)
         #expect(phone.pushes.count == 1)
         #expect(w.hubRequests(authority: "oauth2.googleapis.com").filter { $0.result?.status == 200 }.count == 1)
     }
@@ -234,7 +234,7 @@ struct PNSRetryTests {
         }
         w.register(.fcmV1, "x:APA91bTOKEN")
         _ = w.send(format: "fcmv1", body: Payload.fcm)
-        #expect(hubDrops(w).map { $0["reason"]?.description } == ["the PNS token endpoint could not be reached (503); not handed to the PNS within 30 minutes"])
+        #expect(hubDrops(w).map { $0[.reason]?.description } == ["the PNS token endpoint could not be reached (503); not handed to the PNS within 30 minutes"])
         #expect(oauth.requests.count == 11)
         #expect(oauth.requests.allSatisfy { $0.request.authority == FCMService.oauthHost })
     }
@@ -246,8 +246,8 @@ struct PNSRetryTests {
         let phone = TestDevice.android(w, "android")
         w.register(.fcmV1, phone.handle ?? "")
         _ = w.send(format: "fcmv1", body: Payload.fcm)
-        #expect(w.events("hub.pns-auth-failed").map { $0["endpoint"]?.description } == ["oauth2.googleapis.com"])
-        #expect(hubDrops(w).map { $0["reason"]?.description } == ["the PNS token endpoint refused the hub's credentials"])
+        #expect(w.events("hub.pns-auth-failed").map { $0[.endpoint]?.description } == ["oauth2.googleapis.com"])
+        #expect(hubDrops(w).map { $0[.reason]?.description } == ["the PNS token endpoint refused the hub's credentials"])
         #expect(w.hubRequests(authority: "fcm.googleapis.com").isEmpty)
         #expect(phone.pushes.isEmpty)
     }

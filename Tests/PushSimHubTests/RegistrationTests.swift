@@ -16,7 +16,7 @@ struct RegistrationTests {
         #expect(r?.status == 201)
         #expect(r?.headers["Content-Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrations/reg-000001?api-version=2015-01")
         #expect(w.createID() == "reg-000002")
-        #expect(w.events("hub.registration-id-created").map { $0["id"]?.description } == ["reg-000001", "reg-000002"])
+        #expect(w.events("hub.registration-id-created").map { $0[.id]?.description } == ["reg-000001", "reg-000002"])
     }
 
     /// `GET /tags/<tag>/registrations` (NH-REST "Read Registrations With A Tag") and `GET
@@ -203,7 +203,7 @@ struct RegistrationTests {
         let id = w.register(.apple, Self.token)
         let first = w.raw("DELETE", w.path("registrations/\(id)"), headers: [("If-Match", "*")])
         #expect(first?.status == 200)
-        #expect(w.events("hub.registration-deleted").first?["why"] == "delete request")
+        #expect(w.events("hub.registration-deleted").first?[.why] == "delete request")
         let second = w.raw("DELETE", w.path("registrations/\(id)"), headers: [("If-Match", "*")])
         #expect(second?.status == 404)
         #expect(w.raw("GET", w.path("registrations/\(id)"))?.status == 404)

@@ -64,7 +64,7 @@ struct SendTests {
         #expect(r?.status == 201)
         #expect(f.iphone.pushes.count == 1 && f.iphone2.pushes.count == 1)
         #expect(f.android.pushes.isEmpty && f.pc.pushes.isEmpty)
-        #expect(f.w.events("hub.send-accepted").first?["tags"] == "(broadcast)")
+        #expect(f.w.events("hub.send-accepted").first?[.tags] == "(broadcast)")
     }
 
     @Test func duplicateRegistrationsOfOneHandleEachGetTheNotification() {
@@ -88,7 +88,7 @@ struct SendTests {
         #expect(f.w.send(format: "apple", body: Payload.apple, tags: "nobody")?.status == 201)
         let none = f.w.events("hub.no-target")
         #expect(none.count == 1)
-        #expect(none.first?["notification"] == "ntf-000001")
+        #expect(none.first?[.notification] == "ntf-000001")
         #expect(f.w.events("hub.pns-request").isEmpty)
         // A matching send does not say so.
         #expect(f.w.send(format: "apple", body: Payload.apple, tags: "sports")?.status == 201)
@@ -162,8 +162,8 @@ struct SendTests {
         let id = w.register(.fcmV1, android.handle ?? "")
         #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
         let dropped = w.events("notification.dropped").filter { $0.layer == "hub" }
-        #expect(dropped.map { $0["reason"]?.description } == ["the hub has no fcmV1 credentials"])
-        #expect(dropped.first?["registration"]?.description == id)
+        #expect(dropped.map { $0[.reason]?.description } == ["the hub has no fcmV1 credentials"])
+        #expect(dropped.first?[.registration]?.description == id)
         #expect(android.pushes.isEmpty)
     }
 }

@@ -169,7 +169,7 @@ struct TagExpressionTests {
             #expect(w.send(format: "apple", body: Payload.apple, tags: expression)?.status == 201)
             #expect(reached(apns, tokenOf, from: before) == expected, "\(expression ?? "broadcast")")
         }
-        #expect(w.events("hub.send-accepted").map { $0["targets"]?.description } == ["2", "1", "1", "2", "1", "0", "3"])
+        #expect(w.events("hub.send-accepted").map { $0[.targets]?.description } == ["2", "1", "1", "2", "1", "0", "3"])
     }
 
     @Test func theHubRefusesSevenTagsWithAndButSendsSix() {

@@ -25,7 +25,7 @@ struct TelemetryTests {
         #expect(d.tags == "t")
         #expect(d.notificationBody == Payload.apple)
         #expect(d.enqueueTime != nil && d.startTime == d.enqueueTime && d.endTime != nil)
-        #expect(w.events("hub.notification-outcome").last?["counts"] == "apple Success 1, apple ExpiredChannel 1")
+        #expect(w.events("hub.notification-outcome").last?[.counts] == "apple Success 1, apple ExpiredChannel 1")
         #expect(!w.exists(deadID))
         #expect(w.hub.notificationState(id) == .completed)
     }

@@ -17,7 +17,7 @@ struct TemplateSendTests {
         guard case .success(let read)? = w.wait({ w.client.getRegistration(id, $0) }) else { Issue.record("GET failed"); return }
         #expect(read.template == RegistrationTemplate(bodyTemplate: Payload.appleTemplate, templateName: "alert"))
         #expect(read.descriptionElement == "AppleTemplateRegistrationDescription")
-        #expect(w.events("hub.registration-upserted").last?["template"] == "alert")
+        #expect(w.events("hub.registration-upserted").last?[.template] == "alert")
         // A body holding "]]>" survives the CDATA split.
         let other = w.registerTemplate(.apple, RegistrationTests.token, body: #"{"aps":{"alert":"{']]>' + $(m)}"}}"#)
         guard case .success(let back)? = w.wait({ w.client.getRegistration(other, $0) }) else { Issue.record("GET failed"); return }
@@ -80,10 +80,10 @@ struct TemplateSendTests {
         #expect(w.hubRequests(authority: "cloud.notify.windows.com").first?.request.headers["X-WNS-Type"] == "wns/toast")
         // A template's tags add to the installation's, so "sports" matches both of its templates.
         #expect(ipad.pushes.count == 2)
-        #expect(w.events("hub.template-send").first?["templates"] == 5)
+        #expect(w.events("hub.template-send").first?[.templates] == 5)
         // APNs requests go out at once, FCM and WNS ones after their access token: compare as a set.
-        #expect(w.events("hub.pns-request").compactMap { $0["template"]?.description }.sorted() == ["(unnamed)", "(unnamed)", "(unnamed)", "alert", "quiet"])
-        #expect(w.events("hub.send-accepted").first?["format"] == "template")
+        #expect(w.events("hub.pns-request").compactMap { $0[.template]?.description }.sorted() == ["(unnamed)", "(unnamed)", "(unnamed)", "alert", "quiet"])
+        #expect(w.events("hub.send-accepted").first?[.format] == "template")
         #expect(w.details(id)?.state == .completed)
         // A tag only the "quiet" template has selects that template alone.
         _ = w.sendTemplate([("message", "shh")], tags: "quiet-hours")

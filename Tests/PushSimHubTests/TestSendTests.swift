@@ -30,8 +30,8 @@ struct TestSendTests {
         #expect(outcome.results.map(\.pnsHandle) == (1...10).map { Self.token($0).uppercased() })
         #expect(outcome.results.allSatisfy { $0.applicationPlatform == "apple" && $0.outcome == "The Notification was successfully sent to the Push Notification System" })
         #expect(apns.requests.count == 10)
-        #expect(w.events("hub.test-send").first?["matching"] == 25)
-        #expect(w.events("hub.test-send").first?["targets"] == 10)
+        #expect(w.events("hub.test-send").first?[.matching] == 25)
+        #expect(w.events("hub.test-send").first?[.targets] == 10)
     }
 
     @Test func theAnswerIsANotificationOutcomeDocument() throws {

@@ -9,13 +9,13 @@ struct TraceTests {
         var trace = Trace()
         trace.record(time: VirtualTime(microseconds: 5_120_000), layer: "apns", host: "api.push.apple.com",
                      kind: TraceKind("http.request"), correlation: "c0001", fields: [
-                        .init("status", 200),
-                        .init("body", "say \"hi\"\nbye"),
-                        .init("ok", true),
-                        .init("body", "second"),
-                        .init("ctl", "a\u{01}b\tc\rd\\e\u{1F}"),
-                        .init("text", "Café ☕"),
-                        .init("neg", -3),
+                        .init(.status, 200),
+                        .init(.body, "say \"hi\"\nbye"),
+                        .init(.ok, true),
+                        .init(.body, "second"),
+                        .init(.ctl, "a\u{01}b\tc\rd\\e\u{1F}"),
+                        .init(.text, "Café ☕"),
+                        .init(.neg, -3),
                      ])
         trace.record(time: .zero + .days(91), layer: "device", host: "bob-iphone",
                      kind: TraceKind("notification.shown"), correlation: "", fields: [])
@@ -25,10 +25,10 @@ struct TraceTests {
     @Test func recordAssignsSequenceAndKeepsFieldOrder() {
         let trace = sampleTrace()
         #expect(trace.events.map(\.sequence) == [0, 1])
-        #expect(trace.events[0].fields.map(\.key) == ["status", "body", "ok", "body", "ctl", "text", "neg"])
-        #expect(trace.events[0]["body"] == "say \"hi\"\nbye")     // the first of duplicate keys
-        #expect(trace.events[0]["status"] == .int(200))
-        #expect(trace.events[0]["missing"] == nil)
+        #expect(trace.events[0].fields.map(\.key.name) == ["status", "body", "ok", "body", "ctl", "text", "neg"])
+        #expect(trace.events[0][.body] == "say \"hi\"\nbye")     // the first of duplicate keys
+        #expect(trace.events[0][.status] == .int(200))
+        #expect(trace.events[0][.missing] == nil)
     }
 
     @Test func jsonLinesExactBytes() {
@@ -53,8 +53,8 @@ struct TraceTests {
     @Test func timelineLineFormat() {
         let e = TraceEvent(sequence: 0, time: VirtualTime(microseconds: 5_120_000), layer: "device",
                            host: "bob-iphone", kind: TraceKind("notification.shown"), correlation: "c0004", fields: [
-                            .init("text", "From alice: Hi Bob"), .init("badge", 1), .init("sound", "default"),
-                            .init("empty", ""), .init("flag", true), .init("q", "a\"b"),
+                            .init(.text, "From alice: Hi Bob"), .init(.badge, 1), .init(.sound, "default"),
+                            .init(.empty, ""), .init(.flag, true), .init(.q, "a\"b"),
                            ])
         //            time(16)          layer(9)  host(16)        kind(28)                    corr(7)
         let expected = "0+00:00:05.120  device   bob-iphone      notification.shown          c0004  "
@@ -74,7 +74,7 @@ struct TraceTests {
     @Test func timelineKeepsOneLinePerEventWhenFieldsHoldControlCharacters() {
         var trace = Trace()
         trace.record(time: .zero, layer: "hub", host: "hub", kind: TraceKind("log"), correlation: "c1",
-                     fields: [.init("msg", "line1\nline2"), .init("tab", "a\tb")])
+                     fields: [.init(.msg, "line1\nline2"), .init(.tab, "a\tb")])
         let text = TraceFormat.timeline(trace.events)
         #expect(text.filter { $0 == "\n" }.count == 1)
         #expect(text.hasSuffix(#"msg="line1\nline2" tab="a\tb""# + "\n"))
@@ -87,7 +87,7 @@ struct TraceTests {
         trace.observe { seen.events.append($0) }
         trace.record(time: .zero + .seconds(1), layer: "x", host: "h", kind: TraceKind("one"), correlation: "c1", fields: [])
         trace.record(time: .zero + .seconds(2), layer: "x", host: "h", kind: TraceKind("two"), correlation: "c1",
-                     fields: [.init("n", 2)])
+                     fields: [.init(.n, 2)])
         #expect(seen.events.map(\.kind.name) == ["one", "two"])
         #expect(seen.events == Array(trace.events.dropFirst()))
         #expect(seen.events.map(\.sequence) == [1, 2])
@@ -98,7 +98,7 @@ struct TraceTests {
         trace.isRecording = false
         for i in 0..<10 {
             trace.record(time: VirtualTime(microseconds: Int64(i)), layer: "x", host: "h", kind: TraceKind("k"),
-                         correlation: "", fields: [.init("i", TraceValue(i))])
+                         correlation: "", fields: [.init(.i, TraceValue(i))])
         }
         #expect(trace.events.isEmpty)
         // Observers still see events while recording is off.
@@ -131,4 +131,24 @@ struct TraceTests {
         }
         #expect(TraceKind("hub.pns-accepted").hashValue == TraceKind(String("hub.pns-" + "accepted")).hashValue)
     }
+}
+
+/// Field names for these tests (the layers above declare the real ones).
+extension TraceFieldName {
+    fileprivate static let badge = TraceFieldName("badge")
+    fileprivate static let body = TraceFieldName("body")
+    fileprivate static let ctl = TraceFieldName("ctl")
+    fileprivate static let empty = TraceFieldName("empty")
+    fileprivate static let flag = TraceFieldName("flag")
+    fileprivate static let i = TraceFieldName("i")
+    fileprivate static let missing = TraceFieldName("missing")
+    fileprivate static let msg = TraceFieldName("msg")
+    fileprivate static let n = TraceFieldName("n")
+    fileprivate static let neg = TraceFieldName("neg")
+    fileprivate static let ok = TraceFieldName("ok")
+    fileprivate static let q = TraceFieldName("q")
+    fileprivate static let sound = TraceFieldName("sound")
+    fileprivate static let status = TraceFieldName("status")
+    fileprivate static let tab = TraceFieldName("tab")
+    fileprivate static let text = TraceFieldName("text")
 }

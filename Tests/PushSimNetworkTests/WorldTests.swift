@@ -300,7 +300,7 @@ struct WorldTests {
         #expect(box.items == [Outcome(time: ms(3), tag: "x", result: .failure(.noSuchHost), correlation: "")])
         #expect(world.journal.entries.first?.to == "nowhere.example")
         #expect(world.journal.entries.first?.result == .failure(.noSuchHost))
-        #expect(kinds(world, "http.failure").first?["error"] == "no such host")
+        #expect(kinds(world, "http.failure").first?[.error] == "no such host")
     }
 
     @Test func callerNeedNotBeARegisteredHost() {
@@ -362,9 +362,9 @@ struct WorldTests {
         #expect(box.items.map(\.time) == [.zero + .seconds(5)])
         let injected = kinds(world, "fault.injected")
         #expect(injected.count == 1)
-        #expect(injected.first?["fault"] == "loss 1/1 client<->server")
-        #expect(injected.first?["lost"] == "request")
-        #expect(kinds(world, "http.failure").first?["error"] == "timed out")
+        #expect(injected.first?[.fault] == "loss 1/1 client<->server")
+        #expect(injected.first?[.lost] == "request")
+        #expect(kinds(world, "http.failure").first?[.error] == "timed out")
     }
 
     /// A rule names the hosts whose links it covers: before, a list of one or three names silently
@@ -425,8 +425,8 @@ struct WorldTests {
         #expect(byTag["1999"] == .failure(.timedOut))
         #expect(byTag["2000"]?.status == 200)
         let injected = kinds(world, "fault.injected")
-        #expect(injected.map { $0["lost"]?.description ?? "" } == ["request", "response", "request", "request"]) // 1.000 s request, 1.009 s answer, …
-        #expect(injected.allSatisfy { $0["fault"] == "partition server<->client" })
+        #expect(injected.map { $0[.lost]?.description ?? "" } == ["request", "response", "request", "request"]) // 1.000 s request, 1.009 s answer, …
+        #expect(injected.allSatisfy { $0[.fault] == "partition server<->client" })
     }
 
     @Test func lostResponseMeansTimeoutAndTheCallStaysInFlightUntilThen() {
@@ -442,7 +442,7 @@ struct WorldTests {
         world.run()
         #expect(box.items.map(\.result) == [.failure(.timedOut)])
         #expect(box.items.map(\.time) == [.zero + .seconds(2)])
-        #expect(kinds(world, "fault.injected").first?["lost"] == "response")
+        #expect(kinds(world, "fault.injected").first?[.lost] == "response")
         #expect(world.leftovers().isEmpty)
     }
 
@@ -457,7 +457,7 @@ struct WorldTests {
         let late = kinds(world, "http.late-response")
         #expect(late.count == 1)
         #expect(late.first?.time == .zero + .seconds(5) + .milliseconds(10))
-        #expect(late.first?["status"] == 200)
+        #expect(late.first?[.status] == 200)
         #expect(kinds(world, "http.response").isEmpty)
     }
 

@@ -8,21 +8,21 @@ import Testing
     private func e(_ layer: String, _ kind: String, _ fields: [TraceEvent.Field]) -> TraceEvent {
         TraceEvent(sequence: 0, time: .zero, layer: layer, host: layer, kind: TraceKind(kind), correlation: "c0001", fields: fields)
     }
-    private let request: [TraceEvent.Field] = [.init("notification", "ntf-1"), .init("registration", "reg-1")]
-    private var accepted: [TraceEvent.Field] { request + [.init("message", "m-1")] }
+    private let request: [TraceEvent.Field] = [.init(.notification, "ntf-1"), .init(.registration, "reg-1")]
+    private var accepted: [TraceEvent.Field] { request + [.init(.message, "m-1")] }
 
     @Test func deliveredMessageIsAccounted() {
         let c = AccountingChecker()
         c.observe(e("hub", "hub.pns-request", request))
         c.observe(e("hub", "hub.pns-accepted", accepted))
-        c.observe(e("device", "device.push-received", [.init("message", "m-1")]))
+        c.observe(e("device", "device.push-received", [.init(.message, "m-1")]))
         #expect(c.result(leftovers: []).holds)
     }
 
     @Test func deviceBeforeTheHubHearsThe200IsAccounted() {
         let c = AccountingChecker()
         c.observe(e("hub", "hub.pns-request", request))
-        c.observe(e("device", "device.push-received", [.init("message", "m-1")]))
+        c.observe(e("device", "device.push-received", [.init(.message, "m-1")]))
         c.observe(e("hub", "hub.pns-accepted", accepted))
         #expect(c.result(leftovers: []).holds)
     }
@@ -30,12 +30,12 @@ import Testing
     @Test func droppedByTheServiceOrTheHubIsAccounted() {
         let a = AccountingChecker()
         a.observe(e("hub", "hub.pns-request", request))
-        a.observe(e("hub", "hub.pns-accepted", [.init("notification", "ntf-1"), .init("registration", "reg-1"), .init("message", "id-9")]))
-        a.observe(e("apns", "notification.dropped", [.init("apns-id", "id-9"), .init("reason", "expired")]))
+        a.observe(e("hub", "hub.pns-accepted", [.init(.notification, "ntf-1"), .init(.registration, "reg-1"), .init(.message, "id-9")]))
+        a.observe(e("apns", "notification.dropped", [.init(.apnsID, "id-9"), .init(.reason, "expired")]))
         #expect(a.result(leftovers: []).holds)
         let h = AccountingChecker()
         h.observe(e("hub", "hub.pns-request", request))
-        h.observe(e("hub", "notification.dropped", request + [.init("reason", "APNs 403 InvalidProviderToken")]))
+        h.observe(e("hub", "notification.dropped", request + [.init(.reason, "APNs 403 InvalidProviderToken")]))
         #expect(h.result(leftovers: []).holds)
     }
 

@@ -10,9 +10,9 @@ import Testing
 
     @Test func sendAfterFeedbackIsAViolation() {
         let c = DeadHandleChecker()
-        c.observe(event("hub.pns-request", at: 1, [.init("notification", "ntf-1"), .init("handle", "AB…CD")]))
-        c.observe(event("hub.registration-deleted", at: 2, [.init("handle", "AB…CD"), .init("dead-handle", true)]))
-        c.observe(event("hub.pns-request", at: 3, [.init("notification", "ntf-2"), .init("handle", "AB…CD")]))
+        c.observe(event("hub.pns-request", at: 1, [.init(.notification, "ntf-1"), .init(.handle, "AB…CD")]))
+        c.observe(event("hub.registration-deleted", at: 2, [.init(.handle, "AB…CD"), .init(.deadHandle, true)]))
+        c.observe(event("hub.pns-request", at: 3, [.init(.notification, "ntf-2"), .init(.handle, "AB…CD")]))
         let r = c.result(leftovers: [])
         #expect(r.enforced)
         #expect(r.violations.count == 1)
@@ -22,16 +22,16 @@ import Testing
 
     @Test func reRegistrationRevivesTheHandle() {
         let c = DeadHandleChecker()
-        c.observe(event("hub.registration-deleted", at: 2, [.init("handle", "AB…CD"), .init("dead-handle", true)]))
-        c.observe(event("hub.registration-upserted", at: 3, [.init("handle", "AB…CD")]))
-        c.observe(event("hub.pns-request", at: 4, [.init("notification", "ntf-2"), .init("handle", "AB…CD")]))
+        c.observe(event("hub.registration-deleted", at: 2, [.init(.handle, "AB…CD"), .init(.deadHandle, true)]))
+        c.observe(event("hub.registration-upserted", at: 3, [.init(.handle, "AB…CD")]))
+        c.observe(event("hub.pns-request", at: 4, [.init(.notification, "ntf-2"), .init(.handle, "AB…CD")]))
         #expect(c.result(leftovers: []).holds)
     }
 
     @Test func anOrdinaryDeleteDoesNotMakeAHandleDead() {
         let c = DeadHandleChecker()
-        c.observe(event("hub.registration-deleted", at: 2, [.init("handle", "AB…CD")]))
-        c.observe(event("hub.pns-request", at: 4, [.init("notification", "ntf-2"), .init("handle", "AB…CD")]))
+        c.observe(event("hub.registration-deleted", at: 2, [.init(.handle, "AB…CD")]))
+        c.observe(event("hub.pns-request", at: 4, [.init(.notification, "ntf-2"), .init(.handle, "AB…CD")]))
         #expect(c.result(leftovers: []).holds)
     }
 
@@ -58,6 +58,6 @@ import Testing
         #expect(report.passed)
         let dead = try #require(report.invariants.first { $0.name == "no sends to dead handles" })
         #expect(dead.holds)
-        #expect(report.trace.contains { $0.kind.name == "hub.registration-deleted" && $0["dead-handle"] == .bool(true) })
+        #expect(report.trace.contains { $0.kind.name == "hub.registration-deleted" && $0[.deadHandle] == .bool(true) })
     }
 }

@@ -17,15 +17,15 @@ private final class Feed {
         sequence += 1
     }
 
-    func login(_ device: String, _ user: String) { event("app.login", device, [.init("user", .string(user))]) }
-    func logout(_ device: String) { event("app.logout", device, [.init("user", "")]) }
+    func login(_ device: String, _ user: String) { event("app.login", device, [.init(.user, .string(user))]) }
+    func logout(_ device: String) { event("app.logout", device, [.init(.user, "")]) }
     func uninstall(_ device: String) { event("device.uninstall", device) }
     func send(_ device: String, to recipient: String, _ correlation: String) {
         event("app.send", device, correlation: correlation,
-              [.init("pns", "apns"), .init("to", .string(recipient)), .init("message", "hi")])
+              [.init(.pns, "apns"), .init(.to, .string(recipient)), .init(.message, "hi")])
     }
     func shown(_ device: String, _ correlation: String, _ text: String = "From alice: hi") {
-        event("notification.shown", device, correlation: correlation, at: 2, [.init("service", "apns"), .init("text", .string(text))])
+        event("notification.shown", device, correlation: correlation, at: 2, [.init(.service, "apns"), .init(.text, .string(text))])
     }
 
     var result: InvariantResult { checker.result(leftovers: []) }
@@ -120,7 +120,7 @@ struct InvariantTests {
         let f = Feed()
         f.login("mallory-pixel", "mallory")
         f.send("alice-pixel", to: "bob", "c0001")
-        f.event("notification.dropped", "mallory-pixel", correlation: "c0001", [.init("reason", "device discarded it")])
+        f.event("notification.dropped", "mallory-pixel", correlation: "c0001", [.init(.reason, "device discarded it")])
         f.event("app.woken", "mallory-pixel", correlation: "c0001")
         #expect(f.result.holds)
     }

@@ -192,7 +192,7 @@ import PushSimServices
             """)
         #expect(report.passed)
         let drop = report.trace.first { $0.kind.name == "notification.dropped" && $0.layer == "hub" }
-        #expect(drop?["reason"]?.description == "APNs 403 InvalidProviderToken")
+        #expect(drop?[.reason]?.description == "APNs 403 InvalidProviderToken")
     }
 
     @Test func missingWNSCredentialsDropWithoutCallingWNS() throws {
@@ -210,7 +210,7 @@ import PushSimServices
             expect wns received 0 requests
             """)
         #expect(report.passed)
-        #expect(report.trace.contains { $0.kind.name == "notification.dropped" && $0["reason"]?.description == "the hub has no windows credentials" })
+        #expect(report.trace.contains { $0.kind.name == "notification.dropped" && $0[.reason]?.description == "the hub has no windows credentials" })
     }
 
     @Test func linkLatencyAppliesToThatLinkOnly() throws {

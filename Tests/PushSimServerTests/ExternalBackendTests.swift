@@ -80,9 +80,9 @@ struct ExternalBackendTests {
         #expect(backend.requests[1].hasPrefix("PUT /api/register/reg-outside-1 auth=Basic "))
         // The backend's hub call entered the world from its host, in the phone's causal chain.
         let hubCall = try #require(report.trace.first { $0.kind.name == "http.request" && $0.host == "external-backend" })
-        let phoneCall = try #require(report.trace.first { $0.kind.name == "http.request" && $0.host == "bob" && $0["to"]?.description == "external-backend" })
+        let phoneCall = try #require(report.trace.first { $0.kind.name == "http.request" && $0.host == "bob" && $0[.to]?.description == "external-backend" })
         #expect(hubCall.correlation == phoneCall.correlation)
-        #expect(report.trace.contains { $0.kind.name == "http.response" && $0.host == "hub" && $0["to"]?.description == "external-backend" && $0["status"]?.description == "200" })
+        #expect(report.trace.contains { $0.kind.name == "http.response" && $0.host == "hub" && $0[.to]?.description == "external-backend" && $0[.status]?.description == "200" })
     }
 
     @Test func theSameRunTwiceGivesTheSameTrace() throws {
@@ -125,8 +125,8 @@ struct ExternalBackendTests {
         let report = try ScenarioRunner.run(s, externalBackends: loopback).get()
         #expect(!report.passed)
         let failed = try #require(report.trace.first { $0.kind.name == "external.failed" })
-        #expect(failed["reason"]?.description.hasPrefix("cannot reach http://127.0.0.1:\(port)") == true)
-        #expect(report.trace.contains { $0.kind.name == "http.failure" && $0.host == "bob" && $0["error"]?.description == "host unreachable" })
+        #expect(failed[.reason]?.description.hasPrefix("cannot reach http://127.0.0.1:\(port)") == true)
+        #expect(report.trace.contains { $0.kind.name == "http.failure" && $0.host == "bob" && $0[.error]?.description == "host unreachable" })
     }
 
     @Test func aBackendSlowerThanTheTimeoutFailsTheCallAsTimedOut() throws {
@@ -135,8 +135,8 @@ struct ExternalBackendTests {
         defer { hub.stop(); server.stop() }
         let s = try scenario(server.port, "device bob ios user bob\nat 0s bob install\nat 1s bob login bob password bob\n")
         let report = try ScenarioRunner.run(s, externalBackends: loopback).get()
-        #expect(report.trace.contains { $0.kind.name == "external.failed" && $0["reason"]?.description == "no answer within 1 s (wall clock)" })
-        #expect(report.trace.contains { $0.kind.name == "http.failure" && $0.host == "bob" && $0["error"]?.description == "timed out" })
+        #expect(report.trace.contains { $0.kind.name == "external.failed" && $0[.reason]?.description == "no answer within 1 s (wall clock)" })
+        #expect(report.trace.contains { $0.kind.name == "http.failure" && $0.host == "bob" && $0[.error]?.description == "timed out" })
         // Virtual time did not run on while the world waited.
         let failure = try #require(report.trace.first { $0.kind.name == "http.failure" && $0.host == "bob" })
         #expect(failure.time < .zero + .seconds(2))

@@ -89,8 +89,8 @@ struct APNsDeliveryTests {
         #expect(bench.send(headers: [("apns-id", second)], body: #"{"aps":{"alert":"two"}}"#).status == 200)
         let dropped = bench.world.events("notification.dropped")
         #expect(dropped.count == 1)
-        #expect(dropped.first?["apns-id"] == .string(first))
-        #expect(dropped.first?["reason"]?.description.contains("replaced by a newer notification") == true)
+        #expect(dropped.first?[.apnsID] == .string(first))
+        #expect(dropped.first?[.reason]?.description.contains("replaced by a newer notification") == true)
         #expect(bench.world.leftovers().count == 1)
         #expect(bench.phone.pushes.isEmpty)
 

@@ -19,7 +19,7 @@ struct APNsPriorityDefaultTests {
         let bench = APNsBench()
         expectBadPriority(bench.send(headers: [("apns-push-type", "background")], body: Self.silent))
         #expect(bench.phone.pushes.isEmpty)
-        #expect(bench.world.events("apns.rejected").first?["reason"] == "BadPriority")
+        #expect(bench.world.events("apns.rejected").first?[.reason] == "BadPriority")
     }
 
     @Test func backgroundPushWithPriority5Or1IsAccepted() {

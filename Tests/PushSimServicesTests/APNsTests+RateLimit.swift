@@ -22,7 +22,7 @@ struct APNsRateLimitTests {
         #expect(r.bodyText == #"{"reason":"TooManyRequests"}"#)
         #expect(r.headers["apns-id"] != nil)
         #expect(bench.phone.pushes.count == 3)
-        #expect(bench.world.events("apns.rejected").last?["reason"] == "TooManyRequests")
+        #expect(bench.world.events("apns.rejected").last?[.reason] == "TooManyRequests")
         #expect(bench.world.events("fault.injected").isEmpty) // a configured limit, not an injected fault
         // Once the window has moved past the three accepted pushes, three more are allowed.
         bench.world.run(until: start + .seconds(10) + .milliseconds(200))

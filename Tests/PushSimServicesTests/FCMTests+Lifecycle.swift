@@ -75,7 +75,7 @@ struct FCMTokenStalenessTests {
         #expect(r.status == 404)
         #expect(GoogleError(r).fcmErrorCode == "UNREGISTERED")
         let expired = try #require(bench.world.events("fcm.token-expired").first)
-        #expect(expired["device"] == "pixel")
+        #expect(expired[.device] == "pixel")
         #expect(bench.fcm.tokens[bench.token]?.invalidatedAt == bench.fcm.tokens[bench.token].map { $0.lastActiveAt + .days(270) })
         #expect(bench.phone.pushes.isEmpty)
     }

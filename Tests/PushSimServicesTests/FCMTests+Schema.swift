@@ -31,7 +31,7 @@ struct FCMSchemaTests {
         expectUnparsable(r, [("message.android", line)])
         bench.world.run()
         #expect(bench.phone.pushes.isEmpty)
-        #expect(bench.world.events("fcm.rejected").first?["error"] == "INVALID_ARGUMENT")
+        #expect(bench.world.events("fcm.rejected").first?[.error] == "INVALID_ARGUMENT")
     }
 
     @Test func misspeltFieldsEverywhereAreAllListed() {

@@ -23,8 +23,8 @@ struct RetiredEndpointTests {
         #expect(r.headers["content-type"]?.hasPrefix("application/json") == true)
         #expect(bench.phone.pushes.isEmpty)
         let event = try #require(bench.world.events("endpoint.retired").first)
-        #expect(event["path"] == "/fcm/send")
-        #expect(event["status"] == .int(404))
+        #expect(event[.path] == "/fcm/send")
+        #expect(event[.status] == .int(404))
         // The v1 API next door still works.
         #expect(bench.send(bench.message()).status == 200)
     }
@@ -37,7 +37,7 @@ struct RetiredEndpointTests {
         #expect(r.bodyText == "Error=DeprecatedEndpoint")
         #expect(r.headers["content-type"]?.hasPrefix("text/plain") == true)
         #expect(bench.phone.pushes.isEmpty)
-        #expect(bench.world.events("endpoint.retired").first?["authority"] == .string(host))
+        #expect(bench.world.events("endpoint.retired").first?[.authority] == .string(host))
     }
 
     @Test func retiredEndpointsIgnoreInjectedFaults() {

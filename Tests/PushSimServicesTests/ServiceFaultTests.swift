@@ -32,10 +32,10 @@ struct APNsFaultTests {
         #expect(r.headers["retry-after"] == nil) // APNs documents none
         #expect(bench.phone.pushes.isEmpty)
         let event = try #require(injected(bench.world, "apns").first)
-        #expect(event["injected"] == .bool(true))
-        #expect(event["status"] == .int(Int64(status)))
-        #expect(event["reason"] == .string(reason))
-        #expect(event["fault"] == .string(ServiceFault(effect: effect, from: from, to: to).label))
+        #expect(event[.injected] == .bool(true))
+        #expect(event[.status] == .int(Int64(status)))
+        #expect(event[.reason] == .string(reason))
+        #expect(event[.fault] == .string(ServiceFault(effect: effect, from: from, to: to).label))
     }
 
     @Test func faultHoldsOnlyInsideItsWindowEndExclusive() {
@@ -71,8 +71,8 @@ struct APNsFaultTests {
         #expect(entry.completedAt == sentAt + .seconds(5) + .milliseconds(20))
         #expect(bench.phone.pushes.first?.time == sentAt + .milliseconds(20)) // the work itself was not delayed
         let event = try #require(injected(bench.world, "apns").first)
-        #expect(event["delay"] == .string("5s"))
-        #expect(event["injected"] == .bool(true))
+        #expect(event[.delay] == .string("5s"))
+        #expect(event[.injected] == .bool(true))
     }
 
     @Test func firstMatchingRuleWins() {
@@ -115,7 +115,7 @@ struct FCMAndWNSFaultTests {
         #expect(e.fcmErrorCode == code)
         #expect(r.headers["retry-after"] == retryAfter)
         #expect(bench.phone.pushes.isEmpty)
-        #expect(try #require(injected(bench.world, "fcm").first)["reason"] == .string(code))
+        #expect(try #require(injected(bench.world, "fcm").first)[.reason] == .string(code))
     }
 
     @Test func fcmOAuthEndpointIsNotFaulted() {
@@ -148,7 +148,7 @@ struct FCMAndWNSFaultTests {
         #expect(r.headers["X-WNS-Error-Description"] == "The cloud service exceeded its throttle limit")
         #expect(r.headers["X-WNS-Msg-ID"]?.count == 16)
         #expect(bench.pc.pushes.isEmpty)
-        #expect(try #require(injected(bench.world, "wns").first)["status"] == .int(406))
+        #expect(try #require(injected(bench.world, "wns").first)[.status] == .int(406))
     }
 
     @Test(arguments: [(ServiceFault.Effect.outage(retryAfter: .seconds(30)), 503), (.internalError, 500)])
@@ -210,7 +210,7 @@ struct ServiceFaultDataTests {
         #expect(a == b)
         let faults = a.filter { $0.kind.name == "fault.injected" }
         #expect(faults.count > 10)
-        #expect(faults.allSatisfy { $0["injected"] == .bool(true) && $0["fault"] != nil && $0["status"] != nil })
+        #expect(faults.allSatisfy { $0[.injected] == .bool(true) && $0[.fault] != nil && $0[.status] != nil })
         // Every error answer APNs gave is preceded by its fault.injected label.
         let rejected = a.filter { $0.kind.name == "apns.rejected" }
         #expect(rejected.count == faults.count)

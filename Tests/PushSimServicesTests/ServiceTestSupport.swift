@@ -134,7 +134,7 @@ extension World {
     func events(_ kind: String) -> [TraceEvent] { trace.events.filter { $0.kind.name == kind } }
 
     /// The `reason` field of every `notification.dropped` event, in order.
-    var dropReasons: [String] { events("notification.dropped").map { $0["reason"]?.description ?? "" } }
+    var dropReasons: [String] { events("notification.dropped").map { $0[.reason]?.description ?? "" } }
 }
 
 /// The body parsed as JSON, or nil.

@@ -17,8 +17,8 @@ struct WNSOfflineToastTests {
         #expect(r.status == 200)
         #expect(r.headers["X-WNS-Status"] == "dropped")
         #expect(r.headers["X-WNS-Msg-ID"]?.count == 16)
-        #expect(bench.world.events("wns.accepted").first?["status"] == "dropped")
-        #expect(bench.world.events("notification.dropped").first?["msg-id"] == .string(r.headers["X-WNS-Msg-ID"] ?? "?"))
+        #expect(bench.world.events("wns.accepted").first?[.status] == "dropped")
+        #expect(bench.world.events("notification.dropped").first?[.wnsMessageID] == .string(r.headers["X-WNS-Msg-ID"] ?? "?"))
         // Dropped at once: WNS does not try the device at all.
         #expect(bench.world.events("http.refused").isEmpty)
         bench.pc.goOnline()

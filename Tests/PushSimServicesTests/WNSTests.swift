@@ -276,7 +276,7 @@ struct WNSOfflineTests {
         let first = bench.notify(type: "wns/tile", body: older)
         #expect(bench.notify(type: "wns/tile", body: newer).status == 200)
         #expect(bench.world.dropReasons == ["replaced by a newer wns/tile (WNS keeps the last one)"])
-        #expect(bench.world.events("notification.dropped").first?["msg-id"] == .string(first.headers["X-WNS-Msg-ID"] ?? "?"))
+        #expect(bench.world.events("notification.dropped").first?[.wnsMessageID] == .string(first.headers["X-WNS-Msg-ID"] ?? "?"))
         #expect(bench.world.leftovers().count == 1)
         bench.world.advance(by: .hours(6))
         bench.pc.goOnline()

@@ -9,9 +9,9 @@ import PushSim
     func everyShownNotificationBelongsToTheStepThatSentIt(_ path: String) throws {
         let report = try PushSim.run(path: path).get()
         var stepOf: [String: String] = [:]
-        for e in report.trace where e.kind.name == "scenario.step" { stepOf[e.correlation] = e["step"]?.description }
+        for e in report.trace where e.kind.name == "scenario.step" { stepOf[e.correlation] = e[.step]?.description }
         for shown in report.trace where shown.kind.name == "notification.shown" {
-            let text = shown["text"]?.description ?? ""
+            let text = shown[.text]?.description ?? ""
             guard let colon = text.range(of: ": ") else { continue }
             let message = String(text[colon.upperBound...])
             let step = stepOf[shown.correlation] ?? "(no step)"
@@ -32,7 +32,7 @@ import PushSim
         let report = try PushSim.run(path: Repo.scenarios + "/services/apns-offline-keeps-last.scenario").get()
         let shown = try #require(report.trace.first { $0.kind.name == "notification.shown" })
         let step = report.trace.first { $0.kind.name == "scenario.step" && $0.correlation == shown.correlation }
-        #expect(step?["step"]?.description.contains("send \"three\"") == true)
+        #expect(step?[.step]?.description.contains("send \"three\"") == true)
         // The delivery happened at the reconnect, an hour later than the send.
         #expect(shown.time > .zero + .minutes(59))
     }

@@ -41,7 +41,7 @@ public struct ExploreVerdict: Sendable, Equatable {
         if case .limitReached(let message) = report.end { failures.append(ExploreFailure(check: "limit", detail: message)) }
         self.failures = failures
         var defects: Set<String> = []
-        for event in report.trace { if let d = event["defect"] { defects.insert(d.description) } }
+        for event in report.trace { if let d = event[.defect] { defects.insert(d.description) } }
         self.defects = defects.sorted()
         self.events = report.events
     }

@@ -81,31 +81,31 @@ extension TeachingExchange {
         for (i, e) in trace.enumerated() {
             switch e.kind {
             case .httpRequest:
-                let to = e["callee"]?.description ?? e["to"]?.description ?? "?"
+                let to = e[.callee]?.description ?? e[.to]?.description ?? "?"
                 exchanges.append(TeachingExchange(request: i, time: e.time, from: e.host, to: to,
-                                                  method: e["method"]?.description ?? "", target: e["target"]?.description ?? "",
+                                                  method: e[.method]?.description ?? "", target: e[.target]?.description ?? "",
                                                   chain: e.correlation))
-                authority[exchanges.count - 1] = e["to"]?.description
+                authority[exchanges.count - 1] = e[.to]?.description
                 open[key(e.host, e.correlation), default: []].append(exchanges.count - 1)
             case .httpResponse:
-                guard let caller = e["to"]?.description, let x = take(caller, e.correlation, e.host, remove: true) else { continue }
-                exchanges[x].status = Int(e["status"]?.description ?? "")
+                guard let caller = e[.to]?.description, let x = take(caller, e.correlation, e.host, remove: true) else { continue }
+                exchanges[x].status = Int(e[.status]?.description ?? "")
                 answered[key(caller, e.correlation)] = x
             case .httpFailure:
-                guard let x = take(e.host, e.correlation, e["to"]?.description ?? "", remove: true) else { continue }
-                let error = e["error"]?.description ?? "failed"
+                guard let x = take(e.host, e.correlation, e[.to]?.description ?? "", remove: true) else { continue }
+                let error = e[.error]?.description ?? "failed"
                 exchanges[x].failure = exchanges[x].failure.map { "\($0), then \(error)" } ?? error
             case .faultInjected:
                 // A lost request is recorded at the caller, naming the callee; a lost answer at the
                 // callee, naming the caller (the exchange waits on, for its timeout); a made-up answer
                 // at the callee.
-                if e["lost"]?.description == "response", let caller = e["to"]?.description,
+                if e[.lost]?.description == "response", let caller = e[.to]?.description,
                    let x = answered[key(caller, e.correlation)], exchanges[x].to == e.host {
                     exchanges[x].failure = "its \(exchanges[x].answer) answer was lost"
                     exchanges[x].status = nil
                     exchanges[x].injected = true
                     open[key(caller, e.correlation), default: []].append(x)
-                } else if let lostTo = e["to"]?.description, let x = take(e.host, e.correlation, lostTo, remove: false) {
+                } else if let lostTo = e[.to]?.description, let x = take(e.host, e.correlation, lostTo, remove: false) {
                     exchanges[x].injected = true
                 } else if let x = exchanges.indices.reversed().prefix(64).first(where: {
                     exchanges[$0].to == e.host && exchanges[$0].chain == e.correlation && exchanges[$0].status == nil
@@ -141,11 +141,11 @@ public struct TeachingChain: Sendable, Equatable {
             if let at = position[e.correlation] {
                 chains[at].events.append(i)
                 chains[at].end = e.time
-                if e.kind == .scenarioStep, chains[at].events.count == 1 { chains[at].label = e["step"]?.description ?? "" }
+                if e.kind == .scenarioStep, chains[at].events.count == 1 { chains[at].label = e[.step]?.description ?? "" }
                 continue
             }
             position[e.correlation] = chains.count
-            let label = e.kind == .scenarioStep ? (e["step"]?.description ?? "") : "\(e.host): \(e.kind)"
+            let label = e.kind == .scenarioStep ? (e[.step]?.description ?? "") : "\(e.host): \(e.kind)"
             chains.append(TeachingChain(id: e.correlation, label: label, start: e.time, end: e.time, events: [i]))
         }
         return chains

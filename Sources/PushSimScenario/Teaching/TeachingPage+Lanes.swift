@@ -59,8 +59,8 @@ extension TeachingPage {
                 if let i = exchangeOf[event], let from = column(run.exchanges[i].from), let to = column(run.exchanges[i].to) {
                     body += arrow(run.exchanges[i], id: "r\(r)x\(i)", markers: "r\(r)", step: step, from: x(from), to: x(to), y: y, time: time)
                 } else if e.kind == .notificationShown, let at = column(e.host) {
-                    let text = "\(e.host) shows \u{201C}\(TeachingHTML.elide(e["text"]?.description ?? "", 40))\u{201D}"
-                    body += "<g class=\"n\"\(step)><title>\(TeachingHTML.text("\(e.time) \(e.host) shows \"\(e["text"]?.description ?? "")\""))</title>\(time)"
+                    let text = "\(e.host) shows \u{201C}\(TeachingHTML.elide(e[.text]?.description ?? "", 40))\u{201D}"
+                    body += "<g class=\"n\"\(step)><title>\(TeachingHTML.text("\(e.time) \(e.host) shows \"\(e[.text]?.description ?? "")\""))</title>\(time)"
                         + "<circle cx=\"\(x(at))\" cy=\"\(y + 9)\" r=\"5\"/><text x=\"\(x(at) + 9)\" y=\"\(y + 13)\">\(TeachingHTML.text(text))</text></g>\n"
                 } else {
                     body += "<g class=\"x open\"\(step)>\(time)</g>\n"

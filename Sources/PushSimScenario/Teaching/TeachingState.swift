@@ -102,32 +102,32 @@ public struct TeachingState: Sendable {
 
     /// Applies one trace event; returns what it changed.
     public mutating func apply(_ e: TraceEvent) -> [Touched] {
-        func f(_ key: String) -> String? { e[key]?.description }
+        func f(_ key: TraceFieldName) -> String? { e[key]?.description }
         switch e.kind {
         case .hubRegistrationUpserted, .hubInstallationUpserted, .hubInstallationPatched:
-            guard let id = f("id") else { return [] }
-            registrations[id] = Registration(id: id, platform: f("platform") ?? "", handle: f("handle") ?? "",
-                                             tags: f("tags") ?? "", expires: f("expires") ?? "never")
+            guard let id = f(.id) else { return [] }
+            registrations[id] = Registration(id: id, platform: f(.platform) ?? "", handle: f(.handle) ?? "",
+                                             tags: f(.tags) ?? "", expires: f(.expires) ?? "never")
             return [.registration(id)]
         case .hubRegistrationDeleted, .hubInstallationDeleted:
-            guard let id = f("id"), registrations.removeValue(forKey: id) != nil else { return [] }
+            guard let id = f(.id), registrations.removeValue(forKey: id) != nil else { return [] }
             return [.registration(id)]
         case .hubRegistrationGone:
-            guard let id = f("id"), registrations[id] != nil, registrations[id]?.gone == false else { return [] }
+            guard let id = f(.id), registrations[id] != nil, registrations[id]?.gone == false else { return [] }
             registrations[id]!.gone = true
             return [.registration(id)]
         case .apnsStored, .fcmStored, .wnsCached:
-            guard let id = heldID(e), let device = f("device") else { return [] }
+            guard let id = heldID(e), let device = f(.device) else { return [] }
             held[e.layer + "|" + id] = Held(service: e.layer, id: id, device: device)
             return [.held(service: e.layer, id: id)]
         case .apnsDelivered, .fcmDelivered, .wnsDelivered, .notificationDropped:
             guard let id = heldID(e), held.removeValue(forKey: e.layer + "|" + id) != nil else { return [] }
             return [.held(service: e.layer, id: id)]
         case .apnsTokenInvalidated, .fcmTokenInvalidated, .wnsChannelInvalidated:
-            let device = f("device") ?? "?"
-            let handle = f("token") ?? f("handle") ?? "channel"
+            let device = f(.device) ?? "?"
+            let handle = f(.token) ?? f(.handle) ?? "channel"
             let key = device + "|" + handle
-            dead[e.layer + "|" + key] = DeadHandle(service: e.layer, device: device, handle: handle, why: f("why") ?? "")
+            dead[e.layer + "|" + key] = DeadHandle(service: e.layer, device: device, handle: handle, why: f(.why) ?? "")
             return [.dead(service: e.layer, key: key)]
         default:
             return applyToDevice(e)
@@ -147,17 +147,17 @@ public struct TeachingState: Sendable {
         case .deviceUninstall: d = DeviceView(name: d.name, online: d.online, shown: d.shown)
         case .deviceRestore:
             d.installed = true
-            d.registration = e["stored-id"]?.description
-        case .deviceHandleReceived: d.handle = e["handle"]?.description
-        case .appLogin: d.user = e["user"]?.description
+            d.registration = e[.storedID]?.description
+        case .deviceHandleReceived: d.handle = e[.handle]?.description
+        case .appLogin: d.user = e[.user]?.description
         case .appLogout:   // the app forgets the user and the registration id it kept
             d.user = nil
             d.registration = nil
-        case .appRegistered: d.registration = e["registration"]?.description
-        case .appRetry where e["forgotten-id"] != nil: d.registration = nil
+        case .appRegistered: d.registration = e[.registration]?.description
+        case .appRetry where e[.forgottenID] != nil: d.registration = nil
         case .hostOffline: d.online = false
         case .hostOnline: d.online = true
-        case .notificationShown: d.shown.append(e["text"]?.description ?? "")
+        case .notificationShown: d.shown.append(e[.text]?.description ?? "")
         default: return []
         }
         guard d != before else { return [] }

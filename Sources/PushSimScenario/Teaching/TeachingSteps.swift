@@ -36,11 +36,11 @@ extension TeachingStep {
             let touched = state.apply(e)
             let exchange = exchangeAt[i]
             let sentence = Explanation.sentence(e, roles)
-            guard exchange != nil || sentence != nil || !touched.isEmpty || e["defect"] != nil else { continue }
+            guard exchange != nil || sentence != nil || !touched.isEmpty || e[.defect] != nil else { continue }
             total += 1
             var text = sentence ?? plain(e)
             if let x = exchange { text += " → \(exchanges[x].answer)" + (exchanges[x].injected ? " (injected fault)" : "") }
-            if let defect = e["defect"], sentence?.contains("defect") != true { text += " (tutorial defect \(defect))" }
+            if let defect = e[.defect], sentence?.contains("defect") != true { text += " (tutorial defect \(defect))" }
             steps.append(TeachingStep(event: i, time: e.time, chain: e.correlation, text: text, exchange: exchange,
                                       changes: touched.flatMap { rows.changes(for: $0, in: state) }))
         }
@@ -120,15 +120,15 @@ public struct TeachingBadge: Sendable, Equatable {
             let e = r.expectation
             var decided: Int?
             switch e.kind {
-            case .shows(let d, let text) where r.passed: decided = shown(d, e.by).first { trace[$0]["text"]?.description == text }
-            case .neverShows(let d, let text) where !r.passed: decided = shown(d, e.by).first { trace[$0]["text"]?.description == text }
+            case .shows(let d, let text) where r.passed: decided = shown(d, e.by).first { trace[$0][.text]?.description == text }
+            case .neverShows(let d, let text) where !r.passed: decided = shown(d, e.by).first { trace[$0][.text]?.description == text }
             case .showsNothing(let d) where !r.passed: decided = shown(d, e.by).first
             case .showsCount(let d, let n) where r.passed && n > 0: decided = shown(d, e.by).dropFirst(n - 1).first
-            case .showsInOrder(let d, let texts) where r.passed: decided = shown(d, e.by).last { trace[$0]["text"]?.description == texts.last }
+            case .showsInOrder(let d, let texts) where r.passed: decided = shown(d, e.by).last { trace[$0][.text]?.description == texts.last }
             case .status(let d, let operation, let code) where r.passed:
                 decided = trace.indices.first { trace[$0].kind == .appCallResult && trace[$0].host == d
-                    && trace[$0]["operation"]?.description == operation.rawValue
-                    && code.matches(trace[$0]["result"].flatMap { Int($0.description) }) }
+                    && trace[$0][.operation]?.description == operation.rawValue
+                    && code.matches(trace[$0][.result].flatMap { Int($0.description) }) }
             default: decided = nil
             }
             let changed = expectationsFromAnotherRun && !r.passed

@@ -156,10 +156,10 @@ extension World {
         switch fault.effect {
         case .slow(let d):
             record(layer: service, host: service, kind: .faultInjected,
-                   ["fault": fault.label, "injected": true, "delay": d.description])
+                   [.fault: fault.label, .injected: true, .delay: d.description])
         default:
             record(layer: service, host: service, kind: .faultInjected,
-                   ["fault": fault.label, "injected": true, "status": status ?? 0, "reason": reason])
+                   [.fault: fault.label, .injected: true, .status: status ?? 0, .reason: reason])
         }
     }
 }

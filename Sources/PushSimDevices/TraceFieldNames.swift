@@ -1,0 +1,32 @@
+import PushSimKernel
+
+/// The trace field names recorded by this layer (and by layers above it that share them): emitters
+/// and checkers name them through these constants, so a misspelt field does not compile.
+extension TraceFieldName {
+    /// `action`
+    public static let action = TraceFieldName("action")
+    /// `after`
+    public static let after = TraceFieldName("after")
+    /// `badge`
+    public static let badge = TraceFieldName("badge")
+    /// `changed`
+    public static let changed = TraceFieldName("changed")
+    /// `collapse-id`
+    public static let collapseID = TraceFieldName("collapse-id")
+    /// `forgotten-id`
+    public static let forgottenID = TraceFieldName("forgotten-id")
+    /// `install`
+    public static let install = TraceFieldName("install")
+    /// `operation`
+    public static let operation = TraceFieldName("operation")
+    /// `service`
+    public static let service = TraceFieldName("service")
+    /// `sound`
+    public static let sound = TraceFieldName("sound")
+    /// `step`
+    public static let step = TraceFieldName("step")
+    /// `stored-id`
+    public static let storedID = TraceFieldName("stored-id")
+    /// `text`
+    public static let text = TraceFieldName("text")
+}

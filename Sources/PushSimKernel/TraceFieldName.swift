@@ -1,0 +1,18 @@
+/// The name of a trace event's field: `status`, `to`, `dead-handle`.
+///
+/// Each layer declares the names it records as constants (`TraceFieldName.status`, in its
+/// `TraceFieldNames.swift`; a name several peers record lives in the lowest layer they share), and
+/// emitters and checkers both use them: a checker reading a field that no emitter spells the same
+/// way does not compile, where a string would silently read nothing. As with ``TraceKind``, there
+/// is no string literal conversion on purpose; `init(_:)` is for names chosen at run time (a push
+/// service's message-id field) and for reading a written trace back.
+public struct TraceFieldName: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The name as traces write it, e.g. `dead-handle`.
+    public let name: String
+    /// The field name `name`.
+    public init(_ name: String) { self.name = name }
+    /// ``name``.
+    public var description: String { name }
+    /// By name (the JSON trace writes fields sorted by name).
+    public static func < (a: TraceFieldName, b: TraceFieldName) -> Bool { a.name < b.name }
+}

@@ -1,0 +1,54 @@
+import PushSimKernel
+
+/// The trace field names recorded by this layer (and by layers above it that share them): emitters
+/// and checkers name them through these constants, so a misspelt field does not compile.
+extension TraceFieldName {
+    /// `apns-id`: the id APNs gives a notification (``PushServiceDescriptor/messageIDField``).
+    public static let apnsID = TraceFieldName("apns-id")
+    /// `name`: FCM's name for a message, `projects/…/messages/…` (``PushServiceDescriptor/messageIDField``).
+    public static let fcmMessageName = TraceFieldName("name")
+    /// `msg-id`: the id WNS gives a notification (``PushServiceDescriptor/messageIDField``).
+    public static let wnsMessageID = TraceFieldName("msg-id")
+    /// `bytes`
+    public static let bytes = TraceFieldName("bytes")
+    /// `callee`
+    public static let callee = TraceFieldName("callee")
+    /// `defect`
+    public static let defect = TraceFieldName("defect")
+    /// `error`
+    public static let error = TraceFieldName("error")
+    /// `fault`
+    public static let fault = TraceFieldName("fault")
+    /// `from`
+    public static let from = TraceFieldName("from")
+    /// `handle`
+    public static let handle = TraceFieldName("handle")
+    /// `lost`
+    public static let lost = TraceFieldName("lost")
+    /// `message`
+    public static let message = TraceFieldName("message")
+    /// `method`
+    public static let method = TraceFieldName("method")
+    /// `pns`
+    public static let pns = TraceFieldName("pns")
+    /// `reason`
+    public static let reason = TraceFieldName("reason")
+    /// `registration`
+    public static let registration = TraceFieldName("registration")
+    /// `result`
+    public static let result = TraceFieldName("result")
+    /// `status`
+    public static let status = TraceFieldName("status")
+    /// `tags`
+    public static let tags = TraceFieldName("tags")
+    /// `target`
+    public static let target = TraceFieldName("target")
+    /// `to`
+    public static let to = TraceFieldName("to")
+    /// `type`
+    public static let type = TraceFieldName("type")
+    /// `user`
+    public static let user = TraceFieldName("user")
+    /// `why`
+    public static let why = TraceFieldName("why")
+}

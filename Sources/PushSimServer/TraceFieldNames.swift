@@ -1,0 +1,8 @@
+import PushSimKernel
+
+/// The trace field names recorded by this layer (and by layers above it that share them): emitters
+/// and checkers name them through these constants, so a misspelt field does not compile.
+extension TraceFieldName {
+    /// `address`
+    public static let address = TraceFieldName("address")
+}

@@ -1,0 +1,28 @@
+import PushSimKernel
+
+/// The trace field names recorded by this layer (and by layers above it that share them): emitters
+/// and checkers name them through these constants, so a misspelt field does not compile.
+extension TraceFieldName {
+    /// `account`
+    public static let account = TraceFieldName("account")
+    /// `app`
+    public static let app = TraceFieldName("app")
+    /// `authority`
+    public static let authority = TraceFieldName("authority")
+    /// `delay`
+    public static let delay = TraceFieldName("delay")
+    /// `device`
+    public static let device = TraceFieldName("device")
+    /// `inactive-since`
+    public static let inactiveSince = TraceFieldName("inactive-since")
+    /// `injected`
+    public static let injected = TraceFieldName("injected")
+    /// `path`
+    public static let path = TraceFieldName("path")
+    /// `pending`
+    public static let pending = TraceFieldName("pending")
+    /// `token`
+    public static let token = TraceFieldName("token")
+    /// `validate_only`
+    public static let validateOnly = TraceFieldName("validate_only")
+}
