@@ -150,7 +150,7 @@ public final class HardenedBackend: Host {
         }
         let own = "username:" + user
         if !plantedBugSkipsTagCheck, let refused = requested.first(where: { $0 != own && !Self.allowedTagPrefixes.contains(where: $0.hasPrefix) }) {
-            reply.world.record(layer: "backend", host: Self.name, kind: .backendTagRefused, [.tag: refused, .user: user])
+            reply.world.record(layer: "backend", host: Self.name, kind: .backendTagRefused, [.tag: .string(refused), .user: .string(user)])
             return reply.error(403, "the tag '\(refused)' is not allowed for user '\(user)'")
         }
         var tags = [own]
@@ -164,7 +164,7 @@ public final class HardenedBackend: Host {
             case .success(let r):
                 let sameDevice = r.handle.lowercased() == handle.lowercased()
                 guard r.tags.contains(own) || sameDevice else {
-                    reply.world.record(layer: "backend", host: Self.name, kind: .backendRegistrationRefused, [.id: id, .user: user])
+                    reply.world.record(layer: "backend", host: Self.name, kind: .backendRegistrationRefused, [.id: .string(id), .user: .string(user)])
                     return reply.error(403, "the registration \(id) belongs to another user's device")
                 }
             case .failure(let e) where e.status == 404: break   // new, or gone: the PUT says which
@@ -244,7 +244,7 @@ struct HardenedReply {
     /// Hub errors the client can act on: 400 for a request the hub refused, 413 for a payload too
     /// large for the hub (retrying cannot help), 503 with Retry-After otherwise.
     func hubFailure(_ e: HubError) {
-        world.record(layer: "backend", host: HardenedBackend.name, kind: .backendHubError, [.error: e.description])
+        world.record(layer: "backend", host: HardenedBackend.name, kind: .backendHubError, [.error: .string(e.description)])
         if e.kind == .badRequest || e.kind == .argument { return error(400, "the hub refused the request: \(e.detail)") }
         if e.status == 413 { return error(413, "the notification is too large: \(e.detail)") }
         world.respond(to: exchange, with: HTTPResponse(status: 503, headers: ["Retry-After": "30", "Content-Type": "application/json; charset=utf-8"],

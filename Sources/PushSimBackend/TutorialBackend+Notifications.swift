@@ -34,7 +34,7 @@ extension TutorialBackend {
             hub.sendFcmV1NativeNotification(notif, tags: tags, completion)
         default:
             // No case matches (`gcm` from the iOS app's GCM switch): outcome stays null, 500 (defect b).
-            reply.world.record(layer: "backend", host: Self.name, kind: .backendUnknownPNS, [.pns: pns, .defect: "b"])
+            reply.world.record(layer: "backend", host: Self.name, kind: .backendUnknownPNS, [.pns: .string(pns), .defect: "b"])
             reply.status(500)
         }
     }
@@ -71,9 +71,9 @@ struct Reply {
     /// An unhandled exception: Web API answers 500.
     func exception(_ what: String, defect: String? = nil) {
         if let defect {
-            world.record(layer: "backend", host: TutorialBackend.name, kind: .backendException, [.exception: what, .defect: defect])
+            world.record(layer: "backend", host: TutorialBackend.name, kind: .backendException, [.exception: .string(what), .defect: .string(defect)])
         } else {
-            world.record(layer: "backend", host: TutorialBackend.name, kind: .backendException, [.exception: what])
+            world.record(layer: "backend", host: TutorialBackend.name, kind: .backendException, [.exception: .string(what)])
         }
         world.respond(to: exchange, with: HTTPResponse(status: 500, headers: ["Content-Type": "application/json; charset=utf-8"],
                                                        text: unhandledExceptionBody))

@@ -143,7 +143,7 @@ public final class TutorialBackend: Host {
         for t in tagValues.compactMap(\.stringValue) + ["username:" + user] where !tags.contains(t) { tags.append(t) }
         if tags.count > 1 {
             reply.world.record(layer: "backend", host: Self.name, kind: .backendTagsUnchecked,
-                               [.tags: tags.joined(separator: ","), .defect: "i"])
+                               [.tags: .string(tags.joined(separator: ",")), .defect: "i"])
         }
         let description = RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)
         hub.createOrUpdateRegistration(description) { [self] result in
@@ -168,7 +168,7 @@ public final class TutorialBackend: Host {
                 reply.exception("HttpRequestException(\"Gone\") thrown for the hub's 410: Web API answers 500, not 410", defect: "e")
             } else {
                 reply.world.record(layer: "backend", host: Self.name, kind: .backendErrorSwallowed,
-                                   [.hubStatus: e.status ?? 0, .defect: "e"])
+                                   [.hubStatus: .int(e.status ?? 0), .defect: "e"])
                 reply.status(200)
             }
         }

@@ -31,7 +31,7 @@ extension Device {
         callBackend(op, method, path, query: query, contentType: contentType, body: body, authorization: authorization) { [self] result in
             guard AppRetry.isTransient(result), attempt < delays.count, stillWanted() else { return then(result) }
             let delay = delays[attempt]
-            record(.appRetry, [.operation: op.rawValue, .why: "\(result.summary): try again", .after: delay.description])
+            record(.appRetry, [.operation: .string(op.rawValue), .why: "\(result.summary): try again", .after: .string(delay.description)])
             let generation = self.generation
             world.schedule(after: delay) { [self] in
                 guard generation == self.generation else { return }   // the app was removed: nothing waits any more

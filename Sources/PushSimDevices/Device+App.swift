@@ -11,7 +11,7 @@ extension Device {
         }
         authorization = Base64.encode(Array("\(user):\(password)".utf8))
         loggedInUser = user
-        record(.appLogin, [.user: user])
+        record(.appLogin, [.user: .string(user)])
         register()
     }
 
@@ -27,7 +27,7 @@ extension Device {
     /// should not have, e.g. `username:someone-else`, is how defect i is shown).
     public func register(withTags tags: [String]) {
         requestedTags = tags
-        record(.appTagsRequested, [.tags: tags.joined(separator: ",")])
+        record(.appTagsRequested, [.tags: .string(tags.joined(separator: ","))])
         register()
     }
 
@@ -39,7 +39,7 @@ extension Device {
         guard isAppInstalled, authorization != nil else {
             return record(.appIgnored, [.action: "logout", .why: "nobody is logged in"])
         }
-        record(.appLogout, [.user: loggedInUser ?? ""])
+        record(.appLogout, [.user: .string(loggedInUser ?? "")])
         logic.logout(on: self, registrationID: storage[Device.registrationIDKey]) {
             storage[Device.registrationIDKey] = nil
             authorization = nil
@@ -59,7 +59,7 @@ extension Device {
         case .header(let value): headers.add("Authorization", value)
         }
         if body != nil { headers.add("Content-Type", "application/json") }
-        record(.appRequest, [.method: method, .target: target])
+        record(.appRequest, [.method: .string(method), .target: .string(target)])
         send(HTTPRequest(method: method, authority: app.backendHost, path: path, query: query, headers: headers,
                          body: Array((body ?? "").utf8)), as: .request) { _ in }
     }
@@ -74,7 +74,7 @@ extension Device {
         }
         let body = logic.messageBody(message)
         for pns in switches.sorted(by: { $0.sendOrder < $1.sendOrder }) {
-            record(.appSend, [.pns: pns.rawValue, .to: recipient, .message: message])
+            record(.appSend, [.pns: .string(pns.rawValue), .to: .string(recipient), .message: .string(message)])
             callBackend(.send, "POST", "/api/notifications", query: [("pns", pns.rawValue), ("to_tag", recipient)],
                         contentType: "application/json;charset=utf-8", body: body) { _ in }
         }
@@ -100,7 +100,7 @@ extension Device {
         world.call(request, from: name, timeout: .seconds(60)) { [self] result in
             calls.append(AppCallRecord(operation: op, sentAt: sentAt, completedAt: world.now, status: result.status,
                                        failure: result.status == nil ? result.summary : nil))
-            record(.appCallResult, [.operation: op.rawValue, .result: result.summary])
+            record(.appCallResult, [.operation: .string(op.rawValue), .result: .string(result.summary)])
             guard generation == self.generation else { return } // the app was removed meanwhile
             then(result)
         }

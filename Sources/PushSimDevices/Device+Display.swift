@@ -28,7 +28,7 @@ extension Device {
                 // is logged in: one sent just before its logout's unregistration got through is
                 // for the user who left.
                 guard logic.showsDataMessagesWhileLoggedOut || authorization != nil else {
-                    return record(.appIgnored, [.service: service, .why: "a data message while nobody is logged in"])
+                    return record(.appIgnored, [.service: .string(service), .why: "a data message while nobody is logged in"])
                 }
                 return show(text, service: service)
             }
@@ -36,7 +36,7 @@ extension Device {
                 let title = json["notification"]?["title"]?.stringValue
                 return show(title.map { "\($0): \(body)" } ?? body, service: service)
             }
-            record(.appDataReceived, [.service: service, .why: "data message without a 'message' key"])
+            record(.appDataReceived, [.service: .string(service), .why: "data message without a 'message' key"])
         case .windows:
             let type = request.headers["X-WNS-Type"] ?? "wns/toast"
             guard type == "wns/toast" else {
@@ -44,7 +44,7 @@ extension Device {
                    let value = doc.root.attribute("value").flatMap({ Int($0) }) {
                     setBadge(value, service: service)
                 }
-                return record(.appUpdated, [.service: service, .type: type])
+                return record(.appUpdated, [.service: .string(service), .type: .string(type)])
             }
             guard let doc = try? XMLDocumentParser.parse(request.body) else { return discard(service, "the toast XML is malformed") }
             let texts = allTexts(doc.root)
@@ -78,7 +78,7 @@ extension Device {
         if let text {
             return show(text, service: service, badge: badge, sound: sound, collapseID: request.headers["apns-collapse-id"])
         }
-        if let sound { return record(.appSoundPlayed, [.service: service, .sound: sound]) }
+        if let sound { return record(.appSoundPlayed, [.service: .string(service), .sound: .string(sound)]) }
         if badge != nil { return }
         discard(service, "aps has no alert to show")
     }
@@ -88,6 +88,6 @@ extension Device {
     }
 
     func discard(_ service: String, _ why: String) {
-        record(.notificationDropped, [.service: service, .reason: "device discarded it: \(why)"])
+        record(.notificationDropped, [.service: .string(service), .reason: "device discarded it: \(why)"])
     }
 }

@@ -14,7 +14,7 @@ extension Device {
         if let collapseID {
             for i in inbox.indices where inbox[i].service == service && inbox[i].collapseID == collapseID && !inbox[i].isReplaced {
                 inbox[i].replacedAt = world.now
-                record(.notificationReplaced, [.service: service, .collapseID: collapseID, .text: inbox[i].text])
+                record(.notificationReplaced, [.service: .string(service), .collapseID: .string(collapseID), .text: .string(inbox[i].text)])
             }
         }
         inbox.append(ShownNotification(time: world.now, text: text, service: service, correlation: world.correlation,
@@ -30,7 +30,7 @@ extension Device {
     /// Sets the app icon badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's `value`).
     func setBadge(_ value: Int, service: String) {
         badge = value
-        record(.appBadgeUpdated, [.service: service, .badge: value])
+        record(.appBadgeUpdated, [.service: .string(service), .badge: .int(value)])
     }
 
     /// A background (silent) push: the OS wakes the app unless the background budget
@@ -38,16 +38,16 @@ extension Device {
     /// with the reason (§1.10, A-BG: the system throttles background pushes; PINPOINT).
     func wakeInBackground(service: String) {
         if let limit = backgroundPushLimit, !backgroundWakes.admit(at: world.now, under: limit) {
-            return record(.notificationDropped, [.service: service,
+            return record(.notificationDropped, [.service: .string(service),
                                                    .reason: "the OS throttles background pushes: more than \(limit) would wake the app"])
         }
-        record(.appWoken, [.service: service, .why: "background push (content-available)"])
+        record(.appWoken, [.service: .string(service), .why: "background push (content-available)"])
     }
 
     /// FCM deleted the messages it stored for this device; the app's `onDeletedMessages()` runs
     /// (§2.5, F-COLL) and should do a full sync with its server.
     func messagesWereDeleted(service: String) {
         deletedMessagesNotices += 1
-        record(.appMessagesDeleted, [.service: service, .why: "FCM dropped more than 100 stored messages (onDeletedMessages)"])
+        record(.appMessagesDeleted, [.service: .string(service), .why: "FCM dropped more than 100 stored messages (onDeletedMessages)"])
     }
 }

@@ -108,7 +108,7 @@ public final class Device: Host {
     var service: PushServiceLink { app.pushService(on: platform) }
 
     /// Records a trace event of this device (layer `device`): for client logic to say what it decided.
-    public func record(_ kind: TraceKind, _ fields: KeyValuePairs<TraceFieldName, any TraceValueConvertible> = [:]) {
+    public func record(_ kind: TraceKind, _ fields: KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
         world.record(layer: "device", host: name, kind: kind, fields)
     }
 
@@ -124,7 +124,7 @@ public final class Device: Host {
         (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
         storage = [:]
         handle = nil
-        record(.deviceInstall, [.install: installCount])
+        record(.deviceInstall, [.install: .int(installCount)])
         launch()
     }
 
@@ -143,7 +143,7 @@ public final class Device: Host {
         // out of backups: two phones upserting one id would take turns losing it).
         storage = logic.restoredStorage(other.storage)
         handle = nil
-        record(.deviceRestore, [.from: other.name, .storedID: storage[Device.registrationIDKey] ?? "none"])
+        record(.deviceRestore, [.from: .string(other.name), .storedID: .string(storage[Device.registrationIDKey] ?? "none")])
         launch()
     }
 
@@ -186,15 +186,15 @@ public final class Device: Host {
             guard generation == self.generation else { return }
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
                   let h = json["handle"]?.stringValue else {
-                record(.deviceHandleFailed, [.result: result.summary])
+                record(.deviceHandleFailed, [.result: .string(result.summary)])
                 guard let delay = logic.handleRetryDelay(after: attempt) else { return }
-                record(.appRetry, [.operation: "handle", .why: "\(result.summary): ask again", .after: delay.description])
+                record(.appRetry, [.operation: "handle", .why: "\(result.summary): ask again", .after: .string(delay.description)])
                 world.schedule(after: delay) { [self] in if generation == self.generation { launch(attempt: attempt + 1) } }
                 return
             }
             let changed = h != handle
             handle = h
-            record(.deviceHandleReceived, [.handle: shortToken(h), .changed: changed])
+            record(.deviceHandleReceived, [.handle: .string(shortToken(h)), .changed: .bool(changed)])
             onHandleReceived?(h, changed)
             logic.handleReceived(on: self, changed: changed)
         }
@@ -208,7 +208,7 @@ public final class Device: Host {
         world.setOnline(name, true)
         logic.resumed(on: self)   // the recommended app, told the network is back, finishes a logout
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.connectPath)
-        world.call(request, from: name) { [self] result in record(.deviceReconnected, [.result: result.summary]) }
+        world.call(request, from: name) { [self] result in record(.deviceReconnected, [.result: .string(result.summary)]) }
     }
 
     // MARK: Pushes from the service
@@ -224,12 +224,12 @@ public final class Device: Host {
         let message = request.headers[DeviceChannel.messageHeader] ?? ""
         guard isAppInstalled, let handle, pushedHandle == handle else {
             // The handle belongs to an app install that is gone: refuse, so the service learns it.
-            record(.devicePushRefused, [.message: message,
+            record(.devicePushRefused, [.message: .string(message),
                                            .why: isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
             return world.respond(to: exchange, with: HTTPResponse(status: 410))
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200))
-        record(.devicePushReceived, [.service: request.headers[DeviceChannel.serviceHeader] ?? "?", .message: message])
+        record(.devicePushReceived, [.service: .string(request.headers[DeviceChannel.serviceHeader] ?? "?"), .message: .string(message)])
         present(request)
     }
 

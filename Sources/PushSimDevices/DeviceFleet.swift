@@ -124,7 +124,7 @@ public final class DeviceFleet: Host, CallReceiver {
     public func goOnline(_ member: Int) {
         world.setOnline(address(member), true)
         let request = HTTPRequest(method: "POST", authority: link.deviceHost, path: DeviceChannel.connectPath)
-        world.call(request, from: address(member)) { [self] result in record(member, .deviceReconnected, [.result: result.summary]) }
+        world.call(request, from: address(member)) { [self] result in record(member, .deviceReconnected, [.result: .string(result.summary)]) }
     }
 
     private func askForHandle(_ member: Int, body: [UInt8]) {
@@ -139,10 +139,10 @@ public final class DeviceFleet: Host, CallReceiver {
         guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body),
               let handle = json["handle"]?.stringValue else {
             handleFailures += 1
-            return record(member, .deviceHandleFailed, [.result: result.summary])
+            return record(member, .deviceHandleFailed, [.result: .string(result.summary)])
         }
         handleDigests[member] = Self.digest(handle)
-        record(member, .deviceHandleReceived, [.handle: shortToken(handle)])
+        record(member, .deviceHandleReceived, [.handle: .string(shortToken(handle))])
         onHandle?(member, handle)
     }
 
@@ -158,15 +158,15 @@ public final class DeviceFleet: Host, CallReceiver {
         let pushed = request.headers[DeviceChannel.handleHeader].map(Self.digest)
         guard installed[member], handleDigests[member] != 0, pushed == handleDigests[member] else {
             refused += 1
-            record(member, .devicePushRefused, [.message: request.headers[DeviceChannel.messageHeader] ?? "",
+            record(member, .devicePushRefused, [.message: .string(request.headers[DeviceChannel.messageHeader] ?? ""),
                                                    .why: installed[member] ? "handle belongs to an earlier install" : "app not installed"])
             return world.respond(to: exchange, with: HTTPResponse(status: 410))
         }
         received[member] &+= 1
         world.respond(to: exchange, with: HTTPResponse(status: 200))
         if world.isTracing {
-            record(member, .devicePushReceived, [.service: request.headers[DeviceChannel.serviceHeader] ?? "?",
-                                                    .message: request.headers[DeviceChannel.messageHeader] ?? ""])
+            record(member, .devicePushReceived, [.service: .string(request.headers[DeviceChannel.serviceHeader] ?? "?"),
+                                                    .message: .string(request.headers[DeviceChannel.messageHeader] ?? "")])
         }
     }
 
@@ -195,7 +195,7 @@ public final class DeviceFleet: Host, CallReceiver {
         return m
     }
 
-    private func record(_ member: Int, _ kind: TraceKind, _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, any TraceValueConvertible> = [:]) {
+    private func record(_ member: Int, _ kind: TraceKind, _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
         guard world.isTracing else { return }
         world.record(layer: "device", host: address(member), kind: kind, fields())
     }

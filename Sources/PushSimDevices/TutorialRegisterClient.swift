@@ -23,12 +23,12 @@ struct TutorialRegisterClient {
             upsert(id: id, token: token) { status in
                 switch status {
                 case 200?:
-                    device.record(.appRegistered, [.registration: id])
+                    device.record(.appRegistered, [.registration: .string(id)])
                 case 410? where retry:
-                    device.record(.appRetry, [.why: "410 on upsert: run the routine again", .storedID: id, .defect: "a"])
+                    device.record(.appRetry, [.why: "410 on upsert: run the routine again", .storedID: .string(id), .defect: "a"])
                     register(handle: handle, retry: false)
                 default:
-                    device.record(.appRegistrationFailed, [.status: status.map(String.init) ?? "no response"])
+                    device.record(.appRegistrationFailed, [.status: .string(status.map(String.init) ?? "no response")])
                 }
             }
         }
@@ -46,7 +46,7 @@ struct TutorialRegisterClient {
         if let stored = device.storage[Device.registrationIDKey] { return then(stored) }
         device.callBackend(.createID, "POST", "/api/register", query: [("handle", token)]) { result in
             guard let r = result.response, r.status == 200, r.body.count >= 2 else {
-                device.record(.appRegistrationFailed, [.step: "create-id", .result: result.summary])
+                device.record(.appRegistrationFailed, [.step: "create-id", .result: .string(result.summary)])
                 return then(nil)
             }
             // "remove quotes": the body is a JSON string; the app drops its first and last character.
@@ -87,24 +87,24 @@ struct RecommendedRegisterClient {
                 case 200? where device.authorization != login:
                     // The user logged out while this registration was on its way (its answer, or the
                     // logout's DELETE, may even have been overtaken): take it back.
-                    device.record(.appRetry, [.why: "logged out while registering: unregister", .registration: id])
+                    device.record(.appRetry, [.why: "logged out while registering: unregister", .registration: .string(id)])
                     device.storage[Device.pendingUnregistrationKey] = id + " " + (login ?? "")
                     RecommendedClientLogic.unregisterPending(on: device)
                     done()
                 case 200?:
-                    device.record(.appRegistered, [.registration: id])
+                    device.record(.appRegistered, [.registration: .string(id)])
                     done()
                 case 410? where restartsLeft > 0:
                     device.storage[Device.registrationIDKey] = nil
-                    device.record(.appRetry, [.why: "410 on upsert: forget the id and start over", .forgottenID: id])
+                    device.record(.appRetry, [.why: "410 on upsert: forget the id and start over", .forgottenID: .string(id)])
                     register(handle: handle, restartsLeft: restartsLeft - 1, done: done)
                 case 403? where !device.requestedTags.isEmpty:
                     // The backend refused the extra tags: register for the user's own notifications.
-                    device.record(.appRetry, [.why: "403 for the extra tags: register without them", .tags: device.requestedTags.joined(separator: ",")])
+                    device.record(.appRetry, [.why: "403 for the extra tags: register without them", .tags: .string(device.requestedTags.joined(separator: ","))])
                     device.requestedTags = []
                     register(handle: handle, restartsLeft: restartsLeft, done: done)
                 default:
-                    device.record(.appRegistrationFailed, [.result: result.summary])
+                    device.record(.appRegistrationFailed, [.result: .string(result.summary)])
                     done()
                 }
             }
@@ -113,7 +113,7 @@ struct RecommendedRegisterClient {
         device.callBackendRetrying(.createID, "POST", "/api/register", query: [("handle", token)], authorization: login,
                                    stillWanted: stillWanted) { result in
             guard let r = result.response, r.status == 200, let json = try? JSONParser.parse(r.body), let id = json.stringValue else {
-                device.record(.appRegistrationFailed, [.step: "create-id", .result: result.summary])
+                device.record(.appRegistrationFailed, [.step: "create-id", .result: .string(result.summary)])
                 return done()
             }
             guard stillWanted() else {

@@ -29,7 +29,7 @@ extension NotificationHub {
                                             etag: 1))
             ids.append(id)
         }
-        world.record(layer: "hub", host: Self.name, kind: .hubBulkImport, [.registrations: ids.count])
+        world.record(layer: "hub", host: Self.name, kind: .hubBulkImport, [.registrations: .int(ids.count)])
         return .success(ids)
     }
 

@@ -66,9 +66,9 @@ extension NotificationHub {
                                       updatedAt: world.now, ordinal: k))
         }
         world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
-                     [.notification: n.id, .format: s.format, .tags: "(direct)", .targets: targets.count])
+                     [.notification: .string(n.id), .format: .string(s.format), .tags: "(direct)", .targets: .int(targets.count)])
         world.record(layer: "hub", host: Self.name, kind: .hubDirectSend,
-                     [.notification: n.id, .handles: targets.count, .batch: batch])
+                     [.notification: .string(n.id), .handles: .int(targets.count), .batch: .bool(batch)])
         if isTest { return testSend(n, targets, exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
             "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))

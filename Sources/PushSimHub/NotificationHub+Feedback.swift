@@ -86,7 +86,7 @@ extension NotificationHub {
         case .accepted:
             if world.isTracing {
                 world.record(layer: "hub", host: Self.name, kind: .hubPNSAccepted,
-                             [.notification: n.id, .registration: t.label, .message: Self.pnsMessageID(result, t.platform)])
+                             [.notification: .string(n.id), .registration: .string(t.label), .message: .string(Self.pnsMessageID(result, t.platform))])
             }
             finishCopy(n, t, .success, reason: "", world: world)
         case .deadHandle(let reason, let since, let outcome):
@@ -120,7 +120,7 @@ extension NotificationHub {
                         outcome: outcome == .throttled ? .throttled : .dropped, world: world)
         }
         world.record(layer: "hub", host: Self.name, kind: .hubPNSRetry,
-                     [.notification: n.id, .registration: t.label, .reason: reason, .dueIn: "\(delay)"])
+                     [.notification: .string(n.id), .registration: .string(t.label), .reason: .string(reason), .dueIn: "\(delay)"])
         let key = "\(n.id)/\(t.label)"
         retriesWaiting[key] = Leftover("notification \(n.id) for registration \(t.label) waiting to retry (\(reason))", pendingIDs: [n.id])
         world.schedule(after: delay) { [self] in
@@ -152,32 +152,32 @@ extension NotificationHub {
         switch t.owner {
         case .direct:
             world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
-                         [.registration: t.label, .why: "a direct send has no registration to delete"])
+                         [.registration: .string(t.label), .why: "a direct send has no registration to delete"])
         case .registration(let id):
             guard case .live(let current) = store.lookup(id, now: world.now), current.handle == t.handle else {
                 return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
-                                    [.registration: id, .why: "the registration was already deleted or has a new handle"])
+                                    [.registration: .string(id), .why: "the registration was already deleted or has a new handle"])
             }
             if newer(current.updatedAt) {
                 return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
-                                    [.registration: id, .why: "re-registered after the PNS timestamp"])
+                                    [.registration: .string(id), .why: "re-registered after the PNS timestamp"])
             }
             if !plantedBugKeepsDeadHandles { store.remove(id) }
             world.record(layer: "hub", host: Self.name, kind: .hubRegistrationDeleted,
-                         [.id: id, .why: "PNS feedback: \(reason)", .handle: handleLabel(t.handle), .deadHandle: true])
+                         [.id: .string(id), .why: "PNS feedback: \(reason)", .handle: .string(handleLabel(t.handle)), .deadHandle: true])
         case .installation(let id):
             guard var current = installations.lookup(id, now: world.now), current.pushChannel == t.handle, !current.pushChannelExpired else {
                 return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
-                                    [.registration: t.label, .why: "the installation was deleted, has a new channel or is already marked"])
+                                    [.registration: .string(t.label), .why: "the installation was deleted, has a new channel or is already marked"])
             }
             if newer(current.updatedAt) {
                 return world.record(layer: "hub", host: Self.name, kind: .hubFeedbackIgnored,
-                                    [.registration: t.label, .why: "re-registered after the PNS timestamp"])
+                                    [.registration: .string(t.label), .why: "re-registered after the PNS timestamp"])
             }
             current.pushChannelExpired = true
             installations.upsert(current)
             world.record(layer: "hub", host: Self.name, kind: .hubInstallationChannelExpired,
-                         [.id: id, .why: "PNS feedback: \(reason)", .handle: handleLabel(t.handle), .deadHandle: true])
+                         [.id: .string(id), .why: "PNS feedback: \(reason)", .handle: .string(handleLabel(t.handle)), .deadHandle: true])
         }
     }
 
@@ -194,7 +194,7 @@ extension NotificationHub {
 
     func drop(_ n: HubNotification, _ t: SendTarget, reason: String, outcome: PNSOutcome, world: World) {
         world.record(layer: "hub", host: Self.name, kind: .notificationDropped,
-                     [.notification: n.id, .registration: t.label, .reason: reason])
+                     [.notification: .string(n.id), .registration: .string(t.label), .reason: .string(reason)])
         finishCopy(n, t, outcome, reason: reason, world: world)
     }
 }

@@ -77,7 +77,7 @@ extension NotificationHub {
     func deleteInstallation(_ id: String, _ exchange: Exchange, _ world: World) {
         let existed = installations.lookup(id, now: world.now) != nil
         installations.remove(id)
-        world.record(layer: "hub", host: Self.name, kind: .hubInstallationDeleted, [.id: id, .existed: existed])
+        world.record(layer: "hub", host: Self.name, kind: .hubInstallationDeleted, [.id: .string(id), .existed: .bool(existed)])
         world.respond(to: exchange, with: HTTPResponse(status: 204))
     }
 
@@ -121,12 +121,12 @@ extension NotificationHub {
         let expires = s.expiresAt.map { "\($0)" } ?? "never"
         if let operations {
             world.record(layer: "hub", host: Self.name, kind: kind,
-                         [.id: s.id, .operations: operations, .platform: s.platform.installationPlatform, .handle: handleLabel(s.pushChannel),
-                          .tags: s.tags.joined(separator: ","), .templates: s.templateNames.joined(separator: ","), .expires: expires])
+                         [.id: .string(s.id), .operations: .string(operations), .platform: .string(s.platform.installationPlatform), .handle: .string(handleLabel(s.pushChannel)),
+                          .tags: .string(s.tags.joined(separator: ",")), .templates: .string(s.templateNames.joined(separator: ",")), .expires: .string(expires)])
         } else {
             world.record(layer: "hub", host: Self.name, kind: kind,
-                         [.id: s.id, .platform: s.platform.installationPlatform, .handle: handleLabel(s.pushChannel),
-                          .tags: s.tags.joined(separator: ","), .templates: s.templateNames.joined(separator: ","), .expires: expires])
+                         [.id: .string(s.id), .platform: .string(s.platform.installationPlatform), .handle: .string(handleLabel(s.pushChannel)),
+                          .tags: .string(s.tags.joined(separator: ",")), .templates: .string(s.templateNames.joined(separator: ",")), .expires: .string(expires)])
         }
     }
 

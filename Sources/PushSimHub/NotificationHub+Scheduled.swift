@@ -40,7 +40,7 @@ extension NotificationHub {
         records[id] = NotificationRecord(id: id, state: .scheduled, body: String(decoding: s.payload, as: UTF8.self),
                                          tags: s.expression.map { "\($0)" })
         world.record(layer: "hub", host: Self.name, kind: .hubScheduled,
-                     [.notification: id, .format: s.format, .tags: s.tagsText, .at: world.anchor.iso8601(due), .dueIn: "\(due - world.now)"])
+                     [.notification: .string(id), .format: .string(s.format), .tags: .string(s.tagsText), .at: .string(world.anchor.iso8601(due)), .dueIn: "\(due - world.now)"])
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
             "Location": "\(hubURL)/schedulednotifications/\(id)?api-version=\(Self.apiVersion)"]))
     }
@@ -52,7 +52,7 @@ extension NotificationHub {
         world.cancel(pending.timer)
         records[id]?.state = .cancelled
         records[id]?.endedAt = world.now
-        world.record(layer: "hub", host: Self.name, kind: .hubScheduledCancelled, [.notification: id, .wasDue: world.anchor.iso8601(pending.due)])
+        world.record(layer: "hub", host: Self.name, kind: .hubScheduledCancelled, [.notification: .string(id), .wasDue: .string(world.anchor.iso8601(pending.due))])
         world.respond(to: exchange, with: HTTPResponse(status: 200))
     }
 
@@ -62,12 +62,12 @@ extension NotificationHub {
         let s = pending.request
         let targets = targets(native: s.platform, expression: s.expression, now: world.now)
         let n = accept(s, id: id, world: world)
-        world.record(layer: "hub", host: Self.name, kind: .hubScheduledFired, [.notification: id])
+        world.record(layer: "hub", host: Self.name, kind: .hubScheduledFired, [.notification: .string(id)])
         world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
-                     [.notification: id, .format: s.format, .tags: s.tagsText, .targets: targets.count])
+                     [.notification: .string(id), .format: .string(s.format), .tags: .string(s.tagsText), .targets: .int(targets.count)])
         if let p = s.properties {
             world.record(layer: "hub", host: Self.name, kind: .hubTemplateSend,
-                         [.notification: id, .properties: p.pairs.map(\.name).joined(separator: ","), .templates: targets.count])
+                         [.notification: .string(id), .properties: .string(p.pairs.map(\.name).joined(separator: ",")), .templates: .int(targets.count)])
         }
         fanOut(n, targets, world: world)
     }

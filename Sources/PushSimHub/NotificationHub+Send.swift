@@ -91,10 +91,10 @@ extension NotificationHub {
         let targets = targets(native: s.platform, expression: s.expression, now: world.now)
         let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
         world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
-                     [.notification: n.id, .format: s.format, .tags: s.tagsText, .targets: targets.count])
+                     [.notification: .string(n.id), .format: .string(s.format), .tags: .string(s.tagsText), .targets: .int(targets.count)])
         if let p = s.properties {
             world.record(layer: "hub", host: Self.name, kind: .hubTemplateSend,
-                         [.notification: n.id, .properties: p.pairs.map(\.name).joined(separator: ","), .templates: targets.count])
+                         [.notification: .string(n.id), .properties: .string(p.pairs.map(\.name).joined(separator: ",")), .templates: .int(targets.count)])
         }
         if isTest { return testSend(n, targets, exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: configuration.sendAcceptedStatus.rawValue, headers: [
@@ -206,7 +206,7 @@ extension NotificationHub {
     func fanOut(_ n: HubNotification, _ targets: [SendTarget], world: World) {
         beginCopies(n, targets, world: world)
         if targets.isEmpty {
-            world.record(layer: "hub", host: Self.name, kind: .hubNoTarget, [.notification: n.id])
+            world.record(layer: "hub", host: Self.name, kind: .hubNoTarget, [.notification: .string(n.id)])
             return
         }
         streams.enqueue(.fanOut(FanOutCursor(n, targets)))
@@ -252,12 +252,12 @@ extension NotificationHub {
         if world.isTracing {
             if let template = t.template {
                 world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
-                             [.notification: n.id, .registration: t.label, .pns: request.authority, .handle: handleLabel(t.handle),
-                              .attempt: attempt, .template: template.name ?? "(unnamed)"])
+                             [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
+                              .attempt: .int(attempt), .template: .string(template.name ?? "(unnamed)")])
             } else {
                 world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
-                             [.notification: n.id, .registration: t.label, .pns: request.authority, .handle: handleLabel(t.handle),
-                              .attempt: attempt])
+                             [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
+                              .attempt: .int(attempt)])
             }
         }
         world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))

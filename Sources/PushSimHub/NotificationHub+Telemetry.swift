@@ -40,7 +40,7 @@ extension NotificationHub {
 
     private func finished(_ r: NotificationRecord, world: World) {
         world.record(layer: "hub", host: Self.name, kind: .hubNotificationOutcome,
-                     [.notification: r.id, .state: r.state.rawValue, .counts: r.countsSummary])
+                     [.notification: .string(r.id), .state: .string(r.state.rawValue), .counts: .string(r.countsSummary)])
         if let done = r.onFinished {
             records[r.id]?.onFinished = nil
             done(r)

@@ -32,7 +32,7 @@ extension NotificationHub {
             let wait = testSendTimes[0] + window - world.now
             let seconds = max(1, wait.secondsRoundedUp)
             world.record(layer: "hub", host: Self.name, kind: .hubTestSendRefused,
-                         [.why: "more than \(Self.testSendsPerMinute) test sends in a minute", .retryAfter: seconds])
+                         [.why: "more than \(Self.testSendsPerMinute) test sends in a minute", .retryAfter: .int(seconds)])
             return HubRefusal(status: 403, detail: "The test send quota was exceeded: at most \(Self.testSendsPerMinute) test sends per minute.",
                               headers: [("Retry-After", String(seconds))])
         }
@@ -44,13 +44,13 @@ extension NotificationHub {
     func testSend(_ n: HubNotification, _ all: [SendTarget], _ exchange: Exchange, _ world: World) {
         let targets = Array(all.prefix(Self.testSendTargets))
         world.record(layer: "hub", host: Self.name, kind: .hubTestSend,
-                     [.notification: n.id, .matching: all.count, .targets: targets.count])
+                     [.notification: .string(n.id), .matching: .int(all.count), .targets: .int(targets.count)])
         let status = configuration.sendAcceptedStatus.rawValue
         records[slot: n.recordSlot].onFinished = { record in
             let results = record.results.sorted { $0.ordinal < $1.ordinal }.map(\.result)
             let success = record.counts.filter { $0.outcome == .success }.reduce(0) { $0 + $1.count }
             world.record(layer: "hub", host: Self.name, kind: .hubTestSendResult,
-                         [.notification: n.id, .success: success, .failure: results.count - success])
+                         [.notification: .string(n.id), .success: .int(success), .failure: .int(results.count - success)])
             world.respond(to: exchange, with: HTTPResponse(status: status,
                                                            headers: ["Content-Type": "application/xml; charset=utf-8"],
                                                            text: Self.testOutcomeXML(success: success, failure: results.count - success, results)))

@@ -159,7 +159,7 @@ public final class NotificationHub: Host, CallReceiver {
 
     private func createRegistrationID(_ exchange: Exchange, _ world: World) {
         let id = store.issueID()
-        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: id])
+        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
         // 201, the new id in Content-Location (NH-REST Create Registration ID).
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
             "Content-Location": "\(hubURL)/registrations/\(id)?api-version=\(Self.apiVersion)",
@@ -186,7 +186,7 @@ public final class NotificationHub: Host, CallReceiver {
                 .sorted { $0.number < $1.number }
         }
         let entries = Array(found.prefix(max(0, top)))
-        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead, [.found: entries.count])
+        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead, [.found: .int(entries.count)])
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/atom+xml;type=feed;charset=utf-8"],
                                                        body: AtomRegistration.feedDocument(entries, hubURL: hubURL, anchor: world.anchor,
                                                                                           updated: timeText(world.now, world),
@@ -251,7 +251,7 @@ public final class NotificationHub: Host, CallReceiver {
     private func createOrUpdate(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let existing = store.lookup(id, now: world.now)
         if case .gone = existing {
-            world.record(layer: "hub", host: Self.name, kind: .hubRegistrationGone, [.id: id])
+            world.record(layer: "hub", host: Self.name, kind: .hubRegistrationGone, [.id: .string(id)])
             return fail(410, "Cannot use specified location. Please use a different registrationid.", exchange, world)
         }
         if let ifMatch = IfMatch(request.headers["If-Match"]) {
@@ -260,7 +260,7 @@ public final class NotificationHub: Host, CallReceiver {
                 return preconditionFailed(id, ifMatch: request.headers["If-Match"] ?? "", etag: r.etag, exchange, world)
             case .issuedUnused:
                 world.record(layer: "hub", host: Self.name, kind: .hubPreconditionFailed,
-                             [.id: id, .ifMatch: request.headers["If-Match"] ?? "", .etag: "none"])
+                             [.id: .string(id), .ifMatch: .string(request.headers["If-Match"] ?? ""), .etag: "none"])
                 switch configuration.ifMatchWithoutRegistration {
                 case .notFound: return fail(404, "No registration exists at this location.", exchange, world)
                 case .preconditionFailed: return fail(412, Self.noCurrentRegistration, exchange, world)
@@ -298,12 +298,12 @@ public final class NotificationHub: Host, CallReceiver {
         store.upsert(stored)
         if template != nil {
             world.record(layer: "hub", host: Self.name, kind: .hubRegistrationUpserted,
-                         [.id: id, .platform: description.platform.rawValue, .handle: handleLabel(handle), .tags: tags.joined(separator: ","),
-                          .expires: stored.expiresAt.map { "\($0)" } ?? "never", .template: template?.name ?? "(unnamed)"])
+                         [.id: .string(id), .platform: .string(description.platform.rawValue), .handle: .string(handleLabel(handle)), .tags: .string(tags.joined(separator: ",")),
+                          .expires: .string(stored.expiresAt.map { "\($0)" } ?? "never"), .template: .string(template?.name ?? "(unnamed)")])
         } else {
             world.record(layer: "hub", host: Self.name, kind: .hubRegistrationUpserted,
-                         [.id: id, .platform: description.platform.rawValue, .handle: handleLabel(handle), .tags: tags.joined(separator: ","),
-                          .expires: stored.expiresAt.map { "\($0)" } ?? "never"])
+                         [.id: .string(id), .platform: .string(description.platform.rawValue), .handle: .string(handleLabel(handle)), .tags: .string(tags.joined(separator: ",")),
+                          .expires: .string(stored.expiresAt.map { "\($0)" } ?? "never")])
         }
         // The validated entry and its ETag (NH-DN495630), 200 as the service answers or 201 as the
         // pages say (``RegistrationWriteStatus``).
@@ -327,11 +327,11 @@ public final class NotificationHub: Host, CallReceiver {
                 return preconditionFailed(id, ifMatch: request.headers["If-Match"] ?? "", etag: r.etag, exchange, world)
             }
         } else if configuration.deleteWithoutIfMatch == .preconditionFailed {
-            world.record(layer: "hub", host: Self.name, kind: .hubPreconditionFailed, [.id: id, .ifMatch: "(none)", .etag: r.etag])
+            world.record(layer: "hub", host: Self.name, kind: .hubPreconditionFailed, [.id: .string(id), .ifMatch: "(none)", .etag: .int(r.etag)])
             return fail(412, "ETag header missing or invalid.", exchange, world)
         }
         store.remove(id)
-        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationDeleted, [.id: id, .why: "delete request"])
+        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationDeleted, [.id: .string(id), .why: "delete request"])
         world.respond(to: exchange, with: HTTPResponse(status: 200))
     }
 
@@ -340,7 +340,7 @@ public final class NotificationHub: Host, CallReceiver {
 
     /// 412 for an `If-Match` the registration's current ETag does not satisfy.
     private func preconditionFailed(_ id: String, ifMatch: String, etag: Int, _ exchange: Exchange, _ world: World) {
-        world.record(layer: "hub", host: Self.name, kind: .hubPreconditionFailed, [.id: id, .ifMatch: ifMatch, .etag: etag])
+        world.record(layer: "hub", host: Self.name, kind: .hubPreconditionFailed, [.id: .string(id), .ifMatch: .string(ifMatch), .etag: .int(etag)])
         fail(412, Self.staleETag, exchange, world)
     }
 
@@ -356,7 +356,7 @@ public final class NotificationHub: Host, CallReceiver {
     }
 
     func fail(_ status: Int, _ detail: String, _ exchange: Exchange, _ world: World, headers: [(String, String)] = []) {
-        world.record(layer: "hub", host: Self.name, kind: .hubRejected, [.status: status, .detail: detail])
+        world.record(layer: "hub", host: Self.name, kind: .hubRejected, [.status: .int(status), .detail: .string(detail)])
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")] + headers),
                                                        body: AtomRegistration.errorDocument(code: status, detail: detail)))
     }

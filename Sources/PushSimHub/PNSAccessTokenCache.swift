@@ -34,7 +34,7 @@ struct PNSAccessTokenCache {
                                     secret: c.secret)
         apns = Cached(token: jwt, expiresAt: world.now + renewal)
         world.record(layer: "hub", host: NotificationHub.name, kind: .hubProviderToken,
-                     [.kid: c.keyID, .iat: world.anchor.unixSeconds(world.now), .renewAfter: "\(renewal)"])
+                     [.kid: .string(c.keyID), .iat: .int(world.anchor.unixSeconds(world.now)), .renewAfter: "\(renewal)"])
         return jwt
     }
 
@@ -96,7 +96,7 @@ struct PNSAccessTokenCache {
                 hub.pnsTokens[keyPath: slot] = Cached(token: t, expiresAt: world.now + .seconds(max(0, life - 300)))
             } else {
                 world.record(layer: "hub", host: NotificationHub.name, kind: .hubPNSAuthFailed,
-                             [.endpoint: authority, .result: result.summary])
+                             [.endpoint: .string(authority), .result: .string(result.summary)])
                 switch result.status {
                 case nil, 408?, 429?, 500?, 502?, 503?, 504?:
                     answer = .unavailable("the PNS token endpoint could not be reached (\(result.summary))")

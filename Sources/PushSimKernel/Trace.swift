@@ -1,6 +1,10 @@
 /// A value carried in a trace event's fields. Kept typed so the JSON trace writes numbers as numbers.
+///
+/// Emitters write literals as they are (`"dropped"`, `"after \(delay)"`, `200`, `true`) and other
+/// values by their type (`.string(caller)`, `.int(response.status)`, `.bool(changed)`): a field's
+/// JSON type is visible where it is recorded, and nothing is boxed on the way to the trace.
 public enum TraceValue: Hashable, Sendable, CustomStringConvertible,
-    ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
     /// Text; the JSON trace writes it as a string.
     case string(String)
     /// A whole number; the JSON trace writes it as a number.
@@ -10,12 +14,18 @@ public enum TraceValue: Hashable, Sendable, CustomStringConvertible,
 
     /// A string value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A string value written with interpolations (`"after \(delay)"`).
+    public init(stringInterpolation: DefaultStringInterpolation) { self = .string(String(stringInterpolation: stringInterpolation)) }
     /// An integer value.
     public init(integerLiteral value: Int64) { self = .int(value) }
     /// A Boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An `Int` as an integer value (widened to `Int64`).
     public init(_ value: Int) { self = .int(Int64(value)) }
+    /// An `Int` as an integer value (widened to `Int64`): `[.status: .int(response.status)]`.
+    public static func int(_ value: Int) -> TraceValue { .int(Int64(value)) }
+    /// A substring as a string value.
+    public static func string(_ value: Substring) -> TraceValue { .string(String(value)) }
 
     /// The value as the timeline writes it: the text itself (unquoted), the decimal number, `true` or `false`.
     public var description: String {
@@ -103,15 +113,3 @@ public struct Trace {
         if isRecording { events.append(event) }
     }
 }
-
-/// Anything that can stand as a trace field value: strings, integers, booleans.
-public protocol TraceValueConvertible {
-    /// The value as a trace field holds it.
-    var traceValue: TraceValue { get }
-}
-extension TraceValue: TraceValueConvertible { public var traceValue: TraceValue { self } }
-extension String: TraceValueConvertible { public var traceValue: TraceValue { .string(self) } }
-extension Substring: TraceValueConvertible { public var traceValue: TraceValue { .string(String(self)) } }
-extension Int: TraceValueConvertible { public var traceValue: TraceValue { .int(Int64(self)) } }
-extension Int64: TraceValueConvertible { public var traceValue: TraceValue { .int(self) } }
-extension Bool: TraceValueConvertible { public var traceValue: TraceValue { .bool(self) } }

@@ -2,7 +2,7 @@
 ///
 /// Each layer declares the names it records as constants (`TraceFieldName.status`, in its
 /// `TraceFieldNames.swift`; a name several peers record lives in the lowest layer they share), and
-/// emitters and checkers both use them: a checker reading a field that no emitter spells the same
+/// emitters (`[.status: 200, .to: .string(caller)]`) and checkers (`event[.deadHandle]`) both use them: a checker reading a field that no emitter spells the same
 /// way does not compile, where a string would silently read nothing. As with ``TraceKind``, there
 /// is no string literal conversion on purpose; `init(_:)` is for names chosen at run time (a push
 /// service's message-id field) and for reading a written trace back.

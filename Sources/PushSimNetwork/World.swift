@@ -149,13 +149,13 @@ public final class World {
     }
 
     /// Records a trace event at `now` in the current causal chain.
-    /// Fields keep the order written: `["status": 200, "to": "hub"]`.
+    /// Fields keep the order written: `[.status: .int(200), .to: "hub"]`.
     /// The fields are only built when something records or observes the trace.
     public func record(layer: String, host: String, kind: TraceKind,
-                       _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, any TraceValueConvertible> = [:]) {
+                       _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
         guard tracing else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation,
-                     fields: fields().map { TraceEvent.Field($0.key, $0.value.traceValue) })
+                     fields: fields().map { TraceEvent.Field($0.key, $0.value) })
     }
 
     /// Records a trace event whose fields are already built, at `now` in the current causal chain.
@@ -237,7 +237,7 @@ public final class World {
         switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
         case .drop(let label):
             record(layer: "network", host: caller, kind: .faultInjected,
-                   [.fault: label, .lost: "request", .to: callee])
+                   [.fault: .string(label), .lost: "request", .to: .string(callee)])
         case .deliver(let latency):
             schedule(.requestArrives(id), after: latency, inOrder: latencyIsFixed)
         }
@@ -245,14 +245,14 @@ public final class World {
 
     private func traceRequest(_ request: HTTPRequest, caller: String, callee: String?) {
         record(layer: "network", host: caller, kind: .httpRequest,
-               [.to: request.authority, .callee: callee ?? request.authority, .method: request.method,
-                .target: request.target, .bytes: request.body.count])
+               [.to: .string(request.authority), .callee: .string(callee ?? request.authority), .method: .string(request.method),
+                .target: .string(request.target), .bytes: .int(request.body.count)])
     }
 
     /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
     public func respond(to exchange: Exchange, with response: HTTPResponse) {
         guard calls.isAwaitingResponse(exchange.id) else {
-            record(layer: "network", host: exchange.caller, kind: .httpLateResponse, [.status: response.status])
+            record(layer: "network", host: exchange.caller, kind: .httpLateResponse, [.status: .int(response.status)])
             return
         }
         // Without tracing or fault rules the host names are not needed: not even copied then.
@@ -262,13 +262,13 @@ public final class World {
         }
         let (server, caller) = calls.endpoints(exchange.id)
         record(layer: "network", host: server, kind: .httpResponse,
-               [.to: caller, .status: response.status, .bytes: response.body.count])
+               [.to: .string(caller), .status: .int(response.status), .bytes: .int(response.body.count)])
         calls.update(exchange.id) { $0.response = response }
         switch faults.verdict(from: server, to: caller, at: now, random: &networkRandom) {
         case .drop(let label):
             // Answered, but the answer never arrives.
             record(layer: "network", host: server, kind: .faultInjected,
-                   [.fault: label, .lost: "response", .to: caller])
+                   [.fault: .string(label), .lost: "response", .to: .string(caller)])
         case .deliver(let latency):
             schedule(.responseArrives(exchange.id), after: latency, inOrder: latencyIsFixed)
         }
@@ -282,7 +282,7 @@ public final class World {
     public func fail(_ exchange: Exchange, with failure: TransportFailure) {
         guard calls.isAwaitingResponse(exchange.id) else { return }
         let (server, caller) = calls.endpoints(exchange.id)
-        record(layer: "network", host: server, kind: .httpAbandoned, [.to: caller, .error: failure.rawValue])
+        record(layer: "network", host: server, kind: .httpAbandoned, [.to: .string(caller), .error: .string(failure.rawValue)])
         switch faults.verdict(from: server, to: caller, at: now, random: &networkRandom) {
         case .drop: return
         case .deliver(let latency): fail(exchange.id, failure, after: latency)
@@ -415,7 +415,7 @@ public final class World {
             correlation = pending.correlation
             let callee = pending.callee
             if !offline.isEmpty && offline.contains(callee) {
-                record(layer: "network", host: callee, kind: .httpRefused, [.from: pending.caller])
+                record(layer: "network", host: callee, kind: .httpRefused, [.from: .string(pending.caller)])
                 let back = faults.verdict(from: callee, to: pending.caller, at: now, random: &networkRandom)
                 if case .deliver(let latency) = back { fail(id, .unreachable, after: latency) }
                 return
@@ -438,7 +438,7 @@ public final class World {
         if let index = pending.journalIndex { journal.complete(index, with: result, at: now) }
         if case .failure(let f) = result {
             record(layer: "network", host: pending.caller, kind: .httpFailure,
-                   [.to: pending.authority, .error: f.rawValue])
+                   [.to: .string(pending.authority), .error: .string(f.rawValue)])
         }
         switch pending.continuation {
         case .closure(let then): then(result)

@@ -12,7 +12,7 @@ extension OperatorConsole {
     /// yet cannot be put or re-channelled, and the call fails without reaching the hub.
     public func writeInstallation(of device: Device, _ change: InstallationChange) {
         world.record(layer: "operator", host: Self.name, kind: .operatorInstallation,
-                     [.installation: device.name, .change: change.statement(device: device.name)])
+                     [.installation: .string(device.name), .change: .string(change.statement(device: device.name))])
         let sentAt = world.now
         let done = { [self] (status: Int, failure: HubError?) in
             let answered = failure.map { $0.status } ?? status
@@ -46,13 +46,13 @@ extension OperatorConsole {
     /// /tags/<tag>/registrations`, the SDK's `GetAllRegistrationsAsync` and
     /// `GetRegistrationsByTagAsync`), and keeps how many came back in ``listings``.
     public func listRegistrations(tag: String?, top: Int = 100) {
-        world.record(layer: "operator", host: Self.name, kind: .operatorList, [.tag: tag ?? "(all)"])
+        world.record(layer: "operator", host: Self.name, kind: .operatorList, [.tag: .string(tag ?? "(all)")])
         let sentAt = world.now
         let completion = { [self] (result: Result<[RegistrationDescription], HubError>) in
             switch result {
             case .success(let found):
                 appendListing(found.count)
-                world.record(layer: "operator", host: Self.name, kind: .operatorListed, [.registrations: found.count])
+                world.record(layer: "operator", host: Self.name, kind: .operatorListed, [.registrations: .int(found.count)])
                 finishCall(.list, sentAt, 200, nil)
             case .failure(let e): finishCall(.list, sentAt, e.status, e.status == nil ? e.description : nil)
             }

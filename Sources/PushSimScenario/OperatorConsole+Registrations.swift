@@ -12,7 +12,7 @@ extension OperatorConsole {
     public func writeRegistration(of device: Device, delete: Bool, ifMatch: IfMatchChoice) {
         let operation: AppOperation = delete ? .unregister : .register
         world.record(layer: "operator", host: Self.name, kind: .operatorRegistration,
-                     [.device: device.name, .write: delete ? "delete" : "update", .ifMatch: ifMatch.rawValue])
+                     [.device: .string(device.name), .write: delete ? "delete" : "update", .ifMatch: .string(ifMatch.rawValue)])
         let sentAt = world.now
         guard let id = device.storage[Device.registrationIDKey] else {
             return finishCall(operation, sentAt, nil, "\(device.name) has stored no registration id")
@@ -42,7 +42,7 @@ extension OperatorConsole {
     /// Records the call's outcome, like a device's backend call.
     func finishCall(_ operation: AppOperation, _ sentAt: VirtualTime, _ status: Int?, _ failure: String?) {
         recordCall(AppCallRecord.make(operation: operation, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
-        world.record(layer: "operator", host: Self.name, kind: .operatorResult, [.result: status.map(String.init) ?? (failure ?? "no HTTP answer")])
+        world.record(layer: "operator", host: Self.name, kind: .operatorResult, [.result: .string(status.map(String.init) ?? (failure ?? "no HTTP answer"))])
     }
 }
 

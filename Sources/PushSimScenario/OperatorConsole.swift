@@ -52,7 +52,7 @@ public final class OperatorConsole: Host {
 
     /// Schedules a native send for virtual time `at` (NH-REST scheduled notifications).
     public func schedule(format: String, payload: String, at time: VirtualTime, tagExpression: String?, headers: [(String, String)] = []) {
-        world.record(layer: "operator", host: Self.name, kind: .operatorSchedule, [.format: format, .at: "\(time)"])
+        world.record(layer: "operator", host: Self.name, kind: .operatorSchedule, [.format: .string(format), .at: "\(time)"])
         let sentAt = world.now
         guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
         hub.scheduleNotification(p, at: time, tagExpression: tagExpression) { [self] result in
@@ -68,7 +68,7 @@ public final class OperatorConsole: Host {
         guard let id = scheduled.last else {
             return world.record(layer: "operator", host: Self.name, kind: .operatorIgnored, [.why: "nothing is scheduled"])
         }
-        world.record(layer: "operator", host: Self.name, kind: .operatorCancel, [.id: id])
+        world.record(layer: "operator", host: Self.name, kind: .operatorCancel, [.id: .string(id)])
         let sentAt = world.now
         hub.cancelNotification(id) { [self] result in
             switch result {
@@ -80,7 +80,7 @@ public final class OperatorConsole: Host {
 
     /// A test send: the hub answers with one outcome per target, for at most 10 targets (§4.8).
     public func testSend(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
-        world.record(layer: "operator", host: Self.name, kind: .operatorTestSend, [.format: format])
+        world.record(layer: "operator", host: Self.name, kind: .operatorTestSend, [.format: .string(format)])
         let sentAt = world.now
         guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
         testHub.sendNotification(p, tagExpression: tagExpression) { [self] result in
@@ -88,7 +88,7 @@ public final class OperatorConsole: Host {
             case .success(let outcome):
                 timedTestSendResults.append((outcome.results.count, world.now))
                 world.record(layer: "operator", host: Self.name, kind: .operatorTestResults,
-                             [.results: outcome.results.count, .success: outcome.success, .failure: outcome.failure])
+                             [.results: .int(outcome.results.count), .success: .int(outcome.success), .failure: .int(outcome.failure)])
                 record(sentAt, outcome.httpStatus, nil)
             case .failure(let e): record(sentAt, e.status, e.description)
             }
@@ -103,7 +103,7 @@ public final class OperatorConsole: Host {
     /// with `headers` for the push service (`apns-priority`, `X-WNS-TTL`, …) passed on by the hub.
     public func send(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
         world.record(layer: "operator", host: Self.name, kind: .operatorSend,
-                     [.format: format, .tags: tagExpression ?? "(broadcast)"])
+                     [.format: .string(format), .tags: .string(tagExpression ?? "(broadcast)")])
         let sentAt = world.now
         let completion: (Result<NotificationOutcome, HubError>) -> Void = { [self] result in
             let status: Int?
@@ -114,7 +114,7 @@ public final class OperatorConsole: Host {
             calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status,
                                        failure: status == nil ? "\(result)" : nil))
             world.record(layer: "operator", host: Self.name, kind: .operatorResult,
-                         [.result: status.map(String.init) ?? "no HTTP answer"])
+                         [.result: .string(status.map(String.init) ?? "no HTTP answer")])
         }
         // XML that is not a toast, tile or badge has no payload: the native send refuses it, as the SDK does.
         guard let p = Self.payload(format, payload, headers: headers) else {

@@ -154,7 +154,7 @@ public final class Simulation {
     public func at(_ time: VirtualTime, _ label: String = "step", _ action: @escaping () -> Void) {
         world.schedule(at: time) { [unowned world] in
             world.newCorrelation()
-            world.record(layer: "scenario", host: "scenario", kind: .scenarioStep, [.step: label])
+            world.record(layer: "scenario", host: "scenario", kind: .scenarioStep, [.step: .string(label)])
             action()
         }
     }

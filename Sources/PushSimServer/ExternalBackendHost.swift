@@ -38,7 +38,7 @@ final class ExternalBackendHost: PushSimNetwork.Host {
             case .unreachable(let why): (.unreachable, "cannot reach \(address): \(why)")
             case .malformed(let why): (.unreachable, "the answer is not HTTP: \(why)")
             }
-            world.record(layer: "backend", host: me, kind: .externalFailed, [.address: "\(address)", .reason: reason])
+            world.record(layer: "backend", host: me, kind: .externalFailed, [.address: "\(address)", .reason: .string(reason)])
             world.fail(exchange, with: transport)
         }
     }

@@ -19,7 +19,7 @@ struct CustomClientLogicTests {
                 device.storage[Device.registrationIDKey] = id
                 let body = "{\"Platform\":\"apns\",\"Handle\":\"\(handle.uppercased())\",\"Tags\":[]}"
                 device.callBackend(.register, "PUT", "/api/register/\(id)", contentType: "application/json", body: body) { _ in
-                    device.record(.appRegistered, [.registration: id])
+                    device.record(.appRegistered, [.registration: .string(id)])
                 }
             }
         }

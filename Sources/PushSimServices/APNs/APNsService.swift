@@ -209,7 +209,7 @@ public final class APNsService: Host, CallReceiver {
             guard admitted else { return reject(.tooManyRequests, id: notification.apnsID, reply: reply, world: world) }
         }
         world.record(layer: "apns", host: Self.name, kind: .apnsAccepted,
-                     [Self.messageIDField: notification.apnsID, .token: shortToken(notification.token), .device: record.device])
+                     [Self.messageIDField: .string(notification.apnsID), .token: .string(shortToken(notification.token)), .device: .string(record.device)])
         // Success: 200, empty body, apns-id header (§1.8, A-RESP).
         reply.send(HTTPResponse(status: 200, headers: HTTPHeaders("apns-id", notification.apnsID)), world: world)
         deliver(notification, record: record, world: world)
@@ -217,7 +217,7 @@ public final class APNsService: Host, CallReceiver {
 
     private func reject(_ rejection: APNsRejection, id: String, reply: Reply, world: World) {
         world.record(layer: "apns", host: Self.name, kind: .apnsRejected,
-                     [.status: rejection.status, .reason: rejection.reason])
+                     [.status: .int(rejection.status), .reason: .string(rejection.reason)])
         reply.send(rejection.response(apnsID: id), world: world)
     }
 
@@ -250,11 +250,11 @@ public final class APNsService: Host, CallReceiver {
         let (n, record) = (push.notification, push.record)
         switch DeviceAnswer(result) {
         case .shown:
-            world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, [Self.messageIDField: n.apnsID, .device: record.device])
+            world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, [Self.messageIDField: .string(n.apnsID), .device: .string(record.device)])
         case .handleGone:
             tokens.invalidate(n.token, at: world.now)
             world.record(layer: "apns", host: Self.name, kind: .apnsTokenInvalidated,
-                         [.token: shortToken(n.token), .device: record.device, .why: "app no longer installed for this token"])
+                         [.token: .string(shortToken(n.token)), .device: .string(record.device), .why: "app no longer installed for this token"])
         case .unreachable:
             keep(n, record: record, world: world)
         }
@@ -263,7 +263,7 @@ public final class APNsService: Host, CallReceiver {
     private func keep(_ n: APNsNotification, record: HandleRecord, world: World) {
         if n.expiration == 0 {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                         [Self.messageIDField: n.apnsID, .reason: "device unreachable and apns-expiration is 0 (single attempt)"])
+                         [Self.messageIDField: .string(n.apnsID), .reason: "device unreachable and apns-expiration is 0 (single attempt)"])
             return
         }
         var expiresAt = world.now + configuration.maxStorage
@@ -273,17 +273,17 @@ public final class APNsService: Host, CallReceiver {
         }
         if expiresAt <= world.now {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                         [Self.messageIDField: n.apnsID, .reason: "device unreachable and apns-expiration has passed"])
+                         [Self.messageIDField: .string(n.apnsID), .reason: "device unreachable and apns-expiration has passed"])
             return
         }
         let key = record.device + "|" + record.app
         if let older = stored[key] {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                         [Self.messageIDField: older.notification.apnsID, .reason: "replaced by a newer notification for the same app (APNs keeps one)"])
+                         [Self.messageIDField: .string(older.notification.apnsID), .reason: "replaced by a newer notification for the same app (APNs keeps one)"])
         }
         stored[key] = Stored(notification: n, correlation: world.correlation, device: record.device, app: record.app,
                              storedAt: world.now, expiresAt: expiresAt)
-        world.record(layer: "apns", host: Self.name, kind: .apnsStored, [Self.messageIDField: n.apnsID, .device: record.device])
+        world.record(layer: "apns", host: Self.name, kind: .apnsStored, [Self.messageIDField: .string(n.apnsID), .device: .string(record.device)])
     }
 
     // MARK: Device side
@@ -309,7 +309,7 @@ public final class APNsService: Host, CallReceiver {
             world.inCorrelation(s.correlation) {
                 if s.expiresAt <= world.now {
                     world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
-                                 [Self.messageIDField: s.notification.apnsID, .reason: "expired while the device was unreachable"])
+                                 [Self.messageIDField: .string(s.notification.apnsID), .reason: "expired while the device was unreachable"])
                 } else if let record = tokens[s.notification.token] {
                     deliver(s.notification, record: record, world: world)
                 }

@@ -155,7 +155,7 @@ public final class FCMService: Host, CallReceiver {
         }
         let token = "ya29." + random.string(count: 40, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         accessTokens.issue(token, to: project.serviceAccount, expiresAt: world.now + .seconds(3_599))
-        world.record(layer: "fcm", host: Self.name, kind: .fcmAccessTokenIssued, [.account: iss])
+        world.record(layer: "fcm", host: Self.name, kind: .fcmAccessTokenIssued, [.account: .string(iss)])
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json"],
             text: #"{"access_token":"\#(token)","expires_in":3599,"token_type":"Bearer"}"#))
     }
@@ -165,7 +165,7 @@ public final class FCMService: Host, CallReceiver {
     private func handleSend(_ request: HTTPRequest, exchange: Exchange, world: World) {
         var reply = Reply(exchange: exchange)
         func fail(_ e: FCMError) {
-            world.record(layer: "fcm", host: Self.name, kind: .fcmRejected, [.status: e.httpStatus, .error: e.errorCode ?? e.status])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmRejected, [.status: .int(e.httpStatus), .error: .string(e.errorCode ?? e.status)])
             reply.send(e.response, world: world)
         }
         if let fault = faultInterpreter.match(faults, at: world.now) {
@@ -206,7 +206,7 @@ public final class FCMService: Host, CallReceiver {
         if let limit = tokenInactivityLimit, world.now >= record.lastActiveAt + limit {
             tokens.invalidate(token, at: record.lastActiveAt + limit)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenExpired,
-                         [.token: shortToken(token), .device: record.device, .inactiveSince: record.lastActiveAt.description])
+                         [.token: .string(shortToken(token)), .device: .string(record.device), .inactiveSince: .string(record.lastActiveAt.description)])
             return fail(.unregistered)
         }
         accept(message, project: project, record: record, reply: reply, world: world)
@@ -217,7 +217,7 @@ public final class FCMService: Host, CallReceiver {
         let (name, body) = message.validateOnly ? Self.successBody(project: project.projectID, messageID: "fake_message_id")
             : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
         world.record(layer: "fcm", host: Self.name, kind: .fcmAccepted,
-                     [Self.messageIDField: name, .device: record?.device ?? "-", .validateOnly: message.validateOnly])
+                     [Self.messageIDField: .string(name), .device: .string(record?.device ?? "-"), .validateOnly: .bool(message.validateOnly)])
         reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, body: body), world: world)
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
@@ -294,23 +294,23 @@ public final class FCMService: Host, CallReceiver {
         switch DeviceAnswer(result) {
         case .shown:
             tokens.touch(entry.token, at: world.now)
-            world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, [Self.messageIDField: entry.name, .device: device])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, [Self.messageIDField: .string(entry.name), .device: .string(device)])
         case .handleGone:
             tokens.invalidate(entry.token, at: world.now)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenInvalidated,
-                         [.token: shortToken(entry.token), .device: device, .why: "app no longer installed for this token"])
+                         [.token: .string(shortToken(entry.token)), .device: .string(device), .why: "app no longer installed for this token"])
         case .unreachable:
             if entry.message.ttlSeconds == 0 {
                 world.record(layer: "fcm", host: Self.name, kind: .notificationDropped,
-                             [Self.messageIDField: entry.name, .reason: "device unreachable and ttl is 0"])
+                             [Self.messageIDField: .string(entry.name), .reason: "device unreachable and ttl is 0"])
                 return
             }
             var queue = queues[device] ?? FCMOfflineQueue()
             for event in queue.add(entry) {
-                world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, [Self.messageIDField: event.name, .reason: event.reason])
+                world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, [Self.messageIDField: .string(event.name), .reason: .string(event.reason)])
             }
             queues[device] = queue
-            world.record(layer: "fcm", host: Self.name, kind: .fcmStored, [Self.messageIDField: entry.name, .device: device, .pending: queue.messages.count])
+            world.record(layer: "fcm", host: Self.name, kind: .fcmStored, [Self.messageIDField: .string(entry.name), .device: .string(device), .pending: .int(queue.messages.count)])
         }
     }
 
@@ -324,7 +324,7 @@ public final class FCMService: Host, CallReceiver {
                                payload: Array(#"{"message_type":"deleted_messages"}"#.utf8)) { [self] status in
                 switch status {
                 case 200?:
-                    world.record(layer: "fcm", host: Self.name, kind: .fcmDeletedMessagesSent, [.device: device])
+                    world.record(layer: "fcm", host: Self.name, kind: .fcmDeletedMessagesSent, [.device: .string(device)])
                 case nil:
                     var queue = queues[device] ?? FCMOfflineQueue()
                     if queue.deletedNotice == nil { queue.deletedNotice = notice }
@@ -354,7 +354,7 @@ public final class FCMService: Host, CallReceiver {
             for entry in entries {
                 world.inCorrelation(entry.correlation) {
                     if entry.expiresAt <= world.now {
-                        world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, [Self.messageIDField: entry.name, .reason: "ttl passed while the device was offline"])
+                        world.record(layer: "fcm", host: Self.name, kind: .notificationDropped, [Self.messageIDField: .string(entry.name), .reason: "ttl passed while the device was offline"])
                     } else {
                         deliver(entry, device: exchange.caller, world: world)
                     }

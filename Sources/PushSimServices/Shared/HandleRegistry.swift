@@ -180,7 +180,7 @@ extension HandleRegistry {
             issue(h, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
                                   issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }, lastActiveAt: world.now))
             world.record(layer: service, host: service, kind: issuedKind,
-                         [.device: exchange.caller, .app: ask.app, .handle: shortToken(h)])
+                         [.device: .string(exchange.caller), .app: .string(ask.app), .handle: .string(shortToken(h))])
             handle = h
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200,

@@ -47,7 +47,7 @@ package enum RetiredEndpoints {
     static func answer(_ request: HTTPRequest, exchange: Exchange, world: World, service: String) {
         let response = gcmHosts.contains(request.authority) ? gcmResponse : legacyFCMResponse
         world.record(layer: service, host: service, kind: .endpointRetired,
-                     [.authority: request.authority, .path: request.path, .status: response.status])
+                     [.authority: .string(request.authority), .path: .string(request.path), .status: .int(response.status)])
         world.respond(to: exchange, with: response)
     }
 

@@ -156,10 +156,10 @@ extension World {
         switch fault.effect {
         case .slow(let d):
             record(layer: service, host: service, kind: .faultInjected,
-                   [.fault: fault.label, .injected: true, .delay: d.description])
+                   [.fault: .string(fault.label), .injected: true, .delay: .string(d.description)])
         default:
             record(layer: service, host: service, kind: .faultInjected,
-                   [.fault: fault.label, .injected: true, .status: status ?? 0, .reason: reason])
+                   [.fault: .string(fault.label), .injected: true, .status: .int(status ?? 0), .reason: .string(reason)])
         }
     }
 }

@@ -176,7 +176,7 @@ public final class WNSService: Host, CallReceiver {
         let messageID = random.hex(bytes: 8, uppercase: true)
         var reply = Reply(exchange: exchange)
         func fail(_ r: WNSRejection) {
-            world.record(layer: "wns", host: Self.name, kind: .wnsRejected, [.status: r.status, .error: r.description])
+            world.record(layer: "wns", host: Self.name, kind: .wnsRejected, [.status: .int(r.status), .error: .string(r.description)])
             reply.send(r.response(messageID: messageID), world: world)
         }
         if let fault = faultInterpreter.match(faults, at: world.now) {
@@ -214,14 +214,14 @@ public final class WNSService: Host, CallReceiver {
         }
         if offlineToast {
             world.record(layer: "wns", host: Self.name, kind: .wnsAccepted,
-                         [Self.messageIDField: messageID, .type: type.rawValue, .device: record.device, .status: "dropped"])
+                         [Self.messageIDField: .string(messageID), .type: .string(type.rawValue), .device: .string(record.device), .status: "dropped"])
         } else {
-            world.record(layer: "wns", host: Self.name, kind: .wnsAccepted, [Self.messageIDField: messageID, .type: type.rawValue, .device: record.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsAccepted, [Self.messageIDField: .string(messageID), .type: .string(type.rawValue), .device: .string(record.device)])
         }
         reply.send(HTTPResponse(status: 200, headers: headers), world: world)
         if offlineToast && offlineToasts == .drop {
             world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                         [Self.messageIDField: messageID, .reason: "device offline and wns/toast is not cached"])
+                         [Self.messageIDField: .string(messageID), .reason: "device offline and wns/toast is not cached"])
             return
         }
         let forwarded = request.headers.filter { fieldName($0.name, hasPrefix: "x-wns-") && !sameFieldName($0.name, "x-wns-requestforstatus") }
@@ -247,28 +247,28 @@ public final class WNSService: Host, CallReceiver {
         let (n, cachePolicy) = (push.notification, push.cachePolicy)
         switch DeviceAnswer(result) {
         case .shown:
-            world.record(layer: "wns", host: Self.name, kind: .wnsDelivered, [Self.messageIDField: n.messageID, .device: n.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsDelivered, [Self.messageIDField: .string(n.messageID), .device: .string(n.device)])
         case .handleGone:
             channels.invalidate(n.token, at: world.now)
-            world.record(layer: "wns", host: Self.name, kind: .wnsChannelInvalidated, [.device: n.device, .why: "app no longer installed for this channel"])
+            world.record(layer: "wns", host: Self.name, kind: .wnsChannelInvalidated, [.device: .string(n.device), .why: "app no longer installed for this channel"])
         case .unreachable:
             guard n.type == .toast ? offlineToasts == .keepLast : n.type.isCached(policy: cachePolicy) else {
                 world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                             [Self.messageIDField: n.messageID, .reason: "device offline and \(n.type.rawValue) is not cached"])
+                             [Self.messageIDField: .string(n.messageID), .reason: "device offline and \(n.type.rawValue) is not cached"])
                 return
             }
             if let reason = expiryReason(n, world: world) {
                 world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                             [Self.messageIDField: n.messageID, .reason: "device offline and " + reason])
+                             [Self.messageIDField: .string(n.messageID), .reason: .string("device offline and " + reason)])
                 return
             }
             let key = n.token + "|" + n.type.rawValue
             if let old = cache[key] {
                 world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                             [Self.messageIDField: old.messageID, .reason: "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
+                             [Self.messageIDField: .string(old.messageID), .reason: "replaced by a newer \(n.type.rawValue) (WNS keeps the last one)"])
             }
             cache[key] = n
-            world.record(layer: "wns", host: Self.name, kind: .wnsCached, [Self.messageIDField: n.messageID, .device: n.device])
+            world.record(layer: "wns", host: Self.name, kind: .wnsCached, [Self.messageIDField: .string(n.messageID), .device: .string(n.device)])
         }
     }
 
@@ -299,7 +299,7 @@ public final class WNSService: Host, CallReceiver {
                 world.inCorrelation(n.correlation) {
                     if let reason = expiryReason(n, world: world) {
                         world.record(layer: "wns", host: Self.name, kind: .notificationDropped,
-                                     [Self.messageIDField: n.messageID, .reason: "cached but " + reason])
+                                     [Self.messageIDField: .string(n.messageID), .reason: .string("cached but " + reason)])
                     } else {
                         deliver(n, cachePolicy: "cache", world: world)
                     }
