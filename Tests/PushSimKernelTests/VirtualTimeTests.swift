@@ -50,6 +50,53 @@ struct VirtualTimeTests {
         #expect(VirtualDuration.parse(slice) == .milliseconds(250))
     }
 
+    /// The former reading of a duration, by grapheme clusters: the reference the byte reading
+    /// (``VirtualDuration/scan(utf8:)``) must agree with.
+    private static func scanByCharacters(_ text: Substring) -> VirtualDuration.Scanned {
+        var rest = text, total: Int64 = 0, previousUnit = Int64.max, overflow = false
+        guard !rest.isEmpty else { return .malformed }
+        while !rest.isEmpty {
+            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            rest = rest.dropFirst(digits.count)
+            let unit = rest.prefix(while: { $0.isASCII && $0.isLetter })
+            rest = rest.dropFirst(unit.count)
+            guard !digits.isEmpty, let size = VirtualDuration.units.first(where: { $0.0 == unit })?.1, size < previousUnit else { return .malformed }
+            previousUnit = size
+            guard let n = Int64(digits) else { overflow = true; continue }
+            let (product, o1) = n.multipliedReportingOverflow(by: size)
+            let (sum, o2) = total.addingReportingOverflow(product)
+            if o1 || o2 { overflow = true } else { total = sum }
+        }
+        return overflow ? .overflow : .value(VirtualDuration(microseconds: total))
+    }
+
+    /// Bytes and grapheme clusters read durations alike: well formed, too long (digits past 64
+    /// bits, or a sum past them) and malformed ones, with signs, spaces, upper case, combining
+    /// marks after a digit or a unit, non-ASCII digits and letters, CR LF, and in slices.
+    @Test func scanByBytesAgreesWithScanByCharacters() {
+        let pieces = ["0", "1", "7", "25", "999", "9223372036854775807", "99999999999999999999", "000",
+                      "us", "ms", "s", "m", "h", "d", "S", "x", "sec", "+", "-", " ", ".", ",",
+                      "\u{301}", "é", "e\u{301}", "١", "\r\n", "\t", "ﬀ", "😀", "\u{200D}"]
+        var texts = ["", "5s", "2h59s", "1d12h", "1m30s500ms", "30s1m", "1s1s", "1h30", "99999999999999999999d1s",
+                     "9223372036854775807us", "9223372036854775808us", "106751991d", "106751992d", "5\u{301}s", "5s\u{301}",
+                     "+5s", "١s", "5\r\n"]
+        var r = SeededRandom(seed: 2026)
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<(1 + r.int(below: 6)) {
+                // Mostly well-formed parts (digits then a unit), sometimes anything.
+                text += r.chance(Ratio(3, 4)) ? pieces[r.int(below: 8)] + pieces[8 + r.int(below: 6)] : pieces[r.int(below: pieces.count)]
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            #expect(VirtualDuration.scan(Substring(text)) == Self.scanByCharacters(Substring(text)), "\(text.debugDescription)")
+            let framed = "at " + text + " x"
+            let slice = framed.dropFirst(3).dropLast(2)
+            #expect(VirtualDuration.scan(slice) == Self.scanByCharacters(slice), "\(text.debugDescription) in a slice")
+        }
+    }
+
     @Test func descriptionRoundTripsThroughParse() {
         var fixed: [VirtualDuration] = [.zero, .microseconds(1), .microseconds(1_500), .milliseconds(250),
                                         .seconds(59), .minutes(61), .hours(25), .days(3_650),
