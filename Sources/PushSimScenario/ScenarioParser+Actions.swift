@@ -25,9 +25,8 @@ extension ScenarioParser.Session {
                 hint: "steps run in file order; use at +<duration> for a time relative to the previous step")
         }
         cursor = time
-        let usage = "write at <time> <device> <action>, e.g. at \(token.text) bob-iphone install"
         guard let device = t.peek, device.isWord, !ScenarioParser.statementKeywords.contains(device.text) else {
-            throw t.expected("a device action after \"at \(token.text)\"", hint: usage)
+            throw t.expected("a device action after \"at \(token.text)\"", hint: "write at <time> <device> <action>, e.g. at \(token.text) bob-iphone install")
         }
         try deviceAction(&t, at: time)
     }
@@ -332,16 +331,6 @@ extension ScenarioParser.Session {
 
     /// `apns,wns` as `apns`, `,`, `wns`, each with its column.
     private func pieces(_ token: ScenarioToken) -> [(text: String, column: Int)] {
-        var result: [(text: String, column: Int)] = []
-        var column = token.column
-        for c in token.text {
-            if c == "," || result.last == nil || result.last?.text == "," {
-                result.append((String(c), column))
-            } else {
-                result[result.count - 1].text.append(c)
-            }
-            column += 1
-        }
-        return result
+        ScenarioParser.commaPieces(token.text, column: token.column)
     }
 }

@@ -2,15 +2,21 @@ import PushSimKernel
 import PushSimBackend
 import PushSimDevices
 
+extension ScenarioParser {
+    /// The operations an app calls, by name: what `expect <device> <operation> status <code>` may name.
+    static let appCallNames = AppOperation.allCases.filter(\.isAppCall).map(\.rawValue)
+    /// How to write an expectation, the hint when one cannot be read.
+    static let expectUsage = "write expect <device> shows \"<text>\" | nothing | <n> notifications, "
+        + "or expect <device> \(appCallNames.joined(separator: "|")) status <code>"
+}
+
 /// `expect <device> shows ... [by <time>]` and `expect <device> <operation> status <code> [by <time>]`.
 extension ScenarioParser.Session {
     /// Reads an expectation; `by 6s` is absolute, `by +1s` is relative to the cursor on this line.
     mutating func expectStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         let keyword = t.next()!
-        let names = AppOperation.allCases.filter(\.isAppCall).map(\.rawValue)
-        let operations = names.joined(separator: "|")
-        let usage = "write expect <device> shows \"<text>\" | nothing | <n> notifications, "
-            + "or expect <device> \(operations) status <code>"
+        let names = ScenarioParser.appCallNames
+        let usage = ScenarioParser.expectUsage
         let device = try t.word("a device name after expect", hint: usage)
         let kind: ExpectationKind
         if device.text == "invariant" {
@@ -48,13 +54,13 @@ extension ScenarioParser.Session {
             kind = .testSendResults(count: try t.number("a number of results", as: Int.self).0)
         } else {
             if device.text != "operator" { use(device, t) }
-            kind = try deviceExpectation(&t, device: device, names: names, operations: operations, usage: usage)
+            kind = try deviceExpectation(&t, device: device, names: names, usage: usage)
         }
         try by(&t, keyword: keyword, kind: kind)
     }
 
     /// What a device (or the operator) saw: `shows …`, `never shows …`, `<operation> status <code>`.
-    private mutating func deviceExpectation(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, names: [String], operations: String,
+    private mutating func deviceExpectation(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, names: [String],
                                             usage: String) throws(ScenarioDiagnostic) -> ExpectationKind {
         let what = try t.word("shows, never shows, badge, woke or an operation (\(names.joined(separator: ", ")))", hint: usage)
         let kind: ExpectationKind

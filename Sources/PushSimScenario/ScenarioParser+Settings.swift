@@ -190,12 +190,12 @@ extension ScenarioParser.Session {
     /// `5ms..80ms` (min must not exceed max) or `10ms` (min == max).
     private func latencyRange(_ token: ScenarioToken, _ t: ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> (VirtualDuration, VirtualDuration) {
         let text = token.text
-        guard let dots = text.firstRange(of: "..") else {
+        guard let (dots, charactersToHigh) = ScenarioParser.firstRange(of: "..", in: text) else {
             let d = try ScenarioParser.duration(text[...], at: t.location(token))
             return (d, d)
         }
         let low = try ScenarioParser.duration(text[..<dots.lowerBound], at: t.location(token))
-        let highColumn = token.column + text.distance(from: text.startIndex, to: dots.upperBound)
+        let highColumn = token.column + charactersToHigh
         let high = try ScenarioParser.duration(text[dots.upperBound...], at: t.location(column: highColumn))
         guard low <= high else {
             throw ScenarioDiagnostic(location: t.location(token),

@@ -7,7 +7,8 @@ extension ScenarioParser {
     ///
     /// Every reading method either returns what it read or throws a diagnostic that says what was
     /// expected and what was found, located at the offending token, or just after the statement
-    /// when a word is missing.
+    /// when a word is missing. What was expected and the hint are taken as autoclosures: they are
+    /// written out only for a diagnostic, not on every statement read.
     struct Tokens {
         let line: ScenarioLine
         let path: String
@@ -56,37 +57,37 @@ extension ScenarioParser {
         }
 
         /// Consumes a bare word (a name or a keyword-like value).
-        mutating func word(_ what: String, hint: String? = nil) throws(ScenarioDiagnostic) -> ScenarioToken {
-            guard let token = peek, token.isWord else { throw expected(what, hint: hint) }
+        mutating func word(_ what: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) -> ScenarioToken {
+            guard let token = peek, token.isWord else { throw expected(what(), hint: hint()) }
             index += 1
             return token
         }
 
         /// Consumes a double-quoted string.
-        mutating func string(_ what: String, hint: String? = nil) throws(ScenarioDiagnostic) -> ScenarioToken {
-            guard let token = peek, token.kind == .string else { throw expected(what, hint: hint) }
+        mutating func string(_ what: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) -> ScenarioToken {
+            guard let token = peek, token.kind == .string else { throw expected(what(), hint: hint()) }
             index += 1
             return token
         }
 
         /// Consumes a word or a string (for values that may contain spaces, such as passwords).
-        mutating func text(_ what: String, hint: String? = nil) throws(ScenarioDiagnostic) -> ScenarioToken {
-            guard let token = next() else { throw expected(what, hint: hint) }
+        mutating func text(_ what: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) -> ScenarioToken {
+            guard let token = next() else { throw expected(what(), hint: hint()) }
             return token
         }
 
         /// Consumes the bare word `keyword`.
-        mutating func keyword(_ keyword: String, hint: String? = nil) throws(ScenarioDiagnostic) {
-            guard skip(keyword) else { throw expected("\"\(keyword)\"", hint: hint) }
+        mutating func keyword(_ keyword: String, hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) {
+            guard skip(keyword) else { throw expected("\"\(keyword)\"", hint: hint()) }
         }
 
         /// Throws if any token is left: `unexpected "foo" after the end of the statement`.
-        func finish(hint: String? = nil) throws(ScenarioDiagnostic) {
+        func finish(hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) {
             guard let extra = peek else { return }
             throw ScenarioDiagnostic(
                 location: location(extra),
                 message: "unexpected \(extra.quoted) after the end of the statement",
-                hint: hint ?? "one statement per line; a comment starts with #")
+                hint: hint() ?? "one statement per line; a comment starts with #")
         }
     }
 }

@@ -19,6 +19,9 @@ extension ScenarioParser {
 
     static let durationHint = "units are us, ms, s, m, h, d; combine them largest first, e.g. 2h59s"
 
+    /// The hint for a time (`at`, `by`, `from`): ``durationHint`` and what `+` means.
+    static let timeHint = "\(durationHint); +<duration> is relative to the previous step"
+
     /// The latest time a scenario may name (``VirtualDuration/longestWritten`` after the start).
     static let latestWritten = VirtualTime.zero + .longestWritten
 
@@ -62,6 +65,65 @@ extension ScenarioParser {
     }
 }
 
+/// Cutting a word into pieces, as grapheme clusters (characters) do it, by bytes when the text
+/// allows: for ASCII text without CR each character is one byte (CR LF is the only pair of ASCII
+/// scalars that is one character), so a search or a cut by bytes lands where one by characters
+/// does, and counts the same columns. Each has its reading by characters beside it, which any
+/// other text takes, and which the tests compare it with.
+extension ScenarioParser {
+    /// Whether every character of `text` is one byte: all ASCII, no CR.
+    static func isByteText(_ text: String) -> Bool { text.allBytes { $0 < 0x80 && $0 != 0x0D } }
+
+    /// Where `separator` first occurs in `text`, and how many characters come before its end (to
+    /// place what follows it): `firstRange(of:)`, by bytes when both are byte text.
+    static func firstRange(of separator: String, in text: String) -> (range: Range<String.Index>, charactersToEnd: Int)? {
+        guard isByteText(text), isByteText(separator) else { return firstRangeByCharacters(of: separator, in: text) }
+        guard let offset = text.byteOffset(of: separator) else { return nil }
+        let utf8 = text.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: offset)
+        let upper = utf8.index(lower, offsetBy: separator.utf8.count)
+        return (lower..<upper, offset + separator.utf8.count)
+    }
+
+    /// ``firstRange(of:in:)`` by characters, for any text.
+    static func firstRangeByCharacters(of separator: String, in text: String) -> (range: Range<String.Index>, charactersToEnd: Int)? {
+        guard let range = text.firstRange(of: separator) else { return nil }
+        return (range, text.distance(from: text.startIndex, to: range.upperBound))
+    }
+
+    /// `apns,wns` as `apns`, `,`, `wns`, each with its column when `text` starts at `column`:
+    /// each comma is a piece, and so is each run of other characters. By bytes for byte text.
+    static func commaPieces(_ text: String, column: Int) -> [(text: String, column: Int)] {
+        guard isByteText(text) else { return commaPiecesByCharacters(text, column: column) }
+        var text = text
+        return text.withUTF8 { bytes in
+            var result: [(text: String, column: Int)] = []
+            var start = 0   // of the run of non-commas being read
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: ",") {
+                if i > start { result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self), column + start)) }
+                if i < bytes.count { result.append((",", column + i)) }
+                start = i + 1
+            }
+            return result
+        }
+    }
+
+    /// ``commaPieces(_:column:)`` by characters, for any text.
+    static func commaPiecesByCharacters(_ text: String, column: Int) -> [(text: String, column: Int)] {
+        var result: [(text: String, column: Int)] = []
+        var column = column
+        for c in text {
+            if c == "," || result.last == nil || result.last?.text == "," {
+                result.append((String(c), column))
+            } else {
+                result[result.count - 1].text.append(c)
+            }
+            column += 1
+        }
+        return result
+    }
+}
+
 extension ScenarioParser.Tokens {
     /// Consumes a duration such as `250ms`.
     mutating func duration() throws(ScenarioDiagnostic) -> VirtualDuration {
@@ -71,7 +133,7 @@ extension ScenarioParser.Tokens {
 
     /// Consumes a time: `5s` (absolute) or `+2s` (relative to the cursor), returning its token too.
     mutating func time() throws(ScenarioDiagnostic) -> (ScenarioParser.TimeSpec, ScenarioToken) {
-        let hint = "\(ScenarioParser.durationHint); +<duration> is relative to the previous step"
+        let hint = ScenarioParser.timeHint
         let token = try word("a time such as 5s or +2s", hint: hint)
         let relative = token.text.hasPrefix("+")
         let text = relative ? token.text.dropFirst() : token.text[...]
@@ -165,11 +227,10 @@ extension ScenarioParser.Tokens {
     mutating func choice<E: RawRepresentable & CaseIterable>(
         _ type: E.Type, what: String, plural: String
     ) throws(ScenarioDiagnostic) -> E where E.RawValue == String {
-        let names = E.allCases.map(\.rawValue).joined(separator: ", ")
-        let hint = "\(plural) are \(names)"
-        let token = try word("\(what) (\(names))", hint: hint)
+        func names() -> String { E.allCases.map(\.rawValue).joined(separator: ", ") }
+        let token = try word("\(what) (\(names()))", hint: "\(plural) are \(names())")
         guard let value = E(rawValue: token.text) else {
-            throw ScenarioDiagnostic(location: location(token), message: "unknown \(what) \(token.quoted)", hint: hint)
+            throw ScenarioDiagnostic(location: location(token), message: "unknown \(what) \(token.quoted)", hint: "\(plural) are \(names())")
         }
         return value
     }

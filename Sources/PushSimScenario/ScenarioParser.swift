@@ -38,18 +38,23 @@ public enum ScenarioParser {
     /// Parses `text`; `path` is used in locations. Reports every problem found, recovering at the
     /// next line, never stopping at the first; diagnostics come in file order.
     public static func parse(_ text: String, path: String) -> Result<Scenario, ScenarioParseFailure> {
-        let lines = ScenarioLexer.lines(text).enumerated().map { offset, line in
-            ScenarioLexer.lex(line, line: offset + 1, path: path)
-        }
+        let lines = ScenarioLexer.lexLines(text, path: path)
         var session = Session(path: path)
-        // Devices may be used before they are declared, so learn their names first.
-        for (line, _) in lines where line.tokens.count >= 2 && line.tokens[0].isWord("device") && line.tokens[1].isWord {
-            session.declaredNames.insert(line.tokens[1].text)
-        }
-        // Populations must be declared before use (their members are made then); remember where
-        // each is declared, to say so when one is used too early.
-        for (line, _) in lines where line.tokens.count >= 2 && line.tokens[0].isWord("devices") && line.tokens[1].isWord {
-            if session.populationLines[line.tokens[1].text] == nil { session.populationLines[line.tokens[1].text] = line.number }
+        session.actions.reserveCapacity(lines.count)
+        session.deviceUses.reserveCapacity(lines.count)
+        lines.withUnsafeBufferPointer { lines in   // each line's tokens read in place, not copied with the line
+            for i in lines.indices {
+                let tokens = lines[i].0.tokens
+                guard tokens.count >= 2, tokens[1].isWord else { continue }
+                if tokens[0].isWord("device") {
+                    // Devices may be used before they are declared, so learn their names first.
+                    session.declaredNames.insert(tokens[1].text)
+                } else if tokens[0].isWord("devices"), session.populationLines[tokens[1].text] == nil {
+                    // Populations must be declared before use (their members are made then);
+                    // remember where each is declared, to say so when one is used too early.
+                    session.populationLines[tokens[1].text] = lines[i].0.number
+                }
+            }
         }
         for (line, problem) in lines { session.read(line, lexProblem: problem) }
         return session.finish()
