@@ -4,8 +4,8 @@ import PushSimKernel
 
 /// Every fast path of the scenario front end answers as the general reading it stands in for:
 /// lexing a line's bytes against lexing its scalars, splitting lines by bytes against splitting
-/// by scalars, quoting by bytes against quoting by scalars, and cutting words by bytes against
-/// cutting them by characters.
+/// by scalars, quoting by bytes against quoting by scalars, cutting words by bytes against cutting
+/// them by characters, and writing statements into bytes against `String` interpolation.
 @Suite("Scenario front end: fast paths agree with the general readings")
 struct ScenarioFastPathTests {
     /// Pieces of lines: words, keywords, quotes and escapes (good and bad), comments, whitespace
@@ -139,5 +139,19 @@ struct ScenarioFastPathTests {
             let a = ScenarioParser.firstRange(of: "..", in: text), b = ScenarioParser.firstRangeByCharacters(of: "..", in: text)
             #expect(a?.range == b?.range && a?.charactersToEnd == b?.charactersToEnd, "\(text.debugDescription)")
         }
+    }
+
+    @Test func statementTextWritesWhatStringInterpolationWrites() {
+        let ints: [Int] = [0, 1, 9, 10, 42, 99_999, -1, -10, Int.max, Int.min]
+        for n in ints {
+            #expect(StatementText("at \(n)s x").utf8 == Array("at \(n)s x".utf8))
+            #expect(StatementText("\(Int64(n))").utf8 == Array("\(Int64(n))".utf8))
+        }
+        for n: UInt64 in [0, 7, UInt64.max] { #expect(StatementText("seed \(n)").utf8 == Array("seed \(n)".utf8)) }
+        let name = "café-\u{301}phone", d = VirtualDuration.seconds(60)
+        #expect(StatementText("at \(3)s \(name) shows \(ScenarioLexer.quote("Hi \"Bob\"")) by +\(d)").utf8
+                == Array("at \(3)s \(name) shows \(ScenarioLexer.quote("Hi \"Bob\"")) by +\(d)".utf8))
+        #expect(StatementText("plain").utf8 == Array("plain".utf8))
+        #expect(StatementText(name).utf8 == Array(name.utf8))
     }
 }

@@ -72,13 +72,24 @@ public struct ExploreWorkload {
     /// What may be generated.
     public let options: ExploreOptions
     private var random: SeededRandom
-    private var lines: [String] = []
+    /// The scenario written so far as UTF-8, each statement ended by a line feed.
+    private var scenarioText: [UInt8] = []
+    /// How many statements ``scenarioText`` holds (a fault-phase message is numbered by it).
+    private var lineCount = 0
 
     /// The scenario text of `seed` under `options`.
     public static func scenario(seed: UInt64, options: ExploreOptions) -> String {
         var workload = ExploreWorkload(seed: seed, options: options)
+        workload.scenarioText.reserveCapacity(2_048)
         workload.write()
-        return workload.lines.joined(separator: "\n") + "\n"
+        return String(decoding: workload.scenarioText, as: UTF8.self)
+    }
+
+    /// Adds `statement` as the scenario's next line.
+    private mutating func line(_ statement: StatementText) {
+        scenarioText += statement.utf8
+        scenarioText.append(UInt8(ascii: "\n"))
+        lineCount += 1
     }
 
     private init(seed: UInt64, options: ExploreOptions) {
@@ -101,12 +112,12 @@ public struct ExploreWorkload {
     private mutating func write() {
         let flavour = options.flavour
         let client: ClientFlavour = flavour == .tutorial ? .tutorial : .recommended
-        lines.append("scenario \"explore \(flavour.rawValue) seed \(seed)\"")
-        lines.append("seed \(seed)")
-        lines.append("backend \(flavour.rawValue)")
+        line("scenario \"explore \(flavour.rawValue) seed \(seed)\"")
+        line("seed \(seed)")
+        line("backend \(flavour.rawValue)")
         let ttlDays: Int64? = random.chance(Ratio(1, 3)) ? [1, 7, 30][random.int(below: 3)] : nil
-        if let ttlDays { lines.append("hub ttl \(ttlDays)d") }
-        lines.append("network latency 5ms..\([20, 80, 400][random.int(below: 3)])ms")
+        if let ttlDays { line("hub ttl \(ttlDays)d") }
+        line("network latency 5ms..\([20, 80, 400][random.int(below: 3)])ms")
 
         let users = Array(Self.userNames.prefix(1 + random.int(below: Self.userNames.count)))
         var devices: [PlannedDevice] = []
@@ -121,19 +132,19 @@ public struct ExploreWorkload {
             // The tutorial's client meets the hardened backend now and then: its own defect (a, the
             // retry that re-sends a dead id) only shows when the backend passes the hub's 410 on.
             let backend = flavour == .tutorial && random.chance(Ratio(1, 3)) ? " backend hardened" : ""
-            lines.append("device \(d.name) \(d.platform.rawValue) user \(d.user) client \(client.rawValue)\(backend)")
+            line("device \(d.name) \(d.platform.rawValue) user \(d.user) client \(client.rawValue)\(backend)")
         }
 
         // Fault phase: everyone installs early, then random actions at increasing times.
         var now: Int64 = 0
         for i in devices.indices {
-            lines.append("at \(now)s \(devices[i].name) install")
+            line("at \(now)s \(devices[i].name) install")
             devices[i].installed = true
         }
         var loggedIn: [String: String] = [:]   // device → user (looked up only)
         now = 2
         for d in devices where random.chance(Ratio(2, 3)) {
-            lines.append("at \(now)s \(d.name) login \(d.user) password \(d.user)")
+            line("at \(now)s \(d.name) login \(d.user) password \(d.user)")
             loggedIn[d.name] = d.user
         }
         let steps = 1 + random.int(below: options.maxSteps)
@@ -144,24 +155,24 @@ public struct ExploreWorkload {
             switch random.int(below: 14) {
             case 0...3:
                 guard d.installed else { continue }
-                lines.append("at \(now)s \(d.name) login \(d.user) password \(d.user)")
+                line("at \(now)s \(d.name) login \(d.user) password \(d.user)")
                 loggedIn[d.name] = d.user
             case 4...6:
                 guard loggedIn[d.name] != nil else { continue }
                 let to = users[random.int(below: users.count)]
-                lines.append("at \(now)s \(d.name) send \"m\(lines.count)\" to \(to) via apns,fcm,wns")
+                line("at \(now)s \(d.name) send \"m\(lineCount)\" to \(to) via apns,fcm,wns")
             case 7:
                 guard loggedIn[d.name] != nil else { continue }
-                lines.append("at \(now)s \(d.name) logout")
+                line("at \(now)s \(d.name) logout")
                 loggedIn[d.name] = nil
             case 8:
-                lines.append("at \(now)s \(d.name) \(d.installed ? "uninstall" : "install")")
+                line("at \(now)s \(d.name) \(d.installed ? "uninstall" : "install")")
                 devices[i].installed.toggle()
                 loggedIn[d.name] = nil
             case 9:
-                lines.append("at \(now)s \(d.name) refresh-handle")
+                line("at \(now)s \(d.name) refresh-handle")
             case 10, 11:
-                lines.append("at \(now)s \(d.name) \(d.online ? "offline" : "online")")
+                line("at \(now)s \(d.name) \(d.online ? "offline" : "online")")
                 devices[i].online.toggle()
             case 12:
                 // A client asking for a tag that is not its user's (how defects i and g show: another
@@ -170,35 +181,35 @@ public struct ExploreWorkload {
                 let other = users[random.int(below: users.count)]
                 let tag = random.chance(Ratio(1, 2)) ? "from:\(other)" : "username:\(other)"
                 guard tag != "username:\(d.user)" else { continue }
-                lines.append("at \(now)s \(d.name) register with tags \(tag)")
+                line("at \(now)s \(d.name) register with tags \(tag)")
             default:
                 // A new phone restored from the same user's backup of the same platform.
                 guard !d.installed, let source = devices.first(where: { $0.platform == d.platform && $0.user == d.user && $0.name != d.name })
                 else { continue }
-                lines.append("at \(now)s \(d.name) restore from \(source.name)")
+                line("at \(now)s \(d.name) restore from \(source.name)")
                 devices[i].installed = true
             }
         }
 
         // Healed phase.
-        lines.append(Self.healedMarker)
+        line(StatementText(Self.healedMarker))
         var t = healAt
-        for d in devices where !d.online { lines.append("at \(t)s \(d.name) online") }
+        for d in devices where !d.online { line("at \(t)s \(d.name) online") }
         if let ttlDays {
             t += ttlDays * 86_400 + 60
             for d in devices where d.installed && loggedIn[d.name] != nil && random.chance(Ratio(1, 2)) {
-                lines.append("at \(t)s \(d.name) login \(d.user) password \(d.user)")
+                line("at \(t)s \(d.name) login \(d.user) password \(d.user)")
             }
         }
         t += 10
-        for d in devices where d.installed { lines.append("at \(t)s \(d.name) launch") }
+        for d in devices where d.installed { line("at \(t)s \(d.name) launch") }
         t += Self.settleTime.seconds
         for user in users where devices.contains(where: { $0.user == user }) {
             let text = "final to \(user)"
             for platform in DevicePlatform.allCases where devices.contains(where: { $0.user == user && $0.platform == platform }) {
-                lines.append("at \(t)s operator send \(Self.format(platform)) \(ScenarioLexer.quote(Self.payload(text, platform))) to \"username:\(user)\"")
+                line("at \(t)s operator send \(Self.format(platform)) \(ScenarioLexer.quote(Self.payload(text, platform))) to \"username:\(user)\"")
             }
-            lines.append("expect user \(user) shows \(ScenarioLexer.quote(text)) once on every device by +\(Self.convergenceBound)")
+            line("expect user \(user) shows \(ScenarioLexer.quote(text)) once on every device by +\(Self.convergenceBound)")
         }
     }
 
@@ -209,13 +220,13 @@ public struct ExploreWorkload {
             switch random.int(below: 3) {
             case 0:
                 let d = devices[random.int(below: devices.count)]
-                lines.append("network partition \(d.name) backend from \(from)s to \(to)s")
+                line("network partition \(d.name) backend from \(from)s to \(to)s")
             case 1:
-                lines.append("network loss 1/\([5, 10, 50][random.int(below: 3)]) from \(from)s to \(to)s")
+                line("network loss 1/\([5, 10, 50][random.int(below: 3)]) from \(from)s to \(to)s")
             default:
                 let service = PushServiceDescriptor.all[random.int(below: PushServiceDescriptor.all.count)].name
                 let fault = ["outage", "throttle", "internal-error", "slow 20s"][random.int(below: 4)]
-                lines.append("fault \(service) \(fault) from \(from)s to \(to)s")
+                line("fault \(service) \(fault) from \(from)s to \(to)s")
             }
         }
     }
@@ -317,5 +328,64 @@ public struct ExploreWorkload {
         case .android: return #"{"message":{"notification":{"body":"\#(text)"}}}"#
         case .windows: return #"<toast><visual><binding template="ToastText01"><text id="1">\#(text)</text></binding></visual></toast>"#
         }
+    }
+}
+
+/// One statement of a generated scenario, written by string interpolation straight into UTF-8
+/// bytes: `"at \(now)s \(d.name) install"` reads as it would as a `String`, without a `String`
+/// built per piece (`String` interpolation and `+=` cost some 500 instructions per piece, and
+/// explore writes some 30 statements of 5 to 10 pieces per seed). Integers are written in
+/// decimal and anything else by its `description`, as `String` interpolation writes them.
+struct StatementText: ExpressibleByStringInterpolation {
+    /// The statement's UTF-8 bytes.
+    var utf8: [UInt8]
+
+    /// The statement `text`.
+    init(_ text: String) {
+        utf8 = []
+        utf8.appendUTF8(text)
+    }
+
+    /// The statement `value`, written without interpolation.
+    init(stringLiteral value: String) { self.init(value) }
+
+    /// The statement the pieces of `stringInterpolation` make.
+    init(stringInterpolation: Interpolation) { utf8 = stringInterpolation.utf8 }
+
+    /// The pieces of an interpolated statement, appended as they come.
+    struct Interpolation: StringInterpolationProtocol {
+        /// The bytes written so far.
+        var utf8: [UInt8] = []
+
+        /// Room for the literal text and some 16 bytes per interpolated value.
+        init(literalCapacity: Int, interpolationCount: Int) { utf8.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+
+        /// A piece of the literal text.
+        mutating func appendLiteral(_ literal: String) { utf8.appendUTF8(literal) }
+
+        /// A string, as it is.
+        mutating func appendInterpolation(_ text: String) { utf8.appendUTF8(text) }
+
+        /// An integer (of at most 64 bits) in decimal, `-` before a negative one.
+        mutating func appendInterpolation(_ n: some FixedWidthInteger) {
+            if n < 0 { utf8.append(UInt8(ascii: "-")) }
+            appendDecimal(UInt64(n.magnitude))
+        }
+
+        /// `value`'s decimal digits, written from the last into a small buffer, then appended.
+        private mutating func appendDecimal(_ value: UInt64) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in   // UInt64.max has 20
+                var i = digits.count, rest = value
+                repeat {
+                    i -= 1
+                    digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                } while rest > 0
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+            }
+        }
+
+        /// Anything else by its description (``PushSimKernel/VirtualDuration`` as `60s`).
+        mutating func appendInterpolation(_ value: some CustomStringConvertible) { utf8.appendUTF8(value.description) }
     }
 }
