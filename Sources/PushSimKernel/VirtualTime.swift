@@ -223,9 +223,12 @@ public struct CalendarAnchor: Sendable, Hashable {
     return overflow ? ((a < 0) == (b < 0) ? .max : .min) : product
 }
 
+/// `n` in decimal, zero-padded to at least `width` digits; the digits are ASCII, so they are
+/// counted as bytes (`String.count` would walk grapheme clusters, once per time written).
 @usableFromInline func pad(_ n: Int64, _ width: Int) -> String {
     let s = String(n)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    let digits = s.utf8.count
+    return digits >= width ? s : String(repeating: "0", count: width - digits) + s
 }
 
 extension CalendarAnchor {
