@@ -97,10 +97,11 @@ enum ExpectationCheck {
     /// the last `app.login` of that user not followed by a logout, an uninstall or a reinstall.
     static func loggedIn(as user: String, by time: VirtualTime, in simulation: Simulation) -> [Device] {
         var current: [String: String] = [:]   // device → logged-in user (looked up only)
-        for e in simulation.world.trace.events where e.time <= time && e.layer == "device" {
-            switch e.kind {
-            case .appLogin: current[e.host] = e[.user]?.description
-            case .appLogout, .deviceUninstall, .deviceInstall, .deviceRestore: current[e.host] = nil
+        for e in simulation.world.trace.events where e.time <= time {
+            switch e.kind {   // the kind before the layer: a hash comparison before a string one
+            case .appLogin where e.layer == "device": current[e.host] = e[.user]?.description
+            case .appLogout where e.layer == "device", .deviceUninstall where e.layer == "device",
+                 .deviceInstall where e.layer == "device", .deviceRestore where e.layer == "device": current[e.host] = nil
             default: break
             }
         }

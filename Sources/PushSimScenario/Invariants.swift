@@ -109,22 +109,23 @@ final class AccountingChecker: InvariantChecker {
 
     func observe(_ e: TraceEvent) {
         func f(_ k: TraceFieldName) -> String { e[k]?.description ?? "" }
-        switch (e.layer, e.kind) {
-        case ("hub", .hubPNSRequest):
+        // The kind before the layer: kinds compare by a precomputed hash, layers as strings.
+        switch e.kind {
+        case .hubPNSRequest where e.layer == "hub":
             let key = f(.notification) + "/" + f(.registration)
             if copies[key] == nil { copies[key] = "\(f(.notification)) for registration \(f(.registration)) (since \(e.time), \(e.correlation))" }
-        case ("hub", .hubPNSAccepted):
+        case .hubPNSAccepted where e.layer == "hub":
             copies[f(.notification) + "/" + f(.registration)] = nil
             let id = f(.message)
             if !id.isEmpty && !ended.contains(id) {
                 messages[id] = "message \(id) of \(f(.notification)) (accepted \(e.time), \(e.correlation))"
             }
-        case ("hub", .notificationDropped):
+        case .notificationDropped where e.layer == "hub":
             copies[f(.notification) + "/" + f(.registration)] = nil
-        case (let layer, .notificationDropped):
+        case .notificationDropped:
             // A push service's drop, read under the field that service records its ids in.
-            if let service = PushServiceDescriptor.named(layer) { end(f(service.messageIDField)) }
-        case ("device", .devicePushReceived), ("device", .devicePushRefused): end(f(.message))
+            if let service = PushServiceDescriptor.named(e.layer) { end(f(service.messageIDField)) }
+        case .devicePushReceived where e.layer == "device", .devicePushRefused where e.layer == "device": end(f(.message))
         default: break
         }
     }
