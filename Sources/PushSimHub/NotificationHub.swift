@@ -89,8 +89,9 @@ public final class NotificationHub: Host, CallReceiver {
 
     /// Routes a REST call under `/<hub>/`: 404 for another hub path or an unknown operation, 400
     /// without `api-version`, 401 without a SAS token granting the operation's claim (Send for
-    /// `messages` and `schedulednotifications`, Manage for feedback and for registrations read by
-    /// tag, Listen for the rest).
+    /// `messages` and `schedulednotifications`, Manage for feedback, for registrations read by
+    /// tag and for all registrations read unfiltered, Listen for the rest, which includes reading
+    /// the registrations of one handle with `$filter`).
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false).map { Array($0.dropFirst()) }
             ?? request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
@@ -108,6 +109,8 @@ public final class NotificationHub: Host, CallReceiver {
         case "messages", "schedulednotifications": right = .send
         case "feedbackcontainer", "feedback": right = .manage
         case "tags": right = .manage   // reading registrations by tag (NH-SEC)
+        case "registrations" where request.method == "GET" && (rest.count == 1 || rest[1].isEmpty) && request.queryValue("$filter") == nil:
+            right = .manage   // reading every registration: Listen reads only those of a handle (NH-SEC)
         default: right = .listen
         }
         if let problem = authorizationProblem(request.headers["Authorization"], right: right, caller: exchange.caller, world: world) {

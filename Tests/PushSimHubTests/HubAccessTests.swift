@@ -96,6 +96,23 @@ struct HubAccessTests {
         #expect(found.count == 1)
     }
 
+    /// Reading every registration is not a Listen operation either (NH-SEC lists, for Listen,
+    /// single registrations and "all registrations for a handle"): unfiltered it is refused,
+    /// filtered by the handle it is allowed, and the full key reads both.
+    @Test func listenKeyReadsTheRegistrationsOfAHandleButNotAllOfThem() {
+        let w = HubWorld(services: false)
+        _ = w.register(.apple, "AB", tags: ["news"])
+        let listenClient = w.client(rule: TestIdentity.listen)
+        let all = w.wait { listenClient.getAllRegistrations(top: 10, $0) }
+        if case .failure(let e)? = all { #expect(e.status == 401) } else { Issue.record("expected 401, got \(String(describing: all))") }
+        guard case .success(let ofHandle)? = w.wait({ listenClient.getRegistrationsByChannel("AB", top: 10, $0) }) else {
+            Issue.record("listen key refused the registrations of a handle"); return
+        }
+        #expect(ofHandle.count == 1)
+        guard case .success(let everything)? = w.wait({ w.client.getAllRegistrations(top: 10, $0) }) else { Issue.record("full key refused"); return }
+        #expect(everything.count == 1)
+    }
+
     @Test func listenKeyCanRegisterAndFullKeyCanDoBoth() {
         let w = HubWorld(services: false)
         let listenClient = w.client(rule: TestIdentity.listen)
