@@ -107,12 +107,24 @@ public final class NotificationHubClient {
     /// the ETag (NH-DOTNET). The hub answers 412 when the registration has changed since.
     public func updateRegistration(_ description: RegistrationDescription,
                                    _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        updateRegistrationAnswered(description) { completion($0.map(\.registration)) }
+    }
+
+    /// ``updateRegistration(_:_:)`` that also gives the status the hub answered with (200 or 201,
+    /// which the SDK hides): for callers inside PushSim that report the call as the wire saw it.
+    package func updateRegistrationAnswered(_ description: RegistrationDescription,
+                                            _ completion: @escaping (Result<(registration: RegistrationDescription, status: Int), HubError>) -> Void) {
         guard let etag = description.etag, !etag.isEmpty else { return refuse("registration.ETag", completion) }
         putRegistration(description, ifMatch: "\"\(etag)\"", completion)
     }
 
     private func putRegistration(_ description: RegistrationDescription, ifMatch: String?,
                                  _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        putRegistration(description, ifMatch: ifMatch) { completion($0.map(\.registration)) }
+    }
+
+    private func putRegistration(_ description: RegistrationDescription, ifMatch: String?,
+                                 _ completion: @escaping (Result<(registration: RegistrationDescription, status: Int), HubError>) -> Void) {
         guard let id = description.registrationID else {
             world.schedule(after: .zero) {
                 completion(.failure(HubError(kind: .badRequest, status: nil, detail: "RegistrationId is required")))
@@ -123,7 +135,8 @@ public final class NotificationHubClient {
         if let ifMatch { headers.append(("If-Match", ifMatch)) }
         send("PUT", "registrations/\(id)", headers: headers, body: AtomRegistration.requestBody(description), expect: [200, 201]) { result in
             completion(result.flatMap { r in
-                AtomRegistration.parseEntry(r.body).mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
+                AtomRegistration.parseEntry(r.body).map { ($0, r.status) }
+                    .mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
             })
         }
     }

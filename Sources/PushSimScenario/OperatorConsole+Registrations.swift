@@ -17,12 +17,14 @@ extension OperatorConsole {
         guard let id = device.storage[Device.registrationIDKey] else {
             return finishCall(operation, sentAt, nil, "\(device.name) has stored no registration id")
         }
-        // 200, or the hub's status (a failure without one is recorded by its description).
-        let done = { [self] (failure: HubError?) in
-            finishCall(operation, sentAt, failure.map(\.status) ?? 200, failure.flatMap { $0.status == nil ? $0.description : nil })
+        // The hub's status: on success the one it answered with (a delete's 200; an update's 200
+        // or 201, as `hub registration status` says), on failure the error's (a failure without
+        // one is recorded by its description).
+        let done = { [self] (status: Int?, failure: HubError?) in
+            finishCall(operation, sentAt, failure.map(\.status) ?? status, failure.flatMap { $0.status == nil ? $0.description : nil })
         }
         hub.getRegistration(id) { [self] read in
-            guard case .success(var registration) = read else { return done(read.failure) }
+            guard case .success(var registration) = read else { return done(nil, read.failure) }
             let current = Int(registration.etag ?? "") ?? 1
             let etag: String
             switch ifMatch {
@@ -31,10 +33,10 @@ extension OperatorConsole {
             case .any: etag = ""
             }
             if delete {
-                hub.deleteRegistration(id, etag: etag) { done($0.failure) }
+                hub.deleteRegistration(id, etag: etag) { done(200, $0.failure) }
             } else {
                 registration.etag = etag
-                hub.updateRegistration(registration) { done($0.failure) }
+                hub.updateRegistrationAnswered(registration) { done((try? $0.get())?.status, $0.failure) }
             }
         }
     }

@@ -45,6 +45,26 @@ import Testing
         #expect(badChoice.message == "unknown If-Match choice \"old\"")
     }
 
+    /// The operator's update is recorded with the status the hub answered: 201 under `hub
+    /// registration status 201` (it was recorded as 200 whatever the hub said).
+    @Test func anUpdateIsRecordedWithTheStatusTheHubAnswered() throws {
+        let scenario = try ScenarioParser.parse("""
+            scenario "update status"
+            seed 1
+            hub registration status 201
+            device bob-iphone ios user bob client recommended backend hardened
+            at 0s bob-iphone install
+            at 1s bob-iphone login bob password bob
+            at 10s operator update registration of bob-iphone
+            at 11s operator delete registration of bob-iphone
+            expect operator register status 201
+            expect operator register status 200
+            expect operator unregister status 200
+            """, path: "update-status.scenario").get()
+        let report = try ScenarioRunner.run(scenario).get()
+        #expect(report.results.map(\.passed) == [true, false, true])
+    }
+
     @Test func badgeAndWakeExpectationsParse() throws {
         let s = try parse("expect bob-iphone badge 3\nexpect bob-iphone badge none\nexpect bob-iphone woke 2 times").get()
         #expect(s.expectations.map(\.kind) == [.badge(device: "bob-iphone", value: 3), .badge(device: "bob-iphone", value: nil),
