@@ -100,10 +100,7 @@ extension ScenarioParser.Session {
             var tags: [String] = []
             if t.skip("with") {
                 try t.keyword("tags", hint: "write register with tags <tag>[,<tag>...]")
-                var words: [String] = []
-                while let w = t.peek, w.isWord { _ = t.next(); words.append(w.text) }
-                tags = words.joined().split(separator: ",").map(String.init)
-                guard !tags.isEmpty else { throw t.expected("a tag after tags", hint: "e.g. register with tags username:bob") }
+                tags = try t.tagList(hint: "e.g. register with tags username:bob")
             }
             kind = .register(tags: tags)
         case "request":
@@ -212,8 +209,7 @@ extension ScenarioParser.Session {
             var tags: [String] = []
             if t.skip("with") {
                 try t.keyword("tags", hint: usage)
-                tags = try t.text("tags separated by commas, e.g. news,topic:sports", hint: usage).text
-                    .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                tags = try t.tagList(hint: usage)
             }
             var user: String?
             if t.skip("user") { user = try t.text("a user id", hint: usage).text }

@@ -76,6 +76,14 @@ extension ScenarioParser {
             return token
         }
 
+        /// Consumes a list of tags: one word or string, split at its commas, each piece kept as
+        /// written (an empty one too: the hub or backend that refuses it answers for it). The same
+        /// reading for every statement that takes tags (`register with tags`, `operator put
+        /// installation … with tags`).
+        mutating func tagList(hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) -> [String] {
+            try text("a tag after tags", hint: hint()).text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+
         /// Consumes the bare word `keyword`.
         mutating func keyword(_ keyword: String, hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) {
             guard skip(keyword) else { throw expected("\"\(keyword)\"", hint: hint()) }

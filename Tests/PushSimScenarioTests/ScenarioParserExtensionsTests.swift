@@ -72,6 +72,19 @@ import PushSimServices
         #expect(s.expectations.first?.kind == .status(device: "bob-iphone", operation: .request, code: 500))
     }
 
+    /// `register with tags` reads its list as `operator put installation … with tags` does: one
+    /// word or string, split at commas, an empty piece kept for the backend or hub to refuse (it
+    /// used to glue the words that followed together and drop empty pieces).
+    @Test func registerAndPutInstallationReadTagListsAlike() throws {
+        let s = try parse("""
+            bob-iphone register with tags a,,b
+            bob-iphone register with tags "x,y"
+            operator put installation of bob-iphone with tags a,,b
+            """).get()
+        #expect(s.actions.map(\.kind) == [.register(tags: ["a", "", "b"]), .register(tags: ["x", "y"]),
+                                          .hubInstallation(device: "bob-iphone", change: .put(tags: ["a", "", "b"], userID: nil))])
+    }
+
     @Test func mistakesInTheNewStatementsAreLocated() {
         let cases: [(String, Int, Int, String)] = [
             ("device x ios os 0", 3, 17, "OS version 0 is out of range"),
@@ -82,6 +95,8 @@ import PushSimServices
             ("bob-iphone request GET \"x\"", 3, 24, "the request path must start with /"),
             ("bob-iphone request GET \"/x\" auth maybe", 3, 34, "expected none, basic or header after auth, found \"maybe\""),
             ("bob-iphone register with tags", 3, 30, "expected a tag after tags, found end of line"),
+            // One word of tags, as for an installation: a second word is not glued onto the first.
+            ("bob-iphone register with tags news sports", 3, 36, "unexpected \"sports\" after the end of the statement"),
         ]
         for (line, row, column, message) in cases {
             guard case .failure(let f) = parse(line) else { Issue.record("\(line) parsed"); continue }
