@@ -130,13 +130,11 @@ public enum ScenarioRunner {
                 simulation.world.faults.latencyMin = min
                 simulation.world.faults.latencyMax = max
             case .fault(let service, let fault):
-                switch PushServiceDescriptor.named(service) {
-                case .apns?: simulation.apns.faults.append(fault)
-                case .fcm?: simulation.fcm.faults.append(fault)
-                case .wns?: simulation.wns.faults.append(fault)
-                default:   // a service the parser knows (PushServiceDescriptor.all) but no fake here plays
+                // A service the parser knows (PushServiceDescriptor.all) but no fake here plays is reported.
+                guard let descriptor = PushServiceDescriptor.named(service), simulation.injectFault(fault, into: descriptor) else {
                     problems.append(ScenarioDiagnostic(location: fileStart, message: "no fake push service \"\(service)\" takes faults",
-                                                       hint: "faults go to apns, fcm or wns"))
+                                                       hint: "faults go to " + PushServiceDescriptor.all.map(\.name).joined(separator: ", ")))
+                    break
                 }
             case .linkLatency(let min, let max, let between):
                 simulation.world.faults.linkLatency.append(LinkLatency(between: between, min: min, max: max))

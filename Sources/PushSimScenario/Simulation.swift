@@ -140,6 +140,20 @@ public final class Simulation {
     /// The device added under `name`, or nil.
     public func device(_ name: String) -> Device? { deviceIndex[name].map { devices[$0] } }
 
+    /// Adds `fault` to the fake that plays `service` (`fault apns outage …`); false when no fake
+    /// here plays it, which the runner reports rather than dropping the fault. The one place that
+    /// maps a push service to its fake's faults: a new service is wired here.
+    @discardableResult
+    public func injectFault(_ fault: ServiceFault, into service: PushServiceDescriptor) -> Bool {
+        switch service {
+        case .apns: apns.faults.append(fault)
+        case .fcm: fcm.faults.append(fault)
+        case .wns: wns.faults.append(fault)
+        default: return false
+        }
+        return true
+    }
+
     /// Adds `count` compact devices of one platform running this simulation's app, addressed
     /// `<name>#0` … (see ``DeviceFleet``): for populations too large for a ``Device`` each.
     public func addFleet(_ name: String, _ platform: DevicePlatform, count: Int) -> DeviceFleet {
