@@ -24,8 +24,6 @@ public enum TraceValue: Hashable, Sendable, CustomStringConvertible,
     public init(_ value: Int) { self = .int(Int64(value)) }
     /// An `Int` as an integer value (widened to `Int64`): `[.status: .int(response.status)]`.
     public static func int(_ value: Int) -> TraceValue { .int(Int64(value)) }
-    /// A substring as a string value.
-    public static func string(_ value: Substring) -> TraceValue { .string(String(value)) }
 
     /// The value as the timeline writes it: the text itself (unquoted), the decimal number, `true` or `false`.
     public var description: String {

@@ -151,7 +151,7 @@ public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConve
         var i = 0, total: Int64 = 0, previousUnit = Int64.max, overflow = false
         while i < n {
             var count: Int64 = 0, digits = 0, countOverflows = false
-            while i < n, bytes[i] &- UInt8(ascii: "0") < 10 {
+            while i < n, bytes[i].isASCIIDigit {
                 let (times10, o1) = count.multipliedReportingOverflow(by: 10)
                 let (sum, o2) = times10.addingReportingOverflow(Int64(bytes[i] &- UInt8(ascii: "0")))
                 if o1 || o2 { countOverflows = true } else { count = sum }
@@ -225,7 +225,7 @@ public struct CalendarAnchor: Sendable, Hashable {
 
 /// `n` in decimal, zero-padded to at least `width` digits; the digits are ASCII, so they are
 /// counted as bytes (`String.count` would walk grapheme clusters, once per time written).
-@usableFromInline func pad(_ n: Int64, _ width: Int) -> String {
+@usableFromInline package func pad(_ n: Int64, _ width: Int) -> String {
     let s = String(n)
     let digits = s.utf8.count
     return digits >= width ? s : String(repeating: "0", count: width - digits) + s

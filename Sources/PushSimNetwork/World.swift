@@ -553,10 +553,5 @@ struct PendingTimer {
     var correlation: String
 }
 
-/// `n` in decimal, zero-padded to at least four digits (`0007`, `12345`). Digits are counted as
-/// bytes: `String.count` would walk grapheme clusters, and this runs once per causal chain.
-func pad4(_ n: Int) -> String {
-    let s = String(n)
-    let digits = s.utf8.count
-    return digits >= 4 ? s : String(repeating: "0", count: 4 - digits) + s
-}
+/// `n` in decimal, zero-padded to at least four digits (`0007`, `12345`): the kernel's `pad`.
+func pad4(_ n: Int) -> String { pad(Int64(n), 4) }

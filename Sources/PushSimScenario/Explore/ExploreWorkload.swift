@@ -366,24 +366,8 @@ struct StatementText: ExpressibleByStringInterpolation {
         /// A string, as it is.
         mutating func appendInterpolation(_ text: String) { utf8.appendUTF8(text) }
 
-        /// An integer (of at most 64 bits) in decimal, `-` before a negative one.
-        mutating func appendInterpolation(_ n: some FixedWidthInteger) {
-            if n < 0 { utf8.append(UInt8(ascii: "-")) }
-            appendDecimal(UInt64(n.magnitude))
-        }
-
-        /// `value`'s decimal digits, written from the last into a small buffer, then appended.
-        private mutating func appendDecimal(_ value: UInt64) {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in   // UInt64.max has 20
-                var i = digits.count, rest = value
-                repeat {
-                    i -= 1
-                    digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                } while rest > 0
-                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
-            }
-        }
+        /// An integer in decimal, `-` before a negative one (its text is a small string: no allocation).
+        mutating func appendInterpolation(_ n: some FixedWidthInteger) { utf8.appendUTF8(String(n)) }
 
         /// Anything else by its description (``PushSimKernel/VirtualDuration`` as `60s`).
         mutating func appendInterpolation(_ value: some CustomStringConvertible) { utf8.appendUTF8(value.description) }
