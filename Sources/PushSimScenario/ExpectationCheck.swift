@@ -15,7 +15,9 @@ public struct ExpectationResult: Sendable, Equatable {
 /// Checks expectations against what the devices recorded.
 enum ExpectationCheck {
     /// `probed`: for hub state with `by <time>`, the count a probe read at that time.
-    static func evaluate(_ e: Expectation, in simulation: Simulation, invariants: [InvariantResult], probed: Int? = nil) -> ExpectationResult {
+    /// `memory`: what the run remembered of the trace (logins, badges, wakes).
+    static func evaluate(_ e: Expectation, in simulation: Simulation, memory: RunMemory, invariants: [InvariantResult],
+                         probed: Int? = nil) -> ExpectationResult {
         let by = e.by ?? VirtualTime(microseconds: .max)
         func result(_ passed: Bool, _ seen: @autoclosure () -> String) -> ExpectationResult {
             ExpectationResult(expectation: e, passed: passed, seen: passed ? "" : seen())
@@ -43,10 +45,10 @@ enum ExpectationCheck {
             }
             return result(inOrder, describe(shown, name))
         case .badge(let name, let value):
-            let set = deviceEvents(name, .appBadgeUpdated, by: by, in: simulation).last.flatMap { Int($0[.badge]?.description ?? "") }
+            let set = memory.badge(on: name, by: by)
             return result(set == value, "\(name)'s badge was " + (set.map(String.init) ?? "never set"))
         case .woke(let name, let count):
-            let n = deviceEvents(name, .appWoken, by: by, in: simulation).count
+            let n = memory.wakeCount(on: name, by: by)
             return result(n == count, "background pushes woke \(name) \(n) time\(n == 1 ? "" : "s")")
         case .hubRegistrations(let tag, let count):
             let n = probed ?? simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now)
@@ -77,7 +79,7 @@ enum ExpectationCheck {
             guard let inv = invariants.first(where: { $0.id == id }) else { return result(false, "no invariant \(id) was checked") }
             return result(inv.holds == holds, inv.holds ? "the invariant held" : "broken: \(inv.violations.first ?? "")")
         case .userShowsOnEveryDevice(let user, let text, let once):
-            let devices = loggedIn(as: user, by: by, in: simulation)
+            let devices = simulation.devices.filter { memory.user(on: $0.name, at: by) == user }   // in declaration order
             let counts = devices.map { d in (d, d.inbox.filter { $0.time <= by && $0.text == text }.count) }
             let passed = counts.allSatisfy { once ? $0.1 == 1 : $0.1 >= 1 }
             return result(passed, devices.isEmpty ? "nobody was logged in as \(user)"
@@ -91,26 +93,6 @@ enum ExpectationCheck {
                 : "\(op.rawValue) answers: " + calls.map { "\($0.status.map(String.init) ?? $0.failure ?? "?") at \($0.completedAt)" }.joined(separator: ", ")
             return result(calls.contains { code.matches($0.status) }, seen)
         }
-    }
-
-    /// The devices (in declaration order) on which `user` is logged in at `time`, from the trace:
-    /// the last `app.login` of that user not followed by a logout, an uninstall or a reinstall.
-    static func loggedIn(as user: String, by time: VirtualTime, in simulation: Simulation) -> [Device] {
-        var current: [String: String] = [:]   // device → logged-in user (looked up only)
-        for e in simulation.world.trace.events where e.time <= time {
-            switch e.kind {   // the kind before the layer: a hash comparison before a string one
-            case .appLogin where e.layer == "device": current[e.host] = e[.user]?.description
-            case .appLogout where e.layer == "device", .deviceUninstall where e.layer == "device",
-                 .deviceInstall where e.layer == "device", .deviceRestore where e.layer == "device": current[e.host] = nil
-            default: break
-            }
-        }
-        return simulation.devices.filter { current[$0.name] == user }
-    }
-
-    /// The trace events of `kind` recorded by device `name` at or before `time`, in order.
-    static func deviceEvents(_ name: String, _ kind: TraceKind, by time: VirtualTime, in simulation: Simulation) -> [TraceEvent] {
-        simulation.world.trace.events.filter { $0.time <= time && $0.host == name && $0.kind == kind }
     }
 
     /// For a push service only its provider API counts (what a sender pushed), not the device

@@ -20,8 +20,12 @@ public struct ScenarioReport: Sendable {
     /// Unfinished work when the run stopped: calls still waiting for an answer, timers not yet
     /// fired, and each host's own leftovers.
     public var leftovers: [String]
-    /// The world's trace, in the order recorded.
+    /// The world's trace, in the order recorded (empty when the run did not keep it:
+    /// ``World/isRecordingTrace``).
     public var trace: [TraceEvent]
+    /// The tutorial defects the run showed (the `defect` marks its trace carried), sorted; kept
+    /// even when the trace is not.
+    public var defects: [String] = []
 
     /// Every expectation held and the run did not stop at a limit.
     public var passed: Bool { !end.isLimit && results.allSatisfy(\.passed) && invariants.allSatisfy { $0.holds || !$0.enforced } }

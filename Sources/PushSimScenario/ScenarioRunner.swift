@@ -70,7 +70,11 @@ public enum ScenarioRunner {
         let allRecommended = allHardened && scenario.devices.allSatisfy { $0.client == .recommended }
         let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker(),
                                             LogoutPrivacyChecker(enforced: allRecommended)]
-        simulation.world.observeTrace { event in for c in checkers { c.observe(event) } }
+        let memory = RunMemory()
+        simulation.world.observeTrace { event in
+            for c in checkers { c.observe(event) }
+            memory.observe(event)
+        }
         // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
         var probes: [Int: Int] = [:]   // expectation index → live registrations or installations seen (looked up only)
         for (i, e) in scenario.expectations.enumerated() {
@@ -87,12 +91,12 @@ public enum ScenarioRunner {
         let leftovers = simulation.world.leftovers()
         let invariants = checkers.map { $0.result(leftovers: leftovers) }
         let results = scenario.expectations.enumerated().map {
-            ExpectationCheck.evaluate($0.element, in: simulation, invariants: invariants, probed: probes[$0.offset])
+            ExpectationCheck.evaluate($0.element, in: simulation, memory: memory, invariants: invariants, probed: probes[$0.offset])
         }
         return .success(ScenarioReport(scenario: scenario, seed: seed, results: results,
                                        invariants: invariants, end: end,
                                        finalTime: simulation.world.now, events: simulation.world.eventsProcessed,
-                                       leftovers: leftovers.map(\.line), trace: simulation.world.trace.events))
+                                       leftovers: leftovers.map(\.line), trace: simulation.world.trace.events, defects: memory.defects))
     }
 
     /// The options a scenario's settings give a ``Simulation`` (backend, accounts, hub TTL and

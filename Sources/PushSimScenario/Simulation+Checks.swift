@@ -44,6 +44,7 @@ extension Simulation {
         }
         let scenario = Scenario(path: "-", name: name, seed: world.seed, settings: [], devices: devices, actions: [], expectations: [])
         return ScenarioReport(scenario: scenario, seed: world.seed, results: [], invariants: checkInvariants(enforced: enforced), end: end,
-                              finalTime: world.now, events: world.eventsProcessed, leftovers: world.leftovers().map(\.line), trace: world.trace.events)
+                              finalTime: world.now, events: world.eventsProcessed, leftovers: world.leftovers().map(\.line), trace: world.trace.events,
+                              defects: Set(world.trace.events.compactMap { $0[.defect]?.description }).sorted())
     }
 }

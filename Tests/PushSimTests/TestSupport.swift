@@ -15,18 +15,26 @@ enum Repo {
 }
 
 /// Runs the `pushsim` executable as a separate process; returns exit code, stdout and stderr.
+/// The output goes to files, not pipes: reading a pipe to its end in Foundation traps when a
+/// signal interrupts the read (`EINTR`, seen under load), and a child that fills the pipe not
+/// read first would block forever.
 func runPushsim(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Repo.pushsim)
     process.arguments = arguments
     process.currentDirectoryURL = Repo.root
-    let out = Pipe(), err = Pipe()
+    let outPath = temporaryPath("stdout-\(UUID().uuidString)"), errPath = temporaryPath("stderr-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)), err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    try out.close()
+    try err.close()
+    let outData = try Data(contentsOf: URL(fileURLWithPath: outPath)), errData = try Data(contentsOf: URL(fileURLWithPath: errPath))
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
 }
 

@@ -16,7 +16,7 @@ public struct ExploreFailure: Sendable, Equatable, CustomStringConvertible {
 public struct ExploreVerdict: Sendable, Equatable {
     /// Every failing check, in a fixed order (invariants first, then expectations, then limits).
     public var failures: [ExploreFailure]
-    /// The tutorial defects marked in the trace (`defect=e`, …), sorted.
+    /// The tutorial defects marked in the trace (`defect=e`, …), sorted (``ScenarioReport/defects``).
     public var defects: [String]
     /// Events the run processed.
     public var events: Int
@@ -40,9 +40,7 @@ public struct ExploreVerdict: Sendable, Equatable {
         }
         if case .limitReached(let message) = report.end { failures.append(ExploreFailure(check: "limit", detail: message)) }
         self.failures = failures
-        var defects: Set<String> = []
-        for event in report.trace { if let d = event[.defect] { defects.insert(d.description) } }
-        self.defects = defects.sorted()
+        self.defects = report.defects
         self.events = report.events
     }
 }

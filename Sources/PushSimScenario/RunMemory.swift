@@ -1,0 +1,57 @@
+import PushSimKernel
+
+/// What a scenario's expectations and the explorer need from the trace, gathered while the run
+/// records it (like the invariant checkers, from outside), so that judging a run never searches
+/// the trace and a run may go without keeping it: who is logged in on each device and from when,
+/// the badges the app set, its background wakes, and the tutorial defects marked (`defect=e`).
+///
+/// Each device's changes are kept in the order recorded, which is virtual-time order, so "at or
+/// before `time`" is a walk back from the end.
+final class RunMemory {
+    /// A device's logged-in user from `time` on (nil: nobody).
+    private struct Login { var time: VirtualTime; var user: String? }
+    /// A badge the app set at `time` (nil when the event's value is not a number).
+    private struct Badge { var time: VirtualTime; var value: Int? }
+
+    private var logins: [String: [Login]] = [:]   // device → changes in order (looked up only)
+    private var badges: [String: [Badge]] = [:]   // device → badges set, in order (looked up only)
+    private var wakes: [String: [VirtualTime]] = [:]   // device → times woken, in order (looked up only)
+    private var defectMarks: Set<String> = []
+
+    /// Takes in one recorded event.
+    func observe(_ e: TraceEvent) {
+        switch e.kind {   // the kind before the layer: a hash comparison before a string one
+        case .appLogin where e.layer == "device":
+            logins[e.host, default: []].append(Login(time: e.time, user: e[.user]?.description))
+        case .appLogout where e.layer == "device", .deviceUninstall where e.layer == "device",
+             .deviceInstall where e.layer == "device", .deviceRestore where e.layer == "device":
+            logins[e.host, default: []].append(Login(time: e.time, user: nil))
+        case .appBadgeUpdated:
+            badges[e.host, default: []].append(Badge(time: e.time, value: e[.badge].flatMap { Int($0.description) }))
+        case .appWoken:
+            wakes[e.host, default: []].append(e.time)
+        default: break
+        }
+        if let defect = e[.defect] { defectMarks.insert(defect.description) }
+    }
+
+    /// The user logged in on `device` at `time`: the last login at or before it not followed by
+    /// a logout, an uninstall, a reinstall or a restore.
+    func user(on device: String, at time: VirtualTime) -> String? {
+        logins[device]?.last { $0.time <= time }?.user ?? nil
+    }
+
+    /// The last badge the app on `device` set at or before `time` (nil if none was set, or if the
+    /// last one recorded was not a number).
+    func badge(on device: String, by time: VirtualTime) -> Int? {
+        badges[device]?.last { $0.time <= time }?.value ?? nil
+    }
+
+    /// How many background pushes woke the app on `device` at or before `time`.
+    func wakeCount(on device: String, by time: VirtualTime) -> Int {
+        wakes[device]?.lazy.filter { $0 <= time }.count ?? 0
+    }
+
+    /// The tutorial defects marked in the trace so far, sorted.
+    var defects: [String] { defectMarks.sorted() }
+}
