@@ -122,14 +122,29 @@ struct TraceTests {
 
     /// Kinds compare by name, byte for byte, through a hash worked out once.
     @Test func traceKindsAreEqualExactlyWhenTheirNamesAre() {
-        let names = ["hub.pns-accepted", "hub.pns-accepted ", "hub.pns-rejected", "http.request", "a", "", "é", "e\u{301}"]
-        for a in names {
-            for b in names {
-                #expect((TraceKind(a) == TraceKind(b)) == a.utf8.elementsEqual(b.utf8), "\(a) \(b)")
-            }
-            #expect(Set([TraceKind(a), TraceKind(String(decoding: Array(a.utf8), as: UTF8.self))]).count == 1)
-        }
+        expectEqualExactlyWhenNamesAre(TraceKind.init, ["hub.pns-accepted", "hub.pns-accepted ", "hub.pns-rejected", "http.request"])
         #expect(TraceKind("hub.pns-accepted").hashValue == TraceKind(String("hub.pns-" + "accepted")).hashValue)
+    }
+
+    /// Field names too, so that a lookup (`event[.defect]`) passes over other fields by a hash.
+    @Test func traceFieldNamesAreEqualExactlyWhenTheirNamesAre() {
+        expectEqualExactlyWhenNamesAre(TraceFieldName.init, ["registration-id", "registration-id ", "registration-ix", "status"])
+        let event = TraceEvent(sequence: 0, time: .zero, layer: "l", host: "h", kind: TraceKind("k"), correlation: "c",
+                               fields: [.init(TraceFieldName("status"), .int(200)), .init(TraceFieldName("defect"), "e")])
+        #expect(event[TraceFieldName("defect")] == "e" && event[TraceFieldName("reason")] == nil)
+    }
+}
+
+/// Values named by `make` are equal exactly when their names are the same bytes, and a name
+/// made again from its bytes hashes alike (`names` plus the empty name, one letter, and the two
+/// spellings of é, which String's `==` would call equal).
+private func expectEqualExactlyWhenNamesAre<Named: Hashable>(_ make: (String) -> Named, _ names: [String]) {
+    let names = names + ["a", "", "é", "e\u{301}"]
+    for a in names {
+        for b in names {
+            #expect((make(a) == make(b)) == a.utf8.elementsEqual(b.utf8), "\(a) \(b)")
+        }
+        #expect(Set([make(a), make(String(decoding: Array(a.utf8), as: UTF8.self))]).count == 1)
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PushSimNetwork
 
@@ -24,5 +25,16 @@ struct JSONWebTokenPolicyTests {
         #expect(!unsigned.isAccepted(with: "whatever", policy: .structureOnly, algorithm: "ES256"))
         let garbage = try #require(JSONWebToken.parse(input + ".not*base64"))
         #expect(!garbage.isAccepted(with: "whatever", policy: .structureOnly, algorithm: "ES256"))
+    }
+
+    /// The compact form is three base64url parts joined by `.` octets (RFC 7515 §7.1): split by
+    /// bytes, so anything but three parts, or any character outside ASCII, is no token.
+    @Test func onlyThreeASCIIPartsAreAToken() {
+        let token = JSONWebToken.make(header: header, claims: claims, secret: "s")
+        #expect(JSONWebToken.parse(token)?.signingInput == String(token[..<token.lastIndex(of: ".")!]))
+        #expect(JSONWebToken.parse(token + ".x") == nil)
+        #expect(JSONWebToken.parse(String(token[..<token.lastIndex(of: ".")!])) == nil)
+        #expect(JSONWebToken.parse(token + "é") == nil)
+        #expect(JSONWebToken.parse(token.replacingOccurrences(of: ".", with: ".\u{301}")) == nil)
     }
 }

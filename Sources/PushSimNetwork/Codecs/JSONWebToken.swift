@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// A JSON Web Token (`header.claims.signature`, each part base64url) signed with
 /// ``SimulatedSignature``. Used for APNs provider tokens (A-JWT) and Google OAuth assertions.
 public struct JSONWebToken: Sendable, Equatable {
@@ -17,15 +19,16 @@ public struct JSONWebToken: Sendable, Equatable {
         return input + "." + SimulatedSignature.sign(input, secret: secret)
     }
 
-    /// Splits and decodes a token; nil if it is not three parts of base64url JSON objects.
+    /// Splits and decodes a token; nil if it is not three parts of base64url JSON objects. A
+    /// token is ASCII by definition (RFC 7515's compact form: base64url parts joined by `.`), so
+    /// it is split by bytes and one with any other character is no token.
     public static func parse(_ token: String) -> JSONWebToken? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let h = Base64URL.decode(String(parts[0])), let c = Base64URL.decode(String(parts[1])),
+        guard let parts = ASCIIText.split(token, separator: UInt8(ascii: "."), omittingEmpty: false), parts.count == 3,
+              let h = Base64URL.decode(parts[0]), let c = Base64URL.decode(parts[1]),
               let header = try? JSONParser.parse(h), let claims = try? JSONParser.parse(c),
               header.objectMembers != nil, claims.objectMembers != nil else { return nil }
         return JSONWebToken(header: header, claims: claims, signingInput: parts[0] + "." + parts[1],
-                            signature: String(parts[2]))
+                            signature: parts[2])
     }
 
     /// Whether ``signature`` is the ``SimulatedSignature`` of ``signingInput`` under `secret`.
