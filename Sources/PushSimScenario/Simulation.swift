@@ -12,12 +12,15 @@ import PushSimDevices
 public final class Simulation {
     /// Clock, event queue, seeded randomness, network and trace, shared by every part.
     public let world: World
+    /// The fake push services, one per entry of ``PushServiceDescriptor/all`` and in its order,
+    /// each accepting the identity's credentials for its service.
+    public let services: [any FakePushService]
     /// The fake APNs, accepting the identity's team key.
-    public let apns: APNsService
+    public var apns: APNsService { fake(APNsService.self) }
     /// The fake FCM, with the identity's Firebase project.
-    public let fcm: FCMService
+    public var fcm: FCMService { fake(FCMService.self) }
     /// The fake WNS, with the identity's Windows package.
-    public let wns: WNSService
+    public var wns: WNSService { fake(WNSService.self) }
     /// The notification hub, holding credentials for all three services (unless the options make
     /// them wrong or missing) and the options' rules.
     public let hub: NotificationHub
@@ -71,22 +74,18 @@ public final class Simulation {
     public init(seed: UInt64, options: Options = Options(), identity: SimulationIdentity = SimulationIdentity()) {
         self.identity = identity
         self.options = options
-        world = World(seed: seed, anchor: options.anchor, limits: options.limits)
-        apns = APNsService(world: world, configuration: APNsConfiguration(
-            keys: [APNsSigningKey(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: identity.apnsKeySecret)],
-            unregisteredReportDelay: options.apnsUnregisteredReportDelay))
-        fcm = FCMService(world: world, projects: [FCMProject(projectID: identity.fcmProjectID, projectNumber: identity.fcmSenderID,
-                                                              serviceAccount: identity.fcmServiceAccount, secret: identity.fcmKeySecret)])
-        wns = WNSService(world: world, apps: [WNSApp(packageSID: identity.wnsPackageSID, secret: identity.wnsSecret,
-                                                     packageFamily: identity.app.windowsPackageFamily)])
+        let world = World(seed: seed, anchor: options.anchor, limits: options.limits)
+        self.world = world
+        services = SimulatedPushServices.all.map { $0.make(world: world, identity: identity, options: options) }
         let full = SharedAccessRule(keyName: "DefaultFullSharedAccessSignature", key: identity.hubFullKey, rights: HubRight.allCases)
         let listen = SharedAccessRule(keyName: "DefaultListenSharedAccessSignature", key: identity.hubListenKey, rights: [.listen])
-        var hubConfiguration = HubConfiguration(
-            namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen],
-            registrationTimeToLive: options.registrationTimeToLive,
-            apns: Self.credential(options, "apns") { APNsCredential(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, secret: $0 ? "wrong-key" : identity.apnsKeySecret, bundleID: identity.app.bundleID) },
-            fcm: Self.credential(options, "fcm") { FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount, secret: $0 ? "wrong-key" : identity.fcmKeySecret) },
-            wns: Self.credential(options, "wns") { WNSCredential(packageSID: identity.wnsPackageSID, secret: $0 ? "wrong-secret" : identity.wnsSecret) })
+        var hubConfiguration = HubConfiguration(namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen],
+                                                registrationTimeToLive: options.registrationTimeToLive)
+        for service in SimulatedPushServices.all {
+            // `hub credentials <service> missing` leaves the hub without one; `wrong` gives it a wrong secret.
+            let problem = options.hubCredentialProblems[service.descriptor.name]
+            if problem != "missing" { service.giveHubCredential(from: identity, wrongSecret: problem == "wrong", to: &hubConfiguration) }
+        }
         for rule in options.hubRules { rule.apply(to: &hubConfiguration) }
         hub = NotificationHub(world: world, configuration: hubConfiguration)
         let backendConfiguration = BackendConfiguration(hubConnectionString: hubConfiguration.connectionString(for: full),
@@ -95,15 +94,6 @@ public final class Simulation {
         hardenedBackend = HardenedBackend(world: world, configuration: backendConfiguration, accounts: options.accounts ?? [:])!
         operatorConsole = OperatorConsole(world: world, connectionString: hubConfiguration.connectionString(for: full),
                                           hubPath: identity.hubName)
-    }
-
-    /// A hub credential as the options want it: nil when missing, made with a wrong secret when wrong.
-    static func credential<C>(_ options: Options, _ service: String, _ make: (_ wrong: Bool) -> C) -> C? {
-        switch options.hubCredentialProblems[service] {
-        case "missing": return nil
-        case "wrong": return make(true)
-        default: return make(false)
-        }
     }
 
     /// The backend calls of a device, or the operator's sends.
@@ -140,17 +130,18 @@ public final class Simulation {
     /// The device added under `name`, or nil.
     public func device(_ name: String) -> Device? { deviceIndex[name].map { devices[$0] } }
 
+    /// The fake of type `S` (`fake(APNsService.self)`): every simulation has one of each fake.
+    public func fake<S: FakePushService>(_ type: S.Type) -> S {
+        for service in services { if let s = service as? S { return s } }
+        preconditionFailure("the simulation has no \(S.descriptor.displayName) fake")
+    }
+
     /// Adds `fault` to the fake that plays `service` (`fault apns outage …`); false when no fake
-    /// here plays it, which the runner reports rather than dropping the fault. The one place that
-    /// maps a push service to its fake's faults: a new service is wired here.
+    /// here plays it, which the runner reports rather than dropping the fault.
     @discardableResult
     public func injectFault(_ fault: ServiceFault, into service: PushServiceDescriptor) -> Bool {
-        switch service {
-        case .apns: apns.faults.append(fault)
-        case .fcm: fcm.faults.append(fault)
-        case .wns: wns.faults.append(fault)
-        default: return false
-        }
+        guard let fake = services.first(where: { type(of: $0).descriptor == service }) else { return false }
+        fake.inject(fault)
         return true
     }
 

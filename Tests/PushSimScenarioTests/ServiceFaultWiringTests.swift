@@ -17,4 +17,11 @@ struct ServiceFaultWiringTests {
         }
         #expect(simulation.apns.faults.count == 1 && simulation.fcm.faults.count == 1 && simulation.wns.faults.count == 1)
     }
+
+    /// The simulation builds one fake per described service, in ``PushServiceDescriptor/all``'s order.
+    @Test func oneFakePerDescribedServiceInOrder() {
+        let simulation = Simulation(seed: 1)
+        #expect(simulation.services.map { type(of: $0).descriptor } == PushServiceDescriptor.all)
+        #expect(simulation.fake(FCMService.self) === simulation.fcm)
+    }
 }

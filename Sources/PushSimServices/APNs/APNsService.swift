@@ -59,9 +59,11 @@ public struct APNsConfiguration: Sendable {
 /// `TooManyRequests` (§1.7, A-RESP). Injected ``faults`` (see ``ServiceFault``) apply to the
 /// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
 /// or a late answer.
-public final class APNsService: Host, CallReceiver {
+public final class APNsService: FakePushService, CallReceiver {
+    /// The push service it plays (``PushServiceDescriptor/apns``), which gives its names and hosts.
+    public static let descriptor = PushServiceDescriptor.apns
     /// `apns`: the host name in the world and the service's name in traces.
-    public static let name = PushServiceDescriptor.apns.name
+    public static let name = descriptor.name
     /// The trace field of its message ids (``PushServiceDescriptor/messageIDField``).
     static let messageIDField = PushServiceDescriptor.apns.messageIDField
     /// `api.push.apple.com`: accepts only tokens issued in the production environment (§1.5).

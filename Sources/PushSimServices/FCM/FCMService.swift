@@ -35,9 +35,11 @@ public struct FCMProject: Sendable, Equatable {
 /// ``tokenInactivityLimit`` (270 days) has expired: sends get 404 `UNREGISTERED` and the app gets a
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
 /// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (``RetiredEndpoints``).
-public final class FCMService: Host, CallReceiver {
+public final class FCMService: FakePushService, CallReceiver {
+    /// The push service it plays (``PushServiceDescriptor/fcm``), which gives its names and hosts.
+    public static let descriptor = PushServiceDescriptor.fcm
     /// `fcm`: the host name in the world and the service's name in traces.
-    public static let name = PushServiceDescriptor.fcm.name
+    public static let name = descriptor.name
     /// The trace field of its message ids (``PushServiceDescriptor/messageIDField``).
     static let messageIDField = PushServiceDescriptor.fcm.messageIDField
     /// `fcm.googleapis.com`: the HTTP v1 send API.

@@ -28,9 +28,11 @@ public struct WNSApp: Sendable, Equatable {
 /// once its `X-WNS-TTL` (seconds, W-HDR) has passed; tiles and badges without a TTL expire
 /// ``tileAndBadgeExpiry`` (3 days) after they were sent (W-OVR). Injected ``faults`` (see
 /// ``ServiceFault``) apply to notification requests only, not to the Live token endpoint.
-public final class WNSService: Host, CallReceiver {
+public final class WNSService: FakePushService, CallReceiver {
+    /// The push service it plays (``PushServiceDescriptor/wns``), which gives its names and hosts.
+    public static let descriptor = PushServiceDescriptor.wns
     /// `wns`: the host name in the world and the service's name in traces.
-    public static let name = PushServiceDescriptor.wns.name
+    public static let name = descriptor.name
     /// The trace field of its message ids (``PushServiceDescriptor/messageIDField``).
     static let messageIDField = PushServiceDescriptor.wns.messageIDField
     /// `cloud.notify.windows.com`: the host of the channel URIs notifications are posted to.

@@ -1,0 +1,21 @@
+import PushSimNetwork
+import PushSimServices
+import PushSimHub
+
+/// A fake push service as a ``Simulation`` builds and wires it: made from the simulation's
+/// identity and options, and giving the hub its credential for the service. One conformance per
+/// fake, in this folder (`APNsService+Simulation.swift`, …); ``SimulatedPushServices/all`` lists them.
+protocol SimulatedPushService: FakePushService {
+    /// The fake, registered in `world`, accepting the credentials of `identity` for its service.
+    static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> Self
+    /// Sets the hub's credential for this service, made from `identity`, in `hub`; with
+    /// `wrongSecret` its secret is one the fake does not accept (`hub credentials <service> wrong`).
+    static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration)
+}
+
+/// The fakes a ``Simulation`` builds: the one place a new fake is named.
+enum SimulatedPushServices {
+    /// One fake per entry of ``PushServiceDescriptor/all``, in its order (the order they are
+    /// built and registered in the world).
+    static var all: [any SimulatedPushService.Type] { [APNsService.self, FCMService.self, WNSService.self] }
+}
