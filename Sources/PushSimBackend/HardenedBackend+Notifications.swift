@@ -5,8 +5,8 @@ import PushSimHub
 extension HardenedBackend {
     /// `POST api/notifications?pns=&to_tag=` with the message as a JSON string body.
     func notify(pns: String?, toTag: String?, body: [UInt8], user: String, _ reply: HardenedReply) {
-        guard let pns = pns?.lowercased(), ["apns", "fcm", "gcm", "wns"].contains(pns) else {
-            return reply.error(400, "pns must be apns, fcm (or gcm) or wns")
+        guard let service = pns.flatMap(Self.platform(named:))?.service else {
+            return reply.error(400, "pns must be \(Self.serviceNames(oldNames: true))")
         }
         guard let to = toTag, !to.isEmpty, TagRules.isValid("username:" + to) else {
             return reply.error(400, "to_tag must name a user (letters, digits and _ @ # . -)")
@@ -25,22 +25,7 @@ extension HardenedBackend {
             }
         }
         // Payloads come from encoders, so any message text stays text (the tutorial concatenated: defect d).
-        switch pns {
-        case "wns":
-            let toast = XMLElement(name: "toast", children: [.element(XMLElement(name: "visual", children: [
-                .element(XMLElement(name: "binding", attributes: [("template", "ToastText01")], children: [
-                    .element(XMLElement(name: "text", attributes: [("id", "1")], children: [.text(text)])),
-                ])),
-            ]))])
-            hub.sendWindowsNativeNotification(toast.serialized(), tags: tags, completion)
-        case "apns":
-            let alert = JSONValue.object([("aps", .object([("alert", .string(text))]))])
-            hub.sendAppleNativeNotification(alert.serialized(), tags: tags, completion)
-        case "fcm", "gcm": // gcm: the name the tutorial's iOS app still sends
-            let message = JSONValue.object([("message", .object([("data", .object([("message", .string(text))]))]))])
-            hub.sendFcmV1NativeNotification(message.serialized(), tags: tags, completion)
-        default:
-            reply.error(400, "pns must be apns, fcm (or gcm) or wns")
-        }
+        hub.sendNativeNotification(format: service.hubFormat, payload: service.textMessage.payload(text),
+                                   tagExpression: TagExpressionParser.orList(tags), completion)
     }
 }

@@ -130,14 +130,12 @@ public final class HardenedBackend: Host {
         guard let json = try? JSONParser.parse(body), json.objectMembers != nil else {
             return reply.error(400, "the body must be a JSON object {\"Platform\": …, \"Handle\": …, \"Tags\": […]}")
         }
-        let platform: RegistrationPlatform
-        switch json["Platform"]?.stringValue?.lowercased() {
-        case "apns"?: platform = .apple
-        case "fcm"?, "gcm"?: platform = .fcmV1
-        case "wns"?: platform = .windows
-        case "mpns"?: return reply.error(400, "mpns is retired; use wns")
-        case nil: return reply.error(400, "Platform is required: apns, fcm or wns")
-        case let other?: return reply.error(400, "unknown Platform '\(other)': use apns, fcm or wns")
+        guard let name = json["Platform"]?.stringValue?.lowercased() else {
+            return reply.error(400, "Platform is required: \(Self.serviceNames(oldNames: false))")
+        }
+        guard let platform = Self.platform(named: name)?.registrationPlatform else {
+            if name == "mpns" { return reply.error(400, "mpns is retired; use wns") }
+            return reply.error(400, "unknown Platform '\(name)': use \(Self.serviceNames(oldNames: false))")
         }
         guard let handle = json["Handle"]?.stringValue, !handle.isEmpty else { return reply.error(400, "Handle is required") }
         if let problem = Self.handleProblem(handle, platform) { return reply.error(400, problem) }

@@ -25,6 +25,10 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// The prefix of the request headers the hub passes on to this service from a native send
     /// (`apns-`, `X-WNS-`; NH-REST), nil when it passes none (FCM v1 takes its options in the body).
     public let hubHeaderPrefix: String?
+    /// How an app's backend writes a text message to this service for the app to show: APNs
+    /// `aps.alert`, FCM `message.data.message` (a data message, the tutorial apps' convention), a
+    /// WNS toast. The hardened backend sends its users' messages so.
+    public let textMessage: NativeTextPayload
 
     /// The service's ``name``: `apns`, `fcm`, `wns`.
     public var description: String { name }
@@ -32,15 +36,18 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// Apple Push Notification service.
     public static let apns = PushServiceDescriptor(
         name: "apns", displayName: "APNs", providerHosts: ["api.push.apple.com", "api.sandbox.push.apple.com"],
-        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: .apnsID, hubHeaderPrefix: "apns-")
+        deviceHost: "courier.push.apple.com", hubFormat: "apple", messageIDField: .apnsID, hubHeaderPrefix: "apns-",
+        textMessage: .json(path: ["aps", "alert"]))
     /// Firebase Cloud Messaging, HTTP v1.
     public static let fcm = PushServiceDescriptor(
         name: "fcm", displayName: "FCM", providerHosts: ["fcm.googleapis.com"],
-        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: .fcmMessageName, hubHeaderPrefix: nil)
+        deviceHost: "mtalk.google.com", hubFormat: "fcmv1", messageIDField: .fcmMessageName, hubHeaderPrefix: nil,
+        textMessage: .json(path: ["message", "data", "message"]))
     /// Windows Push Notification Services.
     public static let wns = PushServiceDescriptor(
         name: "wns", displayName: "WNS", providerHosts: ["cloud.notify.windows.com"],
-        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: .wnsMessageID, hubHeaderPrefix: "X-WNS-")
+        deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: .wnsMessageID, hubHeaderPrefix: "X-WNS-",
+        textMessage: .toast)
 
     /// Every push service PushSim simulates, in a fixed order.
     public static let all: [PushServiceDescriptor] = [apns, fcm, wns]

@@ -1,0 +1,45 @@
+import PushSimNetwork
+import PushSimHub
+
+/// A push service as the hardened backend's clients name it (`Platform` of a registration, `pns`
+/// of a send): the name, the service it means, and the hub registration platform it maps to.
+struct HardenedPlatform {
+    /// What the client sends, lower case: a service's name (`apns`, `fcm`, `wns`) or an old name (`gcm`).
+    let name: String
+    /// The push service it means.
+    let service: PushServiceDescriptor
+    /// The hub registration platform of the service (its native format is ``PushServiceDescriptor/hubFormat``).
+    let registrationPlatform: RegistrationPlatform
+}
+
+extension HardenedBackend {
+    /// Old names the backend still takes: `gcm` for FCM, the name the tutorial's iOS app still
+    /// sends (the tutorial's backend answers it 400: defect b).
+    static let oldServiceNames: [(name: String, service: PushServiceDescriptor)] = [("gcm", .fcm)]
+
+    /// Every name a client may send, made once from ``PushServiceDescriptor/all`` (each service by
+    /// its name, then its old names), in that order. A service the hub takes no registrations for
+    /// is left out, so a client naming it gets a 400 like any unknown name.
+    static let platforms: [HardenedPlatform] = PushServiceDescriptor.all.flatMap { service -> [HardenedPlatform] in
+        guard let platform = RegistrationPlatform(sendFormat: service.hubFormat) else { return [] }
+        let names = [service.name] + oldServiceNames.filter { $0.service == service }.map(\.name)
+        return names.map { HardenedPlatform(name: $0, service: service, registrationPlatform: platform) }
+    }
+
+    /// The platform a client means by `name` (any case), or nil for a name the backend does not know.
+    static func platform(named name: String) -> HardenedPlatform? {
+        let name = name.lowercased()
+        return platforms.first { $0.name == name }
+    }
+
+    /// The names clients may send, as the backend's 400s spell them: `apns, fcm or wns`, or with
+    /// `oldNames` `apns, fcm (or gcm) or wns`.
+    static func serviceNames(oldNames: Bool) -> String {
+        let spelled = PushServiceDescriptor.all.filter { service in platforms.contains { $0.service == service } }.map { service in
+            let old = oldNames ? oldServiceNames.filter { $0.service == service }.map(\.name) : []
+            return service.name + (old.isEmpty ? "" : " (or \(old.joined(separator: ", ")))")
+        }
+        guard let last = spelled.last else { return "" }
+        return spelled.count == 1 ? last : spelled.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
