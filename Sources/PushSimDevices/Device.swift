@@ -77,14 +77,9 @@ public final class Device: Host {
     /// handle and whether it differs from the one before; before the app's own logic reacts.
     public var onHandleReceived: ((_ handle: String, _ changed: Bool) -> Void)?
 
-    /// iOS 12 (the tutorial's era, before the token description changed), Android 14, Windows 11.
-    public static func defaultOSVersion(_ platform: DevicePlatform) -> Int {
-        switch platform {
-        case .ios: return 12
-        case .android: return 14
-        case .windows: return 11
-        }
-    }
+    /// The platform's default OS version (``DevicePlatformProfile/defaultOSVersion``): iOS 12 (the
+    /// tutorial's era, before the token description changed), Android 14, Windows 11.
+    public static func defaultOSVersion(_ platform: DevicePlatform) -> Int { platform.profile.defaultOSVersion }
 
     /// The storage key of the registration id (the tutorial's `RegistrationIdLocalStorageKey`).
     public static let registrationIDKey = "RegistrationId"

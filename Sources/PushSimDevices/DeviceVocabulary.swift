@@ -10,14 +10,8 @@ public enum DevicePlatform: String, Sendable, CaseIterable {
     /// Windows PC: WNS channel URIs.
     case windows
 
-    /// The push service its OS gets a handle from: APNs, FCM or WNS.
-    public var service: PushServiceDescriptor {
-        switch self {
-        case .ios: return .apns
-        case .android: return .fcm
-        case .windows: return .wns
-        }
-    }
+    /// The push service its OS gets a handle from: APNs, FCM or WNS (``profile``).
+    public var service: PushServiceDescriptor { profile.service }
 
     /// The `Platform` value the app sends in its registration: its service's name (`apns`, `fcm`, `wns`).
     public var registrationPlatform: String { service.name }
@@ -174,12 +168,8 @@ struct PushServiceLink {
 
 extension AppIdentity {
     func pushService(on platform: DevicePlatform) -> PushServiceLink {
-        let (appID, scope): (String, String)
-        switch platform {
-        case .ios: (appID, scope) = (bundleID, "production")
-        case .android: (appID, scope) = (androidPackage, fcmSenderID)
-        case .windows: (appID, scope) = (windowsPackageFamily, "")
-        }
-        return PushServiceLink(name: platform.service.name, deviceHost: platform.service.deviceHost, appID: appID, scope: scope)
+        let profile = platform.profile
+        let (appID, scope) = profile.appLink(self)
+        return PushServiceLink(name: profile.service.name, deviceHost: profile.service.deviceHost, appID: appID, scope: scope)
     }
 }

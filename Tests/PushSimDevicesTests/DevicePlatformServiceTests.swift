@@ -17,4 +17,16 @@ import PushSimHub
         for platform in RegistrationPlatform.allCases { #expect(RegistrationPlatform(sendFormat: platform.sendFormat) == platform) }
         #expect(RegistrationPlatform(sendFormat: "baidu") == nil)
     }
+
+    /// Each platform's entry: default OS version, app id with its service, and the payload its OS
+    /// shows by itself (the explorer's convergence sends), as they were spelt out before.
+    @Test func eachPlatformHasOneEntryWithItsFacts() {
+        #expect(DevicePlatform.allCases.map { Device.defaultOSVersion($0) } == [12, 14, 11])
+        let app = AppIdentity(bundleID: "b", androidPackage: "p", fcmSenderID: "s", windowsPackageFamily: "w", backendHost: "h")
+        #expect(DevicePlatform.allCases.map { app.pushService(on: $0).appID } == ["b", "p", "w"])
+        #expect(DevicePlatform.allCases.map { app.pushService(on: $0).scope } == ["production", "s", ""])
+        #expect(DevicePlatform.allCases.map { $0.profile.shownText.payload("hi") } == [
+            #"{"aps":{"alert":"hi"}}"#, #"{"message":{"notification":{"body":"hi"}}}"#,
+            #"<toast><visual><binding template="ToastText01"><text id="1">hi</text></binding></visual></toast>"#])
+    }
 }

@@ -321,14 +321,8 @@ public struct ExploreWorkload {
     /// The hub's native format for a platform.
     static func format(_ platform: DevicePlatform) -> String { platform.service.hubFormat }
 
-    /// A native payload that the platform shows as `text`.
-    static func payload(_ text: String, _ platform: DevicePlatform) -> String {
-        switch platform {
-        case .ios: return #"{"aps":{"alert":"\#(text)"}}"#
-        case .android: return #"{"message":{"notification":{"body":"\#(text)"}}}"#
-        case .windows: return #"<toast><visual><binding template="ToastText01"><text id="1">\#(text)</text></binding></visual></toast>"#
-        }
-    }
+    /// A native payload that the platform's OS shows as `text` (``DevicePlatformProfile/shownText``).
+    static func payload(_ text: String, _ platform: DevicePlatform) -> String { platform.profile.shownText.payload(text) }
 }
 
 /// One statement of a generated scenario, written by string interpolation straight into UTF-8

@@ -1,0 +1,28 @@
+import PushSimKernel
+import PushSimNetwork
+
+extension Device {
+    /// Android: the FCM message; the app shows `data.message` (the tutorial apps' convention; the
+    /// recommended app only while a user is logged in), else the system shows `notification.body`
+    /// (after `notification.title` and `: ` when there is one); FCM's deleted-messages event
+    /// (`x-pushsim-event: deleted_messages`, body `{"message_type":"deleted_messages"}`) runs
+    /// `onDeletedMessages()` (F-COLL). A body that is not JSON is discarded.
+    func presentFCM(_ request: HTTPRequest, service: String) {
+        guard let json = try? JSONParser.parse(request.body) else { return discard(service, "the message is not JSON") }
+        if request.headers[DeviceChannel.eventHeader] == "deleted_messages" { return messagesWereDeleted(service: service) }
+        if let text = json["data"]?["message"]?.stringValue {
+            // A data message is the app's to show. The recommended app shows none while nobody
+            // is logged in: one sent just before its logout's unregistration got through is
+            // for the user who left.
+            guard logic.showsDataMessagesWhileLoggedOut || authorization != nil else {
+                return record(.appIgnored, [.service: .string(service), .why: "a data message while nobody is logged in"])
+            }
+            return show(text, service: service)
+        }
+        if let body = json["notification"]?["body"]?.stringValue {
+            let title = json["notification"]?["title"]?.stringValue
+            return show(title.map { "\($0): \(body)" } ?? body, service: service)
+        }
+        record(.appDataReceived, [.service: .string(service), .why: "data message without a 'message' key"])
+    }
+}
