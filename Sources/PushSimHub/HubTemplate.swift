@@ -43,12 +43,14 @@ struct HubTemplate: Sendable, Equatable {
 
     struct Header: Sendable, Equatable { var name: String; var value: TemplateExpression; var source: String }
 
-    /// Checks `body` for `platform`: APNs needs a JSON object, FCM v1 a JSON object with a
-    /// `message` member, WNS an XML document whose `X-WNS-Type` is given or follows from its root
-    /// (`toast`, `tile`, `badge`, as the SDK's `WindowsNotification` infers it, NH-DOTNET).
+    /// Checks `body` for `platform` by its ``TemplateBodyRule``: APNs needs a JSON object, FCM v1
+    /// a JSON object with a `message` member, WNS an XML document whose `X-WNS-Type` is given or
+    /// follows from its root (`toast`, `tile`, `badge`, as the SDK's `WindowsNotification` infers
+    /// it, NH-DOTNET).
     static func make(platform: RegistrationPlatform, body: String, name: String?, headers: [TemplateHeader],
                      tags: [String] = []) -> Result<HubTemplate, TemplateError> {
-        let format: CompiledTemplate.Format = platform == .windows ? .xml : .json
+        let traits = platform.traits
+        let format: CompiledTemplate.Format = traits.templateBody == .xmlWithWNSType ? .xml : .json
         let compiled: CompiledTemplate
         switch CompiledTemplate.compile(body, format: format) {
         case .failure(let e): return .failure(e)
@@ -61,21 +63,21 @@ struct HubTemplate: Sendable, Equatable {
             case .success(let e): checked.append(Header(name: h.name, value: e, source: h.value))
             }
         }
-        switch platform {
-        case .apple:
-            guard compiled.jsonRootKeys != nil else { return .failure(TemplateError("an APNs template must be a JSON object")) }
-        case .fcmV1:
+        switch traits.templateBody {
+        case .jsonObject:
+            guard compiled.jsonRootKeys != nil else { return .failure(TemplateError("\(traits.templateNoun) must be a JSON object")) }
+        case .jsonMessageObject:
             guard compiled.jsonRootKeys?.contains("message") == true else {
-                return .failure(TemplateError("an FCM v1 template must be a JSON object with a \"message\" object"))
+                return .failure(TemplateError("\(traits.templateNoun) must be a JSON object with a \"message\" object"))
             }
-        case .windows:
+        case .xmlWithWNSType:
             if !checked.contains(where: { $0.name.lowercased() == "x-wns-type" }) {
                 guard let root = compiled.xmlRootName, ["toast", "tile", "badge"].contains(root) else {
-                    return .failure(TemplateError("a Windows template needs an X-WNS-Type header unless its root is toast, tile or badge"))
+                    return .failure(TemplateError("\(traits.templateNoun) needs an X-WNS-Type header unless its root is toast, tile or badge"))
                 }
                 checked.insert(Header(name: "X-WNS-Type", value: .literal("wns/\(root)"), source: "wns/\(root)"), at: 0)
             }
-        case .gcm, .mpns:
+        case .retired:
             return .failure(TemplateError("\(platform.rawValue) is retired"))
         }
         return .success(HubTemplate(name: name, compiled: compiled, headers: checked, tags: tags))

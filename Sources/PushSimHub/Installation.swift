@@ -64,28 +64,6 @@ public struct Installation: Sendable, Equatable {
     public static func userTag(_ userID: String) -> String { "$UserId:{\(userID)}" }
 }
 
-extension RegistrationPlatform {
-    /// The `platform` value of an installation: `apns`, `fcmV1` (the SDK's spelling; NH-DOTNET
-    /// `NotificationPlatform.cs`), `wns`, and the retired `gcm`, `mpns`.
-    public var installationPlatform: String {
-        switch self {
-        case .apple: return "apns"
-        case .fcmV1: return "fcmV1"
-        case .windows: return "wns"
-        case .gcm: return "gcm"
-        case .mpns: return "mpns"
-        }
-    }
-
-    /// Reads an installation's `platform`, ignoring case (`fcmv1` and `fcmV1` both work).
-    public init?(installationPlatform: String) {
-        guard let p = RegistrationPlatform.allCases.first(where: { $0.installationPlatform.lowercased() == installationPlatform.lowercased() }) else {
-            return nil
-        }
-        self = p
-    }
-}
-
 /// Why an installation body or patch was refused, in the words of the hub's 400.
 public struct InstallationProblem: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String

@@ -133,13 +133,5 @@ struct NotificationRecord {
         return "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + root.serialized()
     }
 
-    static func countsElement(_ p: RegistrationPlatform) -> String {
-        switch p {
-        case .apple: return "ApnsOutcomeCounts"
-        case .fcmV1: return "FcmV1OutcomeCounts"
-        case .windows: return "WnsOutcomeCounts"
-        case .gcm: return "GcmOutcomeCounts"
-        case .mpns: return "MpnsOutcomeCounts"
-        }
-    }
+    static func countsElement(_ p: RegistrationPlatform) -> String { p.traits.outcomeCountsElement }
 }

@@ -12,19 +12,15 @@ struct PNSHeaderMemo {
         var credential: String
         var headers: HTTPHeaders
     }
-    private var entries: [Entry?] = [nil, nil, nil]   // apple, fcmV1, windows
+    /// By the platform's storage code.
+    private var entries = [Entry?](repeating: nil, count: RegistrationPlatform.storageCodeCount)
 
     /// The headers for a copy of `n` to `platform` with `credential`, built by `build` unless the
     /// previous copy had the same notification and credential.
     mutating func headers(_ n: HubNotification, _ platform: RegistrationPlatform, credential: String,
                           build: () -> HTTPHeaders) -> HTTPHeaders {
-        let slot: Int
-        switch platform {
-        case .apple: slot = 0
-        case .fcmV1: slot = 1
-        case .windows: slot = 2
-        case .gcm, .mpns: return build()
-        }
+        guard !platform.isRetired else { return build() }   // never sent to: nothing worth remembering
+        let slot = Int(platform.storageCode)
         if let e = entries[slot], e.notification === n, e.credential == credential { return e.headers }
         let headers = build()
         entries[slot] = Entry(notification: n, credential: credential, headers: headers)

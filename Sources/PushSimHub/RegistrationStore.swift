@@ -52,29 +52,12 @@ struct RegistrationStore {
         static let gone = SlotState(bits: 0)
         static let issuedUnused = SlotState(bits: 1)
         static func live(_ platform: RegistrationPlatform, template: Bool, tagsUnsorted: Bool = false) -> SlotState {
-            SlotState(bits: 0x80 | (tagsUnsorted ? 0x40 : 0) | Self.code(platform) << 1 | (template ? 1 : 0))
+            SlotState(bits: 0x80 | (tagsUnsorted ? 0x40 : 0) | platform.storageCode << 1 | (template ? 1 : 0))
         }
         var isLive: Bool { bits & 0x80 != 0 }
         var tagsUnsorted: Bool { bits & 0x40 != 0 }
         var isTemplate: Bool { bits & 1 != 0 }
-        var platform: RegistrationPlatform {
-            switch bits >> 1 & 7 {
-            case 0: return .apple
-            case 1: return .fcmV1
-            case 2: return .windows
-            case 3: return .gcm
-            default: return .mpns
-            }
-        }
-        private static func code(_ platform: RegistrationPlatform) -> UInt8 {
-            switch platform {
-            case .apple: return 0
-            case .fcmV1: return 1
-            case .windows: return 2
-            case .gcm: return 3
-            case .mpns: return 4
-            }
-        }
+        var platform: RegistrationPlatform { RegistrationPlatform(storageCode: bits >> 1 & 7) }
     }
 
     /// A new id (Create Registration ID).

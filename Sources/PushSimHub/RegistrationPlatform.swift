@@ -1,0 +1,140 @@
+import PushSimNetwork
+
+/// The platform of a native registration, named as the hub's registration descriptions are.
+///
+/// Everything the hub knows about a platform is one row of ``traits``: a new platform is a new
+/// case and one row there (the properties below read from it).
+public enum RegistrationPlatform: String, Sendable, CaseIterable {
+    /// `AppleRegistrationDescription`, handle in `DeviceToken`.
+    case apple
+    /// `FcmV1RegistrationDescription`, handle in `FcmV1RegistrationId`.
+    case fcmV1
+    /// `WindowsRegistrationDescription`, handle in `ChannelUri`.
+    case windows
+    /// `GcmRegistrationDescription` (FCM legacy): retired by the hub on 20 June 2024 (AZ-FCMLEG).
+    case gcm
+    /// `MpnsRegistrationDescription`: MPNS is retired (MPNS-NH).
+    case mpns
+
+    /// The hub's facts about one platform, the names it goes by on each of the hub's surfaces.
+    /// All literals: reading one allocates nothing.
+    struct Traits {
+        /// Its 3 bits in ``RegistrationStore``'s slot byte (0…7), also its slot in ``PNSHeaderMemo``.
+        var storageCode: UInt8
+        /// The Atom element of its native registration description.
+        var descriptionElement: String
+        /// The description's element that carries the handle.
+        var handleElement: String
+        /// Its `ServiceBusNotification-Format` (and the `Platform` of feedback and test-send results).
+        var sendFormat: String
+        /// The `platform` of an installation (NH-DOTNET `NotificationPlatform.cs`).
+        var installationPlatform: String
+        /// The element of its outcome counts in NotificationDetails (see ``NotificationRecord``).
+        var outcomeCountsElement: String
+        /// What its template registrations' bodies must be.
+        var templateBody: TemplateBodyRule
+        /// How the hub's template errors name its templates (`an APNs template`).
+        var templateNoun: String
+        /// The ``PushServiceDescriptor/name`` of the push service its copies go to; nil for a
+        /// retired platform, which the hub no longer sends to.
+        var serviceName: String?
+    }
+
+    /// This platform's row of the table.
+    var traits: Traits {
+        switch self {
+        case .apple:
+            return Traits(storageCode: 0, descriptionElement: "AppleRegistrationDescription", handleElement: "DeviceToken",
+                          sendFormat: "apple", installationPlatform: "apns", outcomeCountsElement: "ApnsOutcomeCounts",
+                          templateBody: .jsonObject, templateNoun: "an APNs template", serviceName: "apns")
+        case .fcmV1:
+            return Traits(storageCode: 1, descriptionElement: "FcmV1RegistrationDescription", handleElement: "FcmV1RegistrationId",
+                          sendFormat: "fcmv1", installationPlatform: "fcmV1", outcomeCountsElement: "FcmV1OutcomeCounts",
+                          templateBody: .jsonMessageObject, templateNoun: "an FCM v1 template", serviceName: "fcm")
+        case .windows:
+            return Traits(storageCode: 2, descriptionElement: "WindowsRegistrationDescription", handleElement: "ChannelUri",
+                          sendFormat: "windows", installationPlatform: "wns", outcomeCountsElement: "WnsOutcomeCounts",
+                          templateBody: .xmlWithWNSType, templateNoun: "a Windows template", serviceName: "wns")
+        case .gcm:
+            return Traits(storageCode: 3, descriptionElement: "GcmRegistrationDescription", handleElement: "GcmRegistrationId",
+                          sendFormat: "gcm", installationPlatform: "gcm", outcomeCountsElement: "GcmOutcomeCounts",
+                          templateBody: .retired, templateNoun: "a GCM template", serviceName: nil)
+        case .mpns:
+            return Traits(storageCode: 4, descriptionElement: "MpnsRegistrationDescription", handleElement: "ChannelUri",
+                          sendFormat: "windowsphone", installationPlatform: "mpns", outcomeCountsElement: "MpnsOutcomeCounts",
+                          templateBody: .retired, templateNoun: "an MPNS template", serviceName: nil)
+        }
+    }
+
+    /// The Atom element name of the description.
+    public var descriptionElement: String { traits.descriptionElement }
+
+    /// The element that carries the handle.
+    public var handleElement: String { traits.handleElement }
+
+    /// The `ServiceBusNotification-Format` value of native sends to this platform.
+    public var sendFormat: String { traits.sendFormat }
+
+    /// The `platform` value of an installation: `apns`, `fcmV1` (the SDK's spelling; NH-DOTNET
+    /// `NotificationPlatform.cs`), `wns`, and the retired `gcm`, `mpns`.
+    public var installationPlatform: String { traits.installationPlatform }
+
+    /// The push service this platform's copies go to; nil for a retired platform (`gcm`, `mpns`).
+    public var service: PushServiceDescriptor? { traits.serviceName.flatMap(PushServiceDescriptor.named) }
+
+    /// Whether the hub has retired it and no longer accepts registrations for it (`gcm`, `mpns`).
+    public var isRetired: Bool { traits.serviceName == nil }
+
+    /// The platform whose native description element is `descriptionElement`; nil for any other
+    /// name (template elements included).
+    public init?(descriptionElement: String) {
+        guard let p = RegistrationPlatform.allCases.first(where: { $0.descriptionElement == descriptionElement }) else { return nil }
+        self = p
+    }
+
+    /// The platform whose native format is `format` (``sendFormat``), if any.
+    public init?(sendFormat format: String) {
+        guard let platform = Self.allCases.first(where: { $0.sendFormat == format }) else { return nil }
+        self = platform
+    }
+
+    /// Reads an installation's `platform`, ignoring case (`fcmv1` and `fcmV1` both work).
+    public init?(installationPlatform: String) {
+        guard let p = RegistrationPlatform.allCases.first(where: { $0.installationPlatform.lowercased() == installationPlatform.lowercased() }) else {
+            return nil
+        }
+        self = p
+    }
+
+    /// Its ``Traits/storageCode``.
+    var storageCode: UInt8 { traits.storageCode }
+
+    /// How many storage codes there are (3 bits).
+    static let storageCodeCount = 8
+
+    /// The platform whose ``storageCode`` is `code`, the inverse of the table's codes.
+    init(storageCode code: UInt8) { self = Self.byStorageCode[Int(code)]! }
+
+    /// The platforms by storage code, made from the table.
+    private static let byStorageCode: [RegistrationPlatform?] = {
+        var table = [RegistrationPlatform?](repeating: nil, count: storageCodeCount)
+        for p in allCases {
+            precondition(table[Int(p.storageCode)] == nil, "two platforms have storage code \(p.storageCode)")
+            table[Int(p.storageCode)] = p
+        }
+        return table
+    }()
+}
+
+/// What a template registration's body must be for its platform (NH-TPL).
+enum TemplateBodyRule {
+    /// A JSON object (APNs).
+    case jsonObject
+    /// A JSON object with a `message` member (FCM v1: `{"message":{…}}` without a token).
+    case jsonMessageObject
+    /// An XML document whose `X-WNS-Type` is given or follows from its root (`toast`, `tile`,
+    /// `badge`, as the SDK's `WindowsNotification` infers it, NH-DOTNET).
+    case xmlWithWNSType
+    /// None: the platform is retired and takes no templates.
+    case retired
+}
