@@ -1,83 +1,6 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// What a PNS answer means for the hub (Citations §6 and §4.9).
-enum PNSVerdict: Equatable {
-    /// Accepted by the PNS.
-    case accepted
-    /// The handle is dead: delete the registration. `since` is APNs' 410 timestamp (Unix ms), if any;
-    /// `outcome` is `ExpiredChannel` (gone) or `BadChannel` (never valid).
-    case deadHandle(reason: String, sinceUnixMilliseconds: Int64?, outcome: PNSOutcome)
-    /// The hub's credentials were stale: renew them and try once more.
-    case renewCredentials(reason: String)
-    /// Try again later (throttling, outage, transport failure); `after` from Retry-After, if given;
-    /// `outcome` is `Throttled`, `PnsError` or `PnsUnreachable`.
-    case retry(reason: String, after: VirtualDuration?, outcome: PNSOutcome)
-    /// The PNS refused this notification for good.
-    case refused(reason: String, outcome: PNSOutcome)
-
-    init(_ result: CallResult, platform: RegistrationPlatform) {
-        guard let response = result.response else {
-            self = .retry(reason: "PNS not reached: \(result.summary)", after: nil, outcome: .pnsUnreachable)
-            return
-        }
-        let status = response.status
-        // Every PNS answers success with 200; only other answers have a body worth reading.
-        if status == 200 {
-            self = platform == .gcm || platform == .mpns ? .refused(reason: "retired platform", outcome: .pnsError) : .accepted
-            return
-        }
-        let json = try? JSONParser.parse(response.body)
-        let retryAfter = response.headers["Retry-After"].flatMap { Int64($0) }.map { VirtualDuration.seconds($0) }
-        let refusal: PNSOutcome = status == 400 || status == 413 ? .invalidPayload : status == 403 ? .invalidCredentials : .pnsError
-        switch platform {
-        case .apple:
-            let reason = json?["reason"]?.stringValue ?? ""
-            switch (status, reason) {
-            case (200, _): self = .accepted
-            case (410, _):
-                self = .deadHandle(reason: "APNs 410 \(reason)", sinceUnixMilliseconds: json?["timestamp"]?.int64Value, outcome: .expiredChannel)
-            case (400, "BadDeviceToken"): self = .deadHandle(reason: "APNs 400 BadDeviceToken", sinceUnixMilliseconds: nil, outcome: .badChannel)
-            case (403, "ExpiredProviderToken"): self = .renewCredentials(reason: "APNs 403 ExpiredProviderToken")
-            case (429, "TooManyRequests"): self = .retry(reason: "APNs \(status) \(reason)", after: retryAfter, outcome: .throttled)
-            case (500, _), (503, _): self = .retry(reason: "APNs \(status) \(reason)", after: retryAfter, outcome: .pnsError)
-            default: self = .refused(reason: "APNs \(status) \(reason)", outcome: refusal)
-            }
-        case .fcmV1:
-            // FCM's own code (an FcmError detail's errorCode), else the RPC status: an unknown field
-            // is refused with INVALID_ARGUMENT and a BadRequest detail only (F-ERR).
-            let code = json?["error"]?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first
-                ?? json?["error"]?["status"]?.stringValue ?? ""
-            let field = json?["error"]?["details"]?.arrayValue?
-                .compactMap { $0["fieldViolations"]?.arrayValue?.first?["field"]?.stringValue }.first
-            switch status {
-            case 200: self = .accepted
-            case 404 where code == "UNREGISTERED":
-                self = .deadHandle(reason: "FCM 404 UNREGISTERED", sinceUnixMilliseconds: nil, outcome: .expiredChannel)
-            case 400 where field == "message.token":
-                self = .deadHandle(reason: "FCM 400 INVALID_ARGUMENT (token)", sinceUnixMilliseconds: nil, outcome: .badChannel)
-            case 401: self = .renewCredentials(reason: "FCM 401 UNAUTHENTICATED")
-            case 429: self = .retry(reason: "FCM \(status) \(code)", after: retryAfter, outcome: .throttled)
-            case 500, 503: self = .retry(reason: "FCM \(status) \(code)", after: retryAfter, outcome: .pnsError)
-            default: self = .refused(reason: "FCM \(status) \(code)", outcome: refusal)
-            }
-        case .windows:
-            let detail = response.headers["X-WNS-Error-Description"] ?? ""
-            switch status {
-            case 200: self = .accepted
-            case 404, 410:
-                self = .deadHandle(reason: "WNS \(status) \(detail)", sinceUnixMilliseconds: nil, outcome: status == 410 ? .expiredChannel : .badChannel)
-            case 401: self = .renewCredentials(reason: "WNS 401")
-            case 406: self = .retry(reason: "WNS \(status) \(detail)", after: retryAfter, outcome: .throttled)
-            case 500, 503: self = .retry(reason: "WNS \(status) \(detail)", after: retryAfter, outcome: .pnsError)
-            default: self = .refused(reason: "WNS \(status) \(detail)", outcome: refusal)
-            }
-        case .gcm, .mpns:
-            self = .refused(reason: "retired platform", outcome: .pnsError)
-        }
-    }
-}
-
 extension NotificationHub {
     func handlePNSResult(_ result: CallResult, _ n: HubNotification, _ t: SendTarget, attempt: Int,
                          renewed: Bool = false, world: World) {
@@ -93,7 +16,7 @@ extension NotificationHub {
             handleDeadTarget(t, n, reason: reason, sinceUnixMilliseconds: since, outcome: outcome, world: world)
             drop(n, t, reason: reason, outcome: outcome, world: world)
         case .renewCredentials(let reason):
-            pnsTokens.forget(t.platform)
+            if let adapter = t.platform.traits.adapter { pnsTokens.forget(adapter) }
             // Renew once per notification, whichever attempt met the stale credentials.
             guard !renewed else {
                 return drop(n, t, reason: "\(reason), again after renewing credentials", outcome: .invalidCredentials, world: world)
@@ -181,15 +104,11 @@ extension NotificationHub {
         }
     }
 
-    /// The PNS's id for an accepted message: APNs' `apns-id`, FCM's message `name`, WNS's `X-WNS-Msg-ID`.
+    /// The PNS's id for an accepted message, read by the platform's adapter: APNs' `apns-id`,
+    /// FCM's message `name`, WNS's `X-WNS-Msg-ID`.
     static func pnsMessageID(_ result: CallResult, _ platform: RegistrationPlatform) -> String {
-        guard let r = result.response else { return "" }
-        switch platform {
-        case .apple: return r.headers["apns-id"] ?? ""
-        case .fcmV1: return (try? JSONParser.parse(r.body))?["name"]?.stringValue ?? ""
-        case .windows: return r.headers["X-WNS-Msg-ID"] ?? ""
-        case .gcm, .mpns: return ""   // retired: never accepted
-        }
+        guard let r = result.response, let adapter = platform.traits.adapter else { return "" }   // retired: never accepted
+        return adapter.messageID(r)
     }
 
     func drop(_ n: HubNotification, _ t: SendTarget, reason: String, outcome: PNSOutcome, world: World) {

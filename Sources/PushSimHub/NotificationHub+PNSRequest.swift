@@ -18,6 +18,11 @@ struct PNSRequestProblem: Error {
         }
         return nil
     }
+
+    /// The hub holds no credentials for `platform`'s service: every copy is dropped.
+    static func noCredentials(_ platform: RegistrationPlatform) -> PNSRequestProblem {
+        PNSRequestProblem(reason: "the hub has no \(platform.rawValue) credentials")
+    }
 }
 
 /// What one copy carries: the body, the PNS headers, and (FCM v1) the message members.
@@ -64,102 +69,43 @@ extension NotificationHub {
         case .failure(let problem): return .ready(.failure(problem))
         case .success(let c): copy = c
         }
-        let token: String?
-        switch t.platform {
-        case .fcmV1: token = configuration.fcm == nil ? nil : pnsTokens.cachedFCMToken(at: world.now)
-        case .windows: token = configuration.wns == nil ? nil : pnsTokens.cachedWNSToken(at: world.now)
-        case .apple, .gcm, .mpns: token = nil   // APNs: a provider token made locally; retired ones: none
+        guard let adapter = t.platform.traits.adapter else {   // retired: refused by pnsRequest
+            return .ready(pnsRequest(copy, n, t, accessToken: "", world: world))
         }
-        if token == nil && (t.platform == .fcmV1 && configuration.fcm != nil || t.platform == .windows && configuration.wns != nil) {
-            return .needsAccessToken(copy)
+        switch adapter.accessToken(self, now: world.now) {
+        case .notNeeded: return .ready(adapter.request(copy, n, t, accessToken: "", hub: self, world: world))
+        case .cached(let token): return .ready(adapter.request(copy, n, t, accessToken: token, hub: self, world: world))
+        case .toFetch: return .needsAccessToken(copy)
         }
-        return .ready(pnsRequest(copy, n, t, accessToken: token ?? "", world: world))
     }
 
     /// Fetches the access token a prepared copy waits for (or waits for the fetch in progress),
     /// then builds its request.
     func fetchAccessToken(for copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, world: World,
                           then: @escaping (Result<HTTPRequest, PNSRequestProblem>) -> Void) {
-        let fetched: (PNSAccessTokenCache.Answer) -> Void = { [self] answer in
+        guard let adapter = t.platform.traits.adapter else {   // no access token to fetch
+            return then(pnsRequest(copy, n, t, accessToken: "", world: world))
+        }
+        adapter.fetchAccessToken(self, world: world) { [self] answer in
             guard let token = PNSRequestProblem.token(answer, then) else { return }
             then(pnsRequest(copy, n, t, accessToken: token, world: world))
         }
-        switch t.platform {
-        case .fcmV1: PNSAccessTokenCache.fcmToken(self, configuration.fcm!, world: world, then: fetched)
-        case .windows: PNSAccessTokenCache.wnsToken(self, configuration.wns!, world: world, then: fetched)
-        case .apple, .gcm, .mpns: then(pnsRequest(copy, n, t, accessToken: "", world: world))   // no access token to fetch
-        }
     }
 
-    /// The request for one copy, given the FCM or WNS access token (ignored for APNs). The headers
-    /// of a native send's copies are built once per PNS (``PNSHeaderMemo``); per copy, only the
-    /// path (APNs), body (FCM) or URL (WNS) is made.
+    /// The request for one copy, built by its platform's adapter (``PNSAdapter``) with the access
+    /// token (empty when none is needed); a retired platform's copies are refused.
     private func pnsRequest(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken token: String,
                             world: World) -> Result<HTTPRequest, PNSRequestProblem> {
-        var noCredentials: PNSRequestProblem { PNSRequestProblem(reason: "the hub has no \(t.platform.rawValue) credentials") }
-        func headers(credential: String, _ build: () -> HTTPHeaders) -> HTTPHeaders {
-            n.properties == nil ? pnsHeaders.headers(n, t.platform, credential: credential, build: build) : build()
-        }
-        switch t.platform {
-        case .apple:
-            guard let c = configuration.apns else { return .failure(noCredentials) }
-            let jwt = pnsTokens.apnsToken(c, renewal: configuration.apnsProviderTokenRenewal, world: world)
-            let h = headers(credential: jwt) {
-                var h = HTTPHeaders([("authorization", "bearer " + jwt), ("apns-topic", c.bundleID)])
-                if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { h.add("apns-push-type", "alert") }
-                for (k, v) in copy.headers { h.add(k.lowercased(), v) }
-                return h
-            }
-            // Tokens go in lower case (handles are usually written so already: no copy then).
-            let handle = t.handle.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.asciiLowercased() : t.handle
-            return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: String.concatenating("/3/device/", handle), headers: h, body: copy.body))
-        case .fcmV1:
-            guard let c = configuration.fcm else { return .failure(noCredentials) }
-            guard let tail = copy.fcmMessageTail else {
-                return .failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload))
-            }
-            let h = headers(credential: token) { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
-            return .success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: c.sendPath,
-                                        headers: h, body: Self.fcmBody(token: t.handle, tail: tail)))
-        case .windows:
-            guard configuration.wns != nil else { return .failure(noCredentials) }
-            let h = headers(credential: token) {
-                let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
-                var h = HTTPHeaders([("Authorization", "Bearer \(token)"),
-                                     ("Content-Type", type == "wns/raw" ? "application/octet-stream" : "text/xml")])
-                for (k, v) in copy.headers { h.add(k, v) }
-                return h
-            }
-            guard let request = HTTPRequest(method: "POST", url: t.handle, headers: h, body: copy.body) else {
-                return .failure(PNSRequestProblem(reason: "the channel URI is not an absolute URL", outcome: .badChannel))
-            }
-            return .success(request)
-        case .gcm, .mpns:
+        guard let adapter = t.platform.traits.adapter else {
             return .failure(PNSRequestProblem(reason: "\(t.platform.rawValue) is retired", outcome: .pnsError))
         }
+        return adapter.request(copy, n, t, accessToken: token, hub: self, world: world)
     }
 
-    /// `{"message":{"token":"<token>",<tail>}}`: the hub puts the target's token into the message
-    /// (the sender leaves it out).
-    static func fcmBody(token: String, tail: String) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(fcmBodyHead.count + token.utf8.count + tail.utf8.count + 8)
-        body += fcmBodyHead
-        if token.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            var quoted = ""
-            appendJSONString(token, to: &quoted)
-            body.appendUTF8(quoted)
-        } else { // tokens need no escapes: bytes as they are
-            body.append(UInt8(ascii: "\""))
-            body.appendUTF8(token)
-            body.append(UInt8(ascii: "\""))
-        }
-        if !tail.isEmpty { body.append(UInt8(ascii: ",")) }
-        body.appendUTF8(tail)
-        body.append(UInt8(ascii: "}"))
-        body.append(UInt8(ascii: "}"))
-        return body
+    /// The headers of one copy: built by `build` for a template send (they are the target's); for
+    /// a native send, built once per PNS and credential and shared by its copies
+    /// (``PNSHeaderMemo``), so per copy an adapter only makes the path, body or URL.
+    func copyHeaders(_ n: HubNotification, _ t: SendTarget, credential: String, build: () -> HTTPHeaders) -> HTTPHeaders {
+        n.properties == nil ? pnsHeaders.headers(n, t.platform, credential: credential, build: build) : build()
     }
-
-    private static let fcmBodyHead = Array(#"{"message":{"token":"#.utf8)
 }

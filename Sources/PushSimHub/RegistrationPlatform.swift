@@ -35,9 +35,9 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
         var templateBody: TemplateBodyRule
         /// How the hub's template errors name its templates (`an APNs template`).
         var templateNoun: String
-        /// The ``PushServiceDescriptor/name`` of the push service its copies go to; nil for a
-        /// retired platform, which the hub no longer sends to.
-        var serviceName: String?
+        /// How the hub talks to the push service its copies go to (which gives the service's
+        /// descriptor); nil for a retired platform, which the hub no longer sends to.
+        var adapter: PNSAdapter?
     }
 
     /// This platform's row of the table.
@@ -46,23 +46,23 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
         case .apple:
             return Traits(storageCode: 0, descriptionElement: "AppleRegistrationDescription", handleElement: "DeviceToken",
                           sendFormat: "apple", installationPlatform: "apns", outcomeCountsElement: "ApnsOutcomeCounts",
-                          templateBody: .jsonObject, templateNoun: "an APNs template", serviceName: "apns")
+                          templateBody: .jsonObject, templateNoun: "an APNs template", adapter: .apns)
         case .fcmV1:
             return Traits(storageCode: 1, descriptionElement: "FcmV1RegistrationDescription", handleElement: "FcmV1RegistrationId",
                           sendFormat: "fcmv1", installationPlatform: "fcmV1", outcomeCountsElement: "FcmV1OutcomeCounts",
-                          templateBody: .jsonMessageObject, templateNoun: "an FCM v1 template", serviceName: "fcm")
+                          templateBody: .jsonMessageObject, templateNoun: "an FCM v1 template", adapter: .fcm)
         case .windows:
             return Traits(storageCode: 2, descriptionElement: "WindowsRegistrationDescription", handleElement: "ChannelUri",
                           sendFormat: "windows", installationPlatform: "wns", outcomeCountsElement: "WnsOutcomeCounts",
-                          templateBody: .xmlWithWNSType, templateNoun: "a Windows template", serviceName: "wns")
+                          templateBody: .xmlWithWNSType, templateNoun: "a Windows template", adapter: .wns)
         case .gcm:
             return Traits(storageCode: 3, descriptionElement: "GcmRegistrationDescription", handleElement: "GcmRegistrationId",
                           sendFormat: "gcm", installationPlatform: "gcm", outcomeCountsElement: "GcmOutcomeCounts",
-                          templateBody: .retired, templateNoun: "a GCM template", serviceName: nil)
+                          templateBody: .retired, templateNoun: "a GCM template", adapter: nil)
         case .mpns:
             return Traits(storageCode: 4, descriptionElement: "MpnsRegistrationDescription", handleElement: "ChannelUri",
                           sendFormat: "windowsphone", installationPlatform: "mpns", outcomeCountsElement: "MpnsOutcomeCounts",
-                          templateBody: .retired, templateNoun: "an MPNS template", serviceName: nil)
+                          templateBody: .retired, templateNoun: "an MPNS template", adapter: nil)
         }
     }
 
@@ -80,10 +80,10 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
     public var installationPlatform: String { traits.installationPlatform }
 
     /// The push service this platform's copies go to; nil for a retired platform (`gcm`, `mpns`).
-    public var service: PushServiceDescriptor? { traits.serviceName.flatMap(PushServiceDescriptor.named) }
+    public var service: PushServiceDescriptor? { traits.adapter?.service }
 
     /// Whether the hub has retired it and no longer accepts registrations for it (`gcm`, `mpns`).
-    public var isRetired: Bool { traits.serviceName == nil }
+    public var isRetired: Bool { traits.adapter == nil }
 
     /// The platform whose native description element is `descriptionElement`; nil for any other
     /// name (template elements included).

@@ -41,7 +41,7 @@ struct RegistrationPlatformTableTests {
         }
         for p in RegistrationPlatform.allCases {
             #expect(p.isRetired == (p.service == nil))
-            if let name = p.traits.serviceName { #expect(PushServiceDescriptor.named(name) != nil, "\(p)") }
+            if let adapter = p.traits.adapter { #expect(PushServiceDescriptor.all.contains(adapter.service), "\(p)") }
         }
     }
 }

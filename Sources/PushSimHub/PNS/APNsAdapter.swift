@@ -1,0 +1,69 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// How the hub talks to APNs: a provider token it makes itself (no token endpoint), requests
+/// `POST /3/device/<token>` with `apns-topic` and `apns-push-type`, and answers read by their
+/// `reason` (A-RESP).
+enum APNsAdapter: PNSServiceAdapter {
+    static var service: PushServiceDescriptor { .apns }
+
+    /// APNs needs no access token: the provider token is made locally, per request.
+    static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState { .notNeeded }
+
+    /// Never called (``accessToken(_:now:)`` never says `.toFetch`); answers with no token.
+    static func fetchAccessToken(_ hub: NotificationHub, world: World, then: @escaping (PNSAccessTokenCache.Answer) -> Void) {
+        then(.token(""))
+    }
+
+    /// The cached provider token (JWT, ES256 simulated), or a new one minted now and kept for
+    /// ``HubConfiguration/apnsProviderTokenRenewal``, inside APNs' 20-to-60-minute window (A-JWT).
+    static func providerToken(_ hub: NotificationHub, _ c: APNsCredential, world: World) -> String {
+        if let token = hub.pnsTokens.cachedToken(.apns, at: world.now) { return token }
+        let renewal = hub.configuration.apnsProviderTokenRenewal
+        let jwt = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(c.keyID))]),
+                                    claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
+                                    secret: c.secret)
+        hub.pnsTokens.keep(.apns, jwt, until: world.now + renewal)
+        world.record(layer: "hub", host: NotificationHub.name, kind: .hubProviderToken,
+                     [.kid: .string(c.keyID), .iat: .int(world.anchor.unixSeconds(world.now)), .renewAfter: "\(renewal)"])
+        return jwt
+    }
+
+    /// `POST /3/device/<token>` to the credential's endpoint with the provider token, the bundle id
+    /// as `apns-topic`, `apns-push-type: alert` unless the sender gave one, and the sender's
+    /// `apns-*` headers.
+    static func request(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken: String,
+                        hub: NotificationHub, world: World) -> Result<HTTPRequest, PNSRequestProblem> {
+        guard let c = hub.configuration.apns else { return .failure(.noCredentials(t.platform)) }
+        let jwt = providerToken(hub, c, world: world)
+        let h = hub.copyHeaders(n, t, credential: jwt) {
+            var h = HTTPHeaders([("authorization", "bearer " + jwt), ("apns-topic", c.bundleID)])
+            if !copy.headers.contains(where: { sameFieldName($0.0, "apns-push-type") }) { h.add("apns-push-type", "alert") }
+            for (k, v) in copy.headers { h.add(k.lowercased(), v) }
+            return h
+        }
+        // Tokens go in lower case (handles are usually written so already: no copy then).
+        let handle = t.handle.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.asciiLowercased() : t.handle
+        return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: String.concatenating("/3/device/", handle), headers: h, body: copy.body))
+    }
+
+    /// 410: the token is gone (with its `timestamp`); 400 `BadDeviceToken`: never valid; 403
+    /// `ExpiredProviderToken`: renew; 429 `TooManyRequests`, 500, 503: retry.
+    static func verdict(_ response: HTTPResponse, json: JSONValue?, retryAfter: VirtualDuration?, refusal: PNSOutcome) -> PNSVerdict {
+        let status = response.status
+        let reason = json?["reason"]?.stringValue ?? ""
+        switch (status, reason) {
+        case (200, _): return .accepted
+        case (410, _):
+            return .deadHandle(reason: "APNs 410 \(reason)", sinceUnixMilliseconds: json?["timestamp"]?.int64Value, outcome: .expiredChannel)
+        case (400, "BadDeviceToken"): return .deadHandle(reason: "APNs 400 BadDeviceToken", sinceUnixMilliseconds: nil, outcome: .badChannel)
+        case (403, "ExpiredProviderToken"): return .renewCredentials(reason: "APNs 403 ExpiredProviderToken")
+        case (429, "TooManyRequests"): return .retry(reason: "APNs \(status) \(reason)", after: retryAfter, outcome: .throttled)
+        case (500, _), (503, _): return .retry(reason: "APNs \(status) \(reason)", after: retryAfter, outcome: .pnsError)
+        default: return .refused(reason: "APNs \(status) \(reason)", outcome: refusal)
+        }
+    }
+
+    /// The `apns-id` header.
+    static func messageID(_ response: HTTPResponse) -> String { response.headers["apns-id"] ?? "" }
+}

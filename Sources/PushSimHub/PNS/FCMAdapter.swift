@@ -1,0 +1,97 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// How the hub talks to FCM HTTP v1: an OAuth 2 access token from `oauth2.googleapis.com` for a
+/// signed service-account assertion (F-MIG), requests `POST /v1/projects/<id>/messages:send`
+/// whose message gets the target's token, and answers read by FCM's error code (F-ERR).
+enum FCMAdapter: PNSServiceAdapter {
+    static var service: PushServiceDescriptor { .fcm }
+
+    /// The cached access token; none cached: fetch one. No credentials: none needed (the request
+    /// is refused).
+    static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
+        guard hub.configuration.fcm != nil else { return .notNeeded }
+        return hub.pnsTokens.cachedToken(.fcm, at: now).map { .cached($0) } ?? .toFetch
+    }
+
+    /// The FCM access token, fetched first if needed.
+    static func fetchAccessToken(_ hub: NotificationHub, world: World, then: @escaping (PNSAccessTokenCache.Answer) -> Void) {
+        let c = hub.configuration.fcm!
+        PNSAccessTokenCache.fetch(hub, .fcm, authority: "oauth2.googleapis.com", path: "/token",
+                                  form: form(c, now: world.anchor.unixSeconds(world.now)), world: world, then: then)
+    }
+
+    /// The token request's form: a service-account assertion for the messaging scope (F-MIG).
+    private static func form(_ c: FCMCredential, now: Int64) -> String {
+        let assertion = JSONWebToken.make(
+            header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
+            claims: .object([("iss", .string(c.serviceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
+                             ("aud", .string("https://oauth2.googleapis.com/token")),
+                             ("iat", .number(JSONNumber(now))), ("exp", .number(JSONNumber(now + 3_600)))]),
+            secret: c.secret)
+        return "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
+    }
+
+    /// `POST /v1/projects/<id>/messages:send` with the access token; the body is the copy's
+    /// message members with the target's token put in (``body(token:tail:)``).
+    static func request(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken token: String,
+                        hub: NotificationHub, world: World) -> Result<HTTPRequest, PNSRequestProblem> {
+        guard let c = hub.configuration.fcm else { return .failure(.noCredentials(t.platform)) }
+        guard let tail = copy.fcmMessageTail else {
+            return .failure(PNSRequestProblem(reason: "the fcmv1 payload has no message object", outcome: .invalidPayload))
+        }
+        let h = hub.copyHeaders(n, t, credential: token) { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
+        return .success(HTTPRequest(method: "POST", authority: "fcm.googleapis.com", path: c.sendPath,
+                                    headers: h, body: body(token: t.handle, tail: tail)))
+    }
+
+    /// `{"message":{"token":"<token>",<tail>}}`: the hub puts the target's token into the message
+    /// (the sender leaves it out).
+    static func body(token: String, tail: String) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(bodyHead.count + token.utf8.count + tail.utf8.count + 8)
+        body += bodyHead
+        if token.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var quoted = ""
+            appendJSONString(token, to: &quoted)
+            body.appendUTF8(quoted)
+        } else { // tokens need no escapes: bytes as they are
+            body.append(UInt8(ascii: "\""))
+            body.appendUTF8(token)
+            body.append(UInt8(ascii: "\""))
+        }
+        if !tail.isEmpty { body.append(UInt8(ascii: ",")) }
+        body.appendUTF8(tail)
+        body.append(UInt8(ascii: "}"))
+        body.append(UInt8(ascii: "}"))
+        return body
+    }
+
+    private static let bodyHead = Array(#"{"message":{"token":"#.utf8)
+
+    /// 404 `UNREGISTERED`: the token is gone; 400 on `message.token`: never valid; 401: renew;
+    /// 429, 500, 503: retry.
+    static func verdict(_ response: HTTPResponse, json: JSONValue?, retryAfter: VirtualDuration?, refusal: PNSOutcome) -> PNSVerdict {
+        let status = response.status
+        // FCM's own code (an FcmError detail's errorCode), else the RPC status: an unknown field
+        // is refused with INVALID_ARGUMENT and a BadRequest detail only (F-ERR).
+        let code = json?["error"]?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue }.first
+            ?? json?["error"]?["status"]?.stringValue ?? ""
+        let field = json?["error"]?["details"]?.arrayValue?
+            .compactMap { $0["fieldViolations"]?.arrayValue?.first?["field"]?.stringValue }.first
+        switch status {
+        case 200: return .accepted
+        case 404 where code == "UNREGISTERED":
+            return .deadHandle(reason: "FCM 404 UNREGISTERED", sinceUnixMilliseconds: nil, outcome: .expiredChannel)
+        case 400 where field == "message.token":
+            return .deadHandle(reason: "FCM 400 INVALID_ARGUMENT (token)", sinceUnixMilliseconds: nil, outcome: .badChannel)
+        case 401: return .renewCredentials(reason: "FCM 401 UNAUTHENTICATED")
+        case 429: return .retry(reason: "FCM \(status) \(code)", after: retryAfter, outcome: .throttled)
+        case 500, 503: return .retry(reason: "FCM \(status) \(code)", after: retryAfter, outcome: .pnsError)
+        default: return .refused(reason: "FCM \(status) \(code)", outcome: refusal)
+        }
+    }
+
+    /// The message's `name` in the JSON answer.
+    static func messageID(_ response: HTTPResponse) -> String { (try? JSONParser.parse(response.body))?["name"]?.stringValue ?? "" }
+}

@@ -1,0 +1,99 @@
+import PushSimKernel
+import PushSimNetwork
+
+/// How the hub talks to one push service: whether a copy waits for an access token and how that
+/// token is fetched, how a copy's request is built, and how the service's answer is read (its
+/// verdict and its id for an accepted message). One adapter per service, each in its own file
+/// (``APNsAdapter``, ``FCMAdapter``, ``WNSAdapter``); the hub reaches them through ``PNSAdapter``.
+protocol PNSServiceAdapter {
+    /// The push service the adapter talks to.
+    static var service: PushServiceDescriptor { get }
+    /// Whether a copy's request can be built now: no access token needed (or no credentials, which
+    /// ``request(_:_:_:accessToken:hub:world:)`` refuses), a cached one, or one to fetch first.
+    static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState
+    /// Fetches the access token (or waits for the fetch in progress); called only after
+    /// ``accessToken(_:now:)`` said `.toFetch`.
+    static func fetchAccessToken(_ hub: NotificationHub, world: World, then: @escaping (PNSAccessTokenCache.Answer) -> Void)
+    /// The request for one copy, given the access token (empty when none is needed).
+    static func request(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken: String,
+                        hub: NotificationHub, world: World) -> Result<HTTPRequest, PNSRequestProblem>
+    /// What an answer other than 200 means. `json` is its body parsed (nil if not JSON),
+    /// `retryAfter` its `Retry-After`, `refusal` the outcome of a refusal the adapter has no
+    /// better word for (400 and 413 `InvalidPayload`, 403 `InvalidCredentials`, else `PnsError`).
+    static func verdict(_ response: HTTPResponse, json: JSONValue?, retryAfter: VirtualDuration?, refusal: PNSOutcome) -> PNSVerdict
+    /// The service's id for an accepted message, from its 200 answer.
+    static func messageID(_ response: HTTPResponse) -> String
+}
+
+/// Whether a copy's access token is at hand (see ``PNSServiceAdapter/accessToken(_:now:)``).
+enum PNSAccessTokenState {
+    /// None is needed (APNs makes its provider token itself), or the hub has no credentials.
+    case notNeeded
+    /// A cached token, still good.
+    case cached(String)
+    /// A token must be fetched first.
+    case toFetch
+}
+
+/// The hub's adapters, one case per push service, chosen by ``RegistrationPlatform``'s table.
+/// Static dispatch: each operation is one switch here calling the adapter's static function, so a
+/// copy costs no existential and no closure. Its raw value is the service's slot in
+/// ``PNSAccessTokenCache``.
+enum PNSAdapter: Int, CaseIterable {
+    case apns, fcm, wns
+
+    /// The push service it talks to.
+    var service: PushServiceDescriptor {
+        switch self {
+        case .apns: return APNsAdapter.service
+        case .fcm: return FCMAdapter.service
+        case .wns: return WNSAdapter.service
+        }
+    }
+
+    /// See ``PNSServiceAdapter/accessToken(_:now:)``.
+    func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
+        switch self {
+        case .apns: return APNsAdapter.accessToken(hub, now: now)
+        case .fcm: return FCMAdapter.accessToken(hub, now: now)
+        case .wns: return WNSAdapter.accessToken(hub, now: now)
+        }
+    }
+
+    /// See ``PNSServiceAdapter/fetchAccessToken(_:world:then:)``.
+    func fetchAccessToken(_ hub: NotificationHub, world: World, then: @escaping (PNSAccessTokenCache.Answer) -> Void) {
+        switch self {
+        case .apns: APNsAdapter.fetchAccessToken(hub, world: world, then: then)
+        case .fcm: FCMAdapter.fetchAccessToken(hub, world: world, then: then)
+        case .wns: WNSAdapter.fetchAccessToken(hub, world: world, then: then)
+        }
+    }
+
+    /// See ``PNSServiceAdapter/request(_:_:_:accessToken:hub:world:)``.
+    func request(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken: String,
+                 hub: NotificationHub, world: World) -> Result<HTTPRequest, PNSRequestProblem> {
+        switch self {
+        case .apns: return APNsAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
+        case .fcm: return FCMAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
+        case .wns: return WNSAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
+        }
+    }
+
+    /// See ``PNSServiceAdapter/verdict(_:json:retryAfter:refusal:)``.
+    func verdict(_ response: HTTPResponse, json: JSONValue?, retryAfter: VirtualDuration?, refusal: PNSOutcome) -> PNSVerdict {
+        switch self {
+        case .apns: return APNsAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
+        case .fcm: return FCMAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
+        case .wns: return WNSAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
+        }
+    }
+
+    /// See ``PNSServiceAdapter/messageID(_:)``.
+    func messageID(_ response: HTTPResponse) -> String {
+        switch self {
+        case .apns: return APNsAdapter.messageID(response)
+        case .fcm: return FCMAdapter.messageID(response)
+        case .wns: return WNSAdapter.messageID(response)
+        }
+    }
+}
