@@ -44,11 +44,11 @@ extension NotificationHub {
         }
         let rendered = template.render(properties)
         var tail: String?
-        if t.platform == .fcmV1 {
-            guard let fcm = Self.fcmTail(rendered.body) else {
-                return .failure(PNSRequestProblem(reason: "the rendered fcmv1 template has no message object", outcome: .invalidPayload))
+        if let adapter = t.platform.traits.adapter {
+            switch adapter.renderedTemplateTail(rendered.body) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let shared): tail = shared
             }
-            tail = fcm
         }
         return .success(CopyPayload(body: rendered.body, headers: rendered.headers, fcmMessageTail: tail))
     }

@@ -109,14 +109,16 @@ extension NotificationHub {
         }
         var platform: RegistrationPlatform?
         switch format {
-        case "apple": platform = .apple
-        case "fcmv1": platform = .fcmV1
-        case "windows": platform = .windows
         case "template" where !direct: platform = nil
         case "template": return .failure(HubRefusal(status: 400, detail: "A direct send needs a native format; templates apply to registrations and installations only."))
         case "gcm": return .failure(HubRefusal(status: 400, detail: "FCM legacy (gcm) notifications are no longer supported; send with the fcmv1 format."))
         case "windowsphone": return .failure(HubRefusal(status: 400, detail: "MPNS (windowsphone) notifications are no longer supported."))
-        default: return .failure(HubRefusal(status: 400, detail: "Unknown ServiceBusNotification-Format '\(format)'."))
+        default:
+            // A live platform's format (`apple`, `fcmv1`, `windows`), as its table row says.
+            guard let native = RegistrationPlatform(sendFormat: format), !native.isRetired else {
+                return .failure(HubRefusal(status: 400, detail: "Unknown ServiceBusNotification-Format '\(format)'."))
+            }
+            platform = native
         }
         guard request.body.count <= Self.maxSendBody else {
             return .failure(HubRefusal(status: 413, detail: "The notification body exceeds 64 KB."))
@@ -129,23 +131,13 @@ extension NotificationHub {
             case .success(let e): expression = e
             }
         }
-        if platform == .windows && request.headers["X-WNS-Type"] == nil {
-            return .failure(HubRefusal(status: 400, detail: "The X-WNS-Type header is required for windows notifications."))
-        }
-        // An APNs payload must be a JSON object: the send page's 400 for a "bad message format"
-        // (https://learn.microsoft.com/en-us/rest/api/notificationhubs/send-apns-native-notification), given
-        // when the send is made (.NET SDK issue #194, "The supplied notification payload is invalid.").
-        // ``InvalidAPNsPayload`` has the sources and the setting.
-        if platform == .apple && configuration.invalidAPNsPayload == .refused && !Self.isJSONObject(request.body) {
-            return .failure(HubRefusal(status: 400, detail: Self.invalidPayload))
-        }
-        // The payload is validated once per send, not once per target.
+        // The payload is validated once per send, not once per target, by its service's adapter.
         var fcmMessageTail: String?
-        if platform == .fcmV1 {
-            guard let tail = Self.fcmTail(request.body) else {
-                return .failure(HubRefusal(status: 400, detail: "The fcmv1 payload must be a JSON object with a \"message\" object."))
+        if let adapter = platform?.traits.adapter {
+            switch adapter.readNativeSend(request, hub: self) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let tail): fcmMessageTail = tail
             }
-            fcmMessageTail = tail
         }
         var properties: TemplateProperties?
         if platform == nil {
@@ -175,12 +167,6 @@ extension NotificationHub {
         if name.utf8.allSatisfy({ $0 < 0x80 }) { return fieldName(name, hasPrefix: "apns-") || fieldName(name, hasPrefix: "x-wns-") }
         let lower = name.lowercased()
         return lower.hasPrefix("apns-") || lower.hasPrefix("x-wns-")
-    }
-
-    /// `"data":{…},…`: the `message` members other than `token`, or nil without a `message` object.
-    static func fcmTail(_ body: [UInt8]) -> String? {
-        guard let json = try? JSONParser.parse(body), let members = json["message"]?.objectMembers else { return nil }
-        return String(JSONValue.object(members.filter { $0.0 != "token" }).serialized().dropFirst().dropLast())
     }
 
     /// `ntf-000001`, `ntf-000002`, … (also the id of a scheduled send).

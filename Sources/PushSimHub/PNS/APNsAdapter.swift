@@ -7,6 +7,20 @@ import PushSimNetwork
 enum APNsAdapter: PNSServiceAdapter {
     static var service: PushServiceDescriptor { .apns }
 
+    /// An APNs payload must be a JSON object: the send page's 400 for a "bad message format"
+    /// (https://learn.microsoft.com/en-us/rest/api/notificationhubs/send-apns-native-notification), given
+    /// when the send is made (.NET SDK issue #194, "The supplied notification payload is invalid.").
+    /// ``InvalidAPNsPayload`` has the sources and the setting. Copies share nothing further.
+    static func readNativeSend(_ request: HTTPRequest, hub: NotificationHub) -> Result<String?, HubRefusal> {
+        if hub.configuration.invalidAPNsPayload == .refused && !NotificationHub.isJSONObject(request.body) {
+            return .failure(HubRefusal(status: 400, detail: NotificationHub.invalidPayload))
+        }
+        return .success(nil)
+    }
+
+    /// Nothing: an APNs template renders the whole payload.
+    static func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem> { .success(nil) }
+
     /// APNs needs no access token: the provider token is made locally, per request.
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState { .notNeeded }
 

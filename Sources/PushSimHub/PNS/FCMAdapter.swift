@@ -7,6 +7,29 @@ import PushSimNetwork
 enum FCMAdapter: PNSServiceAdapter {
     static var service: PushServiceDescriptor { .fcm }
 
+    /// A native FCM v1 payload must be a JSON object with a `message` object; its members other
+    /// than `token` are read once per send, not once per target (``messageTail(_:)``).
+    static func readNativeSend(_ request: HTTPRequest, hub: NotificationHub) -> Result<String?, HubRefusal> {
+        guard let tail = messageTail(request.body) else {
+            return .failure(HubRefusal(status: 400, detail: "The fcmv1 payload must be a JSON object with a \"message\" object."))
+        }
+        return .success(tail)
+    }
+
+    /// The message members of a rendered template.
+    static func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem> {
+        guard let tail = messageTail(body) else {
+            return .failure(PNSRequestProblem(reason: "the rendered fcmv1 template has no message object", outcome: .invalidPayload))
+        }
+        return .success(tail)
+    }
+
+    /// `"data":{…},…`: the `message` members other than `token`, or nil without a `message` object.
+    static func messageTail(_ body: [UInt8]) -> String? {
+        guard let json = try? JSONParser.parse(body), let members = json["message"]?.objectMembers else { return nil }
+        return String(JSONValue.object(members.filter { $0.0 != "token" }).serialized().dropFirst().dropLast())
+    }
+
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
     /// is refused).
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {

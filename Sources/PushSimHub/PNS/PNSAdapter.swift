@@ -8,6 +8,12 @@ import PushSimNetwork
 protocol PNSServiceAdapter {
     /// The push service the adapter talks to.
     static var service: PushServiceDescriptor { get }
+    /// Checks a native send to this service (once per send, after its format, size and tags) and
+    /// returns the part of its body every copy shares, if the service has one (FCM's message
+    /// members, ``CopyPayload/fcmMessageTail``); a refusal is the send's 400.
+    static func readNativeSend(_ request: HTTPRequest, hub: NotificationHub) -> Result<String?, HubRefusal>
+    /// The same shared part of a template rendered for one copy, if the service has one.
+    static func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem>
     /// Whether a copy's request can be built now: no access token needed (or no credentials, which
     /// ``request(_:_:_:accessToken:hub:world:)`` refuses), a cached one, or one to fetch first.
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState
@@ -48,6 +54,24 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.service
         case .fcm: return FCMAdapter.service
         case .wns: return WNSAdapter.service
+        }
+    }
+
+    /// See ``PNSServiceAdapter/readNativeSend(_:hub:)``.
+    func readNativeSend(_ request: HTTPRequest, hub: NotificationHub) -> Result<String?, HubRefusal> {
+        switch self {
+        case .apns: return APNsAdapter.readNativeSend(request, hub: hub)
+        case .fcm: return FCMAdapter.readNativeSend(request, hub: hub)
+        case .wns: return WNSAdapter.readNativeSend(request, hub: hub)
+        }
+    }
+
+    /// See ``PNSServiceAdapter/renderedTemplateTail(_:)``.
+    func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem> {
+        switch self {
+        case .apns: return APNsAdapter.renderedTemplateTail(body)
+        case .fcm: return FCMAdapter.renderedTemplateTail(body)
+        case .wns: return WNSAdapter.renderedTemplateTail(body)
         }
     }
 

@@ -7,6 +7,17 @@ import PushSimNetwork
 enum WNSAdapter: PNSServiceAdapter {
     static var service: PushServiceDescriptor { .wns }
 
+    /// A native WNS send needs its `X-WNS-Type`. Copies share nothing further.
+    static func readNativeSend(_ request: HTTPRequest, hub: NotificationHub) -> Result<String?, HubRefusal> {
+        if request.headers["X-WNS-Type"] == nil {
+            return .failure(HubRefusal(status: 400, detail: "The X-WNS-Type header is required for windows notifications."))
+        }
+        return .success(nil)
+    }
+
+    /// Nothing: a WNS template renders the whole payload (its headers come with the template).
+    static func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem> { .success(nil) }
+
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
     /// is refused).
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
