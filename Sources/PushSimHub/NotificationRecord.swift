@@ -133,5 +133,5 @@ struct NotificationRecord {
         return "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + root.serialized()
     }
 
-    static func countsElement(_ p: RegistrationPlatform) -> String { p.traits.outcomeCountsElement }
+    static func countsElement(_ p: RegistrationPlatform) -> String { p.outcomeCountsElement }
 }

@@ -17,31 +17,33 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
     case mpns
 
     /// The hub's facts about one platform, the names it goes by on each of the hub's surfaces.
-    /// All literals: reading one allocates nothing.
+    /// All literals of trivial types (names as `StaticString`): reading one allocates nothing and
+    /// releases nothing. The names are read as `String`s through ``Names``, made once from here.
     struct Traits {
         /// Its 3 bits in ``RegistrationStore``'s slot byte (0…7), also its slot in ``PNSHeaderMemo``.
         var storageCode: UInt8
         /// The Atom element of its native registration description.
-        var descriptionElement: String
+        var descriptionElement: StaticString
         /// The description's element that carries the handle.
-        var handleElement: String
+        var handleElement: StaticString
         /// Its `ServiceBusNotification-Format` (and the `Platform` of feedback and test-send results).
-        var sendFormat: String
+        var sendFormat: StaticString
         /// The `platform` of an installation (NH-DOTNET `NotificationPlatform.cs`).
-        var installationPlatform: String
+        var installationPlatform: StaticString
         /// The element of its outcome counts in NotificationDetails (see ``NotificationRecord``).
-        var outcomeCountsElement: String
+        var outcomeCountsElement: StaticString
         /// What its template registrations' bodies must be.
         var templateBody: TemplateBodyRule
         /// How the hub's template errors name its templates (`an APNs template`).
-        var templateNoun: String
+        var templateNoun: StaticString
         /// How the hub talks to the push service its copies go to (which gives the service's
         /// descriptor); nil for a retired platform, which the hub no longer sends to.
         var adapter: PNSAdapter?
     }
 
-    /// This platform's row of the table.
-    var traits: Traits {
+    /// This platform's row of the table. Always inlined, so that a read of one trait keeps only
+    /// that literal (a call would build and destroy the whole row, on the fan-out's hot path).
+    @inline(__always) var traits: Traits {
         switch self {
         case .apple:
             return Traits(storageCode: 0, descriptionElement: "AppleRegistrationDescription", handleElement: "DeviceToken",
@@ -67,17 +69,40 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
     }
 
     /// The Atom element name of the description.
-    public var descriptionElement: String { traits.descriptionElement }
+    public var descriptionElement: String { Self.names.descriptionElement[Int(storageCode)] }
 
     /// The element that carries the handle.
-    public var handleElement: String { traits.handleElement }
+    public var handleElement: String { Self.names.handleElement[Int(storageCode)] }
 
     /// The `ServiceBusNotification-Format` value of native sends to this platform.
-    public var sendFormat: String { traits.sendFormat }
+    public var sendFormat: String { Self.names.sendFormat[Int(storageCode)] }
 
     /// The `platform` value of an installation: `apns`, `fcmV1` (the SDK's spelling; NH-DOTNET
     /// `NotificationPlatform.cs`), `wns`, and the retired `gcm`, `mpns`.
-    public var installationPlatform: String { traits.installationPlatform }
+    public var installationPlatform: String { Self.names.installationPlatform[Int(storageCode)] }
+
+    /// The element of its outcome counts in NotificationDetails (``Traits/outcomeCountsElement``).
+    var outcomeCountsElement: String { Self.names.outcomeCountsElement[Int(storageCode)] }
+
+    /// The table's names as `String`s, by storage code, made once from the table: a read is an
+    /// array load, with no allocation and no conversion.
+    private struct Names {
+        var descriptionElement: [String], handleElement: [String], sendFormat: [String]
+        var installationPlatform: [String], outcomeCountsElement: [String]
+        init() {
+            func column(_ name: (Traits) -> StaticString) -> [String] {
+                var out = [String](repeating: "", count: RegistrationPlatform.storageCodeCount)
+                for p in RegistrationPlatform.allCases { out[Int(p.storageCode)] = "\(name(p.traits))" }
+                return out
+            }
+            descriptionElement = column(\.descriptionElement)
+            handleElement = column(\.handleElement)
+            sendFormat = column(\.sendFormat)
+            installationPlatform = column(\.installationPlatform)
+            outcomeCountsElement = column(\.outcomeCountsElement)
+        }
+    }
+    private static let names = Names()
 
     /// The push service this platform's copies go to; nil for a retired platform (`gcm`, `mpns`).
     public var service: PushServiceDescriptor? { traits.adapter?.service }

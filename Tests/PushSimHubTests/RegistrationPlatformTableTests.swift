@@ -22,7 +22,7 @@ struct RegistrationPlatformTableTests {
         #expect(distinct(all.map(\.descriptionElement)))
         #expect(distinct(all.map(\.sendFormat)))
         #expect(distinct(all.map { $0.installationPlatform.lowercased() }))
-        #expect(distinct(all.map(\.traits.outcomeCountsElement)))
+        #expect(distinct(all.map(\.outcomeCountsElement)))
         for p in all {
             #expect(RegistrationPlatform(descriptionElement: p.descriptionElement) == p)
             #expect(RegistrationPlatform(sendFormat: p.sendFormat) == p)
