@@ -161,12 +161,16 @@ extension NotificationHub {
         return json.objectMembers != nil
     }
 
-    /// Whether a send's header goes on to the PNS: `apns-*` and `X-WNS-*`, in any case. ASCII
-    /// names (all real ones) are compared in place; others lower-cased first, as before.
+    /// The prefixes of the headers a send passes on to a PNS, lower-cased: each push service's
+    /// ``PushServiceDescriptor/hubHeaderPrefix`` (`apns-`, `x-wns-`; NH-REST).
+    static let forwardedPrefixes = PushServiceDescriptor.all.compactMap { $0.hubHeaderPrefix?.lowercased() }
+
+    /// Whether a send's header goes on to the PNS: one of ``forwardedPrefixes``, in any case.
+    /// ASCII names (all real ones) are compared in place; others lower-cased first, as before.
     static func isForwardedToPNS(_ name: String) -> Bool {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return fieldName(name, hasPrefix: "apns-") || fieldName(name, hasPrefix: "x-wns-") }
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return forwardedPrefixes.contains { fieldName(name, hasPrefix: $0) } }
         let lower = name.lowercased()
-        return lower.hasPrefix("apns-") || lower.hasPrefix("x-wns-")
+        return forwardedPrefixes.contains { lower.hasPrefix($0) }
     }
 
     /// `ntf-000001`, `ntf-000002`, … (also the id of a scheduled send).
