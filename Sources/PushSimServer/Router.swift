@@ -3,6 +3,7 @@ import PushSimNetwork
 import PushSimServices
 import PushSimHub
 import PushSimBackend
+import PushSimScenario
 
 /// Where a request on the one port goes: the control API, or one of the world's hosts under the
 /// name the real service has (so the fake sees the same `authority` a scenario's caller sends).
@@ -11,7 +12,8 @@ import PushSimBackend
 /// 2. A `Host` header (or absolute-form target) naming a public host of the world, such as
 ///    `api.sandbox.push.apple.com` or `pushsim.servicebus.windows.net` (a client whose DNS or
 ///    hosts file points those names here): that host, whatever the path.
-/// 3. Otherwise by path, as the real services lay theirs out:
+/// 3. Otherwise by path, as the real services lay theirs out (each fake names its own paths:
+///    `FakePushService.loopbackHost(path:target:)`):
 ///    - `/{hub}/…` (the hub's name first) → the notification hub (`<namespace>.servicebus.windows.net`);
 ///    - `/v1/projects/…` → FCM HTTP v1 (`fcm.googleapis.com`);
 ///    - `/token`, `/oauth2/v4/token` → Google's OAuth token endpoint (`oauth2.googleapis.com`);
@@ -41,9 +43,8 @@ package struct Router: Sendable {
     public init(hubName: String, hubHost: String) {
         self.hubName = hubName
         self.hubHost = hubHost
-        self.publicHosts = [hubHost, APNsService.productionHost, APNsService.sandboxHost, APNsService.developmentAlias,
-                            FCMService.apiHost, FCMService.oauthHost, WNSService.channelHost, WNSService.loginHost,
-                            TutorialBackend.publicHost, HardenedBackend.publicHost].map { $0.lowercased() }
+        self.publicHosts = [hubHost.lowercased()] + SimulatedPushServices.fakes.flatMap { $0.publicHosts }
+            + [TutorialBackend.publicHost, HardenedBackend.publicHost].map { $0.lowercased() }
     }
 
     /// Where `request` goes, by the rules above, in that order; nil when nothing is served there.
@@ -51,12 +52,8 @@ package struct Router: Sendable {
         let path = request.path
         if path == "/_pushsim" || path.hasBytePrefix("/_pushsim/") { return .control }
         if let host = request.hostName, publicHosts.contains(host) { return .host(authority: host) }
-        if path.hasBytePrefix("/v1/projects/") { return .host(authority: FCMService.apiHost) }
-        if path == "/token" || path == "/oauth2/v4/token" { return .host(authority: FCMService.oauthHost) }
-        if path.hasBytePrefix("/3/device/") { return .host(authority: APNsService.productionHost) }
-        if path == "/accesstoken.srf" { return .host(authority: WNSService.loginHost) }
-        if path == "/", request.target.hasBytePrefix("/?token=") || request.target.byteOffset(of: "&token=") != nil {
-            return .host(authority: WNSService.channelHost)
+        for fake in SimulatedPushServices.fakes {
+            if let host = fake.loopbackHost(path: path, target: request.target) { return .host(authority: host) }
         }
         if path.hasBytePrefix("/api/") { return .host(authority: TutorialBackend.publicHost) }
         let segment = path.utf8.dropFirst().prefix { $0 != UInt8(ascii: "/") }

@@ -13,9 +13,12 @@ protocol SimulatedPushService: FakePushService {
     static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration)
 }
 
-/// The fakes a ``Simulation`` builds: the one place a new fake is named.
-enum SimulatedPushServices {
+/// The fakes a ``Simulation`` builds: the one place a new fake is named (`pushsim serve`'s
+/// router reads it too).
+package enum SimulatedPushServices {
     /// One fake per entry of ``PushServiceDescriptor/all``, in its order (the order they are
     /// built and registered in the world).
     static var all: [any SimulatedPushService.Type] { [APNsService.self, FCMService.self, WNSService.self] }
+    /// The same fakes, as the layers above see them.
+    package static var fakes: [any FakePushService.Type] { all }
 }

@@ -72,6 +72,12 @@ public final class APNsService: FakePushService, CallReceiver {
     public static let sandboxHost = PushServiceDescriptor.apns.providerHosts[1]
     /// Older development alias still used by some clients (§1.1, APNSWIFT).
     public static let developmentAlias = "api.development.push.apple.com"
+    /// The provider hosts and the development alias (``FakePushService/publicHosts``).
+    public static var publicHosts: [String] { [productionHost, sandboxHost, developmentAlias].map { $0.lowercased() } }
+    /// `/3/device/…` is the provider API (A-SEND), served as production; the sandbox is reached through its `Host`.
+    public static func loopbackHost(path: String, target: String) -> String? {
+        path.hasBytePrefix("/3/device/") ? productionHost : nil
+    }
     /// `courier.push.apple.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 

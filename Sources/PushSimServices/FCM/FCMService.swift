@@ -46,6 +46,14 @@ public final class FCMService: FakePushService, CallReceiver {
     public static let apiHost = PushServiceDescriptor.fcm.providerHosts[0]
     /// Google's OAuth token endpoint, where service-account JWTs are exchanged for access tokens.
     public static let oauthHost = "oauth2.googleapis.com"
+    /// The HTTP v1 API and Google's OAuth token endpoint (``FakePushService/publicHosts``).
+    public static var publicHosts: [String] { [apiHost, oauthHost].map { $0.lowercased() } }
+    /// `/v1/projects/…` is the HTTP v1 API; `/token` and `/oauth2/v4/token` the token endpoint.
+    public static func loopbackHost(path: String, target: String) -> String? {
+        if path.hasBytePrefix("/v1/projects/") { return apiHost }
+        if path == "/token" || path == "/oauth2/v4/token" { return oauthHost }
+        return nil
+    }
     /// `mtalk.google.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 

@@ -12,6 +12,14 @@ public protocol FakePushService: Host {
     static var descriptor: PushServiceDescriptor { get }
     /// Injected faults, asked in order on the requests the fake subjects to faults; the first that hits wins.
     var faults: [ServiceFault] { get set }
+    /// The host names a client reaches this service by from outside the world (lower-case): what
+    /// `pushsim serve` takes from a `Host` header to pick this fake.
+    static var publicHosts: [String] { get }
+    /// For `pushsim serve`, which serves every host on one port: the host name a request goes to
+    /// by its `path` (and its whole `target`, for a query that marks it) when its `Host` header
+    /// names none of the world's, laid out as the real service lays out its paths; nil when the
+    /// path is not this service's.
+    static func loopbackHost(path: String, target: String) -> String?
 }
 
 extension FakePushService {

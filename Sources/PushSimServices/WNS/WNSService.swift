@@ -39,6 +39,14 @@ public final class WNSService: FakePushService, CallReceiver {
     public static let channelHost = PushServiceDescriptor.wns.providerHosts[0]
     /// The Live token endpoint, where an app's Package SID and secret are exchanged for an access token (§3.1, W-OVR).
     public static let loginHost = "login.live.com"
+    /// The channel host and the Live token endpoint (``FakePushService/publicHosts``).
+    public static var publicHosts: [String] { [channelHost, loginHost].map { $0.lowercased() } }
+    /// `/accesstoken.srf` is the Live token endpoint; `/?token=…` (or `&token=`) a channel URI.
+    public static func loopbackHost(path: String, target: String) -> String? {
+        if path == "/accesstoken.srf" { return loginHost }
+        if path == "/", target.hasBytePrefix("/?token=") || target.byteOffset(of: "&token=") != nil { return channelHost }
+        return nil
+    }
     /// `client.wns.windows.com`: where devices register for channels and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.wns.deviceHost
     /// Channel lifetime: 30 days (W-OVR).
