@@ -31,6 +31,14 @@ struct PNSAccessTokenCache {
         cached[service.rawValue].flatMap { now < $0.expiresAt ? $0.token : nil }
     }
 
+    /// Whether a copy to `service` waits for an access token the hub fetches: not when the hub has
+    /// no credentials for it (the request is refused then), the cached one while it is good, else
+    /// one to fetch.
+    func state(_ service: PNSAdapter, hasCredentials: Bool, at now: VirtualTime) -> PNSAccessTokenState {
+        guard hasCredentials else { return .notNeeded }
+        return cachedToken(service, at: now).map { .cached($0) } ?? .toFetch
+    }
+
     /// Keeps `token` for `service` until `expiresAt` (a token the hub made itself: APNs' provider token).
     mutating func keep(_ service: PNSAdapter, _ token: String, until expiresAt: VirtualTime) {
         cached[service.rawValue] = Cached(token: token, expiresAt: expiresAt)

@@ -43,8 +43,10 @@ extension Simulation {
                               location: SourceLocation(file: "-", line: 0, column: 0))
         }
         let scenario = Scenario(path: "-", name: name, seed: world.seed, settings: [], devices: devices, actions: [], expectations: [])
+        let memory = RunMemory()
+        for event in world.trace.events { memory.observe(event) }
         return ScenarioReport(scenario: scenario, seed: world.seed, results: [], invariants: checkInvariants(enforced: enforced), end: end,
                               finalTime: world.now, events: world.eventsProcessed, leftovers: world.leftovers().map(\.line), trace: world.trace.events,
-                              defects: Set(world.trace.events.compactMap { $0[.defect]?.description }).sorted())
+                              defects: memory.defects)
     }
 }

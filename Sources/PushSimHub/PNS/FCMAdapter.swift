@@ -33,8 +33,7 @@ enum FCMAdapter: PNSServiceAdapter {
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
     /// is refused).
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
-        guard hub.configuration.fcm != nil else { return .notNeeded }
-        return hub.pnsTokens.cachedToken(.fcm, at: now).map { .cached($0) } ?? .toFetch
+        hub.pnsTokens.state(.fcm, hasCredentials: hub.configuration.fcm != nil, at: now)
     }
 
     /// The FCM access token, fetched first if needed.

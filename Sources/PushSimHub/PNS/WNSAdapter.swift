@@ -21,8 +21,7 @@ enum WNSAdapter: PNSServiceAdapter {
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
     /// is refused).
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
-        guard hub.configuration.wns != nil else { return .notNeeded }
-        return hub.pnsTokens.cachedToken(.wns, at: now).map { .cached($0) } ?? .toFetch
+        hub.pnsTokens.state(.wns, hasCredentials: hub.configuration.wns != nil, at: now)
     }
 
     /// The WNS access token, fetched first if needed.
