@@ -1,22 +1,6 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// The operating system of a simulated device, which decides its push service.
-public enum DevicePlatform: String, Sendable, CaseIterable {
-    /// iPhone: APNs device tokens.
-    case ios
-    /// Android phone: FCM registration tokens.
-    case android
-    /// Windows PC: WNS channel URIs.
-    case windows
-
-    /// The push service its OS gets a handle from: APNs, FCM or WNS (``profile``).
-    public var service: PushServiceDescriptor { profile.service }
-
-    /// The `Platform` value the app sends in its registration: its service's name (`apns`, `fcm`, `wns`).
-    public var registrationPlatform: String { service.name }
-}
-
 /// Which app client logic a device runs (Citations §T).
 public enum ClientFlavour: String, Sendable, CaseIterable {
     /// The tutorial's `RegisterClient` as written: the stored registration id is never cleared,
@@ -76,27 +60,44 @@ public enum RequestAuthorization: Sendable, Equatable {
     case header(String)
 }
 
-/// The app's identity with each push service: one app, published on three platforms.
+/// The app's identity: its registration with each platform's push service (``PlatformAppLink``)
+/// and the backend it calls. One app, published on every ``DevicePlatform``; a platform's link is
+/// its profile's ``DevicePlatformProfile/defaultAppLink`` (PushSim's sample app) unless set.
 public struct AppIdentity: Sendable, Equatable {
-    /// iOS bundle id, the APNs topic.
-    public var bundleID: String
-    /// Android package name.
-    public var androidPackage: String
-    /// The Firebase project number the Android app registers with (its sender id).
-    public var fcmSenderID: String
-    /// Windows package family name.
-    public var windowsPackageFamily: String
+    /// The links set for this app, in the order they were first set; searched, not hashed (a
+    /// `DevicePlatform` key hashes its raw string, ~500 instructions a device).
+    private var links: [(platform: DevicePlatform, link: PlatformAppLink)] = []
     /// The backend the app talks to (host name).
     public var backendHost: String
 
-    /// The app's ids on each platform and the host of the backend it calls.
-    public init(bundleID: String, androidPackage: String, fcmSenderID: String, windowsPackageFamily: String, backendHost: String) {
-        self.bundleID = bundleID
-        self.androidPackage = androidPackage
-        self.fcmSenderID = fcmSenderID
-        self.windowsPackageFamily = windowsPackageFamily
-        self.backendHost = backendHost
+    /// PushSim's sample app on every platform (each profile's default link), calling `backendHost`.
+    public init(backendHost: String) { self.backendHost = backendHost }
+
+    /// The app's id with `platform`'s push service and the scope its OS registers with.
+    public subscript(platform: DevicePlatform) -> PlatformAppLink {
+        get { links.first { $0.platform == platform }?.link ?? platform.profile.defaultAppLink }
+        set {
+            if let i = links.firstIndex(where: { $0.platform == platform }) { links[i].link = newValue }
+            else { links.append((platform, newValue)) }
+        }
     }
+
+    /// Equal when every platform's link and the backend are the same.
+    public static func == (a: AppIdentity, b: AppIdentity) -> Bool {
+        a.backendHost == b.backendHost && DevicePlatform.allCases.allSatisfy { a[$0] == b[$0] }
+    }
+}
+
+/// How an app is known to one platform's push service: the id the OS registers (bundle id,
+/// package name, package family) and the scope it sends as `environment` (APNs: the app's
+/// `aps-environment`; FCM: the sender id, the Firebase project number; WNS: none).
+public struct PlatformAppLink: Sendable, Equatable {
+    /// The app's id with the service.
+    public var appID: String
+    /// The registration's scope; empty when the service has none.
+    public var scope: String
+    /// A link with the given id and scope (none by default).
+    public init(appID: String, scope: String = "") { self.appID = appID; self.scope = scope }
 }
 
 /// A notification the device put in front of its user.
@@ -168,8 +169,7 @@ struct PushServiceLink {
 
 extension AppIdentity {
     func pushService(on platform: DevicePlatform) -> PushServiceLink {
-        let profile = platform.profile
-        let (appID, scope) = profile.appLink(self)
-        return PushServiceLink(name: profile.service.name, deviceHost: profile.service.deviceHost, appID: appID, scope: scope)
+        let service = platform.service, link = self[platform]
+        return PushServiceLink(name: service.name, deviceHost: service.deviceHost, appID: link.appID, scope: link.scope)
     }
 }

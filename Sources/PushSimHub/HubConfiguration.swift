@@ -24,52 +24,6 @@ public struct SharedAccessRule: Sendable, Equatable {
     }
 }
 
-/// The hub's APNs settings (token-based auth): key, team, app and endpoint.
-public struct APNsCredential: Sendable, Equatable {
-    /// The signing key's 10-character id, the provider token's `kid`.
-    public var keyID: String
-    /// The developer team id, the provider token's `iss`.
-    public var teamID: String
-    /// Stands in for the `.p8` key (see `SimulatedSignature`).
-    public var secret: String
-    /// The app's bundle id, sent as `apns-topic`.
-    public var bundleID: String
-    /// `api.push.apple.com` (production) or `api.sandbox.push.apple.com`.
-    public var endpoint: String
-    /// Settings for the production endpoint unless `endpoint` says otherwise.
-    public init(keyID: String, teamID: String, secret: String, bundleID: String, endpoint: String = "api.push.apple.com") {
-        self.keyID = keyID; self.teamID = teamID; self.secret = secret; self.bundleID = bundleID; self.endpoint = endpoint
-    }
-}
-
-/// The hub's FCM v1 settings: project and service account.
-public struct FCMCredential: Sendable, Equatable {
-    /// The Firebase project id; setting it remakes ``sendPath``.
-    public var projectID: String { didSet { sendPath = Self.sendPath(projectID) } }
-    /// `/v1/projects/<projectID>/messages:send`, made once rather than for every copy.
-    public private(set) var sendPath: String
-    /// The service account whose signed assertions buy the hub its Google OAuth tokens.
-    public var serviceAccount: String
-    /// Stands in for the service account's private key.
-    public var secret: String
-    /// Settings for one project and service account.
-    public init(projectID: String, serviceAccount: String, secret: String) {
-        self.projectID = projectID; self.serviceAccount = serviceAccount; self.secret = secret
-        self.sendPath = Self.sendPath(projectID)
-    }
-    private static func sendPath(_ projectID: String) -> String { "/v1/projects/\(projectID)/messages:send" }
-}
-
-/// The hub's WNS settings: the app's Package SID and secret.
-public struct WNSCredential: Sendable, Equatable {
-    /// `ms-app://S-1-15-2-…`, the client id of the hub's WNS token requests.
-    public var packageSID: String
-    /// The app's client secret.
-    public var secret: String
-    /// Settings for one Windows app.
-    public init(packageSID: String, secret: String) { self.packageSID = packageSID; self.secret = secret }
-}
-
 /// Settings of the fake notification hub.
 public struct HubConfiguration: Sendable {
     /// The Service Bus namespace: the hub answers at `<namespace>.servicebus.windows.net`.
@@ -81,13 +35,9 @@ public struct HubConfiguration: Sendable {
     /// How long a registration lives after its last create-or-update; nil = forever (NH's
     /// default today; older hubs had a configurable TTL, NH-REG, NH-DN530747).
     public var registrationTimeToLive: VirtualDuration?
-    /// The hub's APNs credentials; nil: every copy for an APNs registration is dropped ("the hub
-    /// has no apple credentials").
-    public var apns: APNsCredential?
-    /// The hub's FCM v1 credentials; nil: copies for FCM registrations are dropped.
-    public var fcm: FCMCredential?
-    /// The hub's WNS credentials; nil: copies for WNS registrations are dropped.
-    public var wns: WNSCredential?
+    /// The hub's credentials, one per push service, none by default. Each service's is read and
+    /// set through its own accessor, declared with its adapter (`apns`, `fcm`, `wns`).
+    public var credentials = PNSCredentials()
     /// Most requests to the PNSs the hub keeps in flight at once; further copies of a fan-out wait
     /// for answers (see `PNSStreams`). Not published by Azure; 1,000 is PushSim's choice.
     public var maxPNSRequestsInFlight = 1_000
@@ -114,18 +64,15 @@ public struct HubConfiguration: Sendable {
     /// `TooManyProviderTokenUpdates`.
     public var apnsProviderTokenRenewal: VirtualDuration = .minutes(50)
 
-    /// A hub with no registration TTL and the given credentials (none by default); the source
-    /// rules keep their defaults.
+    /// A hub with the given registration TTL (none by default) and no credentials (set them with
+    /// each service's accessor, e.g. `configuration.apns = APNsCredential(…)`); the source rules
+    /// keep their defaults.
     public init(namespace: String, hubName: String, accessRules: [SharedAccessRule],
-                registrationTimeToLive: VirtualDuration? = nil,
-                apns: APNsCredential? = nil, fcm: FCMCredential? = nil, wns: WNSCredential? = nil) {
+                registrationTimeToLive: VirtualDuration? = nil) {
         self.namespace = namespace
         self.hubName = hubName
         self.accessRules = accessRules
         self.registrationTimeToLive = registrationTimeToLive
-        self.apns = apns
-        self.fcm = fcm
-        self.wns = wns
     }
 
     /// `<namespace>.servicebus.windows.net`

@@ -58,3 +58,14 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     /// The service named `name` (`apns`, `fcm`, `wns`), if any.
     public static func named(_ name: String) -> PushServiceDescriptor? { all.first { $0.name == name } }
 }
+
+/// The trace field each service's message ids are recorded under, named by its descriptor
+/// (``PushServiceDescriptor/messageIDField``) and declared beside it.
+extension TraceFieldName {
+    /// `apns-id`: the id APNs gives a notification (``PushServiceDescriptor/messageIDField``).
+    public static let apnsID = TraceFieldName("apns-id")
+    /// `name`: FCM's name for a message, `projects/…/messages/…` (``PushServiceDescriptor/messageIDField``).
+    public static let fcmMessageName = TraceFieldName("name")
+    /// `msg-id`: the id WNS gives a notification (``PushServiceDescriptor/messageIDField``).
+    public static let wnsMessageID = TraceFieldName("msg-id")
+}

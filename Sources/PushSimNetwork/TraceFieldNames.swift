@@ -3,12 +3,6 @@ import PushSimKernel
 /// The trace field names recorded by this layer (and by layers above it that share them): emitters
 /// and checkers name them through these constants, so a misspelt field does not compile.
 extension TraceFieldName {
-    /// `apns-id`: the id APNs gives a notification (``PushServiceDescriptor/messageIDField``).
-    public static let apnsID = TraceFieldName("apns-id")
-    /// `name`: FCM's name for a message, `projects/…/messages/…` (``PushServiceDescriptor/messageIDField``).
-    public static let fcmMessageName = TraceFieldName("name")
-    /// `msg-id`: the id WNS gives a notification (``PushServiceDescriptor/messageIDField``).
-    public static let wnsMessageID = TraceFieldName("msg-id")
     /// `bytes`
     public static let bytes = TraceFieldName("bytes")
     /// `callee`

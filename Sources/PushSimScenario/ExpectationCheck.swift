@@ -64,7 +64,8 @@ enum ExpectationCheck {
             return result(seen.contains(count), seen.isEmpty ? "no registration listing answered\(when)"
                           : "listings answered\(when) with \(seen.map(String.init).joined(separator: ", ")) registration(s)")
         case .received(let host, let count, let conditions):
-            let sent = simulation.world.journal.requests(to: host).filter { Self.countsAsReceived($0.request, by: host) && $0.sentAt <= by }
+            let counts = Self.receivedCounter(for: host)
+            let sent = simulation.world.journal.requests(to: host).filter { counts($0.request) && $0.sentAt <= by }
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
             return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent))
         case .notificationState(let id, let state):
@@ -96,14 +97,11 @@ enum ExpectationCheck {
     }
 
     /// For a push service only its provider API counts (what a sender pushed), not the device
-    /// channel or token endpoints.
-    static func countsAsReceived(_ r: HTTPRequest, by host: String) -> Bool {
-        guard let service = PushServiceDescriptor.named(host) else { return true }   // the hub, a backend: everything
-        switch service {
-        case .apns: return r.path.hasPrefix("/3/device/")
-        case .fcm: return r.path.hasSuffix("/messages:send")
-        default: return service.providerHosts.contains(r.authority)   // WNS: cloud.notify.windows.com
-        }
+    /// channel or token endpoints: the fake says which (``FakePushService/isProviderSend(_:)``).
+    static func receivedCounter(for host: String) -> (HTTPRequest) -> Bool {
+        guard let service = PushServiceDescriptor.named(host),
+              let fake = SimulatedPushServices.fakes.first(where: { $0.descriptor == service }) else { return { _ in true } }   // the hub, a backend: everything
+        return fake.isProviderSend
     }
 
     /// `; answers: 200 ×3, 410 Unregistered ×1` for a failure message (empty for no requests):

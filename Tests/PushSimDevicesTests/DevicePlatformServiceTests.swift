@@ -29,4 +29,17 @@ import PushSimHub
             #"{"aps":{"alert":"hi"}}"#, #"{"message":{"notification":{"body":"hi"}}}"#,
             #"<toast><visual><binding template="ToastText01"><text id="1">hi</text></binding></visual></toast>"#])
     }
+
+    /// An app identity holds one link per platform; one left unset is the platform entry's
+    /// sample-app link, and the three first platforms' named ids are those links.
+    @Test func appIdentityHoldsOneLinkPerPlatform() {
+        var app = AppIdentity(backendHost: "h")
+        #expect(DevicePlatform.allCases.map { app[$0] } == DevicePlatform.allCases.map(\.profile.defaultAppLink))
+        app[.android] = PlatformAppLink(appID: "p", scope: "s")
+        #expect(app.androidPackage == "p" && app.fcmSenderID == "s")
+        #expect(app[.ios] == DevicePlatform.ios.profile.defaultAppLink)
+        #expect(app == AppIdentity(bundleID: app.bundleID, androidPackage: "p", fcmSenderID: "s",
+                                   windowsPackageFamily: app.windowsPackageFamily, backendHost: "h"))
+        #expect(app != AppIdentity(backendHost: "h"))
+    }
 }

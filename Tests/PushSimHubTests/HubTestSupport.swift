@@ -33,8 +33,12 @@ enum TestIdentity {
 
     static func configuration(ttl: VirtualDuration? = nil, apns: APNsCredential? = apnsCredential,
                               fcm: FCMCredential? = fcmCredential, wns: WNSCredential? = wnsCredential) -> HubConfiguration {
-        HubConfiguration(namespace: namespace, hubName: hubName, accessRules: [full, listen, sendOnly],
-                         registrationTimeToLive: ttl, apns: apns, fcm: fcm, wns: wns)
+        var configuration = HubConfiguration(namespace: namespace, hubName: hubName, accessRules: [full, listen, sendOnly],
+                                             registrationTimeToLive: ttl)
+        configuration.apns = apns
+        configuration.fcm = fcm
+        configuration.wns = wns
+        return configuration
     }
 }
 

@@ -81,3 +81,34 @@ enum APNsAdapter: PNSServiceAdapter {
     /// The `apns-id` header.
     static func messageID(_ response: HTTPResponse) -> String { response.headers["apns-id"] ?? "" }
 }
+
+/// The hub's APNs settings (token-based auth): key, team, app and endpoint.
+public struct APNsCredential: Sendable, Equatable {
+    /// The signing key's 10-character id, the provider token's `kid`.
+    public var keyID: String
+    /// The developer team id, the provider token's `iss`.
+    public var teamID: String
+    /// Stands in for the `.p8` key (see `SimulatedSignature`).
+    public var secret: String
+    /// The app's bundle id, sent as `apns-topic`.
+    public var bundleID: String
+    /// `api.push.apple.com` (production) or `api.sandbox.push.apple.com`.
+    public var endpoint: String
+    /// Settings for the production endpoint unless `endpoint` says otherwise.
+    public init(keyID: String, teamID: String, secret: String, bundleID: String, endpoint: String = "api.push.apple.com") {
+        self.keyID = keyID; self.teamID = teamID; self.secret = secret; self.bundleID = bundleID; self.endpoint = endpoint
+    }
+}
+
+extension APNsCredential: PNSCredential {
+    static var adapter: PNSAdapter { .apns }
+}
+
+extension HubConfiguration {
+    /// The hub's APNs credentials; nil: every copy for an APNs registration is dropped ("the hub
+    /// has no apple credentials").
+    public var apns: APNsCredential? {
+        get { credentials[APNsCredential.self] }
+        set { credentials[APNsCredential.self] = newValue }
+    }
+}

@@ -33,7 +33,7 @@ enum FCMAdapter: PNSServiceAdapter {
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
     /// is refused).
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
-        hub.pnsTokens.state(.fcm, hasCredentials: hub.configuration.fcm != nil, at: now)
+        hub.pnsTokens.state(.fcm, hasCredentials: hub.configuration.credentials.has(.fcm), at: now)
     }
 
     /// The FCM access token, fetched first if needed.
@@ -116,4 +116,34 @@ enum FCMAdapter: PNSServiceAdapter {
 
     /// The message's `name` in the JSON answer.
     static func messageID(_ response: HTTPResponse) -> String { (try? JSONParser.parse(response.body))?["name"]?.stringValue ?? "" }
+}
+
+/// The hub's FCM v1 settings: project and service account.
+public struct FCMCredential: Sendable, Equatable {
+    /// The Firebase project id; setting it remakes ``sendPath``.
+    public var projectID: String { didSet { sendPath = Self.sendPath(projectID) } }
+    /// `/v1/projects/<projectID>/messages:send`, made once rather than for every copy.
+    public private(set) var sendPath: String
+    /// The service account whose signed assertions buy the hub its Google OAuth tokens.
+    public var serviceAccount: String
+    /// Stands in for the service account's private key.
+    public var secret: String
+    /// Settings for one project and service account.
+    public init(projectID: String, serviceAccount: String, secret: String) {
+        self.projectID = projectID; self.serviceAccount = serviceAccount; self.secret = secret
+        self.sendPath = Self.sendPath(projectID)
+    }
+    private static func sendPath(_ projectID: String) -> String { "/v1/projects/\(projectID)/messages:send" }
+}
+
+extension FCMCredential: PNSCredential {
+    static var adapter: PNSAdapter { .fcm }
+}
+
+extension HubConfiguration {
+    /// The hub's FCM v1 credentials; nil: copies for FCM registrations are dropped.
+    public var fcm: FCMCredential? {
+        get { credentials[FCMCredential.self] }
+        set { credentials[FCMCredential.self] = newValue }
+    }
 }

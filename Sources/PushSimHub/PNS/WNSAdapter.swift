@@ -21,7 +21,7 @@ enum WNSAdapter: PNSServiceAdapter {
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
     /// is refused).
     static func accessToken(_ hub: NotificationHub, now: VirtualTime) -> PNSAccessTokenState {
-        hub.pnsTokens.state(.wns, hasCredentials: hub.configuration.wns != nil, at: now)
+        hub.pnsTokens.state(.wns, hasCredentials: hub.configuration.credentials.has(.wns), at: now)
     }
 
     /// The WNS access token, fetched first if needed.
@@ -36,7 +36,7 @@ enum WNSAdapter: PNSServiceAdapter {
     /// (`wns/toast` unless given; `wns/raw` is octets), and the copy's headers.
     static func request(_ copy: CopyPayload, _ n: HubNotification, _ t: SendTarget, accessToken token: String,
                         hub: NotificationHub, world: World) -> Result<HTTPRequest, PNSRequestProblem> {
-        guard hub.configuration.wns != nil else { return .failure(.noCredentials(t.platform)) }
+        guard hub.configuration.credentials.has(.wns) else { return .failure(.noCredentials(t.platform)) }
         let h = hub.copyHeaders(n, t, credential: token) {
             let type = copy.headers.first(where: { sameFieldName($0.0, "x-wns-type") })?.1 ?? "wns/toast"
             var h = HTTPHeaders([("Authorization", "Bearer \(token)"),
@@ -67,4 +67,26 @@ enum WNSAdapter: PNSServiceAdapter {
 
     /// The `X-WNS-Msg-ID` header.
     static func messageID(_ response: HTTPResponse) -> String { response.headers["X-WNS-Msg-ID"] ?? "" }
+}
+
+/// The hub's WNS settings: the app's Package SID and secret.
+public struct WNSCredential: Sendable, Equatable {
+    /// `ms-app://S-1-15-2-…`, the client id of the hub's WNS token requests.
+    public var packageSID: String
+    /// The app's client secret.
+    public var secret: String
+    /// Settings for one Windows app.
+    public init(packageSID: String, secret: String) { self.packageSID = packageSID; self.secret = secret }
+}
+
+extension WNSCredential: PNSCredential {
+    static var adapter: PNSAdapter { .wns }
+}
+
+extension HubConfiguration {
+    /// The hub's WNS credentials; nil: copies for WNS registrations are dropped.
+    public var wns: WNSCredential? {
+        get { credentials[WNSCredential.self] }
+        set { credentials[WNSCredential.self] = newValue }
+    }
 }

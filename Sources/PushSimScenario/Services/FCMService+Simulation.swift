@@ -4,15 +4,52 @@ import PushSimHub
 
 /// FCM in a simulation: the identity's Firebase project, and the hub's service-account credential for it.
 extension FCMService: SimulatedPushService {
+    /// The sample app's Firebase project and the service account allowed to send to it. The
+    /// project's number, the Android app's sender id, is the app's (``AppIdentity/fcmSenderID``).
+    static let defaultAccount = FCMCredential(projectID: "pushsim-notifyusers",
+                                              serviceAccount: "hub@pushsim-notifyusers.iam.gserviceaccount.com",
+                                              secret: "fcm-service-account-stand-in")
+
     /// The fake with the identity's project, sender id and service account.
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> FCMService {
-        FCMService(world: world, projects: [FCMProject(projectID: identity.fcmProjectID, projectNumber: identity.fcmSenderID,
-                                                       serviceAccount: identity.fcmServiceAccount, secret: identity.fcmKeySecret)])
+        let account = identity.fcmAccount
+        return FCMService(world: world, projects: [FCMProject(projectID: account.projectID, projectNumber: identity.fcmSenderID,
+                                                              serviceAccount: account.serviceAccount, secret: account.secret)])
     }
 
     /// The hub buys OAuth tokens with the identity's service account and sends to its project.
     static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration) {
-        hub.fcm = FCMCredential(projectID: identity.fcmProjectID, serviceAccount: identity.fcmServiceAccount,
-                                secret: wrongSecret ? "wrong-key" : identity.fcmKeySecret)
+        var account = identity.fcmAccount
+        if wrongSecret { account.secret = "wrong-key" }
+        hub.fcm = account
+    }
+}
+
+extension SimulationIdentity {
+    /// The Firebase project the fake FCM holds and the service account the hub signs its token
+    /// requests as.
+    public var fcmAccount: FCMCredential {
+        get { account(FCMService.self) }
+        set { setAccount(newValue, for: FCMService.self) }
+    }
+    /// The Firebase project id, in FCM v1 send URLs.
+    public var fcmProjectID: String {
+        get { fcmAccount.projectID }
+        set { fcmAccount.projectID = newValue }
+    }
+    /// The Firebase project number, the Android app's sender id (the app's, ``AppIdentity/fcmSenderID``).
+    public var fcmSenderID: String {
+        get { app.fcmSenderID }
+        set { app.fcmSenderID = newValue }
+    }
+    /// The service account allowed to send to the Firebase project.
+    public var fcmServiceAccount: String {
+        get { fcmAccount.serviceAccount }
+        set { fcmAccount.serviceAccount = newValue }
+    }
+    /// Stands in for the service account's private key.
+    public var fcmKeySecret: String {
+        get { fcmAccount.secret }
+        set { fcmAccount.secret = newValue }
     }
 }

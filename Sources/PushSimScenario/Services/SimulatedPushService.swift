@@ -6,6 +6,11 @@ import PushSimHub
 /// identity and options, and giving the hub its credential for the service. One conformance per
 /// fake, in this folder (`APNsService+Simulation.swift`, …); ``SimulatedPushServices/all`` lists them.
 protocol SimulatedPushService: FakePushService {
+    /// What a simulation's identity holds for the service: the account its fake accepts and the
+    /// hub's credential is made from (``SimulationIdentity/account(_:)``).
+    associatedtype Account: Sendable
+    /// The account of PushSim's sample app with the service.
+    static var defaultAccount: Account { get }
     /// The fake, registered in `world`, accepting the credentials of `identity` for its service.
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> Self
     /// Sets the hub's credential for this service, made from `identity`, in `hub`; with

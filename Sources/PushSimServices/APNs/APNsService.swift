@@ -78,6 +78,8 @@ public final class APNsService: FakePushService, CallReceiver {
     public static func loopbackHost(path: String, target: String) -> String? {
         path.hasBytePrefix("/3/device/") ? productionHost : nil
     }
+    /// A provider API request: `/3/device/<token>`.
+    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasPrefix("/3/device/") }
     /// `courier.push.apple.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 

@@ -54,6 +54,8 @@ public final class FCMService: FakePushService, CallReceiver {
         if path == "/token" || path == "/oauth2/v4/token" { return oauthHost }
         return nil
     }
+    /// An HTTP v1 send, `…/messages:send`; not a token request.
+    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasSuffix("/messages:send") }
     /// `mtalk.google.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 

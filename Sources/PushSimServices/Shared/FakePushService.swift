@@ -20,6 +20,9 @@ public protocol FakePushService: Host {
     /// names none of the world's, laid out as the real service lays out its paths; nil when the
     /// path is not this service's.
     static func loopbackHost(path: String, target: String) -> String?
+    /// Whether `request`, received by this fake, is a send from a provider (what `expect
+    /// <service> received` counts), as opposed to a token request or the device channel's traffic.
+    static func isProviderSend(_ request: HTTPRequest) -> Bool
 }
 
 extension FakePushService {

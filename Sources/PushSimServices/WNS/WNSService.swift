@@ -47,6 +47,8 @@ public final class WNSService: FakePushService, CallReceiver {
         if path == "/", target.hasBytePrefix("/?token=") || target.byteOffset(of: "&token=") != nil { return channelHost }
         return nil
     }
+    /// A request to the channel host (`cloud.notify.windows.com`): a POST to a channel URI.
+    public static func isProviderSend(_ request: HTTPRequest) -> Bool { descriptor.providerHosts.contains(request.authority) }
     /// `client.wns.windows.com`: where devices register for channels and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.wns.deviceHost
     /// Channel lifetime: 30 days (W-OVR).
