@@ -201,7 +201,7 @@ public final class NotificationHub: Host, CallReceiver {
     /// `split(separator: " ", maxSplits: 2)` does); a filter written exactly as the SDKs write it,
     /// in ASCII, is read by bytes, with the same answer.
     static func handleFilterValue(_ filter: String) -> String? {
-        let fields = ["DeviceToken", "ChannelUri", "FcmV1RegistrationId", "GcmRegistrationId"]
+        let fields = handleFilterFields
         var filter = filter
         let ascii = filter.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
         let utf8 = filter.utf8
@@ -218,6 +218,9 @@ public final class NotificationHub: Host, CallReceiver {
               fields.contains(String(parts[0])) else { return nil }
         return String(parts[2].dropFirst().dropLast())
     }
+
+    /// The handle elements a `$filter` may name: each platform's (`DeviceToken`, `ChannelUri`, …).
+    private static let handleFilterFields = RegistrationPlatform.allCases.map(\.handleElement)
 
     private func readRegistration(_ id: String, _ exchange: Exchange, _ world: World) {
         guard case .live(let r) = store.lookup(id, now: world.now) else {

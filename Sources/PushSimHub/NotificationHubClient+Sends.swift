@@ -31,6 +31,13 @@ public struct NotificationPayload: Sendable {
         return NotificationPayload(format: "windows", body: xml, contentType: "application/xml", headers: [("X-WNS-Type", "wns/\(root)")])
     }
 
+    /// A native payload for a format with no typed payload above (a push service the SDK does not
+    /// model), sent as given: the REST API's native send takes any format the hub knows (NH-REST).
+    public static func native(format: String, body: String, contentType: String = "application/json;charset=utf-8",
+                              headers: [(String, String)] = []) -> NotificationPayload {
+        NotificationPayload(format: format, body: body, contentType: contentType, headers: headers)
+    }
+
     /// The property bag of a template send, as a flat JSON object (`ServiceBusNotification-Format: template`; NH-REST).
     public static func template(_ properties: [(String, String)]) -> NotificationPayload {
         let body = JSONValue.object(properties.map { ($0.0, .string($0.1)) }).serialized()

@@ -35,16 +35,17 @@ public final class OperatorConsole: Host {
         world.register(self, name: Self.name)
     }
 
-    /// The hub payload for a format, with `headers` added (nil for XML that is not a toast, tile or
-    /// badge, and for a format with no typed payload, which ``send(format:payload:tagExpression:headers:)``
-    /// then sends as it is).
+    /// The hub payload for a format, with `headers` added: the SDK's typed payload where it has one,
+    /// else the body as given (``NotificationPayload/native(format:body:contentType:headers:)``).
+    /// Nil for Windows XML that is not a toast, tile or badge, which the SDK refuses and
+    /// ``send(format:payload:tagExpression:headers:)`` then sends as it is.
     static func payload(_ format: String, _ body: String, headers: [(String, String)] = []) -> NotificationPayload? {
         var payload: NotificationPayload?
         switch format {
         case "apple": payload = .apple(body)
         case "fcmv1": payload = .fcmV1(body)
         case "windows": payload = .windows(body)
-        default: payload = nil
+        default: payload = .native(format: format, body: body)
         }
         payload?.headers += headers
         return payload

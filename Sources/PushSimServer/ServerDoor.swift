@@ -1,5 +1,6 @@
 import PushSimNetwork
 import PushSimScenario
+import PushSimServices
 
 /// What answers the requests an ``HTTPServer`` reads off its connections: the served world of
 /// `pushsim serve` (``WorldBridge``), or a scenario run's loopback (``ScenarioLoopback``).
@@ -21,13 +22,13 @@ extension WorldBridge: ServerDoor {}
 extension Simulation {
     /// Opens the world to clients outside it that reach it through a server at `baseURL`: the hub
     /// accepts SAS tokens signed for `<baseURL>/<hub>` (and the same with `localhost`) besides its
-    /// own resource URI, and APNs and FCM check the structure and claims of real ES256 and RS256
-    /// signatures, which cannot be verified without a cryptography library.
+    /// own resource URI, and each fake accepts real clients' signatures
+    /// (``FakePushService/acceptRealClients()``: APNs and FCM check the structure and claims of real
+    /// ES256 and RS256 signatures, which cannot be verified without a cryptography library).
     func acceptClients(at baseURL: String) {
         guard !baseURL.isEmpty else { return }
         let name = hub.configuration.hubName
         hub.alsoAcceptedResourceURIs = [baseURL + "/" + name, baseURL.replacing("127.0.0.1", with: "localhost") + "/" + name]
-        apns.signaturePolicy = .structureOnly
-        fcm.signaturePolicy = .structureOnly
+        for fake in services { fake.acceptRealClients() }
     }
 }

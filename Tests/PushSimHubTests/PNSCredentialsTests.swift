@@ -35,3 +35,15 @@ struct PNSCredentialsTests {
         #expect(adapters.map(\.service.name) == PushServiceDescriptor.all.map(\.name))
     }
 }
+
+/// The registration `$filter` fields come from the platform table: every platform's handle element
+/// is accepted, as the SDKs write it.
+@Suite("Hub registration filter fields")
+struct HandleFilterFieldTests {
+    @Test func everyPlatformsHandleElementFilters() {
+        for platform in RegistrationPlatform.allCases {
+            #expect(NotificationHub.handleFilterValue("\(platform.handleElement) eq 'h1'") == "h1", "\(platform)")
+        }
+        #expect(NotificationHub.handleFilterValue("Tags eq 'h1'") == nil)
+    }
+}

@@ -114,6 +114,8 @@ public final class APNsService: FakePushService, CallReceiver {
         get { providerTokens.signaturePolicy }
         set { providerTokens.signaturePolicy = newValue }
     }
+    /// Real provider tokens are signed with real keys: check their structure and claims only.
+    public func acceptRealClients() { signaturePolicy = .structureOnly }
     private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
     private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).

@@ -64,6 +64,8 @@ public final class FCMService: FakePushService, CallReceiver {
     /// How service-account assertions' signatures are checked (default: PushSim's stand-in; `pushsim
     /// serve` checks structure and claims only, since real SDKs sign with real RS256 keys).
     public var signaturePolicy = SignaturePolicy.simulated
+    /// Real service-account assertions are signed with real keys: check their structure and claims only.
+    public func acceptRealClients() { signaturePolicy = .structureOnly }
     /// Injected faults, asked in order on every `messages:send` request; the first that hits wins.
     public var faults: [ServiceFault] = []
     /// How long a token may go without a sign of life before it expires (F-TOK: 270 days on
