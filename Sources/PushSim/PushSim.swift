@@ -70,11 +70,15 @@ public enum PushSim {
         return (files, missing)
     }
 
-    /// Loads and runs one file; the seed given wins over the file's own.
-    public static func run(path: String, seed: UInt64? = nil,
-                           externalBackends: ExternalBackendConnector? = nil) -> Result<ScenarioReport, LoadError> {
+    /// Loads and runs one file; the seed given wins over the file's own. Without `keepingTrace`
+    /// the report's ``ScenarioReport/trace`` is empty: expectations, invariants and defect marks
+    /// are judged as events are recorded, so the verdicts are the same, and a large run skips
+    /// storing every event (pages, timelines, diagrams and `--trace` files need it kept).
+    public static func run(path: String, seed: UInt64? = nil, externalBackends: ExternalBackendConnector? = nil,
+                           keepingTrace: Bool = true) -> Result<ScenarioReport, LoadError> {
         loadScenario(path: path).flatMap { scenario in
-            ScenarioRunner.run(scenario, seed: seed, externalBackends: externalBackends).mapError { .invalid($0) }
+            ScenarioRunner.run(scenario, seed: seed, externalBackends: externalBackends,
+                               prepare: { $0.world.isRecordingTrace = keepingTrace }).mapError { .invalid($0) }
         }
     }
 }

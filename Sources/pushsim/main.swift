@@ -80,13 +80,16 @@ let traceFile: FileHandle? = options.tracePath.map { path in
     return handle
 }
 
+/// Whether anything asked for reads each run's whole trace; if not, runs do not store it.
+let traceWanted = options.tracePath != nil || options.timeline || options.htmlPath != nil || options.diagramPath != nil
+    || options.checkDeterminism
 var reports: [ScenarioReport] = []
 var unreadable: [(path: String, message: String)] = []
 var nondeterministic = 0
 let started = DispatchTime.now().uptimeNanoseconds   // wall clock for the summary only, never inside a run
 for file in files {
     CrashNotice.running(file, seed: options.seed)
-    switch PushSim.run(path: file, seed: options.seed, externalBackends: externalBackends) {
+    switch PushSim.run(path: file, seed: options.seed, externalBackends: externalBackends, keepingTrace: traceWanted) {
     case .failure(let error):
         writeError(error.rendered(limit: options.maxErrors))
         unreadable.append((file, error.description))
