@@ -14,6 +14,8 @@ public enum ScenarioRunner {
                            prepare: (Simulation) -> Void = { _ in }) -> Result<ScenarioReport, ScenarioParseFailure> {
         let seed = seed ?? scenario.seed ?? 0
         let simulation = Simulation(seed: seed, options: simulationOptions(for: scenario))
+        // Only `expect <host> received` reads the request journal: without one, requests are not kept.
+        simulation.world.journal.isRecording = scenario.expectations.contains { if case .received = $0.kind { true } else { false } }
         prepare(simulation)
         let external = ExternalBackends(scenario)
         if let problem = external.connect(to: simulation, with: externalBackends) { return .failure(ScenarioParseFailure(diagnostics: [problem])) }

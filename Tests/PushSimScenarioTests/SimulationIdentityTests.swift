@@ -49,16 +49,3 @@ struct SimulationIdentityTests {
         #expect(simulation.identity.app[.ios].appID == "com.example.other")
     }
 }
-
-/// The operator's send for a format the SDK has no typed payload for goes to the hub as given,
-/// with its headers, instead of being dropped.
-@Suite("Operator payloads")
-struct OperatorPayloadTests {
-    @Test func typedFormatsAndOthers() {
-        #expect(OperatorConsole.payload("apple", "{}")?.format == "apple")
-        #expect(OperatorConsole.payload("windows", "<raw/>") == nil)   // the SDK refuses it; the send goes raw
-        let other = OperatorConsole.payload("hms", #"{"message":{}}"#, headers: [("X-HMS-TTL", "60")])
-        #expect(other?.format == "hms" && other?.body == #"{"message":{}}"#)
-        #expect(other?.headers.map(\.0) == ["X-HMS-TTL"])
-    }
-}
