@@ -100,8 +100,16 @@ final class DeadHandleChecker: InvariantChecker {
 /// or a hub `notification.dropped`, and messages by the PNS's id from `hub.pns-accepted` to the
 /// device (`device.push-received`, `device.push-refused`) or a service's `notification.dropped`.
 final class AccountingChecker: InvariantChecker {
-    private var copies: [String: String] = [:]     // "ntf/reg" → description (looked up; reported sorted)
-    private var messages: [String: String] = [:]   // PNS message id → description
+    /// A copy or message not yet ended: what its violation would name, kept as fields and written
+    /// out only if it is reported (most never are; formatting each one cost ~2% of a large run).
+    private struct Open {
+        var notification: String
+        var detail: String   // the registration (a copy) or the message id (a message)
+        var since: VirtualTime
+        var correlation: String
+    }
+    private var copies: [String: Open] = [:]     // "ntf/reg" → the copy (looked up; reported sorted)
+    private var messages: [String: Open] = [:]   // PNS message id → the message
     /// Messages that already ended: on a slow hub–PNS link the device can have a push before the
     /// hub hears the PNS's 200 (membership tests only, never iterated).
     private var ended: Set<String> = []
@@ -112,13 +120,15 @@ final class AccountingChecker: InvariantChecker {
         // The kind before the layer: kinds compare by a precomputed hash, layers as strings.
         switch e.kind {
         case .hubPNSRequest where e.layer == "hub":
-            let key = f(.notification) + "/" + f(.registration)
-            if copies[key] == nil { copies[key] = "\(f(.notification)) for registration \(f(.registration)) (since \(e.time), \(e.correlation))" }
+            let notification = f(.notification), registration = f(.registration)
+            let key = notification + "/" + registration
+            if copies[key] == nil { copies[key] = Open(notification: notification, detail: registration, since: e.time, correlation: e.correlation) }
         case .hubPNSAccepted where e.layer == "hub":
-            copies[f(.notification) + "/" + f(.registration)] = nil
+            let notification = f(.notification)
+            copies[notification + "/" + f(.registration)] = nil
             let id = f(.message)
             if !id.isEmpty && !ended.contains(id) {
-                messages[id] = "message \(id) of \(f(.notification)) (accepted \(e.time), \(e.correlation))"
+                messages[id] = Open(notification: notification, detail: id, since: e.time, correlation: e.correlation)
             }
         case .notificationDropped where e.layer == "hub":
             copies[f(.notification) + "/" + f(.registration)] = nil
@@ -137,11 +147,13 @@ final class AccountingChecker: InvariantChecker {
 
     func result(leftovers: [Leftover]) -> InvariantResult {
         let report = LeftoverReport(leftovers)
-        for key in copies.keys.sorted() where !report.mentions(String(key.split(separator: "/").first ?? "")) {
-            violations.append("the hub's copy \(copies[key]!) neither reached its PNS nor was dropped, and is not reported pending")
+        for (_, copy) in copies.sorted(by: { $0.key < $1.key }) where !report.mentions(copy.notification) {
+            violations.append("the hub's copy \(copy.notification) for registration \(copy.detail) (since \(copy.since), \(copy.correlation)) "
+                              + "neither reached its PNS nor was dropped, and is not reported pending")
         }
-        for id in messages.keys.sorted() where !report.mentions(id) {
-            violations.append("\(messages[id]!) was neither delivered nor dropped, and is not reported pending")
+        for (id, message) in messages.sorted(by: { $0.key < $1.key }) where !report.mentions(id) {
+            violations.append("message \(id) of \(message.notification) (accepted \(message.since), \(message.correlation)) "
+                              + "was neither delivered nor dropped, and is not reported pending")
         }
         return InvariantResult(id: "accounting", name: "every notification accounted for",
                                statement: "each notification ends delivered, dropped with a reason, or reported pending",

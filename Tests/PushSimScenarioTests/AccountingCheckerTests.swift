@@ -39,6 +39,19 @@ import Testing
         #expect(h.result(leftovers: []).holds)
     }
 
+    /// A violation names the copy or message as it was when it opened (written out only when reported).
+    @Test func violationsNameWhatWasLost() {
+        let copy = AccountingChecker()
+        copy.observe(e("hub", "hub.pns-request", request))
+        #expect(copy.result(leftovers: []).violations == [
+            "the hub's copy ntf-1 for registration reg-1 (since 0+00:00:00.000, c0001) neither reached its PNS nor was dropped, and is not reported pending"])
+        let message = AccountingChecker()
+        message.observe(e("hub", "hub.pns-request", request))
+        message.observe(e("hub", "hub.pns-accepted", accepted))
+        #expect(message.result(leftovers: []).violations == [
+            "message m-1 of ntf-1 (accepted 0+00:00:00.000, c0001) was neither delivered nor dropped, and is not reported pending"])
+    }
+
     @Test func pendingIsAccountedOnlyWhenTheLeftoversSaySo() {
         let c = AccountingChecker()
         c.observe(e("hub", "hub.pns-request", request))
