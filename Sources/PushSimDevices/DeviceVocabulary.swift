@@ -65,7 +65,7 @@ public enum RequestAuthorization: Sendable, Equatable {
 /// its profile's ``DevicePlatformProfile/defaultAppLink`` (PushSim's sample app) unless set.
 public struct AppIdentity: Sendable, Equatable {
     /// The links set for this app, in the order they were first set; searched, not hashed (a
-    /// `DevicePlatform` key hashes its raw string, ~500 instructions a device).
+    /// `DevicePlatform` dictionary key would hash its raw string on every lookup).
     private var links: [(platform: DevicePlatform, link: PlatformAppLink)] = []
     /// The backend the app talks to (host name).
     public var backendHost: String
