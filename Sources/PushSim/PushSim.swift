@@ -77,8 +77,7 @@ public enum PushSim {
     public static func run(path: String, seed: UInt64? = nil, externalBackends: ExternalBackendConnector? = nil,
                            keepingTrace: Bool = true) -> Result<ScenarioReport, LoadError> {
         loadScenario(path: path).flatMap { scenario in
-            ScenarioRunner.run(scenario, seed: seed, externalBackends: externalBackends,
-                               prepare: { $0.world.isRecordingTrace = keepingTrace }).mapError { .invalid($0) }
+            ScenarioRunner.run(scenario, seed: seed, externalBackends: externalBackends, keepingTrace: keepingTrace).mapError { .invalid($0) }
         }
     }
 }

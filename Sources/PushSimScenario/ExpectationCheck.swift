@@ -64,7 +64,7 @@ enum ExpectationCheck {
             return result(seen.contains(count), seen.isEmpty ? "no registration listing answered\(when)"
                           : "listings answered\(when) with \(seen.map(String.init).joined(separator: ", ")) registration(s)")
         case .received(let host, let count, let conditions):
-            let counts = Self.receivedCounter(for: host)
+            let counts = Self.receivedCounter(for: host, in: simulation)
             let sent = simulation.world.journal.requests(to: host).filter { counts($0.request) && $0.sentAt <= by }
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
             return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent))
@@ -98,10 +98,11 @@ enum ExpectationCheck {
 
     /// For a push service only its provider API counts (what a sender pushed), not the device
     /// channel or token endpoints: the fake says which (``FakePushService/isProviderSend(_:)``).
-    static func receivedCounter(for host: String) -> (HTTPRequest) -> Bool {
-        guard let service = PushServiceDescriptor.named(host),
-              let fake = SimulatedPushServices.fakes.first(where: { $0.descriptor == service }) else { return { _ in true } }   // the hub, a backend: everything
-        return fake.isProviderSend
+    static func receivedCounter(for host: String, in simulation: Simulation) -> (HTTPRequest) -> Bool {
+        guard let service = PushServiceDescriptor.named(host), let fake = simulation.fake(playing: service) else {
+            return { _ in true }   // the hub, a backend: everything
+        }
+        return type(of: fake).isProviderSend
     }
 
     /// `; answers: 200 ×3, 410 Unregistered ×1` for a failure message (empty for no requests):

@@ -78,7 +78,7 @@ public struct ExternalBackendAddress: Hashable, Sendable, CustomStringConvertibl
 /// send it to the real backend and bringing its answers back.
 ///
 /// The scenario layer has no sockets; the loopback layer (`PushSimServer`'s `ScenarioLoopback`)
-/// implements this, and `pushsim run` passes it to ``ScenarioRunner/run(_:seed:externalBackends:prepare:)``.
+/// implements this, and `pushsim run` passes it to ``ScenarioRunner/run(_:seed:externalBackends:keepingTrace:prepare:)``.
 public protocol ExternalBackendConnector: AnyObject {
     /// A host for `simulation`'s world that forwards to the backend at `address`. Called once per
     /// address, before the run starts; the runner registers it under a name of its own.

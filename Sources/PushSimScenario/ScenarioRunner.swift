@@ -7,13 +7,16 @@ import PushSimDevices
 /// and checks its expectations.
 public enum ScenarioRunner {
     /// Runs `scenario` with `seed` (the file's own seed, else 0, when nil). `prepare` runs on the
-    /// world once it is built, before anything happens (tests plant bugs with it).
+    /// world once it is built, before anything happens (tests plant bugs with it). Without
+    /// `keepingTrace` the report's trace is empty: verdicts, invariants and defect marks are judged
+    /// as events are recorded, so they are the same.
     /// `externalBackends` connects the scenario's `backend external` addresses; a scenario that
     /// has some fails without it.
     public static func run(_ scenario: Scenario, seed: UInt64? = nil, externalBackends: ExternalBackendConnector? = nil,
-                           prepare: (Simulation) -> Void = { _ in }) -> Result<ScenarioReport, ScenarioParseFailure> {
+                           keepingTrace: Bool = true, prepare: (Simulation) -> Void = { _ in }) -> Result<ScenarioReport, ScenarioParseFailure> {
         let seed = seed ?? scenario.seed ?? 0
         let simulation = Simulation(seed: seed, options: simulationOptions(for: scenario))
+        simulation.world.isRecordingTrace = keepingTrace
         // Only `expect <host> received` reads the request journal: without one, requests are not kept.
         simulation.world.journal.isRecording = scenario.expectations.contains { if case .received = $0.kind { true } else { false } }
         prepare(simulation)

@@ -136,11 +136,16 @@ public final class Simulation {
         preconditionFailure("the simulation has no \(S.descriptor.displayName) fake")
     }
 
+    /// The fake that plays `service`, or nil when none here does.
+    public func fake(playing service: PushServiceDescriptor) -> (any FakePushService)? {
+        services.first { type(of: $0).descriptor == service }
+    }
+
     /// Adds `fault` to the fake that plays `service` (`fault apns outage …`); false when no fake
     /// here plays it, which the runner reports rather than dropping the fault.
     @discardableResult
     public func injectFault(_ fault: ServiceFault, into service: PushServiceDescriptor) -> Bool {
-        guard let fake = services.first(where: { type(of: $0).descriptor == service }) else { return false }
+        guard let fake = fake(playing: service) else { return false }
         fake.inject(fault)
         return true
     }

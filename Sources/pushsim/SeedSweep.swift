@@ -16,8 +16,7 @@ enum SeedSweep {
             let start = DispatchTime.now().uptimeNanoseconds
             let sweep = ParallelSeeds.run(Array(seeds), jobs: ParallelSeeds.cores) { seed -> String? in
                 // Only the verdict is read: the trace is not kept (the replay command gives it back).
-                guard case .success(let report) = ScenarioRunner.run(scenario, seed: seed, prepare: { $0.world.isRecordingTrace = false }),
-                      !report.passed else { return nil }
+                guard case .success(let report) = ScenarioRunner.run(scenario, seed: seed, keepingTrace: false), !report.passed else { return nil }
                 let first = report.results.first { !$0.passed }.map { "\($0.expectation.source): \($0.seen)" }
                     ?? report.invariants.first { !$0.holds && $0.enforced }.map { "invariant \($0.id): \($0.violations[0])" }
                     ?? "\(report.end)"

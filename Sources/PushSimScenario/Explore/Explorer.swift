@@ -46,10 +46,7 @@ public enum Explorer {
     /// Parses and runs `text` (with bugs `planted`); a text that does not parse has no verdict (nil).
     public static func verdict(of text: String, path: String, planted: [PlantedBug] = []) -> ExploreVerdict? {
         guard case .success(let scenario) = ScenarioParser.parse(text, path: path),
-              case .success(let report) = ScenarioRunner.run(scenario, prepare: { s in
-                  s.world.isRecordingTrace = false   // judged by the checkers and the run's memory as it goes
-                  planted.forEach { $0.plant(in: s) }
-              })
+              case .success(let report) = ScenarioRunner.run(scenario, keepingTrace: false, prepare: { s in planted.forEach { $0.plant(in: s) } })
         else { return nil }
         return ExploreVerdict(report)
     }
