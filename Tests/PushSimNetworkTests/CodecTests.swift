@@ -107,6 +107,22 @@ import Testing
         #expect(JSONValue.string("é") != .string("e\u{301}"))
     }
 
+    /// The writer copies runs that need no escape whole: escapes at the start, between runs, side
+    /// by side and at the end, and multi-byte text around them, come out as byte-by-byte writing gave.
+    @Test func jsonStringRunsAroundEscapes() throws {
+        let cases: [(String, String)] = [
+            ("", #""""#), ("plain text, no escape", #""plain text, no escape""#),
+            ("\"quoted\"", #""\"quoted\"""#), ("a\\b\n\tc", #""a\\b\n\tc""#),
+            ("\u{1}\u{1F}é😀\u{7F}end\r", #""\u0001\u001fé😀\#u{7F}end\r""#),
+        ]
+        for (text, expected) in cases {
+            #expect(JSONValue.string(text).serialized() == expected)
+            #expect(try JSONParser.parse(expected) == .string(text))
+        }
+        // Keys go through the same writer.
+        #expect(JSONValue.object([("k\"", "v")]).serialized() == #"{"k\"":"v"}"#)
+    }
+
     @Test func jsonTutorialConcatenationInjection() throws {
         let injected = try JSONParser.parse(#"{"aps":{"alert":"From a: x","badge":9,"y":"z"}}"#)
         #expect(injected["aps"]?.objectMembers?.map(\.0) == ["alert", "badge", "y"])
@@ -183,6 +199,10 @@ import Testing
         #expect(root.serialized() == "<a x=\"1&#10;2 3 4&quot;\" y=\"'\">l&lt;&gt;&amp;A😀m\nn</a>")
         #expect(try XMLDocumentParser.parse(root.serialized()).root == root)
         #expect(XMLElement(name: "e", children: [.text("\r")]).serialized() == "<e>&#13;</e>")
+        // Each escaped byte, in text and in an attribute value (which also escapes quote, tab and line feed).
+        let special = "a&b<c>d\"e\tf\ng\rh"
+        #expect(XMLElement(name: "e", attributes: [("v", special)], children: [.text(special)]).serialized()
+                == "<e v=\"a&amp;b&lt;c&gt;d&quot;e&#9;f&#10;g&#13;h\">a&amp;b&lt;c&gt;d\"e\tf\ng&#13;h</e>")
     }
 
     /// Invalid documents: position and message of the error.

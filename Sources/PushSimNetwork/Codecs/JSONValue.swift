@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// A JSON value, as parsed by `JSONParser` or built by hand, and its compact writer.
 ///
 /// Objects keep their members in document order, duplicates included, so an injected
@@ -144,7 +146,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
 /// canonically equivalent strings, which a JSON receiver does not).
 @inline(__always)
 private func sameScalars(_ a: String, _ b: String) -> Bool {
-    a.utf8.elementsEqual(b.utf8)
+    a.sameBytes(as: b)
 }
 
 /// Writes compact JSON into a byte buffer.
@@ -159,7 +161,7 @@ private struct JSONWriter {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.text.utf8)
+        case .number(let n): out.appendUTF8(n.text)
         case .string(let s): writeString(s)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -191,23 +193,32 @@ private struct JSONWriter {
     }
 
     /// A quoted string: `"` and `\` escaped, control characters as short or `\u00XX` escapes.
+    /// Runs that need no escape (nearly all text) are copied whole.
     mutating func writeString(_ s: String) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, b])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, b])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(Self.hexDigits[Int(b >> 4)])
-                out.append(Self.hexDigits[Int(b & 0xF)])
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for k in 0..<bytes.count {
+                let b = bytes[k]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k])) }
+                run = k + 1
+                out.append(0x5C)
+                switch b {
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(Self.hexDigits[Int(b >> 4)])
+                    out.append(Self.hexDigits[Int(b & 0xF)])
+                default: out.append(b)
+                }
             }
+            if bytes.count > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// An XML element: its qualified name, attributes and children, and its writer.
 ///
 /// Names are kept as written (`entry`, `i:nil`); namespaces are not resolved. Equality is
@@ -148,12 +150,16 @@ private func escape(_ text: String, into out: inout [UInt8], attribute: Bool) {
 /// XML escaping as `XMLElement` writes it: text escapes `&`, `<`, `>` and CR (`&#13;`); attribute
 /// values also `"`, tab (`&#9;`) and LF (`&#10;`).
 package enum XMLEscaping {
+    /// `&`, `<`, `>` and carriage return, as bits of a 64-bit mask indexed by byte value.
+    private static let escapedInText: UInt64 = 1 << 0x26 | 1 << 0x3C | 1 << 0x3E | 1 << 0x0D
+    /// The text's bytes plus `"`, tab and line feed (attribute values normalise white space).
+    private static let escapedInAttribute: UInt64 = escapedInText | 1 << 0x22 | 1 << 0x09 | 1 << 0x0A
+
     /// Appends the UTF-8 bytes `source`, escaped, to `out`; text that needs no escape (most) is copied whole.
     public static func append(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
-        let plain = source.allSatisfy { b in
-            b != UInt8(ascii: "&") && b != UInt8(ascii: "<") && b != UInt8(ascii: ">") && b != 0x0D
-                && (!attribute || (b != UInt8(ascii: "\"") && b != 0x09 && b != 0x0A))
-        }
+        // The bytes that need an escape are all below 64: one bit each in a mask.
+        let mask = attribute ? escapedInAttribute : escapedInText
+        let plain = source.allSatisfy { b in b >= 64 || (mask >> UInt64(b)) & 1 == 0 }
         if plain { out.append(contentsOf: source); return }
         for b in source {
             switch b {
@@ -173,5 +179,5 @@ package enum XMLEscaping {
 /// True when `a` and `b` have identical Unicode scalars (no canonical equivalence).
 @inline(__always)
 private func sameScalars(_ a: String, _ b: String) -> Bool {
-    a.utf8.elementsEqual(b.utf8)
+    a.sameBytes(as: b)
 }
