@@ -1,13 +1,23 @@
 import Foundation
 
-/// What the benchmarks under tools/ share: command-line arguments, wall-clock timing and
-/// resident memory. The wall clock is read here only, never inside a simulation.
+/// What the benchmarks under tools/ share: command-line arguments, wall-clock timing,
+/// resident memory and a simulation set up for benchmarking (``benchmarkSimulation(seed:)``).
+/// The wall clock is read here only, never inside a simulation.
 
 /// The value after `name` on the command line, or `fallback`.
 public func argument(_ name: String, _ fallback: String) -> String {
     let args = CommandLine.arguments
     guard let i = args.firstIndex(of: name), i + 1 < args.count else { return fallback }
     return args[i + 1]
+}
+
+/// The comma-separated values after `name` (or in `fallback`), each read by `parse`; stops the
+/// benchmark with the accepted spellings on a value it cannot read (`--platforms ios,android`).
+public func listArgument<T>(_ name: String, _ fallback: String, accepted: String, _ parse: (String) -> T?) -> [T] {
+    argument(name, fallback).split(separator: ",").map {
+        guard let value = parse(String($0)) else { fatalError("unknown value '\($0)' for \(name): use \(accepted)") }
+        return value
+    }
 }
 
 /// A monotonic wall-clock reading in nanoseconds, for ``seconds(since:)``.

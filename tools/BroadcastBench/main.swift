@@ -22,10 +22,7 @@ let seed = UInt64(argument("--seed", "1")) ?? 1
 /// Members per platform that install at once (`--wave`).
 let wave = max(1, Int(argument("--wave", "100000")) ?? 100_000)
 let memoryBefore = residentKiB()
-let sim = Simulation(seed: seed)
-sim.world.isRecordingTrace = false
-sim.world.journal.isRecording = false
-sim.world.limits.maxEvents = Int.max
+let sim = benchmarkSimulation(seed: seed)
 
 let platforms: [(DevicePlatform, RegistrationPlatform, String, String)] = [
     (.ios, .apple, "apple", #"{"aps":{"alert":"Hello everyone"}}"#),

@@ -28,9 +28,7 @@ var best = Double.infinity
 var times: [Double] = []
 for rep in 1...reps {
     let memoryBefore = residentKiB()
-    let sim = Simulation(seed: UInt64(rep))
-    sim.world.isRecordingTrace = false
-    sim.world.journal.isRecording = false
+    let sim = benchmarkSimulation(seed: UInt64(rep))
     var devices: [Device] = []
     devices.reserveCapacity(count)
     for i in 0..<count { devices.append(sim.addDevice("d\(i)", platform, user: "u\(i)")) }

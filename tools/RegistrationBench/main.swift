@@ -24,10 +24,7 @@ import BenchSupport
 //        [--client tutorial|recommended]
 
 let total = Int(argument("--devices", "10000")) ?? 10_000
-let platforms: [DevicePlatform] = argument("--platforms", "ios,android,windows").split(separator: ",").map {
-    guard let p = DevicePlatform(rawValue: String($0)) else { fatalError("unknown platform '\($0)': use ios, android, windows") }
-    return p
-}
+let platforms = listArgument("--platforms", "ios,android,windows", accepted: "ios, android, windows") { DevicePlatform(rawValue: $0) }
 let reps = max(1, Int(argument("--reps", "1")) ?? 1)
 let firstSeed = UInt64(argument("--seed", "1")) ?? 1
 let client = ClientFlavour(rawValue: argument("--client", "tutorial")) ?? .tutorial
@@ -55,10 +52,7 @@ struct RepResult {
 
 func runOnce(seed: UInt64) -> RepResult {
     let wholeStart = wallClock()
-    let sim = Simulation(seed: seed)
-    sim.world.isRecordingTrace = false
-    sim.world.journal.isRecording = false
-    sim.world.limits.maxEvents = Int.max
+    let sim = benchmarkSimulation(seed: seed)
     var devices: [Device] = []
     devices.reserveCapacity(total)
     for i in 0..<total { devices.append(sim.addDevice("d\(i)", platforms[i % platforms.count], client: client, user: "u\(i)")) }
