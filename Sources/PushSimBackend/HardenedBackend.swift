@@ -203,7 +203,7 @@ public final class HardenedBackend: Host {
     static func handleProblem(_ handle: String, _ platform: RegistrationPlatform) -> String? {
         switch platform {
         case .apple:
-            let hex = handle.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
+            let hex = handle.allBytes { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
             return hex && handle.utf8.count % 2 == 0 ? nil : "an APNs Handle is the device token in hex"
         case .windows:
             // The whole authority must be a plain host name under notify.windows.com: no user info,
@@ -213,7 +213,7 @@ public final class HardenedBackend: Host {
                 return "a WNS Handle is an https channel URI under notify.windows.com"
             }
             let host = r.authority.lowercased()
-            let plain = host.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 }
+            let plain = host.allBytes { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 }
             guard plain, host == "notify.windows.com" || host.hasSuffix(".notify.windows.com") else {
                 return "a WNS Handle is an https channel URI under notify.windows.com"
             }

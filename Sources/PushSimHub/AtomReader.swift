@@ -72,7 +72,7 @@ struct AtomReader {
     }
 
     private static func isPrintableASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        b.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        ByteWord.allPrintableASCII(UnsafeRawBufferPointer(b))
     }
 
     /// `<entry xmlns="…">` (a request) or `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` (an
@@ -131,8 +131,7 @@ struct AtomReader {
 
     private func same(_ range: Range<Int>, _ lit: [UInt8]) -> Bool {
         range.count == lit.count && lit.withUnsafeBufferPointer { l in
-            for k in 0..<l.count where bytes[range.lowerBound + k] != l[k] { return false }
-            return true
+            l.isEmpty || bytesEqual(bytes.baseAddress! + range.lowerBound, l.baseAddress!, count: l.count)
         }
     }
 
@@ -151,7 +150,7 @@ struct AtomReader {
     /// The bytes of an earlier name, again here.
     private mutating func literal(_ range: Range<Int>) -> Bool {
         guard bytes.count - i >= range.count else { return false }
-        for k in 0..<range.count where bytes[i + k] != bytes[range.lowerBound + k] { return false }
+        guard range.isEmpty || bytesEqual(bytes.baseAddress! + i, bytes.baseAddress! + range.lowerBound, count: range.count) else { return false }
         i += range.count
         return true
     }
@@ -170,6 +169,9 @@ struct AtomReader {
     /// Text up to the next `<`; nil when it holds `&`, `>` or `]`, or the input ends first.
     private mutating func text() -> String? {
         let start = i
+        // Eight bytes at a time while none of them can end or spoil the text.
+        i = ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: UInt8(ascii: "<"), UInt8(ascii: "&"),
+                               UInt8(ascii: ">"), UInt8(ascii: "]"))
         while i < bytes.count {
             switch bytes[i] {
             case UInt8(ascii: "<"): return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)

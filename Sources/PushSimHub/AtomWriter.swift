@@ -74,21 +74,33 @@ extension AtomRegistration {
     /// for one); nil for a template registration, whose body takes the tree path (CDATA).
     static func writeRequestBody(_ d: RegistrationDescription) -> [UInt8]? {
         guard d.template == nil else { return nil }
+        let code = Int(d.platform.storageCode)
         var w = AtomWriter(capacity: 384 + d.handle.utf8.count)
-        w.raw(declaration)
-        w.open("entry", [("xmlns", atomNamespace)])
-        w.open("content", [("type", "application/xml")])
-        w.open(d.descriptionElement, descriptionAttributes)
+        w.raw(RequestMarkup.heads[code])
         if !d.tags.isEmpty { w.textElement("Tags", d.tags.joined(separator: ",")) }
         w.textElement(d.platform.handleElement, d.handle)
-        w.close(d.descriptionElement)
-        w.close("content")
-        w.close("entry")
+        w.raw(RequestMarkup.tails[code])
         return w.bytes
     }
 
+    /// A native request body's markup before and after its fields, per platform (by storage code),
+    /// made once with the writer's own functions.
+    private enum RequestMarkup {
+        static let heads: [[UInt8]] = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }.map { platform in
+            EntryMarkup.make {
+                $0.raw(declaration)
+                $0.open("entry", [("xmlns", atomNamespace)])
+                $0.open("content", [("type", "application/xml")])
+                $0.open(platform.descriptionElement, descriptionAttributes)
+            }
+        }
+        static let tails: [[UInt8]] = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }.map { platform in
+            EntryMarkup.make { $0.close(platform.descriptionElement); $0.close("content"); $0.close("entry") }
+        }
+    }
+
     /// Markup the entry writer appends as it is, made once with the writer's own functions.
-    private enum EntryMarkup {
+    fileprivate enum EntryMarkup {
         static func make(_ build: (inout AtomWriter) -> Void) -> [UInt8] {
             var w = AtomWriter(capacity: 256)
             build(&w)

@@ -168,7 +168,7 @@ extension NotificationHub {
     /// Whether a send's header goes on to the PNS: one of ``forwardedPrefixes``, in any case.
     /// ASCII names (all real ones) are compared in place; others lower-cased first, as before.
     static func isForwardedToPNS(_ name: String) -> Bool {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return forwardedPrefixes.contains { fieldName(name, hasPrefix: $0) } }
+        if name.allBytes({ $0 < 0x80 }) { return forwardedPrefixes.contains { fieldName(name, hasPrefix: $0) } }
         let lower = name.lowercased()
         return forwardedPrefixes.contains { lower.hasPrefix($0) }
     }

@@ -56,7 +56,7 @@ enum PopulationPattern {
     /// (``fillASCII(_:n:user:)``); any other text goes through ``fillByCharacters(_:n:user:)``,
     /// the definition, which compares Characters (a `}` followed by a combining mark is not a `}`).
     static func fill(_ text: String, n: Int, user: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        guard text.containsByte(where: { $0 == UInt8(ascii: "{") }) else { return text }
         return fillASCII(text, n: n, user: user) ?? fillByCharacters(text, n: n, user: user)
     }
 

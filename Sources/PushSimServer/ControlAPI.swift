@@ -96,7 +96,7 @@ struct ControlAPI {
         case .success(let b): body = b
         }
         guard let name = body["name"]?.stringValue, !name.isEmpty, name.utf8.count <= 64,
-              name.utf8.allSatisfy({ isTokenByte($0) && $0 != UInt8(ascii: "#") }) else {
+              name.allBytes({ isTokenByte($0) && $0 != UInt8(ascii: "#") }) else {
             return ServerAnswer.error(400, "A device needs a \"name\" of 1 to 64 letters, digits, '-', '_' or '.'.")
         }
         guard let platformText = body["platform"]?.stringValue, let platform = DevicePlatform(rawValue: platformText) else {

@@ -199,6 +199,17 @@ import Testing
         #expect(root.serialized() == "<a x=\"1&#10;2 3 4&quot;\" y=\"'\">l&lt;&gt;&amp;A😀m\nn</a>")
         #expect(try XMLDocumentParser.parse(root.serialized()).root == root)
         #expect(XMLElement(name: "e", children: [.text("\r")]).serialized() == "<e>&#13;</e>")
+        // Attribute values read whole when nothing needs decoding or normalising, and by the byte
+        // rules otherwise; both give what XML says.
+        let attrs = try XMLDocumentParser.parse("<a p=\"1>2\" q='say \"hi\"' r=\"é\" s=\"a&amp;b\" t=\"x\ty\" u=\"\"/>").root.attributes
+        #expect(attrs.map(\.name) == ["p", "q", "r", "s", "t", "u"])
+        #expect(attrs.map(\.value) == ["1>2", "say \"hi\"", "é", "a&b", "x y", ""])
+        #expect(throws: XMLParseError(line: 1, column: 10, message: "unterminated value of attribute 'p'")) {
+            try XMLDocumentParser.parse("<a p=\"abc")
+        }
+        #expect(throws: XMLParseError(line: 1, column: 9, message: "'<' is not allowed in the value of attribute 'p'")) {
+            try XMLDocumentParser.parse("<a p=\"ab<\"/>")
+        }
         // Each escaped byte, in text and in an attribute value (which also escapes quote, tab and line feed).
         let special = "a&b<c>d\"e\tf\ng\rh"
         #expect(XMLElement(name: "e", attributes: [("v", special)], children: [.text(special)]).serialized()

@@ -48,7 +48,7 @@ public struct JSONNumber: Equatable, Sendable, CustomStringConvertible {
 
     /// The value when `text` is an integer literal (no fraction or exponent) that fits.
     public var int64: Int64? {
-        if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
+        if text.containsByte(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
             return nil
         }
         return Int64(text, radix: 10)

@@ -33,7 +33,7 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     /// The first child element whose qualified name is `name` or, when `name` has no prefix,
     /// whose local name (the part after ':') is `name`.
     public func first(_ name: String) -> XMLElement? {
-        let matchLocal = !name.utf8.contains(UInt8(ascii: ":"))
+        let matchLocal = !name.containsByte(where: { $0 == UInt8(ascii: ":") })
         for case .element(let e) in children {
             if sameScalars(e.name, name) { return e }
             if matchLocal, let colon = e.name.utf8.lastIndex(of: UInt8(ascii: ":")),

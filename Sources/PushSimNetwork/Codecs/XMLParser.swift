@@ -66,15 +66,20 @@ private struct XMLScanner {
             guard bytes[i] == UInt8(ascii: "<") else { try scanText(); continue }
             var finished: XMLElement?
             let start = i
-            if has("</") { flushText(); finished = try parseEndTag() }
-            else if has("<!--") { try skipComment() }
-            else if has("<![CDATA[") {
-                i += 9
-                appendNormalized(start + 9..<(try skip(past: "]]>", what: "CDATA section", openedAt: start)), to: &text)
-            } else if has("<!") {
-                throw fail(has("<!DOCTYPE") ? "DOCTYPE is not supported" : "expected '<!--' or '<![CDATA[' after '<!'")
-            } else if has("<?") { try skipProcessingInstruction() }
-            else { flushText(); finished = try parseStartTag() }
+            // The byte after `<` tells the markup apart (0 past the end: a start tag, which then fails).
+            switch byte(at: i + 1) {
+            case UInt8(ascii: "/"): flushText(); finished = try parseEndTag()
+            case UInt8(ascii: "!"):
+                if has("<!--") { try skipComment() }
+                else if has("<![CDATA[") {
+                    i += 9
+                    appendNormalized(start + 9..<(try skip(past: "]]>", what: "CDATA section", openedAt: start)), to: &text)
+                } else {
+                    throw fail(has("<!DOCTYPE") ? "DOCTYPE is not supported" : "expected '<!--' or '<![CDATA[' after '<!'")
+                }
+            case UInt8(ascii: "?"): try skipProcessingInstruction()
+            default: flushText(); finished = try parseStartTag()
+            }
             if let root = finished { try skipMisc(beforeRoot: false); return XMLDocument(root: root) }
         }
     }
@@ -131,8 +136,8 @@ private struct XMLScanner {
         }
         while true {
             let spaced = skipSpaces()
-            if has(">") { i += 1; stack.append((element, start)); return nil }
-            if has("/>") { i += 2; return attach(element) }
+            if byte(at: i) == UInt8(ascii: ">") { i += 1; stack.append((element, start)); return nil }
+            if byte(at: i) == UInt8(ascii: "/") && byte(at: i + 1) == UInt8(ascii: ">") { i += 2; return attach(element) }
             guard i < bytes.count else { throw fail("unexpected end of input in start tag <\(element.name)>") }
             guard spaced, byte(at: i) != UInt8(ascii: "/") else {
                 throw fail("expected whitespace, '>' or '/>' in start tag <\(element.name)>, found \(found())")
@@ -152,7 +157,7 @@ private struct XMLScanner {
         i += 2
         let name = try parseName("an element name after '</'")
         skipSpaces()
-        guard has(">") else { throw fail("expected '>' to close end tag </\(name)>, found \(found())") }
+        guard byte(at: i) == UInt8(ascii: ">") else { throw fail("expected '>' to close end tag </\(name)>, found \(found())") }
         i += 1
         let open = stack.removeLast()
         guard open.element.name.sameBytes(as: name) else {
@@ -180,6 +185,17 @@ private struct XMLScanner {
             throw fail("value of attribute '\(name)' must be quoted, found \(found())")
         }
         i += 1
+        // Most values hold no reference, `<` or white space to normalise: one string from the bytes.
+        var end = i
+        while end < bytes.count, bytes[end] != quote, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: "<"),
+              bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == quote {
+            let value = string(i..<end)
+            i = end + 1
+            return (name, value)
+        }
         var value: [UInt8] = []
         while byte(at: i) != quote {
             switch byte(at: i) {
@@ -209,6 +225,8 @@ private struct XMLScanner {
 
     /// Appends `range` of the input with CR LF and lone CR turned into LF.
     func appendNormalized(_ range: Range<Int>, to buffer: inout [UInt8]) {
+        let hasCR = bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).contains(0x0D) }
+        if !hasCR { return bytes.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) } }
         for k in range where bytes[k] != 0x0D || k + 1 == range.upperBound || bytes[k + 1] != 0x0A {
             buffer.append(bytes[k] == 0x0D ? 0x0A : bytes[k])
         }
@@ -284,7 +302,12 @@ private struct XMLScanner {
         let start = i
         guard isNameStart(byte(at: i)) else { throw fail("expected \(what), found \(found())") }
         while i < bytes.count, isNameChar(bytes[i]) { i += 1 }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
+        return string(start..<i)
+    }
+
+    /// The input bytes in `range` as a string (valid UTF-8: ``checkCharacters()`` passed).
+    func string(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     /// Rejects invalid UTF-8 and characters outside XML's `Char` production anywhere.

@@ -9,7 +9,7 @@ public enum TeachingHTML {
     /// character references; control characters (other than tab and newline) become U+FFFD, which
     /// HTML cannot carry as references.
     public static func text(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) || $0 == 0x7F })
+        guard s.containsByte(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) || $0 == 0x7F })
         else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 16)

@@ -130,7 +130,7 @@ func isHexText(_ text: String) -> Bool {
         for b in bytes where !b.isASCIIHexDigit { return false }
         return true
     }) { return all }
-    return text.utf8.allSatisfy(\.isASCIIHexDigit)
+    return text.allBytes(\.isASCIIHexDigit)
 }
 
 /// 8-4-4-4-12 hex digits, either case.

@@ -64,7 +64,7 @@ struct APNsProviderTokens {
     /// Python client, sends `"iat": "1767225600"` and gets its notifications through).
     static func issuedAt(_ value: JSONValue?) -> Int64? {
         if let n = value?.int64Value { return n }
-        guard let text = value?.stringValue, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        guard let text = value?.stringValue, !text.isEmpty, text.allBytes({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(text)
     }
 

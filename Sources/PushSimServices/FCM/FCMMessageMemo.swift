@@ -76,15 +76,9 @@ struct FCMMessageMemo {
         }
     }
 
-    /// Whether any of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7E (exact:
-    /// the classic "has zero / less / more" byte tests, Hacker's Delight §6-1).
+    /// Whether any of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7E.
     private static func mayEndToken(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let quote = hasZero(word ^ (ones &* 0x22))
-        let backslash = hasZero(word ^ (ones &* 0x5C))
-        let control = (word &- ones &* 0x20) & ~word & highs != 0
-        let high = ((word &+ ones &* 1) | word) & highs != 0   // a byte > 0x7E
-        return quote || backslash || control || high
+        ByteWord.has(UInt8(ascii: "\""), in: word) || ByteWord.has(UInt8(ascii: "\\"), in: word)
+            || ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(above: 0x7E, in: word)
     }
 }

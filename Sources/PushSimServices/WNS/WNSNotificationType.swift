@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// `X-WNS-Type` values and their rules (Citations §3.3, §3.6, §3.7; sources W-HDR, W-OVR, W-TOAST).
@@ -107,7 +108,7 @@ enum WNSRequestCheck {
 extension WNSRequestCheck {
     /// `X-WNS-TTL` as seconds: ASCII digits only, no sign (W-HDR: "integer seconds"); nil otherwise.
     static func ttlSeconds(_ raw: String) -> Int64? {
-        guard !raw.isEmpty, raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        guard !raw.isEmpty, raw.allBytes({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return Int64(raw)
     }
 }

@@ -1,0 +1,59 @@
+import Testing
+@testable import PushSimKernel
+
+/// The eight-bytes-at-once tests against the byte-by-byte answers, for every byte value in
+/// every position of the word.
+struct ByteWordTests {
+    /// A word of printable filler with `byte` at `position`.
+    private func word(with byte: UInt8, at position: Int) -> UInt64 {
+        var bytes = [UInt8](repeating: UInt8(ascii: "m"), count: 8)
+        bytes[position] = byte
+        return bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    }
+
+    @Test func everyByteInEveryPositionAnswersAsByteByByte() {
+        for position in 0..<8 {
+            for value in 0...255 {
+                let b = UInt8(value), w = word(with: b, at: position)
+                #expect(ByteWord.hasZeroByte(w) == (b == 0))
+                #expect(ByteWord.has(UInt8(ascii: "<"), in: w) == (b == UInt8(ascii: "<")))
+                #expect(ByteWord.has(UInt8(ascii: "m"), in: w))
+                #expect(ByteWord.hasByte(below: 0x20, in: w) == (b < 0x20))
+                #expect(ByteWord.hasByte(above: 0x7E, in: w) == (b > 0x7E))
+            }
+        }
+    }
+
+    @Test func printableASCIIOverBuffersOfEveryLengthAndTail() {
+        for length in 0..<20 {
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(plain.withUnsafeBytes { ByteWord.allPrintableASCII($0) })
+            for position in 0..<length {
+                for bad: UInt8 in [0x00, 0x09, 0x1F, 0x7F, 0x80, 0xFF] {
+                    var bytes = plain
+                    bytes[position] = bad
+                    #expect(!bytes.withUnsafeBytes { ByteWord.allPrintableASCII($0) })
+                }
+                var edges = plain
+                edges[position] = position % 2 == 0 ? 0x20 : 0x7E
+                #expect(edges.withUnsafeBytes { ByteWord.allPrintableASCII($0) })
+            }
+        }
+    }
+}
+
+extension ByteWordTests {
+    @Test func skipWordsStopsAtTheWordHoldingAnyOfTheBytes() {
+        let text = Array("0123456789abcdefghij<klmnopqrstuvwxyz".utf8)   // '<' at 20
+        text.withUnsafeBytes { b in
+            let skip = { (from: Int) in ByteWord.skipWords(in: b, from: from, whileNoneOf: 0x3C, 0x26, 0x3E, 0x5D) }
+            #expect(skip(0) == 16)    // words 0..<8 and 8..<16 are clear; 16..<24 holds '<'
+            #expect(skip(3) == 19)    // 3..<11, 11..<19 clear; 19..<27 holds it
+            #expect(skip(21) == 37)   // past it: 21..<29, 29..<37 clear; 1 byte left
+            #expect(skip(37) == 37)
+        }
+        let none = Array("abcdefgh&".utf8)
+        #expect(none.withUnsafeBytes { ByteWord.skipWords(in: $0, from: 0, whileNoneOf: 0x3C, 0x26, 0x3E, 0x5D) } == 8)
+        #expect(none.withUnsafeBytes { ByteWord.skipWords(in: $0, from: 1, whileNoneOf: 0x3C, 0x26, 0x3E, 0x5D) } == 1)
+    }
+}
