@@ -12,11 +12,17 @@ package enum ASCIIText {
         precondition(separator < 0x80 && separator != 0x0D && separator != 0x0A, "an ASCII separator other than CR and LF")
         var text = text
         return text.withUTF8 { bytes -> [String]? in
+            // One pass to count the pieces (and refuse non-ASCII), so that the array is allocated once.
+            var separators = 0
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                if b == separator { separators += 1 }
+            }
             var out: [String] = []
+            out.reserveCapacity(separators + 1)
             var start = 0
             for i in 0..<bytes.count {
                 let b = bytes[i]
-                if b >= 0x80 { return nil }
                 if b == separator {
                     if !omittingEmpty || i > start { out.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)) }
                     start = i + 1
