@@ -18,7 +18,7 @@ struct AtomReader {
     /// The description in an entry document, or nil (see the type's rules).
     static func entry(_ body: [UInt8]) -> RegistrationDescription? {
         body.withUnsafeBufferPointer { buffer in
-            guard isPrintableASCII(buffer) else { return nil }
+            guard ByteWord.allPrintableASCII(UnsafeRawBufferPointer(buffer)) else { return nil }
             var r = AtomReader(buffer)
             guard r.literal(Markup.declaration), let d = r.entry(), r.i == buffer.count else { return nil }
             return d
@@ -28,7 +28,7 @@ struct AtomReader {
     /// The descriptions in a feed document, or nil (see the type's rules).
     static func feed(_ body: [UInt8]) -> [RegistrationDescription]? {
         body.withUnsafeBufferPointer { buffer in
-            guard isPrintableASCII(buffer) else { return nil }
+            guard ByteWord.allPrintableASCII(UnsafeRawBufferPointer(buffer)) else { return nil }
             var r = AtomReader(buffer)
             guard r.literal(Markup.declaration), r.literal(Markup.feedStart), r.literal(Markup.titleStart), r.text() != nil,
                   r.literal(Markup.titleEnd), r.literal(Markup.idStart), r.text() != nil, r.literal(Markup.idEnd),
@@ -69,10 +69,6 @@ struct AtomReader {
         static let registrationID = Array("RegistrationId".utf8)
         static let expirationTime = Array("ExpirationTime".utf8)
         static let etag = Array("ETag".utf8)
-    }
-
-    private static func isPrintableASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteWord.allPrintableASCII(UnsafeRawBufferPointer(b))
     }
 
     /// `<entry xmlns="…">` (a request) or `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` (an

@@ -26,11 +26,11 @@ public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.number(a), .number(b)): return a == b
-        case let (.string(a), .string(b)): return sameScalars(a, b)
+        case let (.string(a), .string(b)): return a.sameBytes(as: b)
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
             guard a.count == b.count else { return false }
-            for (x, y) in zip(a, b) where !sameScalars(x.0, y.0) || x.1 != y.1 { return false }
+            for (x, y) in zip(a, b) where !x.0.sameBytes(as: y.0) || x.1 != y.1 { return false }
             return true
         default: return false
         }
@@ -72,7 +72,7 @@ extension JSONValue {
     /// or this is not an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first(where: { sameScalars($0.0, key) })?.1
+        return members.first(where: { $0.0.sameBytes(as: key) })?.1
     }
 
     /// The string, if this is a string.
@@ -142,12 +142,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
 }
 
-/// True when `a` and `b` have identical Unicode scalars (Swift's `==` would also equate
-/// canonically equivalent strings, which a JSON receiver does not).
-@inline(__always)
-private func sameScalars(_ a: String, _ b: String) -> Bool {
-    a.sameBytes(as: b)
-}
 
 /// Writes compact JSON into a byte buffer.
 private struct JSONWriter {

@@ -22,7 +22,7 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
 
     /// The value of the attribute with qualified name `name`, or nil.
     public func attribute(_ name: String) -> String? {
-        attributes.first(where: { sameScalars($0.name, name) })?.value
+        attributes.first(where: { $0.name.sameBytes(as: name) })?.value
     }
 
     /// The child elements, without text.
@@ -35,7 +35,7 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     public func first(_ name: String) -> XMLElement? {
         let matchLocal = !name.containsByte(where: { $0 == UInt8(ascii: ":") })
         for case .element(let e) in children {
-            if sameScalars(e.name, name) { return e }
+            if e.name.sameBytes(as: name) { return e }
             if matchLocal, let colon = e.name.utf8.lastIndex(of: UInt8(ascii: ":")),
                e.name.utf8[e.name.utf8.index(after: colon)...].elementsEqual(name.utf8) {
                 return e
@@ -65,10 +65,10 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
 
     /// Structural equality, attributes compared pairwise in order.
     public static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
-        guard sameScalars(lhs.name, rhs.name), lhs.attributes.count == rhs.attributes.count,
+        guard lhs.name.sameBytes(as: rhs.name), lhs.attributes.count == rhs.attributes.count,
               lhs.children == rhs.children else { return false }
         for (a, b) in zip(lhs.attributes, rhs.attributes)
-        where !sameScalars(a.name, b.name) || !sameScalars(a.value, b.value) { return false }
+        where !a.name.sameBytes(as: b.name) || !a.value.sameBytes(as: b.value) { return false }
         return true
     }
 
@@ -108,7 +108,7 @@ package enum XMLNode: Equatable, Sendable {
     public static func == (lhs: XMLNode, rhs: XMLNode) -> Bool {
         switch (lhs, rhs) {
         case let (.element(a), .element(b)): return a == b
-        case let (.text(a), .text(b)): return sameScalars(a, b)
+        case let (.text(a), .text(b)): return a.sameBytes(as: b)
         default: return false
         }
     }
@@ -176,8 +176,3 @@ package enum XMLEscaping {
     }
 }
 
-/// True when `a` and `b` have identical Unicode scalars (no canonical equivalence).
-@inline(__always)
-private func sameScalars(_ a: String, _ b: String) -> Bool {
-    a.sameBytes(as: b)
-}

@@ -125,13 +125,7 @@ private struct KnownHeaderValues {
 
 /// Whether every byte of `text` is a hex digit (either case), read in place: a device token is
 /// checked on every push.
-func isHexText(_ text: String) -> Bool {
-    if let all = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
-        for b in bytes where !b.isASCIIHexDigit { return false }
-        return true
-    }) { return all }
-    return text.allBytes(\.isASCIIHexDigit)
-}
+func isHexText(_ text: String) -> Bool { text.allBytes(\.isASCIIHexDigit) }
 
 /// 8-4-4-4-12 hex digits, either case.
 func isCanonicalUUID(_ s: String) -> Bool {

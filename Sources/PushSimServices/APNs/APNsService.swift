@@ -79,7 +79,7 @@ public final class APNsService: FakePushService, CallReceiver {
         path.hasBytePrefix("/3/device/") ? productionHost : nil
     }
     /// A provider API request: `/3/device/<token>`.
-    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasPrefix("/3/device/") }
+    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasBytePrefix("/3/device/") }
     /// `courier.push.apple.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 

@@ -55,7 +55,7 @@ public final class FCMService: FakePushService, CallReceiver {
         return nil
     }
     /// An HTTP v1 send, `…/messages:send`; not a token request.
-    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasSuffix("/messages:send") }
+    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasByteSuffix("/messages:send") }
     /// `mtalk.google.com`: where devices register for tokens and connect (``DeviceChannel``).
     public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 
