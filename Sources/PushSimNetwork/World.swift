@@ -53,8 +53,7 @@ public final class World {
     /// The correlation id of the causal chain being handled; new calls and timers inherit it.
     public private(set) var correlation: String { get { hot.correlation } set { hot.correlation = newValue } }
 
-    private var hosts: [String: Host] = [:]          // any name → host (lookup only, never iterated)
-    private var primaryNames: [String: String] = [:] // any name → primary name
+    private var addresses: [String: HostAddress] { _read { yield hot.addresses } _modify { yield &hot.addresses } }
     private var hostOrder: [String] = []             // primary names in registration order
     private var timers: [UInt64: PendingTimer] = [:]
     private var correlationCounter = 0
@@ -100,35 +99,32 @@ public final class World {
 
     /// Adds `host` under a primary name and any aliases (e.g. `apns` and `api.push.apple.com`).
     public func register(_ host: Host, name: String, aliases: [String] = []) {
-        precondition(hosts[name] == nil, "host name \(name) is taken")
+        precondition(addresses[name] == nil, "host name \(name) is taken")
         // Bytes read in place: iterating Characters cost ~20,000 instructions a world set-up.
         let marksSubAddress = { (n: String) in n.containsByte(where: { $0 == UInt8(ascii: "#") }) }
         precondition(!marksSubAddress(name) && !aliases.contains(where: marksSubAddress), "host names cannot contain '#' (it marks sub-addresses)")
-        hosts[name] = host
-        primaryNames[name] = name
-        for n in aliases {
-            hosts[n] = host
-            primaryNames[n] = name
-        }
+        let address = HostAddress(host: host, primary: name)
+        addresses[name] = address
+        for n in aliases { addresses[n] = address }
         hostOrder.append(name)
         recentNames = RecentNames()
     }
 
     /// The primary name behind `name` (itself if it is one), or nil for an unknown name.
-    public func primaryName(_ name: String) -> String? { primaryNames[name] }
+    public func primaryName(_ name: String) -> String? { addresses[name]?.primary }
     /// Primary names of the registered hosts, in registration order.
     public var hostNames: [String] { hostOrder }
     /// The host registered under `name` (a primary name or an alias), or nil. A sub-address
     /// (`fleet#12`) is not resolved here.
-    public func host(named name: String) -> Host? { hosts[name] }
+    public func host(named name: String) -> Host? { addresses[name]?.host }
 
     /// Whether `name` is on the network (see ``setOnline(_:_:)``): a name never taken offline,
     /// unknown ones included, is. A sub-address (`fleet#12`) is on or off by itself, whatever its host is.
-    public func isOnline(_ name: String) -> Bool { !offline.contains(primaryNames[name] ?? name) }
+    public func isOnline(_ name: String) -> Bool { !offline.contains(addresses[name]?.primary ?? name) }
 
     /// Takes a host off the network (calls to it are refused, calls from it fail) or back on.
     public func setOnline(_ name: String, _ online: Bool) {
-        let primary = primaryNames[name] ?? name
+        let primary = addresses[name]?.primary ?? name
         if online { offline.remove(primary) } else { offline.insert(primary) }
         record(layer: "network", host: primary, kind: online ? .hostOnline : .hostOffline)
     }
@@ -352,7 +348,7 @@ public final class World {
         }
         if !timers.isEmpty { all.append(Leftover("network: \(timers.count) timer(s) not yet fired")) }
         for name in hostOrder {
-            all += hosts[name]!.leftovers(world: self).map { Leftover("\(name): \($0.line)", pendingIDs: $0.pendingIDs) }
+            all += addresses[name]!.host.leftovers(world: self).map { Leftover("\(name): \($0.line)", pendingIDs: $0.pendingIDs) }
         }
         return all
     }
@@ -385,13 +381,13 @@ public final class World {
         // Registered names never contain `#`, so a sub-address skips the full-name lookup.
         if let mark = name.utf8.firstIndex(of: UInt8(ascii: "#")) {
             let hostName = String(name[..<mark])
-            guard let host = hosts[hostName] else { return nil }
-            recentNames.remember(hostName, host: host, primary: hostName, isPrefix: true)
-            return (host, name)
+            guard let address = addresses[hostName] else { return nil }
+            recentNames.remember(hostName, host: address.host, primary: hostName, isPrefix: true)
+            return (address.host, name)
         }
-        guard let primary = primaryNames[name] else { return nil }
-        recentNames.remember(name, host: hosts[primary]!, primary: primary, isPrefix: false)
-        return (hosts[primary]!, primary)
+        guard let address = addresses[name] else { return nil }
+        recentNames.remember(name, host: address.host, primary: address.primary, isPrefix: false)
+        return (address.host, address.primary)
     }
 
     private func fail(_ id: UInt64, _ failure: TransportFailure, after delay: VirtualDuration) {
@@ -451,8 +447,17 @@ public final class World {
     }
 }
 
+/// Where a registered name (primary or alias) leads: the host serving it and its primary name.
+struct HostAddress {
+    let host: Host
+    let primary: String
+}
+
 /// The last few names ``World`` resolved (see `resolve`): full names, and the host names before
 /// the `#` of sub-addresses (`fleet` for `fleet#12`, which resolves to itself as primary name).
+/// A ring: a new name takes the place of the oldest, so remembering moves no other entry. At
+/// most one entry can match a name (a full name has no `#`, and two prefixes cannot both be
+/// followed by `#` at the same place), so the order entries are tried in does not matter.
 struct RecentNames {
     private struct Entry {
         var name: String
@@ -463,6 +468,8 @@ struct RecentNames {
         var isPrefix: Bool
     }
     private var entries: [Entry] = []
+    /// The entry the next name replaces once ``kept`` are held.
+    private var oldest = 0
     private static let kept = 8
 
     func find(_ name: String) -> (host: Host, primary: String)? {
@@ -491,8 +498,10 @@ struct RecentNames {
     }
 
     mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
-        entries.insert(Entry(name: name, length: name.utf8.count, host: host, primary: primary, isPrefix: isPrefix), at: 0)
-        if entries.count > Self.kept { entries.removeLast() }
+        let entry = Entry(name: name, length: name.utf8.count, host: host, primary: primary, isPrefix: isPrefix)
+        guard entries.count == Self.kept else { return entries.append(entry) }
+        entries[oldest] = entry
+        oldest = (oldest + 1) % Self.kept
     }
 }
 

@@ -19,8 +19,11 @@ struct WorldHotState {
     var latencyIsFixed = true
     /// The latency of every message when no fault rule or link latency is set (see ``NetworkFaults/plainLatency``).
     var plainLatency: VirtualDuration? = NetworkFaults().plainLatency
-    /// Names resolved lately, most recent first: a world resolves the same few names (and fleets'
-    /// sub-addresses with the same few prefixes) over and over, and comparing beats hashing.
+    /// Every registered name (primary names and aliases) and where it leads; looked up only,
+    /// never iterated. One table, so that resolving a name hashes it once.
+    var addresses: [String: HostAddress] = [:]
+    /// Names resolved lately: a world resolves the same few names (and fleets' sub-addresses
+    /// with the same few prefixes) over and over, and comparing beats hashing.
     var recentNames = RecentNames()
     var nextID: UInt64 = 1
     /// Set by `World.requestStop()`; checked after each event.

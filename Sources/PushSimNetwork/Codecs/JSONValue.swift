@@ -118,6 +118,13 @@ extension JSONValue {
         return String(decoding: writer.out, as: UTF8.self)
     }
 
+    /// ``serialized()`` as UTF-8 bytes, without going through a `String`.
+    public func serializedBytes() -> [UInt8] {
+        var writer = JSONWriter(sortKeys: false)
+        writer.write(self)
+        return writer.out
+    }
+
     /// Compact serialization with the keys of every object sorted by their UTF-8 bytes
     /// (that is, by code point); members with equal keys keep their stored order.
     public func serializedSortedKeys() -> String {

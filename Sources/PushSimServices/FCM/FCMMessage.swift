@@ -77,10 +77,11 @@ public struct FCMMessage: Sendable, Equatable {
             return .failure(.invalidArgument("Exactly one of message.token, message.topic or message.condition must be set.", field: "message"))
         }
         // data: string → string (checked with the schema), no reserved keys (F-MSG; the error text is FCM's).
-        for (block, path) in [(data, "message.data"), (androidData, "message.android.data")] {
-            for (key, _) in block?.objectMembers ?? [] where isReservedDataKey(key) {
-                return .failure(.invalidArgument("Invalid data payload key: \(key)", field: path))
-            }
+        for (key, _) in data?.objectMembers ?? [] where isReservedDataKey(key) {
+            return .failure(.invalidArgument("Invalid data payload key: \(key)", field: "message.data"))
+        }
+        for (key, _) in androidData?.objectMembers ?? [] where isReservedDataKey(key) {
+            return .failure(.invalidArgument("Invalid data payload key: \(key)", field: "message.android.data"))
         }
         // android.ttl: a duration string such as "3.5s", 0 to 4 weeks (F-MSG).
         var ttl: Int64?
@@ -91,12 +92,17 @@ public struct FCMMessage: Sendable, Equatable {
             }
             ttl = Int64(seconds)
         }
-        // Size: everything but the target must fit in 4096 bytes.
-        let payload = members.filter { !["token", "topic", "condition"].contains($0.0) }
-        if JSONValue.object(payload).serialized().utf8.count > maxPayloadBytes {
-            return .failure(.invalidArgument("Message is too big", field: "message"))
+        // Size: everything but the target must fit in 4096 bytes. The whole message, target
+        // included, is written anyway for the device; leaving members out only shortens it, so
+        // only a whole message over the limit needs the exact count without the target.
+        let devicePayload = message.serializedBytes()
+        if devicePayload.count > maxPayloadBytes {
+            let payload = members.filter { $0.0 != "token" && $0.0 != "topic" && $0.0 != "condition" }
+            if JSONValue.object(payload).serializedBytes().count > maxPayloadBytes {
+                return .failure(.invalidArgument("Message is too big", field: "message"))
+            }
         }
         return .success(FCMMessage(target: targets[0], validateOnly: validateOnly.flatMap { $0.boolValue ?? $0.stringValue.flatMap(FCMMessageSchema.quotedBool) } ?? false,
-                                   devicePayload: Array(message.serialized().utf8), collapseKey: collapseKey?.stringValue, ttlSeconds: ttl))
+                                   devicePayload: devicePayload, collapseKey: collapseKey?.stringValue, ttlSeconds: ttl))
     }
 }
