@@ -69,9 +69,9 @@ extension NotificationHub {
                      [.notification: .string(n.id), .format: .string(s.format), .tags: "(direct)", .targets: .int(targets.count)])
         world.record(layer: "hub", host: Self.name, kind: .hubDirectSend,
                      [.notification: .string(n.id), .handles: .int(targets.count), .batch: .bool(batch)])
-        if isTest { return testSend(n, targets, exchange, world) }
+        if isTest { return testSend(n, SendTargets(targets), exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
             "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))
-        fanOut(n, targets, world: world)
+        fanOut(n, SendTargets(targets), world: world)
     }
 }

@@ -165,9 +165,16 @@ extension NotificationHub {
     /// ``PushServiceDescriptor/hubHeaderPrefix`` (`apns-`, `x-wns-`; NH-REST).
     static let forwardedPrefixes = PushServiceDescriptor.all.compactMap { $0.hubHeaderPrefix?.lowercased() }
 
+    /// The first bytes of ``forwardedPrefixes`` (lower-case letters).
+    static let forwardedFirstLetters = Set(forwardedPrefixes.compactMap(\.utf8.first))
+
     /// Whether a send's header goes on to the PNS: one of ``forwardedPrefixes``, in any case.
     /// ASCII names (all real ones) are compared in place; others lower-cased first, as before.
     static func isForwardedToPNS(_ name: String) -> Bool {
+        // Most names a send carries (Content-Type, Authorization, ServiceBusNotification-…)
+        // differ from every prefix in their first letter, whatever its case.
+        guard let first = name.utf8.first else { return false }
+        if first < 0x80 && !forwardedFirstLetters.contains(first | 0x20) { return false }
         if name.allBytes({ $0 < 0x80 }) { return forwardedPrefixes.contains { fieldName(name, hasPrefix: $0) } }
         let lower = name.lowercased()
         return forwardedPrefixes.contains { lower.hasPrefix($0) }
@@ -193,7 +200,7 @@ extension NotificationHub {
 
     /// Hands one copy to each target, as PNS streams free up (see ``PNSStreams``);
     /// `NoTargetFound` when there is none.
-    func fanOut(_ n: HubNotification, _ targets: [SendTarget], world: World) {
+    func fanOut(_ n: HubNotification, _ targets: SendTargets, world: World) {
         beginCopies(n, targets, world: world)
         if targets.isEmpty {
             world.record(layer: "hub", host: Self.name, kind: .hubNoTarget, [.notification: .string(n.id)])

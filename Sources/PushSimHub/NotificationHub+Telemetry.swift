@@ -14,10 +14,10 @@ import PushSimNetwork
 /// PushSim does not model the Standard-only 403.
 extension NotificationHub {
     /// Starts the copies of a send: `Processing` (with its start time) or `NoTargetFound`.
-    func beginCopies(_ n: HubNotification, _ targets: [SendTarget], world: World) {
+    func beginCopies(_ n: HubNotification, _ targets: SendTargets, world: World) {
         var r = records[slot: n.recordSlot]
         r.pending = targets.count
-        for t in targets where !r.platforms.contains(t.platform) { r.platforms.append(t.platform) }
+        for p in targets.platforms where !r.platforms.contains(p) { r.platforms.append(p) }
         if targets.isEmpty {
             r.state = .noTargetFound
             r.endedAt = world.now

@@ -41,8 +41,8 @@ extension NotificationHub {
     }
 
     /// Sends to the first 10 targets and answers once each copy has its outcome.
-    func testSend(_ n: HubNotification, _ all: [SendTarget], _ exchange: Exchange, _ world: World) {
-        let targets = Array(all.prefix(Self.testSendTargets))
+    func testSend(_ n: HubNotification, _ all: SendTargets, _ exchange: Exchange, _ world: World) {
+        let targets = all.prefix(Self.testSendTargets)
         world.record(layer: "hub", host: Self.name, kind: .hubTestSend,
                      [.notification: .string(n.id), .matching: .int(all.count), .targets: .int(targets.count)])
         let status = configuration.sendAcceptedStatus.rawValue

@@ -106,22 +106,27 @@ struct PNSStreams {
     }
 }
 
-/// A fan-out's targets and how far it has got.
+/// A fan-out's targets and how far it has got. The targets are let go once the last one is
+/// handed out, so that a finished fan-out holds no snapshot of the registrations.
 final class FanOutCursor {
     let notification: HubNotification
-    private let targets: [SendTarget]
+    private var targets: SendTargets
+    private let total: Int
     private var position = 0
 
-    init(_ notification: HubNotification, _ targets: [SendTarget]) {
+    init(_ notification: HubNotification, _ targets: SendTargets) {
         self.notification = notification
         self.targets = targets
+        self.total = targets.count
     }
 
     func next() -> SendTarget? {
-        guard position < targets.count else { return nil }
-        defer { position += 1 }
-        return targets[position]
+        guard position < total else { return nil }
+        let t = targets[position]  // read in place: the list is not copied
+        position += 1
+        if position == total { targets = .none }
+        return t
     }
 
-    var remaining: Int { targets.count - position }
+    var remaining: Int { total - position }
 }

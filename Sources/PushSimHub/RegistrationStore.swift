@@ -20,45 +20,30 @@ import PushSimKernel
 /// the same number (`reg-42`) is remembered aside, as are templates. Numbers are Int32. Handles
 /// and tags are indexed by `PostingsIndex`, about 10 bytes per key with one member.
 struct RegistrationStore {
-    /// Per number: what its slot holds (slot 0 is unused).
-    private var states: [SlotState] = [.gone]
-    /// Per number: the PNS handle of a live registration ("" otherwise).
-    private var handles: [String] = [""]
-    /// Per number: the tags of a live registration, unique, in the order given (empty otherwise).
-    private var tagLists: [[String]] = [[]]
-    /// Per number: when it was last written, in microseconds of virtual time.
-    private var updateTimes: [Int64] = [0]
-    /// Per number: when it expires, in microseconds of virtual time; `Self.never` for no expiry.
-    private var expiryTimes: [Int64] = [0]
-    private var etags: [Int32] = [0]
-    /// Templates of the live template registrations, by number (looked up, never iterated).
-    private var templates: [Int32: HubTemplate] = [:]
-    /// Ids of live registrations that were written under another spelling of their number's id
-    /// (`reg-42` for `reg-000042`), by number; normally empty.
-    private var spelledIDs: [Int32: String] = [:]
+    /// The registrations themselves, column by column (see ``RegistrationColumns``). The store
+    /// reaches each column through a forwarding property of the same name, so its code reads
+    /// as if they were its own.
+    private var columns = RegistrationColumns()
+    private var states: [RegistrationColumns.SlotState] { _read { yield columns.states } _modify { yield &columns.states } }
+    private var handles: [String] { _read { yield columns.handles } _modify { yield &columns.handles } }
+    private var tagLists: [[String]] { _read { yield columns.tagLists } _modify { yield &columns.tagLists } }
+    private var updateTimes: [Int64] { _read { yield columns.updateTimes } _modify { yield &columns.updateTimes } }
+    private var expiryTimes: [Int64] { _read { yield columns.expiryTimes } _modify { yield &columns.expiryTimes } }
+    private var etags: [Int32] { _read { yield columns.etags } _modify { yield &columns.etags } }
+    private var templates: [Int32: HubTemplate] { _read { yield columns.templates } _modify { yield &columns.templates } }
+    private var spelledIDs: [Int32: String] { _read { yield columns.spelledIDs } _modify { yield &columns.spelledIDs } }
     private var byHandle = PostingsIndex()   // handle → numbers, ascending
     private var byTag = PostingsIndex()      // tag → numbers, ascending
     private(set) var count = 0
 
     /// The expiry of a registration that never expires.
-    private static let never = Int64.max
+    private static let never = RegistrationColumns.never
+    private typealias SlotState = RegistrationColumns.SlotState
 
-    /// What a slot holds, in one byte: gone (deleted, or never written), issued by Create
-    /// Registration ID but not used yet, or live, with the platform and whether it is a template
-    /// registration, and whether its tags were given out of order (bit 7 live, bit 6 tags
-    /// unsorted, bits 3…1 platform, bit 0 template).
-    private struct SlotState: Equatable {
-        var bits: UInt8
-        static let gone = SlotState(bits: 0)
-        static let issuedUnused = SlotState(bits: 1)
-        static func live(_ platform: RegistrationPlatform, template: Bool, tagsUnsorted: Bool = false) -> SlotState {
-            SlotState(bits: 0x80 | (tagsUnsorted ? 0x40 : 0) | platform.storageCode << 1 | (template ? 1 : 0))
-        }
-        var isLive: Bool { bits & 0x80 != 0 }
-        var tagsUnsorted: Bool { bits & 0x40 != 0 }
-        var isTemplate: Bool { bits & 1 != 0 }
-        var platform: RegistrationPlatform { RegistrationPlatform(storageCode: bits >> 1 & 7) }
-    }
+    /// The columns as they are now, for a fan-out to read its registrations from later (see
+    /// ``SendTargets``): a copy-on-write value, so taking it copies nothing, and a column written
+    /// while the copy is held is copied once.
+    var snapshot: RegistrationColumns { columns }
 
     /// A new id (Create Registration ID).
     mutating func issueID() -> String {
@@ -134,16 +119,7 @@ struct RegistrationStore {
     }
 
     /// Live registration `n` as a value.
-    private func registration(_ n: Int) -> StoredRegistration {
-        let state = states[n]
-        let expiry = expiryTimes[n]
-        return StoredRegistration(number: n, id: (spelledIDs.isEmpty ? nil : spelledIDs[Int32(n)]) ?? Self.id(n),
-                                  platform: state.platform, handle: handles[n],
-                                  tags: state.tagsUnsorted ? tagLists[n].sorted() : tagLists[n],
-                                  updatedAt: VirtualTime(microseconds: updateTimes[n]),
-                                  expiresAt: expiry == Self.never ? nil : VirtualTime(microseconds: expiry),
-                                  etag: Int(etags[n]), template: state.isTemplate ? templates[Int32(n)] : nil)
-    }
+    private func registration(_ n: Int) -> StoredRegistration { columns.registration(n) }
 
     mutating func upsert(_ r: StoredRegistration) {
         guard r.number > 0 && r.number < states.count else { preconditionFailure("registration \(r.id) was never issued") }

@@ -50,30 +50,29 @@ struct SendTarget {
 
 extension NotificationHub {
     /// Every target of a native send to `platform` (template nil) or of a template send.
-    func targets(native platform: RegistrationPlatform?, expression: TagExpression?, now: VirtualTime) -> [SendTarget] {
-        var out: [SendTarget] = []
+    func targets(native platform: RegistrationPlatform?, expression: TagExpression?, now: VirtualTime) -> SendTargets {
+        let numbers: [Int32]
         if let platform {
-            out = store.matching(expression, platform: platform, now: now, template: false).map(SendTarget.registration)
+            numbers = store.matchingNumbers(expression, platform: platform, now: now, template: false)
         } else {
-            let registrations = RegistrationPlatform.allCases.filter { !$0.isRetired }
-                .flatMap { store.matching(expression, platform: $0, now: now, template: true) }
-                .sorted { $0.number < $1.number }
-            out = registrations.map(SendTarget.registration)
+            numbers = RegistrationPlatform.allCases.filter { !$0.isRetired }
+                .flatMap { store.matchingNumbers(expression, platform: $0, now: now, template: true) }
+                .sorted()
         }
+        var others: [SendTarget] = []
         for i in installations.live(now: now) where !i.pushChannelExpired {
             if let platform {
                 guard i.platform == platform, expression?.matches(i.hasTag) ?? true else { continue }
-                out.append(.installation(i))
+                others.append(.installation(i))
             } else {
                 for name in i.templateNames {
                     let extra = i.templates[name]!.tags
                     guard expression?.matches({ i.hasTag($0) || extra.contains($0) }) ?? true else { continue }
-                    out.append(.installation(i, template: name))
+                    others.append(.installation(i, template: name))
                 }
             }
         }
-        for k in out.indices { out[k].ordinal = k }
-        return out
+        return SendTargets(registrations: numbers, of: store.snapshot, then: others)
     }
 
     /// The target as it is now, for a retry: nil when its registration or installation was

@@ -43,6 +43,28 @@ struct PNSStreamsTests {
         #expect(peakInFlight(w) == 7)
     }
 
+    /// Copies waiting for a stream go to the registrations as they were when the send was
+    /// accepted: one updated to another handle or deleted meanwhile still gets its copy, at the
+    /// handle it had.
+    @Test func waitingCopiesGoWhereTheRegistrationsPointedWhenTheSendWasAccepted() {
+        let (w, phones) = world(window: 1)
+        w.apns!.faults = [ServiceFault(effect: .slow(.seconds(20)), from: .zero, to: .zero + .days(1))]
+        let newcomer = TestDevice.iPhone(w, "newcomer")
+        var outcome: Result<NotificationOutcome, HubError>?
+        w.client.sendAppleNativeNotification(Payload.apple, tags: ["news"]) { outcome = $0 }
+        w.advance(.seconds(5))
+        #expect(outcome != nil)
+        var updated: Result<RegistrationDescription, HubError>?, deleted: Result<Void, HubError>?
+        w.client.createOrUpdateRegistration(RegistrationDescription(platform: .apple, handle: newcomer.handle ?? "", tags: ["news"],
+                                                                    registrationID: "reg-000004")) { updated = $0 }
+        w.client.deleteRegistration("reg-000006") { deleted = $0 }
+        w.advance(.seconds(5))
+        guard case .success? = updated, case .success? = deleted else { Issue.record("\(String(describing: updated)) \(String(describing: deleted))"); return }
+        w.world.run()
+        for p in phones { #expect(p.pushes.count == 1, "\(p.name)") }
+        #expect(newcomer.pushes.isEmpty)
+    }
+
     @Test func copiesWaitingForAStreamAreReportedAsLeftovers() {
         let (w, _) = world(window: 1)
         // APNs answers after 20 s: the one open request holds the only stream meanwhile.

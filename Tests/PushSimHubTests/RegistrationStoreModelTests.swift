@@ -76,10 +76,40 @@ struct RegistrationStoreModelTests {
                     let r = model[n]!
                     return r.platform == platform && (r.expiresAt.map { $0 > now } ?? true) && expression.matches { r.tags.contains($0) }
                 }
-                #expect(store.matchingNumbers(expression, platform: platform, now: now).map(Int.init) == expected, "step \(step)")
+                let numbers = store.matchingNumbers(expression, platform: platform, now: now)
+                #expect(numbers.map(Int.init) == expected, "step \(step)")
+                // The fan-out's lazily built targets are those of the registrations themselves.
+                let targets = SendTargets(registrations: numbers, of: store.snapshot, then: [])
+                #expect(targets.count == expected.count && targets.platforms == (expected.isEmpty ? [] : [platform]))
+                for (k, n) in expected.enumerated() {
+                    let t = targets[k], m = model[n]!
+                    #expect(t.label == m.id && t.registrationID == m.id && t.handle == m.handle && t.platform == m.platform
+                            && t.updatedAt == m.updatedAt && t.template == nil && t.ordinal == k, "step \(step)")
+                }
             }
             #expect(store.count == model.count, "step \(step)")
         }
+    }
+
+    /// A snapshot (what a fan-out reads its registrations from) keeps them as they were when it
+    /// was taken, whatever is written to the store afterwards.
+    @Test func aSnapshotKeepsTheRegistrationsAsTheyWere() {
+        var store = RegistrationStore()
+        for n in 1...3 {
+            _ = store.issueID()
+            store.upsert(StoredRegistration(number: n, id: RegistrationStore.id(n), platform: .apple, handle: "H\(n)", tags: ["t"],
+                                            updatedAt: .zero, expiresAt: nil, etag: 1))
+        }
+        let targets = SendTargets(registrations: [1, 2, 3], of: store.snapshot, then: [])
+        store.upsert(StoredRegistration(number: 2, id: "reg-2", platform: .fcmV1, handle: "NEW", tags: [], updatedAt: .zero + .seconds(9),
+                                        expiresAt: nil, etag: 2))
+        store.remove(RegistrationStore.id(3))
+        _ = store.issueID()
+        #expect((0..<3).map { targets[$0].handle } == ["H1", "H2", "H3"])
+        #expect((0..<3).map { targets[$0].label } == ["reg-000001", "reg-000002", "reg-000003"])
+        #expect(targets[1].platform == .apple && targets[1].updatedAt == .zero)
+        guard case .live(let now2) = store.lookup("reg-000002", now: .zero) else { Issue.record("reg-000002 is gone"); return }
+        #expect(now2.handle == "NEW" && now2.id == "reg-2")
     }
 
     /// Enough keys for hash fingerprints to collide and runs to wrap around the table's end.

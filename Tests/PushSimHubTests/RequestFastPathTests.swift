@@ -242,7 +242,8 @@ struct RequestFastPathTests {
     }
 
     @Test func forwardedHeadersAsLowercasedPrefixes() {
-        for name in ["apns-priority", "APNS-Topic", "X-WNS-Type", "x-wns-tag", "apns", "X-WNS", "Content-Type", "apns-\u{301}x", "Apns-é"] {
+        for name in ["apns-priority", "APNS-Topic", "X-WNS-Type", "x-wns-tag", "apns", "X-WNS", "Content-Type", "apns-\u{301}x", "Apns-é",
+                     "", "Authorization", "ServiceBusNotification-Format", "éapns-", "\u{212A}x-wns-", "@pns-", "8-wns-"] {
             let lower = name.lowercased()
             #expect(NotificationHub.isForwardedToPNS(name) == (lower.hasPrefix("apns-") || lower.hasPrefix("x-wns-")), "\(name)")
         }
