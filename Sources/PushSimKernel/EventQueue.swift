@@ -36,13 +36,45 @@ public struct EventQueue<Payload> {
         }
     }
 
-    /// A first-in first-out run of entries in non-decreasing (time, sequence) order.
+    /// A first-in first-out run of entries in non-decreasing (time, sequence) order, kept in
+    /// chunks of at most ``chunkSize`` entries: `front` holds the head, `back` the chunks after
+    /// it, oldest first. A push never moves an entry and a pop never compacts: a chunk is freed
+    /// when its last entry is popped. (A single growing array would copy every entry each time
+    /// it doubles, and hold up to twice its entries while a million timeouts wait.)
     @usableFromInline struct Lane {
-        @usableFromInline var entries: [Entry] = []
-        /// Index of the lane's first entry; the entries before it were popped.
+        @usableFromInline var front: [Entry] = []
+        /// Index of the lane's first entry in `front`; the entries before it were popped.
         @usableFromInline var head = 0
+        @usableFromInline var back: [[Entry]] = []
         @inlinable init() {}
-        @inlinable var first: Entry? { head < entries.count ? entries[head] : nil }
+        @inlinable var first: Entry? { head < front.count ? front[head] : nil }
+        /// Entries per chunk: 2,048 of 32 bytes, under the size at which the C allocator maps
+        /// memory for each block, so chunks come from and return to its heap.
+        @usableFromInline static var chunkSize: Int { 2_048 }
+
+        @inlinable mutating func append(_ e: Entry) {
+            if back.isEmpty && front.count < Self.chunkSize { return front.append(e) }
+            if back.isEmpty || back[back.count - 1].count == Self.chunkSize {
+                var chunk: [Entry] = []
+                chunk.reserveCapacity(Self.chunkSize)
+                back.append(chunk)
+            }
+            back[back.count - 1].append(e)
+        }
+
+        /// Takes the first entry (the lane must not be empty).
+        @inlinable mutating func removeFirst() -> Entry {
+            let e = front[head]
+            head += 1
+            if head == front.count {
+                head = 0
+                if back.isEmpty { front.removeAll(keepingCapacity: true) } else { front = back.removeFirst() }
+            }
+            return e
+        }
+
+        /// The last entry pushed, if any is waiting.
+        @inlinable var last: Entry? { back.last?.last ?? (head < front.count ? front.last : nil) }
     }
 
     @usableFromInline var heap: [Entry] = []
@@ -63,7 +95,7 @@ public struct EventQueue<Payload> {
     /// The entry that `pop()` would return next, and where it waits (a lane number, or
     /// ``heapSource`` for the heap), so that ``pop(from:)`` takes it without looking again.
     @inlinable public func peek() -> (entry: Entry, source: Int)? {
-        if let lane = firstLane() { return (lanes[lane].entries[lanes[lane].head], lane) }
+        if let lane = firstLane() { return (lanes[lane].first!, lane) }
         guard let top = heap.first else { return nil }
         return (top, Self.heapSource)
     }
@@ -87,12 +119,12 @@ public struct EventQueue<Payload> {
     /// order (a precondition): the lane is a queue, not a heap.
     @inlinable @discardableResult
     public mutating func push(_ payload: Payload, at time: VirtualTime, lane: Int) -> UInt64 {
-        if let last = lanes[lane].entries.last, lanes[lane].head < lanes[lane].entries.count {
+        if let last = lanes[lane].last {
             precondition(last.time.microseconds <= time.microseconds, "lane \(lane) takes events in time order only")
         }
         let seq = nextSequence
         nextSequence &+= 1
-        lanes[lane].entries.append(Entry(time: time, sequence: seq, payload: payload))
+        lanes[lane].append(Entry(time: time, sequence: seq, payload: payload))
         laneCount += 1
         return seq
     }
@@ -110,17 +142,8 @@ public struct EventQueue<Payload> {
     }
 
     @inlinable mutating func popLane(_ i: Int) -> Entry {
-        let e = lanes[i].entries[lanes[i].head]
-        lanes[i].head += 1
         laneCount -= 1
-        if lanes[i].head == lanes[i].entries.count {
-            lanes[i].entries.removeAll(keepingCapacity: true) // see releaseUnusedCapacity()
-            lanes[i].head = 0
-        } else if lanes[i].head >= 4096 && lanes[i].head * 2 >= lanes[i].entries.count {
-            lanes[i].entries.removeFirst(lanes[i].head) // compact: the popped half is dropped
-            lanes[i].head = 0
-        }
-        return e
+        return lanes[i].removeFirst()
     }
 
     /// Schedules `payload` at `time`; returns the sequence number it was given.
@@ -145,25 +168,21 @@ public struct EventQueue<Payload> {
         return seq
     }
 
-    /// Buffers up to this many entries are kept when they empty; larger ones (grown by a burst,
-    /// such as a million devices registering at one instant) are given back by
-    /// ``releaseUnusedCapacity()``, so that a run does not hold its peak's memory for the rest of its life.
+    /// A heap buffer up to this many entries is kept when it empties; a larger one (grown by a
+    /// burst, such as a million devices registering at one instant) is given back by
+    /// ``releaseUnusedCapacity()``, so that a run does not hold its peak's memory for the rest of
+    /// its life. Lanes need no such step: they free each chunk as it empties.
     @usableFromInline static var keptCapacity: Int { 4096 }
 
     /// Gives back buffer space a burst left behind: the heap moves into a buffer twice its count
-    /// if it uses less than an eighth of its capacity, and emptied lanes drop their buffers. Not
-    /// done inside `pop`, where even the check costs ~15% of the kernel benchmark; the world calls
-    /// it when a run ends.
+    /// if it uses less than an eighth of its capacity. Not done inside `pop`, where even the check
+    /// costs ~15% of the kernel benchmark; the world calls it when a run ends.
     public mutating func releaseUnusedCapacity() {
         if heap.capacity > Self.keptCapacity && heap.count < heap.capacity / 8 {
             var smaller: [Entry] = []
             smaller.reserveCapacity(heap.count * 2)
             smaller.append(contentsOf: heap)
             heap = smaller
-        }
-        for i in lanes.indices where lanes[i].head == lanes[i].entries.count && lanes[i].entries.capacity > Self.keptCapacity {
-            lanes[i].entries = []
-            lanes[i].head = 0
         }
     }
 

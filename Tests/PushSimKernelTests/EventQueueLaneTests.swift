@@ -56,7 +56,33 @@ struct EventQueueLaneTests {
         }
     }
 
-    @Test func aLaneStaysUsableAfterDrainingAndCompacting() {
+    /// A lane longer than many chunks keeps first-in first-out order through pushes between
+    /// pops, and holds no chunk but its front once drained.
+    @Test func aLaneKeepsOrderAcrossChunksAndFreesThem() {
+        var q = EventQueue<Int>()
+        let lane = q.addLane()
+        let chunk = EventQueue<Int>.Lane.chunkSize
+        var next = 0, expected = 0
+        var random = SeededRandom(seed: 3)
+        for _ in 0..<(12 * chunk) {
+            if random.chance(Ratio(2, 3)) {
+                q.push(next, at: t(Int64(next)), lane: lane)
+                next += 1
+            } else if let e = q.pop() {
+                #expect(e.payload == expected)
+                expected += 1
+            }
+        }
+        #expect(q.lanes[lane].back.count >= 2)
+        while let e = q.pop() {
+            #expect(e.payload == expected)
+            expected += 1
+        }
+        #expect(expected == next && q.isEmpty)
+        #expect(q.lanes[lane].back.isEmpty && q.lanes[lane].front.capacity <= 2 * chunk)
+    }
+
+    @Test func aLaneStaysUsableAfterDraining() {
         var q = EventQueue<Int>()
         let lane = q.addLane()
         for i in 0..<10_000 { q.push(i, at: t(Int64(i)), lane: lane) }
@@ -88,7 +114,7 @@ struct EventQueueLaneTests {
         #expect(popped == 40_000)
         q.releaseUnusedCapacity()
         #expect(q.heap.capacity <= 8_192)
-        #expect(q.lanes[lane].entries.capacity <= EventQueue<Int>.keptCapacity)
+        #expect(q.lanes[lane].back.isEmpty && q.lanes[lane].front.capacity <= 2 * EventQueue<Int>.Lane.chunkSize)
         // Still usable after giving memory back.
         q.push(1, at: t(5))
         q.push(2, at: t(2_000), lane: lane)
