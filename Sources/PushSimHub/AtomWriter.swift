@@ -86,7 +86,8 @@ extension AtomRegistration {
     /// A native request body's markup before and after its fields, per platform (by storage code),
     /// made once with the writer's own functions.
     private enum RequestMarkup {
-        static let heads: [[UInt8]] = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }.map { platform in
+        private static let platforms = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }
+        static let heads: [[UInt8]] = platforms.map { platform in
             EntryMarkup.make {
                 $0.raw(declaration)
                 $0.open("entry", [("xmlns", atomNamespace)])
@@ -94,7 +95,7 @@ extension AtomRegistration {
                 $0.open(platform.descriptionElement, descriptionAttributes)
             }
         }
-        static let tails: [[UInt8]] = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }.map { platform in
+        static let tails: [[UInt8]] = platforms.map { platform in
             EntryMarkup.make { $0.close(platform.descriptionElement); $0.close("content"); $0.close("entry") }
         }
     }

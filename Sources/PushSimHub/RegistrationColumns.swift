@@ -61,9 +61,8 @@ struct RegistrationColumns {
                                   etag: Int(etags[n]), template: state.isTemplate ? templates[Int32(n)] : nil)
     }
 
-    /// Live registration `n` as a send's target: ``SendTarget/registration(_:)`` of
-    /// ``registration(_:)``, reading only the columns a target holds (not the tags, the expiry
-    /// or the etag).
+    /// Live registration `n` as a send's target, reading only the columns a target holds (not
+    /// the tags, the expiry or the etag).
     func sendTarget(_ n: Int) -> SendTarget {
         let state = states[n]
         let id = id(n)

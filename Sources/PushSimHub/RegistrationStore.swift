@@ -121,6 +121,9 @@ struct RegistrationStore {
     /// Live registration `n` as a value.
     private func registration(_ n: Int) -> StoredRegistration { columns.registration(n) }
 
+    /// Live registration `n` as a send's target (``RegistrationColumns/sendTarget(_:)``).
+    func sendTarget(_ n: Int) -> SendTarget { columns.sendTarget(n) }
+
     mutating func upsert(_ r: StoredRegistration) {
         guard r.number > 0 && r.number < states.count else { preconditionFailure("registration \(r.id) was never issued") }
         let n = r.number

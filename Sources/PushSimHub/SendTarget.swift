@@ -33,11 +33,6 @@ struct SendTarget {
     /// Position in the send's fan-out, from 0 (orders a test send's results).
     var ordinal = 0
 
-    static func registration(_ r: StoredRegistration) -> SendTarget {
-        SendTarget(owner: .registration(r.id), label: r.id, platform: r.platform, handle: r.handle, template: r.template,
-                   updatedAt: r.updatedAt)
-    }
-
     static func installation(_ i: StoredInstallation, template name: String? = nil) -> SendTarget {
         SendTarget(owner: .installation(i.id), label: "installation:\(i.id)" + (name.map { "#\($0)" } ?? ""), platform: i.platform,
                    handle: i.pushChannel, template: name.flatMap { i.templates[$0] }, updatedAt: i.updatedAt)
@@ -72,7 +67,7 @@ extension NotificationHub {
                 }
             }
         }
-        return SendTargets(registrations: numbers, of: store.snapshot, then: others)
+        return SendTargets(registrations: numbers, of: store.snapshot, then: others, allOf: platform)
     }
 
     /// The target as it is now, for a retry: nil when its registration or installation was
@@ -83,7 +78,7 @@ extension NotificationHub {
         case .direct: return t
         case .registration(let id):
             guard case .live(let r) = store.lookup(id, now: now), r.handle == t.handle else { return nil }
-            current = .registration(r)
+            current = store.sendTarget(r.number)
         case .installation(let id):
             guard let i = installations.lookup(id, now: now), i.pushChannel == t.handle, !i.pushChannelExpired else { return nil }
             if let name = t.template?.name {

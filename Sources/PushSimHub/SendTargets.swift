@@ -16,11 +16,17 @@ struct SendTargets {
     /// telemetry lists).
     let platforms: [RegistrationPlatform]
 
-    /// Registrations `numbers` (ascending) read from `columns`, then `others`.
-    init(registrations numbers: [Int32], of columns: RegistrationColumns, then others: [SendTarget]) {
+    /// Registrations `numbers` (ascending) read from `columns`, then `others`; all of `platform`
+    /// when it is given (a native send's), so their platforms need not be looked up.
+    init(registrations numbers: [Int32], of columns: RegistrationColumns, then others: [SendTarget],
+         allOf platform: RegistrationPlatform? = nil) {
         self.numbers = numbers
         self.columns = columns
         self.others = others
+        if let platform {
+            platforms = numbers.isEmpty && others.isEmpty ? [] : [platform]
+            return
+        }
         var platforms: [RegistrationPlatform] = []
         func note(_ p: RegistrationPlatform) { if !platforms.contains(p) { platforms.append(p) } }
         for n in numbers {

@@ -39,11 +39,9 @@ final class AppServer: PushSimNetwork.Host {
 
 /// The hub's description for a device's handle, tagged with its user.
 func registration(for device: Device, user: String) -> RegistrationDescription {
-    let platform: RegistrationPlatform
-    switch device.platform {
-    case .ios: platform = .apple
-    case .android: platform = .fcmV1
-    case .windows: platform = .windows
+    // The hub's platform is the one of the device's push service's native send format.
+    guard let platform = RegistrationPlatform(sendFormat: device.platform.service.hubFormat) else {
+        fatalError("no hub platform for \(device.platform)")
     }
     return RegistrationDescription(platform: platform, handle: device.handle!, tags: ["username:\(user)"])
 }
