@@ -102,9 +102,10 @@ public final class Device: Host {
     /// The push service this device's OS talks to, and the app id it registers.
     var service: PushServiceLink { app.pushService(on: platform) }
 
-    /// Records a trace event of this device (layer `device`): for client logic to say what it decided.
-    public func record(_ kind: TraceKind, _ fields: KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
-        world.record(layer: "device", host: name, kind: kind, fields)
+    /// Records a trace event of this device (layer `device`): for client logic to say what it
+    /// decided. The fields are built only when the world keeps or reads events of `kind`.
+    public func record(_ kind: TraceKind, _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
+        world.record(layer: "device", host: name, kind: kind, fields())
     }
 
     // MARK: OS actions

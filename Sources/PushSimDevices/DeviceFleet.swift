@@ -164,10 +164,8 @@ public final class DeviceFleet: Host, CallReceiver {
         }
         received[member] &+= 1
         world.respond(to: exchange, with: HTTPResponse(status: 200))
-        if world.isTracing {
-            record(member, .devicePushReceived, [.service: .string(request.headers[DeviceChannel.serviceHeader] ?? "?"),
-                                                    .message: .string(request.headers[DeviceChannel.messageHeader] ?? "")])
-        }
+        record(member, .devicePushReceived, [.service: .string(request.headers[DeviceChannel.serviceHeader] ?? "?"),
+                                                .message: .string(request.headers[DeviceChannel.messageHeader] ?? "")])
     }
 
     /// A 64-bit digest of a handle (its `stableHash`, read 8 bytes at a time), never 0 (0 marks
@@ -196,7 +194,7 @@ public final class DeviceFleet: Host, CallReceiver {
     }
 
     private func record(_ member: Int, _ kind: TraceKind, _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
-        guard world.isTracing else { return }
+        guard world.isTracing(kind) else { return }
         world.record(layer: "device", host: address(member), kind: kind, fields())
     }
 

@@ -90,6 +90,8 @@ public struct Trace {
     /// Sequence number the next event gets (counts events seen by observers even when not recording).
     private var nextSequence = 0
     private var observers: [(TraceEvent) -> Void] = []
+    /// The kinds the observers read, together.
+    public private(set) var observersInterest = TraceInterest.nothing
 
     /// An empty trace that records and has no observers.
     public init() {}
@@ -97,8 +99,21 @@ public struct Trace {
     /// Whether `record` keeps or shows events (recording, or observed).
     public var isActive: Bool { isRecording || !observers.isEmpty }
 
+    /// The kinds of event worth recording: every kind while the trace is kept, else those the
+    /// observers read. An event of another kind would be neither kept nor read, so hosts need
+    /// not build it (``record(time:layer:host:kind:correlation:fields:)`` still takes it).
+    public var interest: TraceInterest { isRecording ? .everyKind : observersInterest }
+
     /// Adds an observer that is called with every event recorded from now on.
-    public mutating func observe(_ observer: @escaping (TraceEvent) -> Void) { observers.append(observer) }
+    public mutating func observe(_ observer: @escaping (TraceEvent) -> Void) { observe(reading: .everyKind, observer) }
+
+    /// Adds an observer that reads only events of the kinds in `interest`. It may still be called
+    /// with events of other kinds (those another observer reads, or all of them while the trace
+    /// is kept), and must ignore them; it is promised every event of its own kinds.
+    public mutating func observe(reading interest: TraceInterest, _ observer: @escaping (TraceEvent) -> Void) {
+        observers.append(observer)
+        observersInterest = observersInterest.union(interest)
+    }
 
     /// Records one event.
     public mutating func record(time: VirtualTime, layer: String, host: String, kind: TraceKind,

@@ -49,7 +49,7 @@ public final class World {
     private var nextID: UInt64 { get { hot.nextID } set { hot.nextID = newValue } }
     private var stopRequested: Bool { get { hot.stopRequested } set { hot.stopRequested = newValue } }
     private var networkRandom: SeededRandom { _read { yield hot.networkRandom } _modify { yield &hot.networkRandom } }
-    private var tracing: Bool { get { hot.tracing } set { hot.tracing = newValue } }
+    private var tracing: Bool { hot.tracing }
     /// The correlation id of the causal chain being handled; new calls and timers inherit it.
     public private(set) var correlation: String { get { hot.correlation } set { hot.correlation = newValue } }
 
@@ -150,35 +150,57 @@ public final class World {
 
     /// Records a trace event at `now` in the current causal chain.
     /// Fields keep the order written: `[.status: .int(200), .to: "hub"]`.
-    /// The fields are only built when something records or observes the trace.
+    /// The fields are only built when the trace is kept or an observer reads events of `kind`.
     public func record(layer: String, host: String, kind: TraceKind,
                        _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
-        guard tracing else { return }
+        guard tracing, hot.traceInterest.contains(kind) else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation,
                      fields: fields().map { TraceEvent.Field($0.key, $0.value) })
     }
 
-    /// Records a trace event whose fields are already built, at `now` in the current causal chain.
+    /// Records a trace event whose fields are already built, at `now` in the current causal chain
+    /// (dropped, as above, when nothing keeps or reads events of `kind`).
     public func record(layer: String, host: String, kind: TraceKind, fields: [TraceEvent.Field]) {
-        guard tracing else { return }
+        guard tracing, hot.traceInterest.contains(kind) else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation, fields: fields)
     }
 
     /// Whether trace events are kept or observed: hosts skip building costly trace fields when not.
     public var isTracing: Bool { tracing }
 
+    /// Whether events of `kind` are kept or read by an observer: hosts skip building costly
+    /// fields of an event when not (``record(layer:host:kind:_:)`` drops it then anyway).
+    public func isTracing(_ kind: TraceKind) -> Bool { tracing && hot.traceInterest.contains(kind) }
+
     /// Whether recorded events are kept in ``trace`` (default true). Benchmarks of very large runs
     /// turn it off; observers still see every event.
     public var isRecordingTrace: Bool {
         get { trace.isRecording }
-        set { trace.isRecording = newValue; tracing = trace.isActive }
+        set { trace.isRecording = newValue; traceInterestChanged() }
     }
 
     /// Adds an observer that sees every trace event recorded from now on (invariant checkers use
     /// this; they observe from outside and are never called by the hosts).
     public func observeTrace(_ observer: @escaping (TraceEvent) -> Void) {
         trace.observe(observer)
-        tracing = trace.isActive
+        traceInterestChanged()
+    }
+
+    /// Adds an observer that reads only events of the kinds in `interest`: while the trace is
+    /// not kept (``isRecordingTrace``), events that no observer reads are not even built. The
+    /// observer may still be called with events of other kinds, and must ignore them.
+    public func observeTrace(reading interest: TraceInterest, _ observer: @escaping (TraceEvent) -> Void) {
+        trace.observe(reading: interest, observer)
+        traceInterestChanged()
+    }
+
+    /// Takes in what the trace now keeps or its observers read.
+    private func traceInterestChanged() {
+        let interest = trace.interest
+        hot.traceInterest = interest
+        hot.tracing = !interest.isEmpty
+        hot.tracesRequests = interest.contains(.httpRequest)
+        hot.tracesResponses = interest.contains(.httpResponse)
     }
 
     // MARK: Timers
@@ -225,7 +247,7 @@ public final class World {
         let journalIndex = journal.isRecording
             ? journal.begin(.init(sentAt: now, correlation: correlation, from: caller, to: callee ?? request.authority, request: copy request))
             : nil
-        if tracing { traceRequest(copy request, caller: caller, callee: callee) }
+        if hot.tracesRequests { traceRequest(copy request, caller: caller, callee: callee) }
         let (method, authority, path) = (request.method, request.authority, request.path)
         // The request moves into the table (no copy), and out again when it arrives.
         let id = calls.insert(PendingCall(order: takeID(), method: method, authority: authority, path: path, request: consume request,
@@ -255,8 +277,8 @@ public final class World {
             record(layer: "network", host: exchange.caller, kind: .httpLateResponse, [.status: .int(response.status)])
             return
         }
-        // Without tracing or fault rules the host names are not needed: not even copied then.
-        if !tracing, let latency = plainLatency {
+        // Without a traced response or fault rules the host names are not needed: not even copied then.
+        if !hot.tracesResponses, let latency = plainLatency {
             calls.update(exchange.id) { $0.response = response }
             return schedule(.responseArrives(exchange.id), after: latency, inOrder: true)
         }

@@ -29,8 +29,16 @@ struct WorldHotState {
     /// Set by `World.requestStop()`; checked after each event.
     var stopRequested = false
     var networkRandom: SeededRandom
-    /// `trace.isActive`, kept aside so that the hot path does not access the trace to learn it.
-    var tracing = Trace().isActive
+    /// `trace.interest`, kept aside so that the hot path does not access the trace to learn it:
+    /// the kinds of event worth building (see `World.record(layer:host:kind:_:)`).
+    var traceInterest = Trace().interest
+    /// Whether any kind of event is worth building.
+    var tracing = true
+    /// Whether `http.request` and `http.response` events are worth building: the world records
+    /// one of each per message, and skips their fields (and, for a response, the host names)
+    /// when nobody reads them.
+    var tracesRequests = true
+    var tracesResponses = true
     /// The correlation id of the causal chain being handled.
     var correlation = ""
     /// Every call made over the network and how it ended.

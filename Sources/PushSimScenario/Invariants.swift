@@ -22,6 +22,10 @@ public struct InvariantResult: Sendable, Equatable {
 /// An invariant checker: it observes trace events as they are recorded, from outside (design
 /// rule 11), and gives a verdict at the end. Services never call checkers.
 protocol InvariantChecker: AnyObject {
+    /// The kinds of event the checker reads: while a run's trace is not kept, events nobody reads
+    /// are not built. It must name every kind its ``observe(_:)`` acts on (a kind left out is
+    /// never seen then), and ignore the others, which it may still be given.
+    var reads: Set<TraceKind> { get }
     func observe(_ event: TraceEvent)
     /// The verdict once the run is over; `leftovers` is what the run left unfinished.
     func result(leftovers: [Leftover]) -> InvariantResult
@@ -39,6 +43,8 @@ final class CrossUserDeliveryChecker: InvariantChecker {
     private var violations: [String] = []
 
     init(enforced: Bool) { self.enforced = enforced }
+
+    let reads: Set<TraceKind> = [.appSend, .appLogin, .appLogout, .deviceUninstall, .notificationShown]
 
     func observe(_ e: TraceEvent) {
         switch e.kind {
@@ -69,6 +75,9 @@ final class CrossUserDeliveryChecker: InvariantChecker {
 final class DeadHandleChecker: InvariantChecker {
     private var dead: [String: String] = [:]   // handle label → when it was reported dead (looked up only)
     private var violations: [String] = []
+
+    let reads: Set<TraceKind> = [.hubRegistrationDeleted, .hubInstallationChannelExpired, .hubRegistrationUpserted,
+                                 .hubInstallationUpserted, .hubInstallationPatched, .hubPNSRequest]
 
     func observe(_ e: TraceEvent) {
         guard e.layer == "hub", let handle = e[.handle]?.description else { return }
@@ -114,6 +123,8 @@ final class AccountingChecker: InvariantChecker {
     /// hub hears the PNS's 200 (membership tests only, never iterated).
     private var ended: Set<String> = []
     private var violations: [String] = []
+
+    let reads: Set<TraceKind> = [.hubPNSRequest, .hubPNSAccepted, .notificationDropped, .devicePushReceived, .devicePushRefused]
 
     func observe(_ e: TraceEvent) {
         func f(_ k: TraceFieldName) -> String { e[k]?.description ?? "" }

@@ -41,6 +41,9 @@ final class LogoutPrivacyChecker: InvariantChecker {
 
     init(enforced: Bool = true) { self.enforced = enforced }
 
+    let reads: Set<TraceKind> = [.appSend, .operatorSend, .hostOffline, .hostOnline, .appLogout, .appCallResult,
+                                 .appLogin, .deviceUninstall, .deviceInstall, .deviceRestore, .notificationShown]
+
     func observe(_ e: TraceEvent) {
         observed += 1
         switch e.kind {

@@ -1,4 +1,6 @@
 import PushSimKernel
+import PushSimDevices
+import PushSimBackend
 
 /// What a scenario's expectations and the explorer need from the trace, gathered while the run
 /// records it (like the invariant checkers, from outside), so that judging a run never searches
@@ -17,6 +19,15 @@ final class RunMemory {
     private var badges: [String: [Badge]] = [:]   // device → badges set, in order (looked up only)
     private var wakes: [String: [VirtualTime]] = [:]   // device → times woken, in order (looked up only)
     private var defectMarks: Set<String> = []
+
+    /// The kinds of event that carry a tutorial defect mark (a `defect` field): the tutorial
+    /// client's and backend's. A new mark on another kind must be added here, or a run that does
+    /// not keep its trace misses it (`RunMemoryTests` checks every marked kind in the library).
+    static let defectMarkingKinds: Set<TraceKind> = [.appRegistrationFailed, .appRetry, .backendUnknownPNS, .backendException,
+                                                      .backendTagsUnchecked, .backendErrorSwallowed]
+    /// The kinds of event it reads: while a run's trace is not kept, events nobody reads are not built.
+    static let reads: Set<TraceKind> = defectMarkingKinds.union([.appLogin, .appLogout, .deviceUninstall, .deviceInstall,
+                                                                 .deviceRestore, .appBadgeUpdated, .appWoken])
 
     /// Takes in one recorded event.
     func observe(_ e: TraceEvent) {

@@ -76,7 +76,8 @@ public enum ScenarioRunner {
         let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker(),
                                             LogoutPrivacyChecker(enforced: allRecommended)]
         let memory = RunMemory()
-        simulation.world.observeTrace { event in
+        let reads = checkers.reduce(into: RunMemory.reads) { $0.formUnion($1.reads) }
+        simulation.world.observeTrace(reading: TraceInterest(reads)) { event in
             for c in checkers { c.observe(event) }
             memory.observe(event)
         }
