@@ -173,7 +173,7 @@ public final class World {
     public func isTracing(_ kind: TraceKind) -> Bool { tracing && hot.traceInterest.contains(kind) }
 
     /// Whether recorded events are kept in ``trace`` (default true). Benchmarks of very large runs
-    /// turn it off; observers still see every event.
+    /// turn it off; observers still see every event of the kinds they read.
     public var isRecordingTrace: Bool {
         get { trace.isRecording }
         set { trace.isRecording = newValue; traceInterestChanged() }
