@@ -26,7 +26,7 @@ import FoundationNetworking
 /// gets a protocol class of its own, a specialisation of a generic subclass numbered by the
 /// world's slot in a registry (``WorldRegistry``). Sessions of different worlds can run in
 /// parallel.
-public class WorldURLProtocol: URLProtocol, @unchecked Sendable {
+public class WorldURLProtocol: URLProtocol {
     /// The in-world name of the caller.
     public static let callerName = "urlsession"
     /// The registry slot of the world this class serves (overridden by each specialisation).
@@ -106,7 +106,7 @@ public class WorldURLProtocol: URLProtocol, @unchecked Sendable {
 }
 
 /// The protocol class of registry slot `Slot.index`.
-final class SlottedWorldURLProtocol<Slot: WorldSlot>: WorldURLProtocol, @unchecked Sendable {
+final class SlottedWorldURLProtocol<Slot: WorldSlot>: WorldURLProtocol {
     override class var slot: Int { Slot.index }
 }
 
