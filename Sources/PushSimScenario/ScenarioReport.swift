@@ -55,10 +55,12 @@ public struct ScenarioReport: Sendable {
             case .fault(let service, let fault): parts.append("fault \(service) \(fault.label)")
             }
         }
-        let devices = scenario.devices.map { d in
+        // More than six devices: the first three are named (a population of 10,000 is not described 10,000 times).
+        let many = scenario.devices.count > 6
+        let devices = (many ? Array(scenario.devices.prefix(3)) : scenario.devices).map { d in
             "\(d.name) (\(d.platform.rawValue), client \(d.client.rawValue)\(d.backend.map { ", backend \($0.rawValue)" } ?? "")\(d.externalBackend.map { ", backend external \($0)" } ?? ""))"
         }
-        let shown = devices.count > 6 ? devices.prefix(3).joined(separator: ", ") + ", … (\(devices.count) in all)" : devices.joined(separator: ", ")
+        let shown = many ? devices.joined(separator: ", ") + ", … (\(scenario.devices.count) in all)" : devices.joined(separator: ", ")
         return (["backend \(backend)"] + parts + ["devices: " + (devices.isEmpty ? "none" : shown)])
             .joined(separator: "; ")
     }

@@ -243,6 +243,14 @@ import PushSimServices
         #expect(report.results.map(\.passed) == [true, false])
         #expect(report.text().contains("settings: backend tutorial; latency 3s..3s bob-iphone<->backend; devices: bob-iphone (ios, client tutorial)"))
     }
+
+    @Test func theSettingsNameThreeDevicesOfMoreThanSix() throws {
+        let seven = try run("scenario \"t\"\ndevices fans 7 ios,android user fan-{n}\n")
+        #expect(seven.text().contains("devices: fans-1 (ios, client tutorial), fans-2 (android, client tutorial), fans-3 (ios, client tutorial), … (7 in all)\n"))
+        let six = try run("scenario \"t\"\ndevices fans 6 ios user fan-{n}\n")
+        #expect(six.text().contains("devices: fans-1 (ios, client tutorial), fans-2 (ios, client tutorial), fans-3 (ios, client tutorial), "
+                                    + "fans-4 (ios, client tutorial), fans-5 (ios, client tutorial), fans-6 (ios, client tutorial)\n"))
+    }
 }
 
 /// `fault apns|fcm|wns …`: service faults as data.
