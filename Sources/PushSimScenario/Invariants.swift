@@ -117,7 +117,15 @@ final class AccountingChecker: InvariantChecker {
         var since: VirtualTime
         var correlation: String
     }
-    private var copies: [String: Open] = [:]     // "ntf/reg" → the copy (looked up; reported sorted)
+    /// A copy of a notification for one registration (hashed as its two parts: no key text is
+    /// built per copy). Violations list copies in the order of `<notification>/<registration>`.
+    private struct CopyKey: Hashable, Comparable {
+        var notification: String
+        var registration: String
+        var text: String { notification + "/" + registration }
+        static func < (a: CopyKey, b: CopyKey) -> Bool { a.text < b.text }
+    }
+    private var copies: [CopyKey: Open] = [:]    // the copy (looked up; reported sorted)
     private var messages: [String: Open] = [:]   // PNS message id → the message
     /// Messages that already ended: on a slow hub–PNS link the device can have a push before the
     /// hub hears the PNS's 200 (membership tests only, never iterated).
@@ -132,17 +140,17 @@ final class AccountingChecker: InvariantChecker {
         switch e.kind {
         case .hubPNSRequest where e.layer == "hub":
             let notification = f(.notification), registration = f(.registration)
-            let key = notification + "/" + registration
+            let key = CopyKey(notification: notification, registration: registration)
             if copies[key] == nil { copies[key] = Open(notification: notification, detail: registration, since: e.time, correlation: e.correlation) }
         case .hubPNSAccepted where e.layer == "hub":
             let notification = f(.notification)
-            copies[notification + "/" + f(.registration)] = nil
+            copies[CopyKey(notification: notification, registration: f(.registration))] = nil
             let id = f(.message)
             if !id.isEmpty && !ended.contains(id) {
                 messages[id] = Open(notification: notification, detail: id, since: e.time, correlation: e.correlation)
             }
         case .notificationDropped where e.layer == "hub":
-            copies[f(.notification) + "/" + f(.registration)] = nil
+            copies[CopyKey(notification: f(.notification), registration: f(.registration))] = nil
         case .notificationDropped:
             // A push service's drop, read under the field that service records its ids in.
             if let service = PushServiceDescriptor.named(e.layer) { end(f(service.messageIDField)) }

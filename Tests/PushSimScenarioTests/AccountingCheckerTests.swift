@@ -39,6 +39,16 @@ import Testing
         #expect(h.result(leftovers: []).holds)
     }
 
+    /// Lost copies are listed in the order of `<notification>/<registration>`, whatever order they opened in.
+    @Test func lostCopiesAreListedInOrderOfNotificationThenRegistration() {
+        let c = AccountingChecker()
+        for (n, r) in [("ntf-1", "reg-2"), ("ntf-1-2", "reg-1"), ("ntf-1", "reg-10")] {
+            c.observe(e("hub", "hub.pns-request", [.init(.notification, .string(n)), .init(.registration, .string(r))]))
+        }
+        #expect(c.result(leftovers: []).violations.map { $0.split(separator: " ")[3...6].joined(separator: " ") } == [
+            "ntf-1-2 for registration reg-1", "ntf-1 for registration reg-10", "ntf-1 for registration reg-2"])
+    }
+
     /// A violation names the copy or message as it was when it opened (written out only when reported).
     @Test func violationsNameWhatWasLost() {
         let copy = AccountingChecker()
