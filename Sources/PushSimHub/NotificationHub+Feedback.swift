@@ -7,10 +7,8 @@ extension NotificationHub {
         let verdict = PNSVerdict(result, platform: t.platform)
         switch verdict {
         case .accepted:
-            if world.isTracing {
-                world.record(layer: "hub", host: Self.name, kind: .hubPNSAccepted,
-                             [.notification: .string(n.id), .registration: .string(t.label), .message: .string(Self.pnsMessageID(result, t.platform))])
-            }
+            world.record(layer: "hub", host: Self.name, kind: .hubPNSAccepted,
+                         [.notification: .string(n.id), .registration: .string(t.label), .message: .string(Self.pnsMessageID(result, t.platform))])
             finishCopy(n, t, .success, reason: "", world: world)
         case .deadHandle(let reason, let since, let outcome):
             handleDeadTarget(t, n, reason: reason, sinceUnixMilliseconds: since, outcome: outcome, world: world)

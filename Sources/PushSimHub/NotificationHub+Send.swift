@@ -246,16 +246,14 @@ extension NotificationHub {
             }
             return sendWaitingCopies(world: world)
         }
-        if world.isTracing {
-            if let template = t.template {
-                world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
-                             [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
-                              .attempt: .int(attempt), .template: .string(template.name ?? "(unnamed)")])
-            } else {
-                world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
-                             [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
-                              .attempt: .int(attempt)])
-            }
+        if let template = t.template {
+            world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
+                         [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
+                          .attempt: .int(attempt), .template: .string(template.name ?? "(unnamed)")])
+        } else {
+            world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
+                         [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
+                          .attempt: .int(attempt)])
         }
         world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
     }

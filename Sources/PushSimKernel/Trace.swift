@@ -91,13 +91,10 @@ public struct Trace {
     private var nextSequence = 0
     private var observers: [(TraceEvent) -> Void] = []
     /// The kinds the observers read, together.
-    public private(set) var observersInterest = TraceInterest.nothing
+    private var observersInterest = TraceInterest.nothing
 
     /// An empty trace that records and has no observers.
     public init() {}
-
-    /// Whether `record` keeps or shows events (recording, or observed).
-    public var isActive: Bool { isRecording || !observers.isEmpty }
 
     /// The kinds of event worth recording: every kind while the trace is kept, else those the
     /// observers read. An event of another kind would be neither kept nor read, so hosts need

@@ -153,7 +153,7 @@ public final class World {
     /// The fields are only built when the trace is kept or an observer reads events of `kind`.
     public func record(layer: String, host: String, kind: TraceKind,
                        _ fields: @autoclosure () -> KeyValuePairs<TraceFieldName, TraceValue> = [:]) {
-        guard tracing, hot.traceInterest.contains(kind) else { return }
+        guard isTracing(kind) else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation,
                      fields: fields().map { TraceEvent.Field($0.key, $0.value) })
     }
@@ -161,7 +161,7 @@ public final class World {
     /// Records a trace event whose fields are already built, at `now` in the current causal chain
     /// (dropped, as above, when nothing keeps or reads events of `kind`).
     public func record(layer: String, host: String, kind: TraceKind, fields: [TraceEvent.Field]) {
-        guard tracing, hot.traceInterest.contains(kind) else { return }
+        guard isTracing(kind) else { return }
         trace.record(time: now, layer: layer, host: host, kind: kind, correlation: correlation, fields: fields)
     }
 

@@ -31,6 +31,17 @@ protocol InvariantChecker: AnyObject {
     func result(leftovers: [Leftover]) -> InvariantResult
 }
 
+/// The run's invariant checkers, fresh, in the order reports list them (cross-user delivery,
+/// dead handles, accounting, logout privacy): the one list a scenario run, a hand-built
+/// simulation's check and the tests draw from. `crossUserEnforced` and `logoutPrivacyEnforced`
+/// false report those invariants' violations as notes (the tutorial's defects break them on purpose).
+enum InvariantCheckers {
+    static func make(crossUserEnforced: Bool, logoutPrivacyEnforced: Bool) -> [InvariantChecker] {
+        [CrossUserDeliveryChecker(enforced: crossUserEnforced), DeadHandleChecker(), AccountingChecker(),
+         LogoutPrivacyChecker(enforced: logoutPrivacyEnforced)]
+    }
+}
+
 /// No device shows a notification sent to another user.
 ///
 /// It follows each send's recipient by correlation id (`app.send` … `to=`) and who is logged in

@@ -73,8 +73,7 @@ public enum ScenarioRunner {
         // Logout privacy needs the recommended client's retried unregistration: the tutorial app's
         // logout is a single DELETE, and a lost one breaks it (reported as a note then).
         let allRecommended = allHardened && scenario.devices.allSatisfy { $0.client == .recommended }
-        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: allHardened), DeadHandleChecker(), AccountingChecker(),
-                                            LogoutPrivacyChecker(enforced: allRecommended)]
+        let checkers = InvariantCheckers.make(crossUserEnforced: allHardened, logoutPrivacyEnforced: allRecommended)
         let memory = RunMemory()
         let reads = checkers.reduce(into: RunMemory.reads) { $0.formUnion($1.reads) }
         simulation.world.observeTrace(reading: TraceInterest(reads)) { event in

@@ -27,8 +27,7 @@ extension Simulation {
     /// without failing (how scenario runs treat the tutorial's backend, whose defects break them).
     /// Needs the trace recording (the default).
     public func checkInvariants(enforced: Bool = true) -> [InvariantResult] {
-        let checkers: [InvariantChecker] = [CrossUserDeliveryChecker(enforced: enforced), DeadHandleChecker(), AccountingChecker(),
-                                            LogoutPrivacyChecker(enforced: enforced)]
+        let checkers = InvariantCheckers.make(crossUserEnforced: enforced, logoutPrivacyEnforced: enforced)
         for event in world.trace.events { for c in checkers { c.observe(event) } }
         let leftovers = world.leftovers()
         return checkers.map { $0.result(leftovers: leftovers) }

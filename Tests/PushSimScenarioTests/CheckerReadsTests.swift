@@ -26,7 +26,7 @@ import PushSimNetwork
     }()
 
     private static func checkers() -> [InvariantChecker] {
-        [CrossUserDeliveryChecker(enforced: true), DeadHandleChecker(), AccountingChecker(), LogoutPrivacyChecker(enforced: true)]
+        InvariantCheckers.make(crossUserEnforced: true, logoutPrivacyEnforced: true)
     }
 
     @Test func everyCheckerJudgesTheSameFromTheKindsItReads() {

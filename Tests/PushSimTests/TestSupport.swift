@@ -25,8 +25,8 @@ func runPushsim(_ arguments: [String]) throws -> (status: Int32, out: String, er
     process.currentDirectoryURL = Repo.root
     let outPath = temporaryPath("stdout-\(UUID().uuidString)"), errPath = temporaryPath("stderr-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(atPath: outPath); try? FileManager.default.removeItem(atPath: errPath) }
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)), err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardOutput = out
     process.standardError = err

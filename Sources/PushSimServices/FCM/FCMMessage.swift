@@ -77,11 +77,12 @@ public struct FCMMessage: Sendable, Equatable {
             return .failure(.invalidArgument("Exactly one of message.token, message.topic or message.condition must be set.", field: "message"))
         }
         // data: string → string (checked with the schema), no reserved keys (F-MSG; the error text is FCM's).
-        for (key, _) in data?.objectMembers ?? [] where isReservedDataKey(key) {
-            return .failure(.invalidArgument("Invalid data payload key: \(key)", field: "message.data"))
+        func reservedKey(in block: JSONValue?, at path: String) -> FCMError? {
+            guard let key = block?.objectMembers?.first(where: { isReservedDataKey($0.0) })?.0 else { return nil }
+            return .invalidArgument("Invalid data payload key: \(key)", field: path)
         }
-        for (key, _) in androidData?.objectMembers ?? [] where isReservedDataKey(key) {
-            return .failure(.invalidArgument("Invalid data payload key: \(key)", field: "message.android.data"))
+        if let e = reservedKey(in: data, at: "message.data") ?? reservedKey(in: androidData, at: "message.android.data") {
+            return .failure(e)
         }
         // android.ttl: a duration string such as "3.5s", 0 to 4 weeks (F-MSG).
         var ttl: Int64?
