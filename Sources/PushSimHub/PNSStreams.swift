@@ -69,12 +69,12 @@ struct PNSStreams {
     mutating func release() { inUse -= 1 }
 
     /// Records a copy sent to its PNS; returns the tag for its call.
-    mutating func sent(_ c: Copy) -> UInt64 {
+    mutating func sent(_ c: consuming Copy) -> UInt64 {
         if let slot = freeSlots.popLast() {
-            inFlight[slot] = c
+            inFlight[slot] = consume c
             return UInt64(slot)
         }
-        inFlight.append(c)
+        inFlight.append(consume c)
         return UInt64(inFlight.count - 1)
     }
 
@@ -122,7 +122,7 @@ final class FanOutCursor {
 
     func next() -> SendTarget? {
         guard position < total else { return nil }
-        let t = targets[position]  // read in place: the list is not copied
+        let t = targets.readInPlace(position)
         position += 1
         if position == total { targets = .none }
         return t

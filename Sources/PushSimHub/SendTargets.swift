@@ -56,6 +56,11 @@ struct SendTargets {
         return t
     }
 
+    /// ``subscript(_:)``, for a list held in a class (a fan-out's cursor): Swift copies a struct
+    /// stored in a class, retaining each of its arrays, to call a non-mutating method on it, but
+    /// hands it over in place to a mutating one. Nothing is changed.
+    mutating func readInPlace(_ k: Int) -> SendTarget { self[k] }
+
     /// The first `n` targets.
     func prefix(_ n: Int) -> SendTargets {
         let kept = min(n, numbers.count)

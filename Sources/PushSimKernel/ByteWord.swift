@@ -40,6 +40,50 @@ package enum ByteWord {
         return true
     }
 
+    /// 0x80 in each byte of `word` that lies in `low...high`, 0 in the others (bytes and bounds
+    /// below 128): adding `128 - low`
+    /// sets a byte's high bit exactly when it is at least `low`, adding `127 - high` exactly when
+    /// it is above `high`; with no byte of 128 or more, neither sum carries into the next byte.
+    @inlinable @inline(__always) static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        (word &+ ones &* UInt64(128 - low)) & ~(word &+ ones &* UInt64(127 - high)) & highs
+    }
+
+    /// Whether every byte of `bytes` is a hex digit (`0-9`, `a-f`, `A-F`), eight at a time: the
+    /// digit test ORs in 0x20, which maps `A-F` onto `a-f` and leaves digits as they are.
+    @inlinable @inline(__always) package static func allHexDigits(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        while i + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            guard word & highs == 0 else { return false }
+            let hex = inRange(word, 0x30, 0x39) | inRange(word | ones &* 0x20, 0x61, 0x66)
+            if hex != highs { return false }
+            i &+= 8
+        }
+        while i < bytes.count {
+            guard bytes[i].isASCIIHexDigit else { return false }
+            i &+= 1
+        }
+        return true
+    }
+
+    /// The offset of the first byte in `bytes[start..<end]` that is `a` or `b` (pass the same byte
+    /// twice to look for one), or nil; words of eight bytes holding neither are passed whole.
+    @inlinable package static func firstOffset(ofEither a: UInt8, _ b: UInt8, in bytes: UnsafeRawBufferPointer,
+                                               from start: Int, to end: Int) -> Int? {
+        let (wa, wb) = (ones &* UInt64(a), ones &* UInt64(b))
+        var i = start
+        while i + 8 <= end {
+            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if hasZeroByte(word ^ wa) || hasZeroByte(word ^ wb) { break }
+            i &+= 8
+        }
+        while i < end {
+            if bytes[i] == a || bytes[i] == b { return i }
+            i &+= 1
+        }
+        return nil
+    }
+
     /// The offset from `start` on where the first run of eight bytes holding any of `a`, `b`, `c`
     /// or `d` begins, or where fewer than eight bytes are left: a scanner looking for those bytes
     /// goes on byte by byte from there.

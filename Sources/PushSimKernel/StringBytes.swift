@@ -56,16 +56,25 @@ extension String {
 
 extension String {
     /// `lowercased()`, with ASCII strings (handles, ids) mapped byte by byte in one allocation.
-    public func asciiLowercased() -> String {
-        var copy = self
-        let ascii = copy.withUTF8 { bytes -> String? in
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                for i in bytes.indices { out[i] = bytes[i] &- UInt8(ascii: "A") < 26 ? bytes[i] | 0x20 : bytes[i] }
-                return bytes.count
+    public func asciiLowercased() -> String { String.concatenating("", asciiLowercased: self) }
+
+    /// `prefix` then `tail.lowercased()`, with an ASCII `tail` (a device token after `/3/device/`)
+    /// mapped byte by byte and written with `prefix` in one allocation.
+    public static func concatenating(_ prefix: String, asciiLowercased tail: String) -> String {
+        var (prefix, tail) = (prefix, tail)
+        let ascii = prefix.withUTF8 { head in
+            tail.withUTF8 { bytes -> String? in
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                return String(unsafeUninitializedCapacity: head.count + bytes.count) { out in
+                    if let base = head.baseAddress { out.baseAddress!.update(from: base, count: head.count) }
+                    // Written through a buffer of its own, so that the compiler vectorises the loop.
+                    let tailOut = UnsafeMutableBufferPointer(rebasing: out[head.count...])
+                    for i in bytes.indices { tailOut[i] = bytes[i] &- UInt8(ascii: "A") < 26 ? bytes[i] | 0x20 : bytes[i] }
+                    return head.count + bytes.count
+                }
             }
         }
-        return ascii ?? lowercased()
+        return ascii ?? prefix + tail.lowercased()
     }
 }
 

@@ -107,7 +107,7 @@ public struct HTTPRequest: Sendable, Equatable {
             while hostEnd < bytes.count && bytes[hostEnd] != UInt8(ascii: "/") && bytes[hostEnd] != UInt8(ascii: "?") { hostEnd += 1 }
             guard hostStart < hostEnd else { return nil }
             let (path, query) = splitTarget(bytes: UnsafeBufferPointer(rebasing: bytes[hostEnd...]))
-            return (text(bytes[hostStart..<hostEnd]), path.isEmpty ? "/" : path, query)
+            return (text(UnsafeRawBufferPointer(bytes), hostStart, hostEnd), path.isEmpty ? "/" : path, query)
         }) else { return nil }
         self.init(method: method, authority: authority, path: path, query: query, headers: headers, body: body)
     }
@@ -171,30 +171,35 @@ package func splitTarget<S: StringProtocol>(_ target: S) -> (path: String, query
     return target.withUTF8 { splitTarget(bytes: $0) }
 }
 
-/// ``splitTarget(_:)`` over UTF-8 bytes, read in place.
+/// ``splitTarget(_:)`` over UTF-8 bytes, read in place (a hub splits every channel URI it posts to).
 func splitTarget(bytes: UnsafeBufferPointer<UInt8>) -> (path: String, query: [(String, String)]) {
-    guard let q = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (text(bytes[...]), []) }
+    let raw = UnsafeRawBufferPointer(bytes)
+    guard let q = firstOffset(of: UInt8(ascii: "?"), in: raw, from: 0, to: raw.count) else { return (text(raw, 0, raw.count), []) }
     var items: [(String, String)] = []
     var start = q + 1
-    while start < bytes.count {
-        var end = start
-        while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+    while start < raw.count {
+        let end = firstOffset(of: UInt8(ascii: "&"), in: raw, from: start, to: raw.count) ?? raw.count
         if start < end {
-            let item = bytes[start..<end]
-            if let eq = item.firstIndex(of: UInt8(ascii: "=")) {
-                items.append((percentDecode(bytes[start..<eq]), percentDecode(bytes[(eq + 1)..<end])))
+            if let eq = firstOffset(of: UInt8(ascii: "="), in: raw, from: start, to: end) {
+                items.append((percentDecode(raw, start, eq), percentDecode(raw, eq + 1, end)))
             } else {
-                items.append((percentDecode(item), ""))
+                items.append((percentDecode(raw, start, end), ""))
             }
         }
         start = end + 1
     }
-    return (text(bytes[..<q]), items)
+    return (text(raw, 0, q), items)
 }
 
-/// The string of some UTF-8 bytes (invalid sequences replaced).
-private func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+/// The offset of the first `byte` in `bytes[start..<end]` (tokens in channel URIs run to 200
+/// bytes: passed eight at a time).
+private func firstOffset(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+    ByteWord.firstOffset(ofEither: byte, byte, in: bytes, from: start, to: end)
+}
+
+/// The string of `bytes[start..<end]` (invalid UTF-8 sequences replaced).
+private func text(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
+    String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
 }
 
 private let schemeSeparator = Array("://".utf8)
@@ -208,14 +213,12 @@ private func firstIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>
     return nil
 }
 
-/// ``percentDecode(_:)`` over UTF-8 bytes.
-private func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-    var i = bytes.startIndex
-    while i < bytes.endIndex {
-        if bytes.base[i] == UInt8(ascii: "%") || bytes.base[i] == UInt8(ascii: "+") { return percentDecode(text(bytes)) }
-        i &+= 1
+/// ``percentDecode(_:)`` of `bytes[start..<end]`; text without `%` or `+` is taken as it is.
+private func percentDecode(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
+    guard ByteWord.firstOffset(ofEither: UInt8(ascii: "%"), UInt8(ascii: "+"), in: bytes, from: start, to: end) != nil else {
+        return text(bytes, start, end)
     }
-    return text(bytes)
+    return percentDecode(text(bytes, start, end))
 }
 
 /// Decodes `%XX` escapes and `+` (as space, the form-encoding convention ASP.NET also applies to query strings).

@@ -57,3 +57,39 @@ extension ByteWordTests {
         #expect(none.withUnsafeBytes { ByteWord.skipWords(in: $0, from: 1, whileNoneOf: 0x3C, 0x26, 0x3E, 0x5D) } == 1)
     }
 }
+
+extension ByteWordTests {
+    /// Every byte value in every position of a word, and in the byte-by-byte tail after it,
+    /// answers as `isASCIIHexDigit` does.
+    @Test func hexDigitsAnswerAsByteByByteForEveryByteInEveryPosition() {
+        let filler = Array("0aF9fA3c".utf8) + Array("b7E".utf8)   // one word, then a tail of three
+        #expect(filler.withUnsafeBytes { ByteWord.allHexDigits($0) })
+        for position in filler.indices {
+            for value in 0...255 {
+                var bytes = filler
+                bytes[position] = UInt8(value)
+                #expect(bytes.withUnsafeBytes { ByteWord.allHexDigits($0) } == UInt8(value).isASCIIHexDigit,
+                        "byte \(value) at \(position)")
+            }
+        }
+        #expect([UInt8]().withUnsafeBytes { ByteWord.allHexDigits($0) })
+    }
+}
+
+extension ByteWordTests {
+    /// Against a byte-by-byte search, over ranges of every start and end in a buffer where the
+    /// bytes looked for sit at word boundaries, inside words and in the tail.
+    @Test func firstOffsetAgreesWithAByteByByteSearch() {
+        let text = Array("abcdefg&ijklmnopqrs%uvwxyz0123+56789ABCDEF&".utf8)
+        text.withUnsafeBytes { b in
+            for start in 0...text.count {
+                for end in start...text.count {
+                    for (x, y) in [(UInt8(ascii: "&"), UInt8(ascii: "&")), (UInt8(ascii: "%"), UInt8(ascii: "+")), (UInt8(ascii: "!"), UInt8(ascii: "!"))] {
+                        let expected = (start..<end).first { text[$0] == x || text[$0] == y }
+                        #expect(ByteWord.firstOffset(ofEither: x, y, in: b, from: start, to: end) == expected)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -38,6 +38,16 @@ import PushSimKernel
         #expect(String.concatenating(long, "é", long) == long + "é" + long)
     }
 
+    @Test func concatenatingALowercasedTailAgreesWithLowercased() {
+        let token = "AB12CDEF" + String(repeating: "9F", count: 28)
+        #expect(String.concatenating("/3/device/", asciiLowercased: token) == "/3/device/" + token.lowercased())
+        #expect(String.concatenating("", asciiLowercased: "MiXeD-09_z") == "mixed-09_z")
+        #expect(String.concatenating("/p/", asciiLowercased: "") == "/p/")
+        // Outside ASCII, Unicode lower-casing applies to the tail only.
+        #expect(String.concatenating("X/", asciiLowercased: "ÉCOLE") == "X/école")
+        #expect("ÀB".asciiLowercased() == "àb")
+    }
+
     @Test func decimalPadsToTheMinimumDigits() {
         #expect(String.decimal(42, minimumDigits: 6, prefix: "reg-") == "reg-000042")
         #expect(String.decimal(0, minimumDigits: 6, prefix: "ntf-") == "ntf-000000")

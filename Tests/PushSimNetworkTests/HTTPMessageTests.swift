@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PushSimNetwork
+import PushSimKernel
 
 /// URL and target parsing (read as bytes in place) and header-name comparison.
 @Suite struct HTTPMessageTests {
@@ -32,6 +33,29 @@ import Testing
         #expect(splitTarget("/plain").path == "/plain")
         #expect(splitTarget("/plain").query.isEmpty)
         #expect(splitTarget(Substring("x?%zz=%41")).query.first! == ("%zz", "A"))
+    }
+
+    /// The byte scanner against the plain reading of a target (split at the first `?`, then at
+    /// each `&`, each item at its first `=`, empty items skipped), over targets long enough for
+    /// the delimiters to fall anywhere in and between the eight-byte words it passes over.
+    @Test func targetsSplitAsThePlainReadingWithDelimitersAnywhere() {
+        var random = SeededRandom(seed: 20261126)
+        for _ in 0..<3_000 {
+            let target = "/" + random.string(count: random.int(below: 48), from: "ab?&=%+4Z")
+            let (path, query) = splitTarget(target)
+            let (expectedPath, expectedQuery) = plainSplit(target)
+            #expect(path == expectedPath, "\(target)")
+            #expect(query.map(\.0) == expectedQuery.map(\.0) && query.map(\.1) == expectedQuery.map(\.1), "\(target)")
+        }
+    }
+
+    private func plainSplit(_ target: String) -> (String, [(String, String)]) {
+        guard let q = target.firstIndex(of: "?") else { return (target, []) }
+        let items = target[target.index(after: q)...].split(separator: "&", omittingEmptySubsequences: true).map { item in
+            guard let eq = item.firstIndex(of: "=") else { return (percentDecode(item), "") }
+            return (percentDecode(item[..<eq]), percentDecode(item[item.index(after: eq)...]))
+        }
+        return (String(target[..<q]), items)
     }
 
     @Test func headerNamesCompareIgnoringASCIICaseOnly() {

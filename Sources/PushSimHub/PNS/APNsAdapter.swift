@@ -56,9 +56,9 @@ enum APNsAdapter: PNSServiceAdapter {
             for (k, v) in copy.headers { h.add(k.lowercased(), v) }
             return h
         }
-        // Tokens go in lower case (handles are usually written so already: no copy then).
-        let handle = t.handle.containsByte(where: { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 }) ? t.handle.asciiLowercased() : t.handle
-        return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: String.concatenating("/3/device/", handle), headers: h, body: copy.body))
+        // Tokens go in lower case.
+        return .success(HTTPRequest(method: "POST", authority: c.endpoint, path: String.concatenating("/3/device/", asciiLowercased: t.handle),
+                                    headers: h, body: copy.body))
     }
 
     /// 410: the token is gone (with its `timestamp`); 400 `BadDeviceToken`: never valid; 403

@@ -123,9 +123,12 @@ private struct KnownHeaderValues {
     }
 }
 
-/// Whether every byte of `text` is a hex digit (either case), read in place: a device token is
-/// checked on every push.
-func isHexText(_ text: String) -> Bool { text.allBytes(\.isASCIIHexDigit) }
+/// Whether every byte of `text` is a hex digit (either case), read in place eight bytes at a time:
+/// a device token is checked on every push.
+func isHexText(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { ByteWord.allHexDigits(UnsafeRawBufferPointer($0)) }
+}
 
 /// 8-4-4-4-12 hex digits, either case.
 func isCanonicalUUID(_ s: String) -> Bool {

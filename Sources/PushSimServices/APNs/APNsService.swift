@@ -102,11 +102,13 @@ public final class APNsService: FakePushService, CallReceiver {
     // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    package private(set) var tokens = HandleRegistry()
+    private var issued = HandleRegistry()
     #else
     @exclusivity(unchecked) private var hot: HotState
-    @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
+    @exclusivity(unchecked) private var issued = HandleRegistry()
     #endif
+    /// The handles issued.
+    package var tokens: HandleRegistry { issued }
     private var providerTokens: APNsProviderTokens { _read { yield hot.providerTokens } _modify { yield &hot.providerTokens } }
     /// How provider tokens' ES256 signatures are checked (default: PushSim's stand-in; `pushsim
     /// serve` checks structure and claims only, since real APNs libraries sign with real keys).
@@ -200,7 +202,7 @@ public final class APNsService: FakePushService, CallReceiver {
         case .success(let n): notification = n
         }
         // A token from the other environment is unknown here: BadDeviceToken (§1.5, A-RESP, A-FORUM-807380).
-        guard let record = tokens[notification.token], record.environment == environment else {
+        guard let record = issued.recordReadInPlace(notification.token), record.environment == environment else {
             return reject(.badDeviceToken, id: notification.apnsID, reply: reply, world: world)
         }
         let suffix = notification.pushType.topicSuffix ?? ""
@@ -264,7 +266,7 @@ public final class APNsService: FakePushService, CallReceiver {
         case .shown:
             world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, [Self.messageIDField: .string(n.apnsID), .device: .string(record.device)])
         case .handleGone:
-            tokens.invalidate(n.token, at: world.now)
+            issued.invalidate(n.token, at: world.now)
             world.record(layer: "apns", host: Self.name, kind: .apnsTokenInvalidated,
                          [.token: .string(shortToken(n.token)), .device: .string(record.device), .why: "app no longer installed for this token"])
         case .unreachable:
@@ -304,7 +306,7 @@ public final class APNsService: FakePushService, CallReceiver {
         switch request.path {
         case DeviceChannel.registerPath:
             // A classic 32-byte token, 64 hex digits (§1.5).
-            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .apnsTokenIssued,
+            issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .apnsTokenIssued,
                                   make: { random.hex(bytes: 32) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
@@ -322,7 +324,7 @@ public final class APNsService: FakePushService, CallReceiver {
                 if s.expiresAt <= world.now {
                     world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                                  [Self.messageIDField: .string(s.notification.apnsID), .reason: "expired while the device was unreachable"])
-                } else if let record = tokens[s.notification.token] {
+                } else if let record = issued.recordReadInPlace(s.notification.token) {
                     deliver(s.notification, record: record, world: world)
                 }
             }

@@ -87,11 +87,13 @@ public final class FCMService: FakePushService, CallReceiver {
     // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    package private(set) var tokens = HandleRegistry()
+    private var issued = HandleRegistry()
     #else
     @exclusivity(unchecked) private var hot: HotState
-    @exclusivity(unchecked) package private(set) var tokens = HandleRegistry()
+    @exclusivity(unchecked) private var issued = HandleRegistry()
     #endif
+    /// The handles issued.
+    package var tokens: HandleRegistry { issued }
     private var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }
     private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
     private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
@@ -210,7 +212,7 @@ public final class FCMService: FakePushService, CallReceiver {
             // Topics and conditions are accepted; subscriptions are not modelled yet, so no device matches.
             return accept(message, project: project, record: nil, reply: reply, world: world)
         }
-        guard let record = tokens[token] else {
+        guard let record = issued.recordReadInPlace(token) else {
             return fail(looksLikeFCMToken(token) ? .unregistered
                         : .invalidArgument("The registration token is not a valid FCM registration token", field: "message.token"))
         }
@@ -218,7 +220,7 @@ public final class FCMService: FakePushService, CallReceiver {
         if record.invalidatedAt != nil { return fail(.unregistered) }
         // No sign of life for 270 days: the token expired (§2.6, F-TOK).
         if let limit = tokenInactivityLimit, world.now >= record.lastActiveAt + limit {
-            tokens.invalidate(token, at: record.lastActiveAt + limit)
+            issued.invalidate(token, at: record.lastActiveAt + limit)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenExpired,
                          [.token: .string(shortToken(token)), .device: .string(record.device), .inactiveSince: .string(record.lastActiveAt.description)])
             return fail(.unregistered)
@@ -307,10 +309,10 @@ public final class FCMService: FakePushService, CallReceiver {
         let (entry, device) = (push.entry, push.device)
         switch DeviceAnswer(result) {
         case .shown:
-            tokens.touch(entry.token, at: world.now)
+            issued.touch(entry.token, at: world.now)
             world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, [Self.messageIDField: .string(entry.name), .device: .string(device)])
         case .handleGone:
-            tokens.invalidate(entry.token, at: world.now)
+            issued.invalidate(entry.token, at: world.now)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenInvalidated,
                          [.token: .string(shortToken(entry.token)), .device: .string(device), .why: "app no longer installed for this token"])
         case .unreachable:
@@ -358,7 +360,7 @@ public final class FCMService: FakePushService, CallReceiver {
         case DeviceChannel.registerPath:
             // `environment` carries the sender id (project number) the app registers with.
             let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-            tokens.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .fcmTokenIssued,
+            issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .fcmTokenIssued,
                                   inactivityLimit: tokenInactivityLimit, make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))

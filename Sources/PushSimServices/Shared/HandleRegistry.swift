@@ -86,6 +86,11 @@ package struct HandleRegistry {
                             expiresAt: time(r.expiresAt), lastActiveAt: VirtualTime(microseconds: r.lastActiveAt))
     }
 
+    /// ``subscript(handle:)``, for the registry a service holds: Swift copies a struct stored in
+    /// a class, retaining each of its tables, to call a non-mutating method on it, but hands it
+    /// over in place to a mutating one. Nothing is changed.
+    mutating func recordReadInPlace(_ handle: String) -> HandleRecord? { self[handle] }
+
     /// The handle already issued for this installation, if any (none for an install number no
     /// handle can have: see ``canIssue(app:install:environment:)``).
     public func handle(device: String, app: String, install: Int) -> String? {

@@ -26,13 +26,13 @@ struct PendingPushes<Push> {
     private var slots: [Push?] = []
     private var free: [UInt64] = []
 
-    /// Keeps `push` and returns its tag.
-    mutating func add(_ push: Push) -> UInt64 {
+    /// Keeps `push` and returns its tag (the push moves in: no copy of it is made).
+    mutating func add(_ push: consuming Push) -> UInt64 {
         if let tag = free.popLast() {
-            slots[Int(tag)] = push
+            slots[Int(tag)] = consume push
             return tag
         }
-        slots.append(push)
+        slots.append(consume push)
         return UInt64(slots.count - 1)
     }
 

@@ -105,11 +105,13 @@ public final class WNSService: FakePushService, CallReceiver {
     // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    package private(set) var channels = HandleRegistry()
+    private var issued = HandleRegistry()
     #else
     @exclusivity(unchecked) private var hot: HotState
-    @exclusivity(unchecked) package private(set) var channels = HandleRegistry()
+    @exclusivity(unchecked) private var issued = HandleRegistry()
     #endif
+    /// The handles issued.
+    package var channels: HandleRegistry { issued }
     /// The last payload found well-formed, so a fan-out of one payload is parsed once.
     private var checkedPayloads: PayloadCheckMemo { _read { yield hot.checkedPayloads } _modify { yield &hot.checkedPayloads } }   // keyed by the channel URI's token
     private var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }
@@ -205,7 +207,7 @@ public final class WNSService: FakePushService, CallReceiver {
         guard case .valid(let sid)? = accessTokens.check(authorization: request.headers["Authorization"], now: world.now) else {
             return fail(WNSRejection(401, "The access token is missing, malformed or expired"))
         }
-        guard let token = request.queryValue("token"), request.path == "/", let record = channels[token] else {
+        guard let token = request.queryValue("token"), request.path == "/", let record = issued.recordReadInPlace(token) else {
             return fail(WNSRejection(404, "The channel URI is not valid or is not recognized by WNS"))
         }
         if let expires = record.expiresAt, world.now >= expires {
@@ -263,7 +265,7 @@ public final class WNSService: FakePushService, CallReceiver {
         case .shown:
             world.record(layer: "wns", host: Self.name, kind: .wnsDelivered, [Self.messageIDField: .string(n.messageID), .device: .string(n.device)])
         case .handleGone:
-            channels.invalidate(n.token, at: world.now)
+            issued.invalidate(n.token, at: world.now)
             world.record(layer: "wns", host: Self.name, kind: .wnsChannelInvalidated, [.device: .string(n.device), .why: "app no longer installed for this channel"])
         case .unreachable:
             guard n.type == .toast ? offlineToasts == .keepLast : n.type.isCached(policy: cachePolicy) else {
@@ -302,7 +304,7 @@ public final class WNSService: FakePushService, CallReceiver {
         switch request.path {
         case DeviceChannel.registerPath:
             // A channel lives 30 days; an app asking after that gets a new one (W-OVR).
-            channels.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .wnsChannelIssued,
+            issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .wnsChannelIssued,
                                     lifetime: Self.channelLifetime,
                                     make: { "AwYAAAD" + random.string(count: 80, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") },
                                     present: Self.channelURI)
