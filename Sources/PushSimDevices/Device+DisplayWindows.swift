@@ -15,14 +15,17 @@ extension Device {
             return record(.appUpdated, [.service: .string(service), .type: .string(type)])
         }
         guard let doc = try? XMLDocumentParser.parse(request.body) else { return discard(service, "the toast XML is malformed") }
-        let texts = allTexts(doc.root)
+        var texts: [String] = []
+        appendTexts(of: doc.root, to: &texts)
         guard !texts.isEmpty else { return discard(service, "the toast has no text") }
         let audio = doc.root.first("audio")
         let sound = audio?.attribute("silent") == "true" ? nil : audio?.attribute("src")
         show(texts.joined(separator: " "), service: service, sound: sound)
     }
 
-    private func allTexts(_ e: XMLElement) -> [String] {
-        (e.name == "text" ? [e.text] : []) + e.elements.flatMap(allTexts)
+    /// The text of every `<text>` element at or below `e`, in document order.
+    private func appendTexts(of e: XMLElement, to texts: inout [String]) {
+        if e.name == "text" { texts.append(e.text) }
+        for case .element(let child) in e.children { appendTexts(of: child, to: &texts) }
     }
 }

@@ -84,6 +84,21 @@ package enum ByteWord {
         return nil
     }
 
+    /// The offset from `start` on where the first run of eight bytes begins that holds a quote,
+    /// a backslash, a control byte (below 0x20) or a byte past ASCII, or where fewer than eight
+    /// bytes are left: a JSON string scanner passes the plain runs between those whole.
+    @inlinable package static func skipPlainJSONText(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var i = start
+        while i + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if word & highs != 0 || hasByte(below: 0x20, in: word) || has(UInt8(ascii: "\""), in: word) || has(UInt8(ascii: "\\"), in: word) {
+                break
+            }
+            i &+= 8
+        }
+        return i
+    }
+
     /// The offset from `start` on where the first run of eight bytes holding any of `a`, `b`, `c`
     /// or `d` begins, or where fewer than eight bytes are left: a scanner looking for those bytes
     /// goes on byte by byte from there.

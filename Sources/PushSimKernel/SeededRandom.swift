@@ -125,20 +125,22 @@ public struct SeededRandom: Sendable {
     /// A version-4 UUID in canonical lower-case form (`8-4-4-4-12` hex digits), drawn from this
     /// stream: 16 random bytes with the version digit set to 4 and the variant digit drawn from `89ab`.
     public mutating func uuidString() -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { h in
-            writeHex(bytes: 16, uppercase: false, into: h)
-            h[12] = UInt8(ascii: "4")
-            let variant = UInt8(int(below: 4))   // one of "89ab"
-            h[16] = variant < 2 ? UInt8(ascii: "8") + variant : UInt8(ascii: "a") + variant - 2
-            return String(unsafeUninitializedCapacity: 36) { out in
-                var j = 0
-                for i in 0..<32 {
-                    if i == 8 || i == 12 || i == 16 || i == 20 { out[j] = UInt8(ascii: "-"); j += 1 }
-                    out[j] = h[i]
-                    j += 1
-                }
-                return 36
+        let (low, high) = (next(), next())   // the 16 bytes, lowest first
+        let variant = UInt8(int(below: 4))   // one of "89ab"
+        // Written in one pass: two digits per byte, a dash before bytes 4, 6, 8 and 10.
+        return String(unsafeUninitializedCapacity: 36) { out in
+            func digit(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") - 10 + v }
+            var j = 0
+            for i in 0..<16 {
+                if i == 4 || i == 6 || i == 8 || i == 10 { out[j] = UInt8(ascii: "-"); j += 1 }
+                let byte = UInt8(truncatingIfNeeded: (i < 8 ? low : high) >> (UInt64(i % 8) * 8))
+                out[j] = digit(byte >> 4)
+                out[j + 1] = digit(byte & 0xf)
+                j += 2
             }
+            out[14] = UInt8(ascii: "4")      // the version digit (hex digit 12)
+            out[19] = variant < 2 ? UInt8(ascii: "8") + variant : UInt8(ascii: "a") + variant - 2   // hex digit 16
+            return 36
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PushSimNetwork
+import PushSimKernel
 import Testing
 
 /// Tests of the JSON and XML codecs: tables of valid and invalid documents, round trips,
@@ -19,6 +20,31 @@ import Testing
         let value = try JSONParser.parse(input)
         #expect(value.serialized() == expected)
         #expect(try JSONParser.parse(value.serialized()) == value)
+    }
+
+    /// Strings long enough for the eight-byte runs the writer and the parser pass whole, with
+    /// bytes that need an escape, or a look, anywhere in and between the runs: written as a
+    /// plain escaper writes them and read back unchanged.
+    @Test func longStringsWithEscapesAnywhereRoundTrip() throws {
+        var random = SeededRandom(seed: 20261126)
+        let pieces = ["a", "b", "7", " ", "\"", "\\", "\n", "\u{01}", "é", "😀", "/"]
+        for _ in 0..<2_000 {
+            let text = (0..<random.int(below: 40)).map { _ in pieces[random.int(below: pieces.count)] }.joined()
+            let written = JSONValue.string(text).serialized()
+            var expected = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": expected += "\\\""
+                case "\\": expected += "\\\\"
+                case "\n": expected += "\\n"
+                case "\u{01}": expected += "\\u0001"
+                default: expected.unicodeScalars.append(scalar)
+                }
+            }
+            expected += "\""
+            #expect(written == expected)
+            #expect(try JSONParser.parse(written) == .string(text))
+        }
     }
 
     /// Invalid documents: position and message of the error.

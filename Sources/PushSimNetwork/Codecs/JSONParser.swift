@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// Why and where a JSON document was rejected.
 public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Byte offset into the UTF-8 input, 0-based (the input's length at end of input).
@@ -139,6 +141,9 @@ private struct JSONScanner {
         var escaped = false
         scratch.removeAll(keepingCapacity: true)
         while i < bytes.count {
+            // Runs of eight plain bytes at once (tokens in push payloads run to 200 bytes).
+            i = bytes.withUnsafeBytes { ByteWord.skipPlainJSONText(in: $0, from: i) }
+            guard i < bytes.count else { break }
             let b = bytes[i]
             switch b {
             case UInt8(ascii: "\""):

@@ -199,12 +199,16 @@ private struct JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            var run = 0
-            for k in 0..<bytes.count {
+            var run = 0, k = 0
+            while k < bytes.count {
+                // Runs of eight bytes that need no escape are passed whole.
+                k = ByteWord.skipPlainJSONText(in: UnsafeRawBufferPointer(bytes), from: k)
+                guard k < bytes.count else { break }
                 let b = bytes[k]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { k += 1; continue }
                 if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k])) }
-                run = k + 1
+                k += 1
+                run = k
                 out.append(0x5C)
                 switch b {
                 case 0x08: out.append(UInt8(ascii: "b"))

@@ -295,7 +295,7 @@ public final class WNSService: FakePushService, CallReceiver {
     }
 
     /// The channel URI for a channel token: `https://cloud.notify.windows.com/?token=…` (W-OVR).
-    public static func channelURI(_ token: String) -> String { channelURIPrefix + token }
+    public static func channelURI(_ token: String) -> String { String.concatenating(channelURIPrefix, token) }
     private static let channelURIPrefix = "https://\(channelHost)/?token="
 
     // MARK: Device side
