@@ -85,13 +85,15 @@ package enum ByteWord {
     }
 
     /// The offset from `start` on where the first run of eight bytes begins that holds a quote,
-    /// a backslash, a control byte (below 0x20) or a byte past ASCII, or where fewer than eight
-    /// bytes are left: a JSON string scanner passes the plain runs between those whole.
-    @inlinable package static func skipPlainJSONText(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    /// a backslash or a byte outside printable ASCII (below 0x20, or 0x7F and above), or where
+    /// fewer than eight bytes are left: scanners of JSON strings and of push tokens pass the
+    /// plain runs between those whole, and look at the rest byte by byte.
+    @inlinable package static func skipPlainText(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var i = start
         while i + 8 <= bytes.count {
             let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if word & highs != 0 || hasByte(below: 0x20, in: word) || has(UInt8(ascii: "\""), in: word) || has(UInt8(ascii: "\\"), in: word) {
+            if hasByte(below: 0x20, in: word) || hasByte(above: 0x7E, in: word) || has(UInt8(ascii: "\""), in: word)
+                || has(UInt8(ascii: "\\"), in: word) {
                 break
             }
             i &+= 8

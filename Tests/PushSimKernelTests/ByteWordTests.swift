@@ -96,17 +96,17 @@ extension ByteWordTests {
 
 extension ByteWordTests {
     /// Every byte value in every position of the second word: the scan stops at that word exactly
-    /// when the byte is a quote, a backslash, below 0x20 or past ASCII.
-    @Test func plainJSONTextStopsAtTheWordHoldingAByteThatNeedsALook() {
+    /// when the byte is a quote, a backslash or outside printable ASCII.
+    @Test func plainTextStopsAtTheWordHoldingAByteThatNeedsALook() {
         let plain = Array("abcdefgh01234567xyz".utf8)   // two words and a tail of three
-        #expect(plain.withUnsafeBytes { ByteWord.skipPlainJSONText(in: $0, from: 0) } == 16)
-        #expect(plain.withUnsafeBytes { ByteWord.skipPlainJSONText(in: $0, from: 5) } == 13)
+        #expect(plain.withUnsafeBytes { ByteWord.skipPlainText(in: $0, from: 0) } == 16)
+        #expect(plain.withUnsafeBytes { ByteWord.skipPlainText(in: $0, from: 5) } == 13)
         for position in 8..<16 {
             for value in 0...255 {
                 var bytes = plain
                 bytes[position] = UInt8(value)
-                let stops = value < 0x20 || value >= 0x80 || value == 0x22 || value == 0x5C
-                #expect(bytes.withUnsafeBytes { ByteWord.skipPlainJSONText(in: $0, from: 0) } == (stops ? 8 : 16), "byte \(value) at \(position)")
+                let stops = value < 0x20 || value >= 0x7F || value == 0x22 || value == 0x5C
+                #expect(bytes.withUnsafeBytes { ByteWord.skipPlainText(in: $0, from: 0) } == (stops ? 8 : 16), "byte \(value) at \(position)")
             }
         }
     }

@@ -140,10 +140,15 @@ private struct JSONScanner {
         var start = i
         var escaped = false
         scratch.removeAll(keepingCapacity: true)
+        // Runs of eight plain bytes are passed at once (tokens in push payloads run to 200
+        // bytes); the word where a run stops is read byte by byte, up to `wordEnd`.
+        var wordEnd = i
         while i < bytes.count {
-            // Runs of eight plain bytes at once (tokens in push payloads run to 200 bytes).
-            i = bytes.withUnsafeBytes { ByteWord.skipPlainJSONText(in: $0, from: i) }
-            guard i < bytes.count else { break }
+            if i >= wordEnd {
+                i = bytes.withUnsafeBytes { ByteWord.skipPlainText(in: $0, from: i) }
+                wordEnd = i + 8
+                guard i < bytes.count else { break }
+            }
             let b = bytes[i]
             switch b {
             case UInt8(ascii: "\""):

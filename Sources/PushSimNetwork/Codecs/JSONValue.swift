@@ -199,11 +199,15 @@ private struct JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
-            var run = 0, k = 0
+            // Runs of eight bytes that need no escape are passed whole; the word where a run
+            // stops is read byte by byte, up to `wordEnd`.
+            var run = 0, k = 0, wordEnd = 0
             while k < bytes.count {
-                // Runs of eight bytes that need no escape are passed whole.
-                k = ByteWord.skipPlainJSONText(in: UnsafeRawBufferPointer(bytes), from: k)
-                guard k < bytes.count else { break }
+                if k >= wordEnd {
+                    k = ByteWord.skipPlainText(in: UnsafeRawBufferPointer(bytes), from: k)
+                    wordEnd = k + 8
+                    guard k < bytes.count else { break }
+                }
                 let b = bytes[k]
                 guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { k += 1; continue }
                 if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k])) }

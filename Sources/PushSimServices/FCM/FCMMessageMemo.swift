@@ -65,8 +65,7 @@ struct FCMMessageMemo {
             else { return nil }
             // Eight bytes at a time while none is a quote, a backslash or outside printable ASCII
             // (tokens run to 160 bytes), then byte by byte.
-            var i = prefix.count
-            while i + 8 <= b.count && !mayEndToken(b.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            var i = ByteWord.skipPlainText(in: b, from: prefix.count)
             while i < b.count, b[i] != UInt8(ascii: "\"") {
                 guard b[i] >= 0x20, b[i] < 0x7F, b[i] != UInt8(ascii: "\\") else { return nil }
                 i += 1
@@ -74,11 +73,5 @@ struct FCMMessageMemo {
             guard i < b.count, i > prefix.count else { return nil }
             return (prefix.count..<i, i + 1)
         }
-    }
-
-    /// Whether any of the eight bytes in `word` is `"`, `\`, below 0x20 or above 0x7E.
-    private static func mayEndToken(_ word: UInt64) -> Bool {
-        ByteWord.has(UInt8(ascii: "\""), in: word) || ByteWord.has(UInt8(ascii: "\\"), in: word)
-            || ByteWord.hasByte(below: 0x20, in: word) || ByteWord.hasByte(above: 0x7E, in: word)
     }
 }
