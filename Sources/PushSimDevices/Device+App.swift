@@ -106,9 +106,3 @@ extension Device {
         }
     }
 }
-
-func jsonString(_ s: String) -> String {
-    var out = ""
-    appendJSONString(s, to: &out)
-    return out
-}

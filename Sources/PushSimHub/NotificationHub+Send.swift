@@ -98,7 +98,7 @@ extension NotificationHub {
         }
         if isTest { return testSend(n, targets, exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: configuration.sendAcceptedStatus.rawValue, headers: [
-            "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))
+            "Location": String.concatenating(hubURL, "/messages/", n.id, "?api-version=", Self.apiVersion)]))
         fanOut(n, targets, world: world)
     }
 

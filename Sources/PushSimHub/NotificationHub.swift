@@ -164,7 +164,7 @@ public final class NotificationHub: Host, CallReceiver {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
         // 201, the new id in Content-Location (NH-REST Create Registration ID).
-        let location = "\(hubURL)/registrations/\(id)?api-version=\(Self.apiVersion)"
+        let location = String.concatenating(hubURL, "/registrations/", id, "?api-version=", Self.apiVersion)
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: ["Content-Location": location, "Location": location]))
     }
 

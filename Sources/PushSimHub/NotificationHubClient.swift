@@ -133,7 +133,7 @@ public final class NotificationHubClient {
         }
         var headers = [("Content-Type", "application/atom+xml;type=entry;charset=utf-8")]
         if let ifMatch { headers.append(("If-Match", ifMatch)) }
-        send("PUT", "registrations/\(id)", headers: headers, body: AtomRegistration.requestBody(description), expect: [200, 201]) { result in
+        send("PUT", String.concatenating("registrations/", id), headers: headers, body: AtomRegistration.requestBody(description), expect: [200, 201]) { result in
             completion(result.flatMap { r in
                 AtomRegistration.parseEntry(r.body).map { ($0, r.status) }
                     .mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
@@ -276,7 +276,7 @@ public final class NotificationHubClient {
               body: [UInt8] = [], expect: [Int], _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
         var all = HTTPHeaders("Authorization", sasToken(), "x-ms-version", "2015-01")
         for (n, v) in headers { all.add(n, v) }
-        let request = HTTPRequest(method: method, authority: host, path: "/\(hubPath)/\(relative)",
+        let request = HTTPRequest(method: method, authority: host, path: String.concatenating("/", hubPath, "/", relative),
                                   query: (query.contains { $0.0 == "api-version" } ? [] : [("api-version", Self.apiVersion)]) + query
                                       + (enableTestSend ? [("test", "")] : []),
                                   headers: all, body: body)

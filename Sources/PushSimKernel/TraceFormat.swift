@@ -66,6 +66,13 @@ public enum TraceFormat {
     }
 }
 
+/// `s` as a JSON string literal (``appendJSONString(_:to:)``).
+package func jsonString(_ s: String) -> String {
+    var out = ""
+    appendJSONString(s, to: &out)
+    return out
+}
+
 /// Appends `s` as a JSON string literal (quotes, backslash and control characters escaped).
 package func appendJSONString(_ s: String, to out: inout String) {
     out += "\""

@@ -211,9 +211,3 @@ public enum ScenarioRunner {
         }
     }
 }
-
-func jsonString(_ s: String) -> String {
-    var out = ""
-    appendJSONString(s, to: &out)
-    return out
-}

@@ -48,6 +48,10 @@ struct TraceTests {
         var out = ""
         appendJSONString("q\"b\\n\nr\rt\tz\u{0}\u{7}\u{1b}é", to: &out)
         #expect(out == #""q\"b\\n\nr\rt\tz\u0000\u0007\u001bé""#)
+        // The returning form agrees, with and without escapes.
+        #expect(jsonString("q\"b\\n\nr\rt\tz\u{0}\u{7}\u{1b}é") == out)
+        #expect(jsonString("plain-handle_0123456789abcdef") == #""plain-handle_0123456789abcdef""#)
+        #expect(jsonString("") == #""""#)
     }
 
     @Test func timelineLineFormat() {
