@@ -41,9 +41,9 @@ package enum ByteWord {
     }
 
     /// 0x80 in each byte of `word` that lies in `low...high`, 0 in the others (bytes and bounds
-    /// below 128): adding `128 - low`
-    /// sets a byte's high bit exactly when it is at least `low`, adding `127 - high` exactly when
-    /// it is above `high`; with no byte of 128 or more, neither sum carries into the next byte.
+    /// below 128): adding `128 - low` sets a byte's high bit exactly when it is at least `low`,
+    /// adding `127 - high` exactly when it is above `high`; with no byte of 128 or more, neither
+    /// sum carries into the next byte.
     @inlinable @inline(__always) static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
         (word &+ ones &* UInt64(128 - low)) & ~(word &+ ones &* UInt64(127 - high)) & highs
     }
