@@ -11,8 +11,10 @@
 #   PushSim, the tutorial's full path: registration-bench (release): N simulated devices install the
 #             app, log in and register through the tutorial backend and the hub, then each sends one
 #             targeted notification that is delivered to exactly one device (every layer, verified).
-# All figures are whole-run wall times (creating the simulation / the mock included).
-# Usage: tools/moto-compare.sh [--devices N] [--platforms ios,android,windows]
+# All figures are whole-run wall times (creating the simulation / the mock included), in rounds
+# (default 3) that each run moto and then both PushSim benchmarks; the ratios are given per round
+# and as their median.
+# Usage: tools/moto-compare.sh [--devices N] [--platforms ios,android,windows] [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,11 +22,13 @@ MOTO_VERSION="5.2.1"
 BOTO3_VERSION="1.40.76"
 DEVICES=10000
 PLATFORMS="ios,android,windows"
+ROUNDS=3
 while [ $# -gt 0 ]; do
     case "$1" in
         --devices) DEVICES="$2"; shift 2 ;;
         --platforms) PLATFORMS="$2"; shift 2 ;;
-        *) echo "usage: $0 [--devices N] [--platforms ios,android,windows]" >&2; exit 2 ;;
+        --rounds) ROUNDS="$2"; shift 2 ;;
+        *) echo "usage: $0 [--devices N] [--platforms ios,android,windows] [--rounds N]" >&2; exit 2 ;;
     esac
 done
 
@@ -41,25 +45,35 @@ echo "== building endpoint-bench and registration-bench (release, scratch path $
 swift build -c release --scratch-path "$SCRATCH" --product endpoint-bench 2>&1 | tail -1
 swift build -c release --scratch-path "$SCRATCH" --product registration-bench 2>&1 | tail -1
 
-echo "== moto: $DEVICES endpoints, one publish each"
-MOTO_OUT=$("$VENV/bin/python" tools/moto_workload.py --endpoints "$DEVICES")
-echo "$MOTO_OUT" | grep -v '^RESULT'
-echo "== PushSim, like for like: $DEVICES registrations through the hub SDK, one send each, delivered"
-ENDPOINT_OUT=$("$SCRATCH/release/endpoint-bench" --devices "$DEVICES" --platforms "$PLATFORMS" --reps 3)
-echo "$ENDPOINT_OUT" | grep -v '^RESULT'
-echo "== PushSim, the tutorial's full path: $DEVICES devices (install, login, register through the backend and the hub), one targeted send each"
-PUSHSIM_OUT=$("$SCRATCH/release/registration-bench" --devices "$DEVICES" --platforms "$PLATFORMS" --reps 3)
-echo "$PUSHSIM_OUT" | grep -v '^RESULT'
+# Rounds alternate moto and PushSim, so that each ratio compares runs made minutes apart: this
+# machine's speed moves from hour to hour, and moto's (Python) more than PushSim's.
+MOTO_ALL=(); ENDPOINT_ALL=(); PUSHSIM_ALL=()
+for round in $(seq 1 "$ROUNDS"); do
+    echo "== round $round of $ROUNDS"
+    echo "== moto: $DEVICES endpoints, one publish each"
+    MOTO_OUT=$("$VENV/bin/python" tools/moto_workload.py --endpoints "$DEVICES")
+    echo "$MOTO_OUT" | grep -v '^RESULT'
+    echo "== PushSim, like for like: $DEVICES registrations through the hub SDK, one send each, delivered"
+    ENDPOINT_OUT=$("$SCRATCH/release/endpoint-bench" --devices "$DEVICES" --platforms "$PLATFORMS" --reps 3)
+    echo "$ENDPOINT_OUT" | grep -v '^RESULT'
+    echo "== PushSim, the tutorial's full path: $DEVICES devices (install, login, register through the backend and the hub), one targeted send each"
+    PUSHSIM_OUT=$("$SCRATCH/release/registration-bench" --devices "$DEVICES" --platforms "$PLATFORMS" --reps 3)
+    echo "$PUSHSIM_OUT" | grep -v '^RESULT'
+    MOTO_ALL+=("$(echo "$MOTO_OUT" | sed -n 's/^RESULT .*seconds=\([0-9.]*\).*/\1/p')")
+    ENDPOINT_ALL+=("$(echo "$ENDPOINT_OUT" | sed -n 's/^RESULT .*whole_s=\([0-9.]*\).*/\1/p')")
+    PUSHSIM_ALL+=("$(echo "$PUSHSIM_OUT" | sed -n 's/^RESULT .*whole_s=\([0-9.]*\).*/\1/p')")
+done
 
-MOTO_S=$(echo "$MOTO_OUT" | sed -n 's/^RESULT .*seconds=\([0-9.]*\).*/\1/p')
-ENDPOINT_S=$(echo "$ENDPOINT_OUT" | sed -n 's/^RESULT .*whole_s=\([0-9.]*\).*/\1/p')
-PUSHSIM_S=$(echo "$PUSHSIM_OUT" | sed -n 's/^RESULT .*whole_s=\([0-9.]*\).*/\1/p')
-python3 - "$DEVICES" "$MOTO_S" "$ENDPOINT_S" "$PUSHSIM_S" <<'PY'
-import sys
-n, moto, endpoint, pushsim = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-print("== side by side, %d devices / endpoints, one message each" % n)
-print("moto (in-process SNS):            %8.3f s  %8.2f µs per endpoint" % (moto, moto * 1e6 / n))
-print("PushSim, like for like (hub SDK): %8.3f s  %8.2f µs per endpoint: %.0f× faster than moto" % (endpoint, endpoint * 1e6 / n, moto / endpoint))
-print("PushSim, the tutorial's path:     %8.3f s  %8.2f µs per device:   %.0f× faster than moto" % (pushsim, pushsim * 1e6 / n, moto / pushsim))
+python3 - "$DEVICES" "${MOTO_ALL[*]}" "${ENDPOINT_ALL[*]}" "${PUSHSIM_ALL[*]}" <<'PY'
+import statistics, sys
+n = int(sys.argv[1])
+moto, endpoint, pushsim = ([float(x) for x in a.split()] for a in sys.argv[2:5])
+print("== side by side, %d devices / endpoints, one message each (PushSim: best of three reps in each round)" % n)
+for k, (m, e, p) in enumerate(zip(moto, endpoint, pushsim), 1):
+    print("round %d: moto %8.3f s; PushSim like for like %6.3f s (%4.0f×); the tutorial's path %6.3f s (%4.0f×)" % (k, m, e, m / e, p, m / p))
+like, path = [m / e for m, e in zip(moto, endpoint)], [m / p for m, p in zip(moto, pushsim)]
+print("moto (in-process SNS):            %8.3f s  %8.2f µs per endpoint (median of rounds)" % (statistics.median(moto), statistics.median(moto) * 1e6 / n))
+print("PushSim, like for like (hub SDK): %.0f× faster than moto (median of %d rounds; %.0f–%.0f×)" % (statistics.median(like), len(like), min(like), max(like)))
+print("PushSim, the tutorial's path:     %.0f× faster than moto (median of %d rounds; %.0f–%.0f×)" % (statistics.median(path), len(path), min(path), max(path)))
 print("(goal ≥ 150×)")
 PY
