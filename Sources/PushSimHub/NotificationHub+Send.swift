@@ -246,14 +246,12 @@ extension NotificationHub {
             }
             return sendWaitingCopies(world: world)
         }
-        if let template = t.template {
-            world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
-                         [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
-                          .attempt: .int(attempt), .template: .string(template.name ?? "(unnamed)")])
-        } else {
-            world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest,
-                         [.notification: .string(n.id), .registration: .string(t.label), .pns: .string(request.authority), .handle: .string(handleLabel(t.handle)),
-                          .attempt: .int(attempt)])
+        if world.isTracing(.hubPNSRequest) {
+            var fields = [TraceEvent.Field(.notification, .string(n.id)), TraceEvent.Field(.registration, .string(t.label)),
+                          TraceEvent.Field(.pns, .string(request.authority)), TraceEvent.Field(.handle, .string(handleLabel(t.handle))),
+                          TraceEvent.Field(.attempt, .int(Int64(attempt)))]
+            if let template = t.template { fields.append(TraceEvent.Field(.template, .string(template.name ?? "(unnamed)"))) }
+            world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest, fields: fields)
         }
         world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
     }

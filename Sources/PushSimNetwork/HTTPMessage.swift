@@ -101,13 +101,13 @@ public struct HTTPRequest: Sendable, Equatable {
         // Scanned as bytes in place: a hub sends to a million channel URIs.
         var url = url
         guard let (authority, path, query) = url.withUTF8({ bytes -> (String, String, [(String, String)])? in
-            guard let schemeEnd = firstIndex(of: schemeSeparator, in: bytes) else { return nil }
+            guard let schemeEnd = schemeSeparator.withUnsafeBufferPointer({ firstOffset(of: $0, in: bytes) }) else { return nil }
+            let raw = UnsafeRawBufferPointer(bytes)
             let hostStart = schemeEnd + 3
-            var hostEnd = hostStart
-            while hostEnd < bytes.count && bytes[hostEnd] != UInt8(ascii: "/") && bytes[hostEnd] != UInt8(ascii: "?") { hostEnd += 1 }
+            let hostEnd = ByteWord.firstOffset(ofEither: UInt8(ascii: "/"), UInt8(ascii: "?"), in: raw, from: hostStart, to: raw.count) ?? raw.count
             guard hostStart < hostEnd else { return nil }
             let (path, query) = splitTarget(bytes: UnsafeBufferPointer(rebasing: bytes[hostEnd...]))
-            return (text(UnsafeRawBufferPointer(bytes), hostStart, hostEnd), path.isEmpty ? "/" : path, query)
+            return (text(raw, hostStart, hostEnd), path.isEmpty ? "/" : path, query)
         }) else { return nil }
         self.init(method: method, authority: authority, path: path, query: query, headers: headers, body: body)
     }
@@ -203,15 +203,6 @@ private func text(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> 
 }
 
 private let schemeSeparator = Array("://".utf8)
-
-/// Where `needle` first starts in `bytes`.
-private func firstIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard bytes.count >= needle.count else { return nil }
-    for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] {
-        if (1..<needle.count).allSatisfy({ bytes[i + $0] == needle[$0] }) { return i }
-    }
-    return nil
-}
 
 /// ``percentDecode(_:)`` of `bytes[start..<end]`; text without `%` or `+` is taken as it is.
 private func percentDecode(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
