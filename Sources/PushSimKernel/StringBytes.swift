@@ -162,6 +162,49 @@ extension Array where Element == UInt8 {
     @inlinable public mutating func appendUTF8(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
     }
+
+    /// Appends `n` in decimal (a `-` first when negative), digit bytes written in place: no
+    /// string is made for them (an FCM message id holds a 13-digit time per copy sent).
+    public mutating func appendDecimal(_ n: Int) {
+        if n < 0 { append(UInt8(ascii: "-")) }
+        var digits = 1, rest = n.magnitude / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let start = count
+        append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        withUnsafeMutableBufferPointer { out in
+            var value = n.magnitude, i = start + digits - 1
+            while value > 0 {
+                out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+                i -= 1
+            }
+        }
+    }
+}
+
+extension String {
+    /// Whether the UTF-8 bytes hold a quote, a backslash or a control character (below 0x20): the
+    /// bytes a JSON string must escape. Runs of eight bytes of plain text are passed whole (tokens
+    /// of 150 bytes go into a JSON body per notification copy).
+    public var needsJSONEscape: Bool {
+        if let found = utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var i = 0
+            while i < raw.count {
+                i = ByteWord.skipPlainText(in: raw, from: i)
+                // A word holding a byte to look at (which may be only a non-ASCII one), or the tail.
+                let end = Swift.min(i + 8, raw.count)
+                while i < end {
+                    if Self.isJSONEscaped(raw[i]) { return true }
+                    i += 1
+                }
+            }
+            return false
+        }) { return found }
+        return utf8.contains(where: Self.isJSONEscaped)
+    }
+
+    private static func isJSONEscaped(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
 }
 
 extension String {

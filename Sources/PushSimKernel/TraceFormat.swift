@@ -77,7 +77,7 @@ package func jsonString(_ s: String) -> String {
 package func appendJSONString(_ s: String, to out: inout String) {
     out += "\""
     // Most strings (handles, ids) need no escape: append them whole.
-    if !s.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+    if !s.needsJSONEscape {
         out += s
         out += "\""
         return

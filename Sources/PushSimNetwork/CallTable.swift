@@ -33,10 +33,10 @@ struct CallTable {
         let slot: Int
         if let reused = free.popLast() {
             slot = Int(reused)
-            slots[slot] = call
+            slots[slot] = consume call
         } else {
             slot = slots.count
-            slots.append(call)
+            slots.append(consume call)
             generations.append(generationFloor)
         }
         live += 1

@@ -58,6 +58,32 @@ import PushSimKernel
         #expect(String.decimal(12, minimumDigits: 20, prefix: String(repeating: "p", count: 30)).utf8.count == 50)
     }
 
+    @Test func appendDecimalWritesWhatStringDoes() {
+        var random = SeededRandom(seed: 20261126)
+        let edges = [0, 1, 9, 10, 99, 100, -1, -10, 1_764_158_400_123, Int.max, Int.min, Int.min + 1]
+        for n in edges + (0..<2_000).map({ _ in Int(bitPattern: UInt(random.next())) >> random.int(below: 64) }) {
+            var bytes = Array("x:".utf8)
+            bytes.appendDecimal(n)
+            #expect(bytes == Array("x:\(n)".utf8), "\(n)")
+        }
+    }
+
+    /// Every byte value at every place of a string long enough to span several eight-byte words,
+    /// against the plain definition (a quote, a backslash or a byte below 0x20).
+    @Test func needsJSONEscapeAgreesWithThePlainTest() {
+        let plain = Array("token_ABC-xyz:0123456789.abcdef".utf8)   // 31 bytes
+        for b in 0...255 {
+            for at in 0..<plain.count {
+                var bytes = plain
+                bytes[at] = UInt8(b)
+                let text = String(decoding: bytes, as: UTF8.self)   // an invalid byte becomes U+FFFD (plain)
+                let expected = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+                #expect(text.needsJSONEscape == expected, "byte \(b) at \(at)")
+            }
+        }
+        #expect(!"".needsJSONEscape && !"é–ü".needsJSONEscape && "é\n".needsJSONEscape)
+    }
+
     /// The hash must not depend on the process (it is not seeded): pinned values (checked against an
     /// independent Python reference of the same steps) catch a change.
     @Test func stableHashIsPinnedAndSpreads() {

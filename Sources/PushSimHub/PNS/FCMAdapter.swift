@@ -73,7 +73,7 @@ enum FCMAdapter: PNSServiceAdapter {
         var body: [UInt8] = []
         body.reserveCapacity(bodyHead.count + token.utf8.count + tail.utf8.count + 8)
         body += bodyHead
-        if token.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if token.needsJSONEscape {
             var quoted = ""
             appendJSONString(token, to: &quoted)
             body.appendUTF8(quoted)

@@ -245,20 +245,20 @@ public final class FCMService: FakePushService, CallReceiver {
     /// FCM ids), and the success body naming it. Written as bytes straight into the body, and
     /// the name read back from it: a fan-out makes one per copy.
     private func successBody(project: String, milliseconds: Int64) -> (name: String, body: [UInt8]) {
-        guard !project.containsByte(where: Self.needsJSONEscape) else {
+        guard !project.needsJSONEscape else {
             return Self.successBody(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
         }
         var body: [UInt8] = []
         body.reserveCapacity(Self.bodyHead.count + project.utf8.count + Self.messagesInfix.count + 40)
         body += Self.bodyHead
-        body += project.utf8
+        body.appendUTF8(project)
         body += Self.messagesInfix
-        body += "0:".utf8
-        body.appendUTF8(String.decimal(Int(milliseconds)))   // 13 digits: a small string, no allocation
+        body.appendDecimal(Int(milliseconds))
         body.append(UInt8(ascii: "%"))
         random.appendHex(bytes: 8, to: &body)
         let name = String(decoding: body[Self.nameStart...], as: UTF8.self)
-        body += "\"}".utf8
+        body.append(UInt8(ascii: "\""))
+        body.append(UInt8(ascii: "}"))
         return (name, body)
     }
 
@@ -274,8 +274,7 @@ public final class FCMService: FakePushService, CallReceiver {
     private static let bodyHead = Array(#"{"name":"projects/"#.utf8)
     /// Where the name starts in the body (after `{"name":"`).
     private static let nameStart = #"{"name":""#.utf8.count
-    private static let messagesInfix = Array("/messages/".utf8)
-    private static func needsJSONEscape(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
+    private static let messagesInfix = Array("/messages/0:".utf8)
 
     private static let jsonContentType: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
 
