@@ -155,13 +155,14 @@ private struct XMLScanner {
     mutating func parseEndTag() throws(XMLParseError) -> XMLElement? {
         let start = i
         i += 2
-        let name = try parseName("an element name after '</'")
+        // The name is compared in place with the start tag's: a string is made only for an error.
+        let name = try scanName("an element name after '</'")
         skipSpaces()
-        guard byte(at: i) == UInt8(ascii: ">") else { throw fail("expected '>' to close end tag </\(name)>, found \(found())") }
+        guard byte(at: i) == UInt8(ascii: ">") else { throw fail("expected '>' to close end tag </\(string(name))>, found \(found())") }
         i += 1
         let open = stack.removeLast()
-        guard open.element.name.sameBytes(as: name) else {
-            throw fail("end tag </\(name)> does not match start tag <\(open.element.name)> opened at \(place(open.offset))", at: start)
+        guard open.element.name.utf8.count == name.count, sameBytes(open.element.name, name) else {
+            throw fail("end tag </\(string(name))> does not match start tag <\(open.element.name)> opened at \(place(open.offset))", at: start)
         }
         return attach(open.element)
     }
@@ -298,11 +299,23 @@ private struct XMLScanner {
     }
 
     /// A name: ASCII letters, `_`, `:` or any non-ASCII character, then also digits, `-`, `.`.
-    mutating func parseName(_ what: String) throws(XMLParseError) -> String {
+    mutating func parseName(_ what: String) throws(XMLParseError) -> String { string(try scanName(what)) }
+
+    /// Passes over a name and returns where it lies (``parseName(_:)`` without making the string).
+    mutating func scanName(_ what: String) throws(XMLParseError) -> Range<Int> {
         let start = i
         guard isNameStart(byte(at: i)) else { throw fail("expected \(what), found \(found())") }
         while i < bytes.count, isNameChar(bytes[i]) { i += 1 }
-        return string(start..<i)
+        return start..<i
+    }
+
+    /// Whether `text`'s UTF-8 bytes are the input's bytes in `range` (of the same length).
+    func sameBytes(_ text: String, _ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { input in
+            text.utf8.withContiguousStorageIfAvailable { t in
+                range.isEmpty || bytesEqual(input.baseAddress! + range.lowerBound, t.baseAddress!, count: range.count)
+            } ?? text.utf8.elementsEqual(input[range])
+        }
     }
 
     /// The input bytes in `range` as a string (valid UTF-8: ``checkCharacters()`` passed).
