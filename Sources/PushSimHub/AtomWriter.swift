@@ -15,18 +15,16 @@ struct AtomWriter {
     init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
 
     /// Appends markup as it is.
-    mutating func raw(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
+    mutating func raw(_ text: String) { bytes.appendUTF8(text) }
 
     /// Appends markup already written as bytes.
     mutating func raw(_ markup: [UInt8]) { bytes.append(contentsOf: markup) }
 
     /// Appends `text` escaped for element content or, with `attribute`, a `"`-quoted value.
     mutating func escaped(_ text: String, attribute: Bool = false) {
-        var text = text
-        text.withUTF8 { XMLEscaping.append($0, to: &bytes, attribute: attribute) }
+        if text.utf8.withContiguousStorageIfAvailable({ XMLEscaping.append($0, to: &bytes, attribute: attribute) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { XMLEscaping.append($0, to: &bytes, attribute: attribute) }
+        }
     }
 
     /// `<name>text</name>`, the text escaped.
@@ -35,9 +33,7 @@ struct AtomWriter {
         raw(name)
         bytes.append(UInt8(ascii: ">"))
         escaped(text)
-        bytes.append(contentsOf: "</".utf8)
-        raw(name)
-        bytes.append(UInt8(ascii: ">"))
+        close(name)
     }
 
     /// `<name a="v" …>` (the element must get children, then ``close(_:)``).
@@ -47,7 +43,8 @@ struct AtomWriter {
         for (n, v) in attributes {
             bytes.append(UInt8(ascii: " "))
             raw(n)
-            bytes.append(contentsOf: "=\"".utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: "\""))
             escaped(v, attribute: true)
             bytes.append(UInt8(ascii: "\""))
         }
@@ -56,7 +53,8 @@ struct AtomWriter {
 
     /// `</name>`
     mutating func close(_ name: String) {
-        bytes.append(contentsOf: "</".utf8)
+        bytes.append(UInt8(ascii: "<"))
+        bytes.append(UInt8(ascii: "/"))
         raw(name)
         bytes.append(UInt8(ascii: ">"))
     }

@@ -93,12 +93,15 @@ public final class NotificationHub: Host, CallReceiver {
     /// tag and for all registrations read unfiltered, Listen for the rest, which includes reading
     /// the registrations of one handle with `$filter`).
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
-        let segments = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false).map { Array($0.dropFirst()) }
-            ?? request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        guard segments.first == configuration.hubName else {
-            return fail(404, "The messaging entity '\(segments.first ?? "")' could not be found.", exchange, world)
+        // The segments after the hub's name; the empty one before the first `/` and the hub's name
+        // are taken off in place (copying the rest into new arrays cost more than the split).
+        var rest = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false)
+            ?? request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if !rest.isEmpty { rest.removeFirst() }
+        guard rest.first == configuration.hubName else {
+            return fail(404, "The messaging entity '\(rest.first ?? "")' could not be found.", exchange, world)
         }
-        let rest = Array(segments.dropFirst())
+        rest.removeFirst()
         guard request.queryValue("api-version") != nil else {
             return fail(400, "The api-version query parameter is required.", exchange, world)
         }

@@ -92,7 +92,7 @@ extension NotificationHubClient {
             .init(headers: [.init("Content-Type", payload.contentType), .init("Content-Disposition", "inline; name=notification")],
                   body: Array(payload.body.utf8)),
             .init(headers: [.init("Content-Type", "application/json; charset=utf-8"), .init("Content-Disposition", "inline; name=devices")],
-                  body: Array(JSONValue.array(deviceHandles.map { .string($0) }).serialized().utf8)),
+                  body: JSONValue.array(deviceHandles.map { .string($0) }).serializedBytes()),
         ])
         let headers = payload.requestHeaders.filter { $0.0 != "Content-Type" } + [("Content-Type", body.contentType)]
         send("POST", "messages/$batch", query: [("direct", "")], headers: headers, body: body.bytes, expect: 201) { [self] result in

@@ -222,7 +222,11 @@ public final class NotificationHubClient {
 
     private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, expression: String?,
                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        var headers = [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + extra
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(3 + extra.count)
+        headers.append(("ServiceBusNotification-Format", format))
+        headers.append(("Content-Type", contentType))
+        headers += extra
         if let expression { headers.append(("ServiceBusNotification-Tags", expression)) }
         send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: Self.sendSuccess) { [self] result in
             completion(result.flatMap { outcome(of: $0) })
@@ -274,12 +278,18 @@ public final class NotificationHubClient {
     /// As above, any status of `expect` being success.
     func send(_ method: String, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
               body: [UInt8] = [], expect: [Int], _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
-        var all = HTTPHeaders("Authorization", sasToken(), "x-ms-version", "2015-01")
+        // Headers and query items are collected into arrays made once at their final size.
+        var all = HTTPHeaders(minimumCapacity: 2 + headers.count)
+        all.add("Authorization", sasToken())
+        all.add("x-ms-version", "2015-01")
         for (n, v) in headers { all.add(n, v) }
+        var items: [(String, String)] = []
+        items.reserveCapacity(query.count + 2)
+        if !query.contains(where: { $0.0 == "api-version" }) { items.append(("api-version", Self.apiVersion)) }
+        items += query
+        if enableTestSend { items.append(("test", "")) }
         let request = HTTPRequest(method: method, authority: host, path: String.concatenating("/", hubPath, "/", relative),
-                                  query: (query.contains { $0.0 == "api-version" } ? [] : [("api-version", Self.apiVersion)]) + query
-                                      + (enableTestSend ? [("test", "")] : []),
-                                  headers: all, body: body)
+                                  query: items, headers: all, body: body)
         // The SDK's default operation timeout is 60 s (NH-DOTNET).
         world.call(request, from: caller, timeout: .seconds(60)) { result in
             if let r = result.response, expect.contains(r.status) { completion(.success(r)) } else { completion(.failure(HubError(result))) }

@@ -68,8 +68,8 @@ package struct DeviceRegisterRequest: Sendable, Equatable {
 
     /// The JSON body, keys sorted: `{"app":…,"environment":…,"install":…}`.
     public var body: [UInt8] {
-        Array(JSONValue.object([("app", .string(app)), ("environment", .string(environment)),
-                                ("install", .number(JSONNumber(Int64(install))))]).serialized().utf8)
+        JSONValue.object([("app", .string(app)), ("environment", .string(environment)),
+                          ("install", .number(JSONNumber(Int64(install))))]).serializedBytes()
     }
 }
 

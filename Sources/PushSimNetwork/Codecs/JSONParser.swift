@@ -59,6 +59,13 @@ private struct JSONScanner {
         var items: [JSONValue] = []
         var members: [(String, JSONValue)] = []
         var key = ""
+
+        /// A container known to hold at least one value: room for four is made at once (most
+        /// hold one to four), where growing one value at a time reallocated about twice.
+        init(isObject: Bool) {
+            self.isObject = isObject
+            if isObject { members.reserveCapacity(4) } else { items.reserveCapacity(4) }
+        }
     }
 
     let bytes: [UInt8]

@@ -156,7 +156,12 @@ private struct JSONWriter {
     let sortKeys: Bool
     var out: [UInt8] = []
 
-    init(sortKeys: Bool) { self.sortKeys = sortKeys }
+    /// Room for 64 bytes is made at once: most documents written per message are small, and
+    /// growing from empty reallocated them several times.
+    init(sortKeys: Bool) {
+        self.sortKeys = sortKeys
+        out.reserveCapacity(64)
+    }
 
     mutating func write(_ value: JSONValue) {
         switch value {
