@@ -29,10 +29,13 @@ enum TutorialAuthentication {
         guard let bytes = fromBase64String(header.dropFirst("Basic ".count)) else {
             return .exception("FormatException: the credentials are not valid base64")
         }
-        let pair = String(decoding: bytes, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
-        // `Split(':')[1]` throws IndexOutOfRangeException when there is no colon.
-        guard pair.count >= 2 else { return .exception("IndexOutOfRangeException: no ':' in the credentials") }
-        let user = String(pair[0]), password = String(pair[1])
+        // `Split(':')[1]` throws IndexOutOfRangeException when there is no colon. The pieces are cut
+        // at the colon's byte, which is never part of another character's UTF-8, so each piece is
+        // what splitting the decoded text gives.
+        let colon = UInt8(ascii: ":")
+        guard let first = bytes.firstIndex(of: colon) else { return .exception("IndexOutOfRangeException: no ':' in the credentials") }
+        let second = bytes[(first + 1)...].firstIndex(of: colon) ?? bytes.endIndex
+        let user = String(decoding: bytes[..<first], as: UTF8.self), password = String(decoding: bytes[(first + 1)..<second], as: UTF8.self)
         return user == password ? .user(user) : .forbidden
     }
 }

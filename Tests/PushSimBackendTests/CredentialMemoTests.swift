@@ -16,6 +16,21 @@ struct CredentialMemoTests {
         }
     }
 
+    /// `Split(':')` cuts at every colon, as .NET's does, even one a combining mark follows (which
+    /// Swift's `split` on characters would not cut at); `[1]` is the piece between the first two.
+    @Test func credentialsSplitAtEveryColonAsDotNetDoes() {
+        func outcome(_ credentials: String) -> TutorialAuthentication.Outcome {
+            TutorialAuthentication.authenticate(header: "Basic " + Base64.encode(Array(credentials.utf8)))
+        }
+        #expect(outcome("bob:bob") == .user("bob"))
+        #expect(outcome("bob:bob:extra") == .user("bob"))
+        #expect(outcome("::") == .user(""))
+        #expect(outcome("bob:\u{301}bob") == .forbidden)   // the password is "\u{301}bob"
+        #expect(outcome("\u{301}:\u{301}") == .user("\u{301}"))
+        #expect(outcome("bob") == .exception("IndexOutOfRangeException: no ':' in the credentials"))
+        #expect(TutorialAuthentication.authenticate(header: "Basic " + Base64.encode([0x62, 0xE2, 0x3A, 0x62, 0xE2])) == .user("b\u{FFFD}"))
+    }
+
     @Test func memoizedOutcomeIsTheHandlersOutcome() {
         var memo = CredentialMemo<TutorialAuthentication.Outcome>()
         let headers = Self.samples.map { "Basic " + $0 } + ["basic dTE6dTE=", "Bearer x", "BASIC dTE6dTE=", "Basic", "Basic  dTE6dTE="]
