@@ -401,8 +401,8 @@ public final class World {
     private func resolve(_ name: String) -> (host: Host, primary: String)? {
         if let known = recentNames.find(name) { return known }
         // Registered names never contain `#`, so a sub-address skips the full-name lookup.
-        if let mark = name.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            let hostName = String(name[..<mark])
+        if let mark = name.byteOffset(of: UInt8(ascii: "#")) {
+            let hostName = String(name.utf8.prefix(mark))!
             guard let address = addresses[hostName] else { return nil }
             recentNames.remember(hostName, host: address.host, primary: hostName, isPrefix: true)
             return (address.host, name)
