@@ -78,6 +78,22 @@ struct APNsErrorTests {
         #expect(r.headers["content-type"] == "application/json", sourceLocation: sourceLocation)
     }
 
+    /// The header lookup by length finds what comparing with every known name finds: each known
+    /// name in random letter case, names of the same lengths, and random names.
+    @Test func knownHeaderIndexAgreesWithComparingEveryName() {
+        var random = SeededRandom(seed: 20261128)
+        let known = APNsRequestCheck.knownHeaders
+        var names = known + ["content-type", "apns-ids", "apns-idx", "authorizatio", "apns-prioritx", "x-apns-topic", "", "apns-collapse-i"]
+        for _ in 0..<2_000 {
+            let base = random.pick(known)!
+            names.append(String(decoding: base.utf8.map { random.chance(Ratio(1, 2)) && $0 &- UInt8(ascii: "a") < 26 ? $0 & 0xDF : $0 }, as: UTF8.self))
+            names.append(random.string(count: base.utf8.count, from: "aeinoprstyz-ABC"))
+        }
+        for name in names {
+            #expect(APNsRequestCheck.knownHeaderIndex(name) == known.firstIndex(where: { sameFieldName($0, name) }), "\(name)")
+        }
+    }
+
     @Test func collapseIdOver64BytesIsBadCollapseId() {
         let bench = APNsBench()
         expectRejected(bench.send(headers: [("apns-collapse-id", filler(65))]), 400, "BadCollapseId")

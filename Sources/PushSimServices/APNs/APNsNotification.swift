@@ -29,6 +29,22 @@ enum APNsRequestCheck {
     static let knownHeaders = ["authorization", "apns-id", "apns-push-type", "apns-expiration", "apns-priority",
                                "apns-topic", "apns-collapse-id"]
 
+    /// The index in ``knownHeaders`` of header name `name` (any case), or nil. The name's length
+    /// picks the one or two candidates: a request's five or six headers were each compared with
+    /// up to seven names, on every notification copy.
+    static func knownHeaderIndex(_ name: String) -> Int? {
+        func candidate(_ i: Int) -> Int? { sameFieldName(knownHeaders[i], name) ? i : nil }
+        switch name.utf8.count {
+        case 7: return candidate(1)
+        case 10: return candidate(5)
+        case 13: return candidate(0) ?? candidate(4)
+        case 14: return candidate(2)
+        case 15: return candidate(3)
+        case 16: return candidate(6)
+        default: return nil
+        }
+    }
+
     /// `backgroundWithoutPriorityIs5`: ``APNsConfiguration/acceptsBackgroundPushWithoutPriority``.
     static func check(_ request: HTTPRequest, apnsID: String, backgroundWithoutPriorityIs5: Bool) -> Result<APNsNotification, APNsRejection> {
         // :method — only POST (A-RESP 405 MethodNotAllowed).
@@ -41,7 +57,7 @@ enum APNsRequestCheck {
         // One pass over the headers: each known one at most once, its value kept by index.
         var values = KnownHeaderValues()
         for field in request.headers {
-            guard let i = knownHeaders.firstIndex(where: { sameFieldName($0, field.name) }) else { continue }
+            guard let i = knownHeaderIndex(field.name) else { continue }
             if values[i] != nil { return .failure(.duplicateHeaders) }
             values[i] = field.value
         }
