@@ -120,7 +120,7 @@ public final class World {
 
     /// Whether `name` is on the network (see ``setOnline(_:_:)``): a name never taken offline,
     /// unknown ones included, is. A sub-address (`fleet#12`) is on or off by itself, whatever its host is.
-    public func isOnline(_ name: String) -> Bool { !offline.contains(addresses[name]?.primary ?? name) }
+    public func isOnline(_ name: String) -> Bool { offline.isEmpty || !offline.contains(addresses[name]?.primary ?? name) }
 
     /// Takes a host off the network (calls to it are refused, calls from it fail) or back on.
     public func setOnline(_ name: String, _ online: Bool) {
