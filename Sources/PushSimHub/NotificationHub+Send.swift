@@ -147,7 +147,8 @@ extension NotificationHub {
             }
             properties = TemplateProperties(members.map { ($0.0, $0.1.stringValue ?? "\($0.1)") })
         }
-        let forwarded = request.headers.fields.filter { Self.isForwardedToPNS($0.name) }.map { ($0.name, $0.value) }
+        var forwarded: [(String, String)] = []
+        for field in request.headers where Self.isForwardedToPNS(field.name) { forwarded.append((field.name, field.value)) }
         return .success(SendRequest(format: format, platform: platform, expression: expression, payload: request.body,
                                     forwarded: forwarded, fcmMessageTail: fcmMessageTail, properties: properties))
     }
