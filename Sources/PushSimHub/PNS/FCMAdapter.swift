@@ -27,7 +27,9 @@ enum FCMAdapter: PNSServiceAdapter {
     /// `"data":{…},…`: the `message` members other than `token`, or nil without a `message` object.
     static func messageTail(_ body: [UInt8]) -> String? {
         guard let json = try? JSONParser.parse(body), let members = json["message"]?.objectMembers else { return nil }
-        return String(JSONValue.object(members.filter { $0.0 != "token" }).serialized().dropFirst().dropLast())
+        // The object's text without its braces, cut as bytes (cutting characters off a String walks it twice).
+        let object = JSONValue.object(members.filter { $0.0 != "token" }).serializedBytes()
+        return String(decoding: object[1..<(object.count - 1)], as: UTF8.self)
     }
 
     /// The cached access token; none cached: fetch one. No credentials: none needed (the request
