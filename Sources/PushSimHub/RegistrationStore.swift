@@ -207,6 +207,13 @@ struct RegistrationStore {
         matchingNumbers(expression, platform: platform, now: now, template: template).map { registration(Int($0)) }
     }
 
+    /// ``matchingNumbers(_:platform:now:template:)`` for a store held in a class (the hub's), read
+    /// in place instead of copied, for the reason ``SendTargets/readInPlace(_:)`` gives. Nothing is changed.
+    mutating func matchingNumbersReadInPlace(_ expression: TagExpression?, platform: RegistrationPlatform, now: VirtualTime,
+                                             template: Bool? = nil) -> [Int32] {
+        matchingNumbers(expression, platform: platform, now: now, template: template)
+    }
+
     /// The numbers of the registrations `matching` returns. Candidates are read in place
     /// (member by member), never copied whole: routing a million registrations stays cheap.
     func matchingNumbers(_ expression: TagExpression?, platform: RegistrationPlatform, now: VirtualTime,

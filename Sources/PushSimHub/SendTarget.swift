@@ -48,10 +48,10 @@ extension NotificationHub {
     func targets(native platform: RegistrationPlatform?, expression: TagExpression?, now: VirtualTime) -> SendTargets {
         let numbers: [Int32]
         if let platform {
-            numbers = store.matchingNumbers(expression, platform: platform, now: now, template: false)
+            numbers = store.matchingNumbersReadInPlace(expression, platform: platform, now: now, template: false)
         } else {
             numbers = RegistrationPlatform.allCases.filter { !$0.isRetired }
-                .flatMap { store.matchingNumbers(expression, platform: $0, now: now, template: true) }
+                .flatMap { store.matchingNumbersReadInPlace(expression, platform: $0, now: now, template: true) }
                 .sorted()
         }
         var others: [SendTarget] = []
