@@ -83,24 +83,37 @@ extension String {
     /// (`reg-000042`), written in one go: ids built once per notification copy stay cheap.
     public static func decimal(_ n: Int, minimumDigits: Int = 1, prefix: String = "") -> String {
         guard n >= 0 else { return prefix + String(n) }
-        var digits = 1, rest = n / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        let width = Swift.max(digits, minimumDigits)
+        let width = Swift.max(decimalDigitCount(n.magnitude), minimumDigits)
         var prefix = prefix
         return prefix.withUTF8 { head in
             String(unsafeUninitializedCapacity: head.count + width) { out in
                 if let base = head.baseAddress { out.baseAddress!.update(from: base, count: head.count) }
-                var value = n, i = head.count + width - 1
-                while i >= head.count {
-                    out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                    value /= 10
-                    i -= 1
-                }
+                writeDecimal(n.magnitude, width: width, into: out, at: head.count)
                 return head.count + width
             }
         }
     }
+}
 
+/// How many decimal digits `v` has (1 for 0).
+private func decimalDigitCount(_ v: UInt) -> Int {
+    var digits = 1, rest = v / 10
+    while rest > 0 { digits += 1; rest /= 10 }
+    return digits
+}
+
+/// Writes `v` in decimal into `out[start..<start + width]`, zero-padded on the left (`width` is at
+/// least its digit count).
+private func writeDecimal(_ v: UInt, width: Int, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    var value = v, i = start + width - 1
+    while i >= start {
+        out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+        value /= 10
+        i -= 1
+    }
+}
+
+extension String {
     /// A hash of the UTF-8 bytes that is the same in every process (`hashValue` is reseeded per
     /// process) and costs a few instructions per 8 bytes where `hashValue` (SipHash) costs ~15 per
     /// byte: for tables that look up a handle per notification copy. Not resistant to chosen keys;
@@ -167,18 +180,9 @@ extension Array where Element == UInt8 {
     /// string is made for them (an FCM message id holds a 13-digit time per copy sent).
     public mutating func appendDecimal(_ n: Int) {
         if n < 0 { append(UInt8(ascii: "-")) }
-        var digits = 1, rest = n.magnitude / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        let start = count
+        let digits = decimalDigitCount(n.magnitude), start = count
         append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        withUnsafeMutableBufferPointer { out in
-            var value = n.magnitude, i = start + digits - 1
-            while value > 0 {
-                out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                value /= 10
-                i -= 1
-            }
-        }
+        withUnsafeMutableBufferPointer { writeDecimal(n.magnitude, width: digits, into: $0, at: start) }
     }
 }
 
@@ -195,16 +199,14 @@ extension String {
                 // A word holding a byte to look at (which may be only a non-ASCII one), or the tail.
                 let end = Swift.min(i + 8, raw.count)
                 while i < end {
-                    if Self.isJSONEscaped(raw[i]) { return true }
+                    if raw[i].isJSONEscaped { return true }
                     i += 1
                 }
             }
             return false
         }) { return found }
-        return utf8.contains(where: Self.isJSONEscaped)
+        return utf8.contains(where: \.isJSONEscaped)
     }
-
-    private static func isJSONEscaped(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
 }
 
 extension String {
@@ -287,6 +289,9 @@ extension String {
 }
 
 extension UInt8 {
+    /// A quote, a backslash or a control character (below 0x20): the bytes a JSON string must escape.
+    @inlinable package var isJSONEscaped: Bool { self < 0x20 || self == UInt8(ascii: "\"") || self == UInt8(ascii: "\\") }
+
     /// `A`–`Z` mapped to `a`–`z`; every other byte as it is.
     @inlinable public var asciiLowercased: UInt8 { self &- UInt8(ascii: "A") < 26 ? self | 0x20 : self }
 

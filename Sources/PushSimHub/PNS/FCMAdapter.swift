@@ -76,9 +76,7 @@ enum FCMAdapter: PNSServiceAdapter {
         body.reserveCapacity(bodyHead.count + token.utf8.count + tail.utf8.count + 8)
         body += bodyHead
         if token.needsJSONEscape {
-            var quoted = ""
-            appendJSONString(token, to: &quoted)
-            body.appendUTF8(quoted)
+            body.appendUTF8(jsonString(token))
         } else { // tokens need no escapes: bytes as they are
             body.append(UInt8(ascii: "\""))
             body.appendUTF8(token)

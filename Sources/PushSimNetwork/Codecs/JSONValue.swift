@@ -214,7 +214,7 @@ private struct JSONWriter {
                     guard k < bytes.count else { break }
                 }
                 let b = bytes[k]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { k += 1; continue }
+                guard b.isJSONEscaped else { k += 1; continue }
                 if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k])) }
                 k += 1
                 run = k

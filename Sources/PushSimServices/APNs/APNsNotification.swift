@@ -31,7 +31,8 @@ enum APNsRequestCheck {
 
     /// The index in ``knownHeaders`` of header name `name` (any case), or nil. The name's length
     /// picks the one or two candidates: a request's five or six headers were each compared with
-    /// up to seven names, on every notification copy.
+    /// up to seven names, on every notification copy. (A table derived from ``knownHeaders`` at run
+    /// time cost 0.3% of a broadcast more; a test holds this switch to the array.)
     static func knownHeaderIndex(_ name: String) -> Int? {
         func candidate(_ i: Int) -> Int? { sameFieldName(knownHeaders[i], name) ? i : nil }
         switch name.utf8.count {
