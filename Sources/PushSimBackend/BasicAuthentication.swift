@@ -36,7 +36,9 @@ enum TutorialAuthentication {
         guard let first = bytes.firstIndex(of: colon) else { return .exception("IndexOutOfRangeException: no ':' in the credentials") }
         let second = bytes[(first + 1)...].firstIndex(of: colon) ?? bytes.endIndex
         let user = String(decoding: bytes[..<first], as: UTF8.self), password = String(decoding: bytes[(first + 1)..<second], as: UTF8.self)
-        return user == password ? .user(user) : .forbidden
+        // C#'s `==` on strings is ordinal (code unit by code unit): `é` and `e` + U+0301 differ,
+        // where Swift's `==` would call them equal.
+        return user.sameBytes(as: password) ? .user(user) : .forbidden
     }
 }
 

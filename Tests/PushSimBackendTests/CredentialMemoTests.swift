@@ -28,6 +28,8 @@ struct CredentialMemoTests {
         #expect(outcome("bob:\u{301}bob") == .forbidden)   // the password is "\u{301}bob"
         #expect(outcome("\u{301}:\u{301}") == .user("\u{301}"))
         #expect(outcome("bob") == .exception("IndexOutOfRangeException: no ':' in the credentials"))
+        // Compared ordinally, as C#'s `==` compares: the same text in two Unicode forms differs.
+        #expect(outcome("\u{E9}:e\u{301}") == .forbidden)
         #expect(TutorialAuthentication.authenticate(header: "Basic " + Base64.encode([0x62, 0xE2, 0x3A, 0x62, 0xE2])) == .user("b\u{FFFD}"))
     }
 
