@@ -24,11 +24,45 @@ public struct NotificationPayload: Sendable {
         NotificationPayload(format: "fcmv1", body: json, contentType: "application/json;charset=utf-8", headers: [])
     }
 
-    /// Toast, tile or badge XML; `X-WNS-Type` is taken from the root element, as the SDK's
-    /// `WindowsNotification` does. Nil for other XML (the SDK throws `ArgumentException`).
+    /// Toast, tile, badge or raw XML; `X-WNS-Type` is taken from the root element, as the SDK's
+    /// `WindowsNotification` does (see ``wnsType(of:)``). Nil for other XML (the SDK throws
+    /// `ArgumentException`).
     public static func windows(_ xml: String) -> NotificationPayload? {
-        guard let root = (try? XMLDocumentParser.parse(xml))?.root.name, ["toast", "tile", "badge"].contains(root) else { return nil }
-        return NotificationPayload(format: "windows", body: xml, contentType: "application/xml", headers: [("X-WNS-Type", "wns/\(root)")])
+        guard let type = wnsType(of: xml) else { return nil }
+        return NotificationPayload(format: "windows", body: xml, contentType: "application/xml", headers: [("X-WNS-Type", type)])
+    }
+
+    /// The `X-WNS-Type` the SDK's `WindowsNotification` gives an XML payload, or nil where it
+    /// throws `ArgumentException` (NH-DOTNET `RegistrationSDKHelper.DetectWindowsTemplateRegistationType`):
+    /// the payload must be well-formed XML, and its root element's name one of the names of
+    /// the SDK's `WindowsTemplateBodyType` (`Toast`, `Tile`, `Badge`, `Raw`) as .NET's
+    /// `Enum.TryParse(name, ignoreCase: true)` reads it. That comparison is ordinal and ignores
+    /// case by each character's invariant upper case, so `<Toast>` and `<TILE>` pass too, and
+    /// so do the two non-ASCII letters whose upper case is an ASCII one: dotless `ı` (`<tıle>`)
+    /// and long `ſ` (`<toaſt>`). A `raw` root gets `wns/raw` with the XML content type, as in
+    /// the SDK.
+    ///
+    /// Not imitated: the SDK also re-serializes the document and puts
+    /// `<?xml version="1.0" encoding="utf-16"?>` before it when it has no declaration
+    /// (`AddDeclarationToXml`); PushSim sends the payload as given.
+    public static func wnsType(of xml: String) -> String? {
+        guard let root = (try? XMLDocumentParser.parse(xml))?.root.name else { return nil }
+        var upper = ""
+        for scalar in root.unicodeScalars {
+            switch scalar {
+            case "a"..."z": upper.unicodeScalars.append(Unicode.Scalar(scalar.value - 0x20)!)
+            case "\u{0131}": upper += "I"
+            case "\u{017F}": upper += "S"
+            default: upper.unicodeScalars.append(scalar)
+            }
+        }
+        switch upper {
+        case "TOAST": return "wns/toast"
+        case "TILE": return "wns/tile"
+        case "BADGE": return "wns/badge"
+        case "RAW": return "wns/raw"
+        default: return nil
+        }
     }
 
     /// A native payload for a format with no typed payload above (a push service the SDK does not

@@ -171,23 +171,21 @@ public final class NotificationHubClient {
         sendNative(format: "fcmv1", contentType: "application/json;charset=utf-8", extra: [], payload: payload, tags: tags, completion)
     }
 
-    /// Native WNS send. Like the SDK's `WindowsNotification` (NH-DOTNET,
-    /// `DetectWindowsTemplateRegistationType`), the `X-WNS-Type` is taken from the payload's root
-    /// element (`toast`, `tile`, `badge`); a payload that is not such XML makes the SDK throw
-    /// `ArgumentException` before any request is sent.
+    /// Native WNS send. Like the SDK's `WindowsNotification`, the `X-WNS-Type` is taken from the
+    /// payload's root element (``NotificationPayload/wnsType(of:)``); a payload that is not
+    /// toast, tile, badge or raw XML makes the SDK throw `ArgumentException` before any request
+    /// is sent.
     public func sendWindowsNativeNotification(_ payload: String, tags: [String],
                                               _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        guard let root = (try? XMLDocumentParser.parse(payload))?.root.name, ["toast", "tile", "badge"].contains(root) else {
-            world.record(layer: "hub-client", host: caller, kind: .sdkArgumentException,
-                         [.why: "the Windows payload is not toast, tile or badge XML"])
-            world.schedule(after: .zero) {
-                completion(.failure(HubError(kind: .argument, status: nil,
-                                             detail: "The payload is not a valid toast, tile or badge notification.")))
-            }
-            return
-        }
-        sendNative(format: "windows", contentType: "application/xml", extra: [("X-WNS-Type", "wns/\(root)")],
-                   payload: payload, tags: tags, completion)
+        guard let type = NotificationPayload.wnsType(of: payload) else { return refuseWindowsPayload(completion) }
+        sendNative(format: "windows", contentType: "application/xml", extra: [("X-WNS-Type", type)], payload: payload, tags: tags, completion)
+    }
+
+    /// The SDK's `ArgumentException` for a Windows payload ``NotificationPayload/wnsType(of:)`` refuses.
+    private func refuseWindowsPayload(_ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        world.record(layer: "hub-client", host: caller, kind: .sdkArgumentException,
+                     [.why: "the Windows payload is not toast, tile, badge or raw XML"])
+        refuse("The payload is not a valid toast, tile, badge or raw notification.", completion)
     }
 
     /// Fails `completion` on the next turn, the way the SDK throws before sending anything.
@@ -202,13 +200,8 @@ public final class NotificationHubClient {
         var extra: [(String, String)] = []
         var contentType = "application/json;charset=utf-8"
         if format == "windows" {
-            guard let root = (try? XMLDocumentParser.parse(payload))?.root.name, ["toast", "tile", "badge"].contains(root) else {
-                world.schedule(after: .zero) {
-                    completion(.failure(HubError(kind: .argument, status: nil, detail: "The payload is not a valid toast, tile or badge notification.")))
-                }
-                return
-            }
-            extra = [("X-WNS-Type", "wns/\(root)")]
+            guard let type = NotificationPayload.wnsType(of: payload) else { return refuseWindowsPayload(completion) }
+            extra = [("X-WNS-Type", type)]
             contentType = "application/xml"
         }
         sendNative(format: format, contentType: contentType, extra: extra, payload: payload, expression: tagExpression, completion)

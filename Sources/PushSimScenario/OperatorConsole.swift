@@ -37,7 +37,7 @@ public final class OperatorConsole: Host {
 
     /// The hub payload for a format, with `headers` added: the SDK's typed payload where it has one,
     /// else the body as given (``NotificationPayload/native(format:body:contentType:headers:)``).
-    /// Nil for Windows XML that is not a toast, tile or badge, which the SDK refuses and
+    /// Nil for Windows XML that is not a toast, tile, badge or raw, which the SDK refuses and
     /// ``send(format:payload:tagExpression:headers:)`` then sends as it is.
     static func payload(_ format: String, _ body: String, headers: [(String, String)] = []) -> NotificationPayload? {
         var payload: NotificationPayload?
@@ -55,7 +55,7 @@ public final class OperatorConsole: Host {
     public func schedule(format: String, payload: String, at time: VirtualTime, tagExpression: String?, headers: [(String, String)] = []) {
         world.record(layer: "operator", host: Self.name, kind: .operatorSchedule, [.format: .string(format), .at: "\(time)"])
         let sentAt = world.now
-        guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
+        guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile, badge or raw XML") }
         hub.scheduleNotification(p, at: time, tagExpression: tagExpression) { [self] result in
             switch result {
             case .success(let s): scheduled.append(s.scheduledNotificationID); record(sentAt, 201, nil)
@@ -83,7 +83,7 @@ public final class OperatorConsole: Host {
     public func testSend(format: String, payload: String, tagExpression: String?, headers: [(String, String)] = []) {
         world.record(layer: "operator", host: Self.name, kind: .operatorTestSend, [.format: .string(format)])
         let sentAt = world.now
-        guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile or badge XML") }
+        guard let p = Self.payload(format, payload, headers: headers) else { return record(sentAt, nil, "the payload is not toast, tile, badge or raw XML") }
         testHub.sendNotification(p, tagExpression: tagExpression) { [self] result in
             switch result {
             case .success(let outcome):
@@ -117,7 +117,7 @@ public final class OperatorConsole: Host {
             world.record(layer: "operator", host: Self.name, kind: .operatorResult,
                          [.result: .string(status.map(String.init) ?? "no HTTP answer")])
         }
-        // XML that is not a toast, tile or badge has no payload: the native send refuses it, as the SDK does.
+        // XML that is not a toast, tile, badge or raw has no payload: the native send refuses it, as the SDK does.
         guard let p = Self.payload(format, payload, headers: headers) else {
             return hub.sendNativeNotification(format: format, payload: payload, tagExpression: tagExpression, completion)
         }

@@ -167,3 +167,53 @@ struct SendTests {
         #expect(android.pushes.isEmpty)
     }
 }
+
+/// The SDK's `WindowsNotification` takes `X-WNS-Type` from the root element's name as .NET's
+/// `Enum.TryParse(name, ignoreCase: true)` reads it against `Toast`, `Tile`, `Badge`, `Raw`.
+@Suite("SDK Windows payload type")
+struct WindowsPayloadTypeTests {
+    @Test(arguments: [
+        ("<toast><visual/></toast>", "wns/toast"), ("<tile/>", "wns/tile"), ("<badge value=\"1\"/>", "wns/badge"),
+        ("<raw>data</raw>", "wns/raw"),
+        // Ignoring case by invariant upper case, ordinally.
+        ("<Toast/>", "wns/toast"), ("<TILE/>", "wns/tile"), ("<bAdGe/>", "wns/badge"), ("<RAW/>", "wns/raw"),
+        // Dotless i and long s have ASCII upper cases.
+        ("<t\u{131}le/>", "wns/tile"), ("<toa\u{17F}t/>", "wns/toast"),
+    ])
+    func rootNamesTheSDKAccepts(payload: String, type: String) {
+        #expect(NotificationPayload.wnsType(of: payload) == type)
+        #expect(NotificationPayload.windows(payload)?.headers.first { $0.0 == "X-WNS-Type" }?.1 == type)
+    }
+
+    @Test(arguments: [
+        "<toasts/>", "<x:toast xmlns:x=\"urn:x\"/>", "<notification/>", "<toast>", "toast", "",
+        // The Kelvin sign is its own upper case; capital I with a dot is not I.
+        "<\u{212A}/>", "<t\u{130}le/>",
+    ])
+    func payloadsTheSDKRefuses(payload: String) {
+        #expect(NotificationPayload.wnsType(of: payload) == nil)
+        #expect(NotificationPayload.windows(payload) == nil)
+    }
+
+    @Test func aCapitalizedToastIsSentAsAToast() {
+        let w = HubWorld()
+        let pc = TestDevice.windows(w, "pc")
+        w.register(.windows, pc.handle ?? "", tags: ["sports"])
+        let toast = #"<Toast><visual><binding template="ToastGeneric"><text>Hello</text></binding></visual></Toast>"#
+        let outcome = w.wait { w.client.sendWindowsNativeNotification(toast, tags: ["sports"], $0) }
+        guard case .success? = outcome else { Issue.record("the SDK refused <Toast>: \(String(describing: outcome))"); return }
+        #expect(w.hubRequests(authority: "cloud.notify.windows.com").first?.request.headers["X-WNS-Type"] == "wns/toast")
+    }
+
+    @Test func aRawRootIsSentAsRaw() {
+        let w = HubWorld()
+        let pc = TestDevice.windows(w, "pc")
+        w.register(.windows, pc.handle ?? "", tags: ["sports"])
+        let outcome = w.wait { w.client.sendWindowsNativeNotification("<raw>count=3</raw>", tags: ["sports"], $0) }
+        guard case .success? = outcome else { Issue.record("the SDK refused <raw>: \(String(describing: outcome))"); return }
+        let sent = w.hubRequests(authority: "cloud.notify.windows.com").first?.request
+        #expect(sent?.headers["X-WNS-Type"] == "wns/raw")
+        #expect(sent?.headers["Content-Type"] == "application/octet-stream")
+        #expect(pc.pushes.map(\.body) == ["<raw>count=3</raw>"])
+    }
+}

@@ -8,7 +8,8 @@ import PushSimKernel
 struct OperatorPayloadTests {
     @Test func typedFormatsAndOthers() {
         #expect(OperatorConsole.payload("apple", "{}")?.format == "apple")
-        #expect(OperatorConsole.payload("windows", "<raw/>") == nil)   // the SDK refuses it; the send goes raw
+        #expect(OperatorConsole.payload("windows", "<notification/>") == nil)   // the SDK refuses it; the send goes as given
+        #expect(OperatorConsole.payload("windows", "<raw/>")?.headers.map(\.1) == ["wns/raw"])   // a root the SDK takes as raw
         let other = OperatorConsole.payload("hms", #"{"message":{}}"#, headers: [("X-HMS-TTL", "60")])
         #expect(other?.format == "hms" && other?.body == #"{"message":{}}"#)
         #expect(other?.headers.map(\.0) == ["X-HMS-TTL"])
