@@ -181,11 +181,13 @@ public final class NotificationHubClient {
         sendNative(format: "windows", contentType: "application/xml", extra: [("X-WNS-Type", type)], payload: payload, tags: tags, completion)
     }
 
-    /// The SDK's `ArgumentException` for a Windows payload ``NotificationPayload/wnsType(of:)`` refuses.
+    /// The SDK's `ArgumentException` for a Windows payload ``NotificationPayload/wnsType(of:)``
+    /// refuses, with the SDK's message (NH-DOTNET `SRClient.resx`, `NotSupportedXMLFormatAsPayload`).
     private func refuseWindowsPayload(_ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         world.record(layer: "hub-client", host: caller, kind: .sdkArgumentException,
                      [.why: "the Windows payload is not toast, tile, badge or raw XML"])
-        refuse("The payload is not a valid toast, tile, badge or raw notification.", completion)
+        refuse("The payload is not in accepted XML format. The first node should be Badge/Tile/Toast. "
+               + "If want to send raw notification, please set header to wns/raw.", completion)
     }
 
     /// Fails `completion` on the next turn, the way the SDK throws before sending anything.

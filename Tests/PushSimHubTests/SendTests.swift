@@ -195,6 +195,14 @@ struct WindowsPayloadTypeTests {
         #expect(NotificationPayload.windows(payload) == nil)
     }
 
+    @Test func anotherRootThrowsTheSDKsArgumentExceptionAndSendsNothing() {
+        let w = HubWorld()
+        let outcome = w.wait { w.client.sendWindowsNativeNotification("<notification/>", tags: ["sports"], $0) }
+        #expect(outcome == .failure(HubError(kind: .argument, status: nil, detail: "The payload is not in accepted XML format. "
+            + "The first node should be Badge/Tile/Toast. If want to send raw notification, please set header to wns/raw.")))
+        #expect(w.world.journal.entries.isEmpty)
+    }
+
     @Test func aCapitalizedToastIsSentAsAToast() {
         let w = HubWorld()
         let pc = TestDevice.windows(w, "pc")
