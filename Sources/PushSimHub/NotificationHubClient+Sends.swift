@@ -78,7 +78,12 @@ public struct NotificationPayload: Sendable {
         return NotificationPayload(format: "template", body: body, contentType: "application/json;charset=utf-8", headers: [])
     }
 
-    var requestHeaders: [(String, String)] { [("ServiceBusNotification-Format", format), ("Content-Type", contentType)] + headers }
+    /// The request's headers as the SDK sends them: the format, the content type's media type
+    /// alone (the SDK drops its parameters, NH-DOTNET `SendNotificationImplAsync`), then `headers`.
+    var requestHeaders: [(String, String)] { [("ServiceBusNotification-Format", format), ("Content-Type", mediaType)] + headers }
+
+    /// `contentType` up to its first `;` (`ParseContentType`).
+    var mediaType: String { String(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })! }
 }
 
 /// A scheduled send as the SDK returns it (`ScheduledNotification`): its id and time.
@@ -98,7 +103,7 @@ extension NotificationHubClient {
     public func sendNotification(_ payload: NotificationPayload, tagExpression: String?,
                                  _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         var headers = payload.requestHeaders
-        if let tagExpression { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
+        if let tagExpression, !isBlank(tagExpression) { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
         send("POST", "messages/", headers: headers, body: Array(payload.body.utf8), expect: Self.sendSuccess) { [self] result in
             completion(result.flatMap { outcome(of: $0) })
         }
@@ -123,7 +128,8 @@ extension NotificationHubClient {
                                        _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
         guard !deviceHandles.isEmpty else { return refuse("deviceHandles", completion) }
         let body = MultipartBody(parts: [
-            .init(headers: [.init("Content-Type", payload.contentType), .init("Content-Disposition", "inline; name=notification")],
+            // `new StringContent(body, encoding, mediaType)`: the media type and the charset.
+            .init(headers: [.init("Content-Type", payload.mediaType + "; charset=utf-8"), .init("Content-Disposition", "inline; name=notification")],
                   body: Array(payload.body.utf8)),
             .init(headers: [.init("Content-Type", "application/json; charset=utf-8"), .init("Content-Disposition", "inline; name=devices")],
                   body: JSONValue.array(deviceHandles.map { .string($0) }).serializedBytes()),
@@ -140,7 +146,7 @@ extension NotificationHubClient {
                                      _ completion: @escaping (Result<ScheduledNotification, HubError>) -> Void) {
         let when = String(world.anchor.iso8601(time).dropLast())   // the SDK's "s" format has no Z
         var headers = payload.requestHeaders + [("ServiceBusNotification-ScheduleTime", when)]
-        if let tagExpression { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
+        if let tagExpression, !isBlank(tagExpression) { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
         send("POST", "schedulednotifications/", headers: headers, body: Array(payload.body.utf8), expect: [200, 201]) { result in
             completion(result.flatMap { r in
                 guard let id = Self.lastSegment(r.headers["Location"]) else {

@@ -159,27 +159,65 @@ public final class NotificationHubClient {
 
     // MARK: Sends
 
-    /// Native APNs send to a tag list (OR over the list) or to everyone when `tags` is empty.
+    /// Native APNs send to a tag list: the SDK's `SendAppleNativeNotificationAsync(payload, tags)`,
+    /// which sends the tags joined with `||` and throws `ArgumentException` for an empty list.
     public func sendAppleNativeNotification(_ payload: String, tags: [String],
                                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        sendNative(format: "apple", contentType: "application/json;charset=utf-8", extra: [], payload: payload, tags: tags, completion)
+        // The SDK makes the notification (blank payload) before it looks at the tags.
+        guard !isBlank(payload) else { return refuse("jsonPayload", completion) }
+        guard let expression = tagList(tags, completion) else { return }
+        sendNative(format: "apple", payload: payload, expression: expression, completion)
     }
 
-    /// Native FCM v1 send; `payload` is `{"message":{…}}` without a token.
+    /// Native APNs send to every registration: `SendAppleNativeNotificationAsync(payload)`.
+    public func sendAppleNativeNotification(_ payload: String, _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNative(format: "apple", payload: payload, expression: nil, completion)
+    }
+
+    /// Native FCM v1 send to a tag list (as ``sendAppleNativeNotification(_:tags:_:)``);
+    /// `payload` is `{"message":{…}}` without a token.
     public func sendFcmV1NativeNotification(_ payload: String, tags: [String],
                                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        sendNative(format: "fcmv1", contentType: "application/json;charset=utf-8", extra: [], payload: payload, tags: tags, completion)
+        guard !isBlank(payload) else { return refuse("jsonPayload", completion) }
+        guard let expression = tagList(tags, completion) else { return }
+        sendNative(format: "fcmv1", payload: payload, expression: expression, completion)
     }
 
-    /// Native WNS send. Like the SDK's `WindowsNotification`, the `X-WNS-Type` is taken from the
-    /// payload's root element (``NotificationPayload/wnsType(of:)``); a payload that is not
-    /// toast, tile, badge or raw XML makes the SDK throw `ArgumentException` before any request
-    /// is sent.
+    /// Native FCM v1 send to every registration: `SendFcmV1NativeNotificationAsync(payload)`.
+    public func sendFcmV1NativeNotification(_ payload: String, _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNative(format: "fcmv1", payload: payload, expression: nil, completion)
+    }
+
+    /// Native WNS send to a tag list (as ``sendAppleNativeNotification(_:tags:_:)``). Like the
+    /// SDK's `WindowsNotification`, the `X-WNS-Type` is taken from the payload's root element
+    /// (``NotificationPayload/wnsType(of:)``); a payload that is not toast, tile, badge or raw
+    /// XML makes the SDK throw `ArgumentException` before any request is sent.
     public func sendWindowsNativeNotification(_ payload: String, tags: [String],
                                               _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        guard let type = NotificationPayload.wnsType(of: payload) else { return refuseWindowsPayload(completion) }
-        sendNative(format: "windows", contentType: "application/xml", extra: [("X-WNS-Type", type)], payload: payload, tags: tags, completion)
+        // The SDK makes the notification (blank payload) before it looks at the tags.
+        guard !isBlank(payload) else { return refuse("payLoad", completion) }
+        guard let expression = tagList(tags, completion) else { return }
+        sendNative(format: "windows", payload: payload, expression: expression, completion)
     }
+
+    /// Native WNS send to every registration: `SendWindowsNativeNotificationAsync(payload)`.
+    public func sendWindowsNativeNotification(_ payload: String, _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        sendNative(format: "windows", payload: payload, expression: nil, completion)
+    }
+
+    /// The tag expression the SDK sends for a list of tags, `string.Join("||", tags)`; nil, with
+    /// `completion` failed as the SDK throws, for an empty list (NH-DOTNET `SendNotificationAsync`).
+    private func tagList<T>(_ tags: [String], _ completion: @escaping (Result<T, HubError>) -> Void) -> String? {
+        guard !tags.isEmpty else {
+            refuse("tags argument should contain at least one value", completion)
+            return nil
+        }
+        return tags.joined(separator: "||")
+    }
+
+    /// Whether .NET's `string.IsNullOrWhiteSpace` holds: empty, or only characters with Unicode's
+    /// White_Space property (the set of `char.IsWhiteSpace`).
+    func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
 
     /// The SDK's `ArgumentException` for a Windows payload ``NotificationPayload/wnsType(of:)``
     /// refuses, with the SDK's message (NH-DOTNET `SRClient.resx`, `NotSupportedXMLFormatAsPayload`).
@@ -196,33 +234,32 @@ public final class NotificationHubClient {
     }
 
     /// Native send to a tag expression (the SDK's `SendNotificationAsync(notification, tagExpression)`);
-    /// nil sends to everyone. `format` is `apple`, `fcmv1` or `windows` (X-WNS-Type from the root, as above).
+    /// nil, empty or blank sends to everyone, as the SDK then sends no tags header. `format` is
+    /// `apple`, `fcmv1` or `windows` (X-WNS-Type from the root, as above).
     public func sendNativeNotification(format: String, payload: String, tagExpression: String?,
                                        _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        var extra: [(String, String)] = []
-        var contentType = "application/json;charset=utf-8"
+        sendNative(format: format, payload: payload, expression: tagExpression, completion)
+    }
+
+    /// The SDK's native send: the notification's own checks (a blank payload throws
+    /// `ArgumentNullException`, a Windows payload is typed by its root), then `POST messages/`
+    /// with the media type alone as `Content-Type` (the SDK drops the charset parameter:
+    /// `ParseContentType`, then `new MediaTypeHeaderValue(mediaType)`) and the tag expression
+    /// unless it is blank (NH-DOTNET `SendNotificationImplAsync`).
+    private func sendNative(format: String, payload: String, expression: String?,
+                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        guard !isBlank(payload) else { return refuse(format == "windows" ? "payLoad" : "jsonPayload", completion) }
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(4)
+        headers.append(("ServiceBusNotification-Format", format))
         if format == "windows" {
             guard let type = NotificationPayload.wnsType(of: payload) else { return refuseWindowsPayload(completion) }
-            extra = [("X-WNS-Type", type)]
-            contentType = "application/xml"
+            headers.append(("Content-Type", "application/xml"))
+            headers.append(("X-WNS-Type", type))
+        } else {
+            headers.append(("Content-Type", "application/json"))
         }
-        sendNative(format: format, contentType: contentType, extra: extra, payload: payload, expression: tagExpression, completion)
-    }
-
-    private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, tags: [String],
-                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        sendNative(format: format, contentType: contentType, extra: extra, payload: payload,
-                   expression: tags.isEmpty ? nil : TagExpressionParser.orList(tags), completion)
-    }
-
-    private func sendNative(format: String, contentType: String, extra: [(String, String)], payload: String, expression: String?,
-                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        var headers: [(String, String)] = []
-        headers.reserveCapacity(3 + extra.count)
-        headers.append(("ServiceBusNotification-Format", format))
-        headers.append(("Content-Type", contentType))
-        headers += extra
-        if let expression { headers.append(("ServiceBusNotification-Tags", expression)) }
+        if let expression, !isBlank(expression) { headers.append(("ServiceBusNotification-Tags", expression)) }
         send("POST", "messages/", headers: headers, body: Array(payload.utf8), expect: Self.sendSuccess) { [self] result in
             completion(result.flatMap { outcome(of: $0) })
         }

@@ -76,7 +76,7 @@ struct NotificationsControllerTests {
         p.sim.run()
         let sends = p.sim.world.journal.requests(to: "hub").filter { $0.request.path.hasSuffix("/messages/") }
         #expect(sends.map { $0.request.headers["ServiceBusNotification-Format"] } == ["windows", "fcmv1", "apple"])
-        #expect(sends.allSatisfy { $0.request.headers["ServiceBusNotification-Tags"] == "username:bob || from:alice" })
+        #expect(sends.allSatisfy { $0.request.headers["ServiceBusNotification-Tags"] == "username:bob||from:alice" })   // string.Join("||", tags)
         #expect(sends.map(\.request.bodyText) == [
             #"<toast><visual><binding template="ToastText01"><text id="1">From alice: hi</text></binding></visual></toast>"#,
             #"{"message":{ "data" : {"message":"From alice: hi"}}}"#,

@@ -173,7 +173,7 @@ struct FidelityRulesTests {
         #expect(r?.status == 400)
         #expect(w.hubRequests(authority: "api.push.apple.com").isEmpty)
         // Through the client the SDK's BadRequestException.
-        let viaClient = w.wait { w.client.sendAppleNativeNotification("{oops", tags: [], $0) }
+        let viaClient = w.wait { w.client.sendAppleNativeNotification("{oops", $0) }
         #expect(viaClient == .failure(HubError(kind: .badRequest, status: 400, detail: "The supplied notification payload is invalid.")))
     }
 

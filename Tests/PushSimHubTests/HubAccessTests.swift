@@ -80,7 +80,7 @@ struct HubAccessTests {
         #expect(w.events("hub.send-accepted").isEmpty)
         // Through the SDK-like client with the listen connection string: UnauthorizedException.
         let listenClient = w.client(rule: TestIdentity.listen)
-        let viaClient = w.wait { listenClient.sendAppleNativeNotification(Payload.apple, tags: [], $0) }
+        let viaClient = w.wait { listenClient.sendAppleNativeNotification(Payload.apple, $0) }
         if case .failure(let e)? = viaClient { #expect(e.kind == .unauthorized && e.status == 401) } else { Issue.record("expected 401") }
     }
 

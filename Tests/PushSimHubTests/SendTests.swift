@@ -225,3 +225,56 @@ struct WindowsPayloadTypeTests {
         #expect(pc.pushes.map(\.body) == ["<raw>count=3</raw>"])
     }
 }
+
+/// What the .NET SDK checks and writes before a native send leaves it (NH-DOTNET
+/// `SendNotificationAsync`, `SendNotificationImplAsync`, the `Notification` constructors).
+@Suite("SDK native sends")
+struct SDKNativeSendTests {
+    private let world = HubWorld()
+    private var lastSend: HTTPRequest? {
+        world.world.journal.entries.last { $0.to == NotificationHub.name && $0.request.path.hasSuffix("/messages/") }?.request
+    }
+
+    @Test func anEmptyTagListThrowsAndSendsNothing() {
+        let expected = Result<NotificationOutcome, HubError>.failure(
+            HubError(kind: .argument, status: nil, detail: "tags argument should contain at least one value"))
+        #expect(world.wait { world.client.sendAppleNativeNotification(Payload.apple, tags: [], $0) } == expected)
+        #expect(world.wait { world.client.sendFcmV1NativeNotification(Payload.fcm, tags: [], $0) } == expected)
+        #expect(world.wait { world.client.sendWindowsNativeNotification(Payload.toast, tags: [], $0) } == expected)
+        #expect(lastSend == nil)
+    }
+
+    @Test func theOverloadWithoutTagsSendsToEveryone() {
+        guard case .success? = world.wait({ world.client.sendAppleNativeNotification(Payload.apple, $0) }) else {
+            Issue.record("the broadcast failed"); return
+        }
+        #expect(lastSend?.headers["ServiceBusNotification-Tags"] == nil)
+    }
+
+    @Test(arguments: ["", "   ", "\n\t", "\u{A0}\u{3000}"])
+    func aBlankPayloadThrowsArgumentNullException(payload: String) {
+        #expect(world.wait { world.client.sendAppleNativeNotification(payload, tags: [], $0) }
+                == .failure(HubError(kind: .argument, status: nil, detail: "jsonPayload")))   // before the tags are looked at
+        #expect(world.wait { world.client.sendFcmV1NativeNotification(payload, $0) }
+                == .failure(HubError(kind: .argument, status: nil, detail: "jsonPayload")))
+        #expect(world.wait { world.client.sendWindowsNativeNotification(payload, tags: ["t"], $0) }
+                == .failure(HubError(kind: .argument, status: nil, detail: "payLoad")))
+        #expect(lastSend == nil)
+    }
+
+    @Test func aBlankTagExpressionSendsNoTagsHeader() {
+        _ = world.wait { world.client.sendNativeNotification(format: "apple", payload: Payload.apple, tagExpression: "  ", $0) }
+        #expect(lastSend != nil && lastSend?.headers["ServiceBusNotification-Tags"] == nil)
+        _ = world.wait { world.client.sendNotification(.apple(Payload.apple), tagExpression: "", $0) }
+        #expect(lastSend?.headers["ServiceBusNotification-Tags"] == nil)
+    }
+
+    @Test func theContentTypeIsTheMediaTypeAlone() {
+        _ = world.wait { world.client.sendAppleNativeNotification(Payload.apple, tags: ["t"], $0) }
+        #expect(lastSend?.headers["Content-Type"] == "application/json")
+        _ = world.wait { world.client.sendWindowsNativeNotification(Payload.toast, tags: ["t"], $0) }
+        #expect(lastSend?.headers["Content-Type"] == "application/xml")
+        _ = world.wait { world.client.sendNotification(.fcmV1(Payload.fcm), tagExpression: "t", $0) }
+        #expect(lastSend?.headers["Content-Type"] == "application/json")
+    }
+}

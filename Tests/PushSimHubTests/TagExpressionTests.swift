@@ -188,7 +188,7 @@ struct TagExpressionTests {
         let ok = w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: ["username:bob", "username:carol"], $0) }
         guard case .success? = ok else { Issue.record("send failed: \(String(describing: ok))"); return }
         let sent = w.world.journal.entries.last { $0.to == NotificationHub.name && $0.request.path.hasSuffix("/messages/") }
-        #expect(sent?.request.headers["ServiceBusNotification-Tags"] == "username:bob || username:carol")
+        #expect(sent?.request.headers["ServiceBusNotification-Tags"] == "username:bob||username:carol")   // string.Join("||", tags)
         #expect(reached(apns, tokenOf, from: 0) == ["bob", "carol"])
         let twenty = w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: tags(19) + ["sports"], $0) }
         if case .failure(let e)? = twenty { Issue.record("20 tags refused: \(e)") }

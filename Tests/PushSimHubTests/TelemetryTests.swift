@@ -62,7 +62,7 @@ struct TelemetryTests {
         let w = HubWorld(services: false)
         _ = ScriptedPNS(w.world, name: "apns", aliases: [APNsService.productionHost]) { _, _ in ScriptedPNS.apns(status, reason) }
         w.register(.apple, "AB12")
-        guard case .success(let o)? = w.soon({ w.client.sendAppleNativeNotification(Payload.apple, tags: [], $0) }) else {
+        guard case .success(let o)? = w.soon({ w.client.sendAppleNativeNotification(Payload.apple, $0) }) else {
             Issue.record("send failed"); return
         }
         let id = try #require(o.notificationID)
@@ -79,7 +79,7 @@ struct TelemetryTests {
         let w = HubWorld(configuration: TestIdentity.configuration(fcm: nil))
         let android = TestDevice.android(w, "android")
         w.register(.fcmV1, android.handle ?? "")
-        let id = w.id(w.wait { w.client.sendFcmV1NativeNotification(Payload.fcm, tags: [], $0) })
+        let id = w.id(w.wait { w.client.sendFcmV1NativeNotification(Payload.fcm, $0) })
         #expect(w.details(id)?.count(.fcmV1, .invalidCredentials) == 1)
         #expect(w.details(id)?.outcomeCounts.first?.platform == "FcmV1OutcomeCounts")
     }

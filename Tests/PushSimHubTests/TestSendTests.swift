@@ -56,7 +56,7 @@ struct TestSendTests {
             default: return HTTPResponse(status: 200)
             }
         }
-        let outcome = try #require(try w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: [], $0) }?.get())
+        let outcome = try #require(try w.wait { w.client.sendAppleNativeNotification(Payload.apple, $0) }?.get())
         #expect(outcome.success == 1 && outcome.failure == 2)
         #expect(outcome.results.map(\.outcome) == ["The Notification was successfully sent to the Push Notification System",
                                                     "ExpiredChannel: APNs 410 Unregistered",
@@ -77,7 +77,7 @@ struct TestSendTests {
     @Test func theEleventhTestSendInAMinuteIsRefused() {
         let (w, _, _) = hub(0)
         for _ in 1...10 {
-            guard case .success? = w.wait({ w.client.sendAppleNativeNotification(Payload.apple, tags: [], $0) }) else {
+            guard case .success? = w.wait({ w.client.sendAppleNativeNotification(Payload.apple, $0) }) else {
                 Issue.record("a test send within the quota failed"); return
             }
             w.advance(.seconds(3))
@@ -89,14 +89,14 @@ struct TestSendTests {
         #expect(w.detail(raw) == "The test send quota was exceeded: at most 10 test sends per minute.")
         let retryAfter = Int(raw?.headers["Retry-After"] ?? "") ?? 0
         #expect(retryAfter > 0 && retryAfter <= 60)
-        guard case .failure(let e)? = w.wait({ w.client.sendAppleNativeNotification(Payload.apple, tags: [], $0) }) else {
+        guard case .failure(let e)? = w.wait({ w.client.sendAppleNativeNotification(Payload.apple, $0) }) else {
             Issue.record("the 11th test send was accepted"); return
         }
         #expect(e.kind == .quotaExceeded && e.status == 403)
         #expect(w.events("hub.test-send-refused").count == 2)
         // Once the first of the ten is a minute old, there is room again.
         w.advance(.seconds(Int64(retryAfter) + 1))
-        guard case .success? = w.wait({ w.client.sendAppleNativeNotification(Payload.apple, tags: [], $0) }) else {
+        guard case .success? = w.wait({ w.client.sendAppleNativeNotification(Payload.apple, $0) }) else {
             Issue.record("a test send after the window failed"); return
         }
     }
