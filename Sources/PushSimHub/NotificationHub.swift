@@ -120,7 +120,9 @@ public final class NotificationHub: Host, CallReceiver {
             return fail(401, problem, exchange, world)
         }
         switch (request.method, rest.first ?? "", rest.count) {
-        case ("POST", "registrationIDs", _): createRegistrationID(exchange, world)
+        // The REST pages write `registrationIDs/`, the .NET SDK `registrationids`: both reach the service.
+        case ("POST", let operation, _) where operation.sameBytesIgnoringASCIICase(as: "registrationIDs"): createRegistrationID(exchange, world)
+        case ("POST", "registrations", _) where rest.count == 1 || (rest.count == 2 && rest[1].isEmpty): createRegistration(request, exchange, world)
         case ("GET", "registrations", _) where rest.count == 1 || rest[1].isEmpty: readRegistrations(request, exchange, world)
         case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
         case ("GET", "tags", 3) where rest[2] == "registrations": readRegistrations(request, tag: percentDecode(rest[1]), exchange, world)
@@ -276,23 +278,52 @@ public final class NotificationHub: Host, CallReceiver {
             default: break
             }
         }
+        guard let (description, template) = checkedDescription(request, exchange, world) else { return }
+        write(description, template: template, id: id, existing: existing, status: configuration.registrationWriteStatus.rawValue, exchange, world)
+    }
+
+    /// `POST /{hub}/registrations/` (Create Registration,
+    /// https://learn.microsoft.com/en-us/rest/api/notificationhubs/create-registration): the hub
+    /// picks the id and answers 200 with the entry, as the page says. The .NET SDK's
+    /// `CreateRegistrationAsync` posts here, to `registrations` without the slash, with the
+    /// description's `RegistrationId` nil (NH-DOTNET `CreateOrUpdateRegistrationImplAsync`). A body
+    /// the hub refuses takes no id.
+    private func createRegistration(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
+        guard let (description, template) = checkedDescription(request, exchange, world) else { return }
+        let id = store.issueID()
+        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
+        write(description, template: template, id: id, existing: .issuedUnused, status: 200, exchange, world)
+    }
+
+    /// The registration description in a create or update body, and its compiled template;
+    /// nil after answering 400 for a body, a platform, tags or a template the hub refuses.
+    private func checkedDescription(_ request: HTTPRequest, _ exchange: Exchange, _ world: World)
+        -> (RegistrationDescription, HubTemplate?)? {
         let description: RegistrationDescription
         switch AtomRegistration.parseEntry(request.body) {
-        case .failure(let why): return fail(400, why.description, exchange, world)
+        case .failure(let why): fail(400, why.description, exchange, world); return nil
         case .success(let d): description = d
         }
         if description.platform.isRetired {
-            return fail(400, "\(description.platform.descriptionElement) is no longer supported by Notification Hubs; use FcmV1RegistrationDescription.", exchange, world)
+            fail(400, "\(description.platform.descriptionElement) is no longer supported by Notification Hubs; use FcmV1RegistrationDescription.", exchange, world)
+            return nil
         }
-        if let problem = TagRules.problem(with: description.tags) { return fail(400, problem, exchange, world) }
+        if let problem = TagRules.problem(with: description.tags) { fail(400, problem, exchange, world); return nil }
         // A template is checked now, so that a malformed one is refused at registration time (NH-TPL).
         var template: HubTemplate?
         if let t = description.template {
             switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName, headers: t.wnsHeaders) {
-            case .failure(let why): return fail(400, "The template is invalid: \(why)", exchange, world)
+            case .failure(let why): fail(400, "The template is invalid: \(why)", exchange, world); return nil
             case .success(let compiled): template = compiled
             }
         }
+        return (description, template)
+    }
+
+    /// Stores `description` as registration `id` (live `existing` one replaced) and answers
+    /// `status` with the entry.
+    private func write(_ description: RegistrationDescription, template: HubTemplate?, id: String, existing: RegistrationStore.Lookup,
+                       status: Int, _ exchange: Exchange, _ world: World) {
         var tags: [String] = []
         for t in description.tags.sorted() where tags.last != t { tags.append(t) }
         // The hub stores APNs tokens upper-cased (NH-REST).
@@ -313,9 +344,9 @@ public final class NotificationHub: Host, CallReceiver {
                          [.id: .string(id), .platform: .string(description.platform.rawValue), .handle: .string(handleLabel(handle)), .tags: .string(tags.joined(separator: ",")),
                           .expires: .string(stored.expiresAt.map { "\($0)" } ?? "never")])
         }
-        // The validated entry and its ETag (NH-DN495630), 200 as the service answers or 201 as the
-        // pages say (``RegistrationWriteStatus``).
-        respondEntry(configuration.registrationWriteStatus.rawValue, stored, exchange, world)
+        // The validated entry and its ETag (NH-DN495630); for a PUT 200 as the service answers or
+        // 201 as the pages say (``RegistrationWriteStatus``).
+        respondEntry(status, stored, exchange, world)
     }
 
     /// `DELETE /{hub}/registrations/{id}` (Delete Registration,

@@ -94,6 +94,25 @@ public final class NotificationHubClient {
             ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the feed could not be read"))
     }
 
+    /// `POST /registrations` with the description as an Atom entry: the SDK's
+    /// `CreateRegistrationAsync`, for which the hub picks the id. The SDK throws `ArgumentException`
+    /// for a description that already has an id (NH-DOTNET `CreateRegistrationAsync`).
+    public func createRegistration(_ description: RegistrationDescription,
+                                   _ completion: @escaping (Result<RegistrationDescription, HubError>) -> Void) {
+        if let id = description.registrationID, !isBlank(id) {
+            return refuse("registration.RegistrationId should be null or empty", completion)
+        }
+        send("POST", "registrations", headers: [("Content-Type", Self.atomEntryType)], body: AtomRegistration.requestBody(description),
+             expect: [200, 201]) { result in
+            completion(result.flatMap { r in
+                AtomRegistration.parseEntry(r.body).mapError { HubError(kind: .messaging, status: r.status, detail: $0.description) }
+            })
+        }
+    }
+
+    /// The `Content-Type` of a registration's Atom entry.
+    static let atomEntryType = "application/atom+xml;type=entry;charset=utf-8"
+
     /// `PUT /registrations/<id>` with the description as an Atom entry, without `If-Match`: create or
     /// overwrite (the SDK's `CreateOrUpdateRegistrationAsync` sends none). 200 and 201 are success,
     /// as for the SDK (`CreateOrUpdateRegistrationImplAsync`).
@@ -131,7 +150,7 @@ public final class NotificationHubClient {
             }
             return
         }
-        var headers = [("Content-Type", "application/atom+xml;type=entry;charset=utf-8")]
+        var headers = [("Content-Type", Self.atomEntryType)]
         if let ifMatch { headers.append(("If-Match", ifMatch)) }
         send("PUT", String.concatenating("registrations/", id), headers: headers, body: AtomRegistration.requestBody(description), expect: [200, 201]) { result in
             completion(result.flatMap { r in

@@ -19,6 +19,53 @@ struct RegistrationTests {
         #expect(w.events("hub.registration-id-created").map { $0[.id]?.description } == ["reg-000001", "reg-000002"])
     }
 
+    /// The .NET SDK's `CreateRegistrationIdAsync` posts to `registrationids`, lower case and
+    /// without the slash the REST pages write; the service hands out an id either way.
+    @Test func theSDKsLowerCasePathHandsOutAnIDToo() {
+        let w = HubWorld(services: false)
+        let r = w.raw("POST", w.path("registrationids"))
+        #expect(r?.status == 201)
+        #expect(r?.headers["Content-Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrations/reg-000001?api-version=2015-01")
+    }
+
+    /// A registration as the .NET SDK's `CreateRegistrationAsync` posts it: to `registrations`,
+    /// with `Content-Type: application/atom+xml; charset=utf-8; type=entry`, no XML declaration and
+    /// a nil `RegistrationId` (NH-DOTNET `CreateOrUpdateRegistrationImplAsync`, `AddEntityToRequestContent`).
+    static func sdkCreateBody(tags: String) -> [UInt8] {
+        Array((#"<entry xmlns="http://www.w3.org/2005/Atom"><content type="application/xml"><AppleRegistrationDescription "#
+            + #"xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.microsoft.com/netservices/2010/10/servicebus/connect">"#
+            + #"<RegistrationId i:nil="true"/><Tags>"# + tags + "</Tags><DeviceToken>" + token
+            + "</DeviceToken></AppleRegistrationDescription></content></entry>").utf8)
+    }
+    static let sdkAtomType = [("Content-Type", "application/atom+xml; charset=utf-8; type=entry")]
+
+    /// Create Registration (`POST /registrations/`): the hub picks the id and answers 200 with the
+    /// entry; a body it refuses is 400 and takes no id.
+    @Test func createRegistrationPicksTheIDAndAnswersTheEntry() throws {
+        let w = HubWorld(services: false)
+        let r = try #require(w.raw("POST", w.path("registrations"), headers: Self.sdkAtomType, body: Self.sdkCreateBody(tags: "news,username:bob")))
+        #expect(r.status == 200)
+        #expect(r.headers["ETag"] == "W/\"1\"")
+        let created = try AtomRegistration.parseEntry(r.body).get()
+        #expect(created.registrationID == "reg-000001")
+        #expect(created.handle == Self.token.uppercased() && created.tags == ["news", "username:bob"])
+        #expect(w.exists("reg-000001"))
+        #expect(w.raw("POST", w.path("registrations/"), headers: Self.sdkAtomType, body: Self.sdkCreateBody(tags: "bad/tag"))?.status == 400)
+        #expect(w.raw("POST", w.path("registrations/"), body: Array("<entry/>".utf8))?.status == 400)
+        #expect(w.createID() == "reg-000002")
+    }
+
+    @Test func theClientCreatesARegistrationWithoutAnID() throws {
+        let w = HubWorld(services: false)
+        let created = try #require(try w.wait { w.client.createRegistration(RegistrationDescription(platform: .fcmV1, handle: "fcm-1", tags: ["a"]), $0) }?.get())
+        #expect(created.registrationID == "reg-000001" && created.handle == "fcm-1" && created.tags == ["a"])
+        let sent = w.world.journal.entries.last?.request
+        #expect(sent?.method == "POST" && sent?.path == "/notifyusers/registrations")
+        let withID = RegistrationDescription(platform: .fcmV1, handle: "fcm-1", registrationID: "reg-000001")
+        #expect(w.wait { w.client.createRegistration(withID, $0) }
+                == .failure(HubError(kind: .argument, status: nil, detail: "registration.RegistrationId should be null or empty")))
+    }
+
     /// `GET /tags/<tag>/registrations` (NH-REST "Read Registrations With A Tag") and `GET
     /// /registrations`: the registrations carrying the tag, oldest first, cut by `$top`; a tag the
     /// hub would not store is 400.

@@ -77,6 +77,10 @@ public enum HubSurface {
                    request("GET \(hub)/feedbackcontainer\(api)", [auth]), request("DELETE \(hub)/registrations/reg-000001\(api)", [auth, "If-Match: *"])],
             register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["old"])
                 + ["WAIT 91d", request("PUT \(hub)/registrations/reg-000001\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["new"]))],
+            // The .NET SDK's own paths: `registrationids`, and Create Registration's POST.
+            [request("POST \(hub)/registrationids\(api)", [auth]),
+             request("POST \(hub)/registrations\(api)", [auth, "Content-Type: application/atom+xml; charset=utf-8; type=entry"],
+                     atom(.fcmV1, "fcm-token-1", tags: ["a"]))],
             [request("POST \(hub)/registrationIDs/\(api)", ["Authorization: {{SAS-LISTEN}}"]),
              send("gcm", tags: "a || b", #"{"data":{"m":"x"}}"#).replacing("{{SAS}}", with: "{{SAS-LISTEN}}")],
         ]
