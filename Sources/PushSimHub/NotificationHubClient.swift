@@ -53,9 +53,10 @@ public final class NotificationHubClient {
 
     // MARK: Registrations
 
-    /// `POST /registrationIDs/` → the id from `Content-Location`.
+    /// `POST /registrationids` → the id from `Content-Location`. The SDK writes the path so, lower
+    /// case and without the slash of the REST pages' `registrationIDs/` (NH-DOTNET `CreateRegistrationIdAsync`).
     public func createRegistrationId(_ completion: @escaping (Result<String, HubError>) -> Void) {
-        send("POST", "registrationIDs/", expect: 201) { result in
+        send("POST", "registrationids", expect: 201) { result in
             completion(result.flatMap { r in
                 let location = r.headers["Content-Location"] ?? r.headers["Location"] ?? ""
                 let id = Self.lastSegment(location) ?? ""
@@ -110,8 +111,11 @@ public final class NotificationHubClient {
         }
     }
 
-    /// The `Content-Type` of a registration's Atom entry.
-    static let atomEntryType = "application/atom+xml;type=entry;charset=utf-8"
+    /// The `Content-Type` of a registration's Atom entry as the SDK writes it: `StringContent`'s
+    /// media type and charset, then the `type` parameter it adds (NH-DOTNET `AddEntityToRequestContent`).
+    /// The entry itself is PushSim's own writing: the SDK's has no XML declaration and a nil
+    /// `RegistrationId` element, which the hub reads alike.
+    static let atomEntryType = "application/atom+xml; charset=utf-8; type=entry"
 
     /// `PUT /registrations/<id>` with the description as an Atom entry, without `If-Match`: create or
     /// overwrite (the SDK's `CreateOrUpdateRegistrationAsync` sends none). 200 and 201 are success,

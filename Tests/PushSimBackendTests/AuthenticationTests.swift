@@ -72,7 +72,7 @@ struct AuthenticationTests {
         let answer = sim.request(at: t(1), "POST", "/api/register", auth: .basic("alice", "alice"))
         sim.run()
         #expect(answer.status == 200)
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func onlyTheFirstTwoColonPartsAreCompared() {

@@ -18,7 +18,7 @@ struct HardenedUpsertTests {
     }
 
     /// The hub calls of creating the id; a refused PUT adds none.
-    private let createOnly = ["GET registrations", "POST registrationIDs"]
+    private let createOnly = ["GET registrations", "POST registrationids"]
 
     @Test(arguments: [("apns", "AB12CD34", "apple"), ("APNS", "AB12CD34", "apple"), ("fcm", "fcm-token-1", "fcmV1"),
                       ("gcm", "fcm-token-1", "fcmV1"), ("wns", "https://cloud.notify.windows.com/?token=AwYAAAD1", "windows")])

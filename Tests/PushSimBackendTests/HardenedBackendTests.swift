@@ -136,7 +136,7 @@ struct HardenedBackendTests {
         #expect(HardenedBackend.maxBody == 65_536)
         #expect(atLimit.status == 200)
         #expect(over.status == 413)
-        #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationIDs", "GET registrations/reg-000001", "PUT registrations/reg-000001"])
+        #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationids", "GET registrations/reg-000001", "PUT registrations/reg-000001"])
     }
 
     @Test(arguments: [("GET", "/api/register"), ("POST", "/app/register"), ("POST", "/register"), ("PATCH", "/api/register/x"),
@@ -172,7 +172,7 @@ struct HardenedBackendTests {
         #expect(answer.status == 200)
         #expect(answer.body == "\"reg-000001\"")
         #expect(answer.result?.response?.headers["Content-Type"]?.hasPrefix("application/json") == true)
-        #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationIDs"])
+        #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationids"])
         #expect(sim.world.journal.requests(to: "hub").first?.request.queryValue("$filter") == "ChannelUri eq 'AB12CD34'")
     }
 

@@ -16,7 +16,7 @@ struct RegisterControllerTests {
         #expect(answer.body == "\"reg-000001\"")
         #expect(answer.result?.response?.headers["Content-Type"]?.hasPrefix("application/json") == true)
         // No handle: the hub is not searched.
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func postWithAnUnknownHandleSearchesThenCreates() {
@@ -24,7 +24,7 @@ struct RegisterControllerTests {
         let answer = sim.request(at: t(1), "POST", "/api/register", query: [("handle", "AB12CD34")])
         sim.run()
         #expect(answer.id == "reg-000001")
-        #expect(sim.hubCalls == ["GET registrations", "POST registrationIDs"])
+        #expect(sim.hubCalls == ["GET registrations", "POST registrationids"])
         let search = sim.world.journal.requests(to: "hub").first?.request
         #expect(search?.queryValue("$filter") == "ChannelUri eq 'AB12CD34'")
         #expect(search?.queryValue("$top") == "100")

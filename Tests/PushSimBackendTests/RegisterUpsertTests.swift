@@ -31,7 +31,7 @@ struct RegisterUpsertTests {
     @Test func unknownPlatformIs400() {
         let (sim, put) = put(registrationBody(platform: "gcm"))
         #expect(put.status == 400)
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func platformIsMatchedCaseSensitively() {
@@ -44,14 +44,14 @@ struct RegisterUpsertTests {
         // A switch on a null string goes to `default`: BadRequest.
         let (sim, put) = put(registrationBody(platform: nil))
         #expect(put.status == 400)
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func bodyThatIsNotJSONIs500() {
         // The body does not bind: `deviceUpdate` is null and `deviceUpdate.Platform` throws.
         let (sim, put) = put("{\"Platform\": \"apns\",")
         #expect(put.status == 500)
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func missingTagsIs500() {
@@ -59,19 +59,19 @@ struct RegisterUpsertTests {
         let (sim, put) = put(registrationBody(tags: nil))
         #expect(put.status == 500)
         #expect(sim.events("backend.exception").first?[.defect] == "f")
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func missingHandleIs500() {
         let (sim, put) = put(registrationBody(handle: nil))
         #expect(put.status == 500)
-        #expect(sim.hubCalls == ["POST registrationIDs"])
+        #expect(sim.hubCalls == ["POST registrationids"])
     }
 
     @Test func mpnsIsRefusedByTheHubAndAnswered500() {
         let (sim, put) = put(registrationBody(platform: "mpns", handle: "https://db3.notify.live.net/throttledthirdparty/01.00/AQF"))
         // The hub refuses the retired platform (400); defect e turns that into 500.
-        #expect(sim.hubCalls == ["POST registrationIDs", "PUT registrations/reg-000001"])
+        #expect(sim.hubCalls == ["POST registrationids", "PUT registrations/reg-000001"])
         #expect(sim.hubStatuses.last == 400)
         #expect(put.status == 500)
         #expect(sim.events("backend.exception").first?[.defect] == "e")

@@ -9,7 +9,7 @@ import BenchSupport
 // server holding the hub SDK (`NotificationHubClient`, signed with the connection string's SAS key):
 //   setup   at 0 s every device installs the app and gets its handle from its push service (moto is
 //           given tokens; here they come from the fakes, so that every send can be delivered);
-//   create  at 1 s, per device: POST /registrationIDs/ then PUT /registrations/<id> with the native
+//   create  at 1 s, per device: POST /registrationids then PUT /registrations/<id> with the native
 //           description for its handle and the tag username:u<i> (the SDK's CreateRegistrationIdAsync
 //           then CreateOrUpdateRegistrationAsync: two calls where moto makes one);
 //   publish at 10 s, per device: a native send (apple, fcmv1 or windows) to username:u<i+1>, which
