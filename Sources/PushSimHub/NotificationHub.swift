@@ -116,7 +116,7 @@ public final class NotificationHub: Host, CallReceiver {
             right = .manage   // reading every registration: Listen reads only those of a handle (NH-SEC)
         default: right = .listen
         }
-        if let problem = authorizationProblem(request.headers["Authorization"], right: right, caller: exchange.caller, world: world) {
+        if let problem = authorizationProblem(request.headers["Authorization"], right: right, path: request.path, caller: exchange.caller, world: world) {
             return fail(401, problem, exchange, world)
         }
         switch (request.method, rest.first ?? "", rest.count) {
@@ -147,14 +147,18 @@ public final class NotificationHub: Host, CallReceiver {
     /// 401 detail), or nil. The token's verdict comes from ``SASVerificationMemo`` when the same
     /// token was verified lately; its expiry and claim are checked now in any case, by the clock
     /// of `caller` (``World/unixSeconds(judging:)``).
-    func authorizationProblem(_ header: String?, right: HubRight, caller: String, world: World) -> String? {
+    func authorizationProblem(_ header: String?, right: HubRight, path: String, caller: String, world: World) -> String? {
         guard let header, header.hasPrefix("SharedAccessSignature ") else {
             return SharedAccessSignature.problem(header, rules: [], right: right, nowUnixSeconds: 0, resource: hubURL)
         }
         let verdict = sasMemo.verdict(header) { [configuration, hubURL, alsoAcceptedResourceURIs] in
             SharedAccessSignature.verdict($0, rules: configuration.accessRules, resource: hubURL, alsoAccepted: alsoAcceptedResourceURIs)
         }
-        return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.unixSeconds(judging: caller))
+        return SharedAccessSignature.problem(verdict, right: right, nowUnixSeconds: world.unixSeconds(judging: caller)) {
+            // The request's URL under the hub's own address and each other one it answers at.
+            let below = String(path.utf8.dropFirst(1 + configuration.hubName.utf8.count))!
+            return ([hubURL] + alsoAcceptedResourceURIs).map { $0 + below }
+        }
     }
 
     /// Retries waiting for their time, PNS requests in flight or waiting for a stream, and

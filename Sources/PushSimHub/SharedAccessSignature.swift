@@ -12,10 +12,11 @@ import PushSimNetwork
 /// unknown key name is refused as the real hub refuses it.
 ///
 /// The hub checks a token in the real service's order: well-formed, signature, expiry, audience
-/// (the signed resource), claim. Everything but the expiry and the claim depends on the token's
-/// text alone; ``verdict(_:rules:resource:)`` works that out once, and ``SASVerificationMemo``
-/// keeps it per exact token string, so that the expiry and the claim are all that a repeated
-/// token costs (callers send the same token for a second of virtual time, or an hour).
+/// (the signed resource, see ``Audience``), claim. Everything but the expiry, the claim and, for a
+/// token signed for a part of the hub, the request it comes with depends on the token's text
+/// alone; ``verdict(_:rules:resource:alsoAccepted:)`` works that out once, and
+/// ``SASVerificationMemo`` keeps it per exact token string, so that the expiry and the claim are
+/// all that a repeated token costs (callers send the same token for a second of virtual time, or an hour).
 public enum SharedAccessSignature {
     /// Builds the header value the SDK sends.
     public static func token(resource: String, keyName: String, key: String, expiresAtUnixSeconds: Int64) -> String {
@@ -30,14 +31,43 @@ public enum SharedAccessSignature {
     }
 
     /// What a token's text alone decides: refused (malformed, or a signature that does not verify
-    /// with the named rule's key), or signed by a rule until an expiry, for a resource that is or
-    /// is not this hub.
+    /// with the named rule's key), or signed by a rule until an expiry, for a resource that is this
+    /// hub (or above it), a part of it, or something else.
     enum Verdict: Equatable {
         /// The 401 detail for a token refused whatever the time and the operation.
         case refused(String)
-        /// A good signature by `rights`' rule, valid while now < `expiry` (Unix seconds);
-        /// `audienceProblem` is the 401 detail when the signed resource is not this hub.
-        case signed(expiry: Int64, audienceProblem: String?, rights: [HubRight])
+        /// A good signature by `rights`' rule, valid while now < `expiry` (Unix seconds), for `audience`.
+        case signed(expiry: Int64, audience: Audience, rights: [HubRight])
+    }
+
+    /// Which requests a token's signed resource (`sr`) covers. A token covers the resource it
+    /// names and everything below it: the connection string's recipe signs the hub (or the
+    /// namespace) and covers every call, while the .NET SDK signs each request's own URL, with
+    /// `http` for its scheme, its query dropped and a trailing slash added
+    /// (`http://<ns>/<hub>/registrations/`, NH-DOTNET `TokenProvider.NormalizeAppliesTo`), which
+    /// covers that call only. The scheme is not compared: the service takes the SDK's `http`
+    /// tokens on its `https` endpoint.
+    enum Audience: Equatable {
+        /// The hub or a resource above it: every request.
+        case wholeHub
+        /// A resource inside the hub, as ``comparable(_:)`` writes it: the requests at or below it.
+        case part(String)
+        /// Another resource: the 401 detail.
+        case elsewhere(String)
+    }
+
+    /// A resource URI as audiences are compared: lower case, without its scheme, and without
+    /// trailing slashes (`pushsim.servicebus.windows.net/notifyusers/registrations`).
+    static func comparable(_ uri: String) -> String {
+        var text = Substring(uri.lowercased())
+        if let scheme = text.firstRange(of: "://") { text = text[scheme.upperBound...] }
+        while text.last == "/" { text.removeLast() }
+        return String(text)
+    }
+
+    /// Whether `resource` (comparable) is `covering` (comparable) or below it.
+    static func isCovered(_ resource: String, by covering: String) -> Bool {
+        resource == covering || (resource.hasPrefix(covering) && resource.utf8.dropFirst(covering.utf8.count).first == UInt8(ascii: "/"))
     }
 
     /// The header's verdict: parses the token, verifies its signature with the key of the rule it
@@ -57,23 +87,35 @@ public enum SharedAccessSignature {
               HMACSHA256.equal(given, HMACSHA256.authenticationCode(Array("\(sr)\n\(se)".utf8), key: Array(rule.key.utf8))) else {
             return .refused("InvalidSignature: The token has an invalid signature.")
         }
-        // The signed resource must be this hub or a prefix of it (e.g. the namespace).
-        var signed = percentDecode(sr).lowercased()
-        if signed.hasSuffix("/") { signed.removeLast() }
-        let covers = { (target: String) in target == signed || target.hasPrefix(signed + "/") }
-        let audience = covers(resource.lowercased()) || alsoAccepted.contains(where: { covers($0.lowercased()) }) ? nil
-            : "InvalidAudience: The token was issued for '\(signed)', not for this hub."
-        return .signed(expiry: se, audienceProblem: audience, rights: rule.rights)
+        let signed = comparable(percentDecode(sr))
+        let hubs = ([resource] + alsoAccepted).map(comparable)
+        let audience: Audience = hubs.contains { isCovered($0, by: signed) } ? .wholeHub
+            : hubs.contains { isCovered(signed, by: $0) } ? .part(signed)
+            : .elsewhere(audienceProblem(signed))
+        return .signed(expiry: se, audience: audience, rights: rule.rights)
+    }
+
+    /// The 401 detail for a token whose signed resource does not cover the request.
+    static func audienceProblem(_ signed: String) -> String {
+        "InvalidAudience: The token was issued for '\(signed)', not for this resource."
     }
 
     /// Why a request with this verdict is not authorised at `nowUnixSeconds` for an operation
-    /// needing `right`, as the 401 detail says it; nil when it is.
-    static func problem(_ verdict: Verdict, right: HubRight, nowUnixSeconds: Int64) -> String? {
+    /// needing `right`, as the 401 detail says it; nil when it is. `requestResources` gives the
+    /// request's URL under each of the hub's addresses, asked only for a token signed for a part
+    /// of the hub.
+    static func problem(_ verdict: Verdict, right: HubRight, nowUnixSeconds: Int64,
+                        requestResources: () -> [String] = { [] }) -> String? {
         switch verdict {
         case .refused(let detail): return detail
-        case .signed(let expiry, let audienceProblem, let rights):
+        case .signed(let expiry, let audience, let rights):
             guard nowUnixSeconds < expiry else { return "ExpiredToken: The token is expired." }
-            if let audienceProblem { return audienceProblem }
+            switch audience {
+            case .wholeHub: break
+            case .elsewhere(let detail): return detail
+            case .part(let signed):
+                guard requestResources().contains(where: { isCovered(comparable($0), by: signed) }) else { return audienceProblem(signed) }
+            }
             guard rights.contains(right) || rights.contains(.manage) else {
                 return "Unauthorized: The token does not grant the '\(right.rawValue)' claim needed for this operation."
             }

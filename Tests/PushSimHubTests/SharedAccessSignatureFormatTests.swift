@@ -46,4 +46,44 @@ struct SharedAccessSignatureFormatTests {
         #expect(served.raw("POST", served.path("registrationIDs/"), auth: .header(served.sas(resource: "http://127.0.0.1:8080/")))?.status == 201)
         #expect(served.raw("POST", served.path("registrationIDs/"), auth: .header(served.sas(resource: "http://127.0.0.1:9999/")))?.status == 401)
     }
+
+    /// The .NET SDK's token for one request: `sr` is the request's URL with `http` for its scheme,
+    /// no query and a trailing slash, lower-cased, then URL-encoded by `HttpUtility.UrlEncode`
+    /// (lower-case hex), and signed as it is written (NH-DOTNET `TokenProvider.NormalizeAppliesTo`,
+    /// `SharedAccessSignatureBuilder`).
+    static func dotNetToken(for url: String, _ w: HubWorld) -> String {
+        var sr = ""
+        for b in url.lowercased().utf8 {
+            let plain = (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7A) || "-_.!*()".utf8.contains(b)
+            sr += plain ? String(UnicodeScalar(b)) : "%" + (b < 16 ? "0" : "") + String(b, radix: 16)
+        }
+        let se = w.world.anchor.unixSeconds(w.world.now) + 1_200
+        let sig = SharedAccessSignature.signature("\(sr)\n\(se)", key: TestIdentity.full.key)
+        return "SharedAccessSignature sr=\(sr)&sig=\(percentEncode(sig))&se=\(se)&skn=\(TestIdentity.full.keyName)"
+    }
+
+    @Test func theDotNetSDKsTokenForARequestCoversThatRequest() {
+        let w = HubWorld(services: false)
+        let ids = Self.dotNetToken(for: "http://pushsim.servicebus.windows.net/notifyusers/registrationids/", w)
+        #expect(w.raw("POST", w.path("registrationids"), auth: .header(ids))?.status == 201)
+        let id = w.createID()
+        let one = Self.dotNetToken(for: "http://pushsim.servicebus.windows.net/notifyusers/registrations/\(id)/", w)
+        #expect(w.raw("PUT", w.path("registrations/\(id)"), headers: RegistrationTests.sdkAtomType,
+                      body: RegistrationTests.sdkCreateBody(tags: "a"), auth: .header(one))?.status == 200)
+        // A token for one resource covers what is below it, not its neighbours.
+        let refused = w.raw("POST", w.path("messages"), headers: [("ServiceBusNotification-Format", "apple")],
+                            body: Array(#"{"aps":{}}"#.utf8), auth: .header(ids))
+        #expect(refused?.status == 401)
+        #expect(w.detail(refused) == "InvalidAudience: The token was issued for "
+                + "'pushsim.servicebus.windows.net/notifyusers/registrationids', not for this resource.")
+        #expect(w.raw("GET", w.path("registrations/\(id)"), auth: .header(ids))?.status == 401)
+        // Signed for the hub over http, a token covers every call, as over https.
+        let hub = Self.dotNetToken(for: "http://pushsim.servicebus.windows.net/notifyusers/", w)
+        #expect(w.raw("GET", w.path("registrations/\(id)"), auth: .header(hub))?.status == 200)
+        // Behind pushsim serve, the request's URL at the server's address.
+        w.hub.alsoAcceptedResourceURIs = ["http://127.0.0.1:8080/\(TestIdentity.hubName)"]
+        let served = Self.dotNetToken(for: "http://127.0.0.1:8080/notifyusers/registrations/\(id)/", w)
+        #expect(w.raw("GET", w.path("registrations/\(id)"), auth: .header(served))?.status == 200)
+        #expect(w.raw("GET", w.path("registrations/\(id)x"), auth: .header(served))?.status == 401)
+    }
 }
