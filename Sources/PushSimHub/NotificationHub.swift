@@ -121,7 +121,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         switch (request.method, rest.first ?? "", rest.count) {
         // The REST pages write `registrationIDs/`, the .NET SDK `registrationids`: both reach the service.
-        case ("POST", let operation, _) where operation.sameBytesIgnoringASCIICase(as: "registrationIDs"): createRegistrationID(exchange, world)
+        case ("POST", let operation, _) where operation.sameBytesIgnoringASCIICase(as: "registrationIDs"): createRegistrationID(request, exchange, world)
         case ("POST", "registrations", _) where rest.count == 1 || (rest.count == 2 && rest[1].isEmpty): createRegistration(request, exchange, world)
         case ("GET", "registrations", _) where rest.count == 1 || rest[1].isEmpty: readRegistrations(request, exchange, world)
         case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
@@ -169,12 +169,23 @@ public final class NotificationHub: Host, CallReceiver {
 
     // MARK: Registrations
 
-    private func createRegistrationID(_ exchange: Exchange, _ world: World) {
+    /// `POST /{hub}/registrationIDs/`: 201 with the new id in two headers.
+    /// - `Location: https://<ns>/<hub>/registrationids/<id>?api-version=<the request's>`, as the
+    ///   .NET SDK's recording of a live hub shows it
+    ///   (`…Tests/MockData/CreateRegistrationIdAsync_CallMethod_GetRegistrationId.http`, NH-DOTNET).
+    ///   Both of Microsoft's SDKs read the id from there and only from there: the .NET SDK takes the
+    ///   fourth path segment after checking that the third is `registrationids/`, the Java SDK
+    ///   matches `/registrationids/([^?]+)`; any other shape leaves them with no id.
+    /// - `Content-Location: …/registrations/<id>?api-version=…`, as the Create Registration ID page
+    ///   describes the answer (NH-REST), for clients written from the page. The recording has no
+    ///   `Content-Location`; PushSim keeps it because the page promises it.
+    private func createRegistrationID(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
-        // 201, the new id in Content-Location (NH-REST Create Registration ID).
-        let location = String.concatenating(hubURL, "/registrations/", id, "?api-version=", Self.apiVersion)
-        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: ["Content-Location": location, "Location": location]))
+        let version = request.queryValue("api-version") ?? Self.apiVersion
+        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Content-Location": String.concatenating(hubURL, "/registrations/", id, "?api-version=", version),
+            "Location": String.concatenating(hubURL, "/registrationids/", id, "?api-version=", version)]))
     }
 
     /// `$filter=DeviceToken eq '…'` (APNs, upper-case hex), `ChannelUri eq '…'`, `FcmV1RegistrationId eq '…'`,

@@ -53,16 +53,34 @@ public final class NotificationHubClient {
 
     // MARK: Registrations
 
-    /// `POST /registrationids` → the id from `Content-Location`. The SDK writes the path so, lower
-    /// case and without the slash of the REST pages' `registrationIDs/` (NH-DOTNET `CreateRegistrationIdAsync`).
+    /// `POST /registrationids` → the id from `Location`. The SDK writes the path so, lower case and
+    /// without the slash of the REST pages' `registrationIDs/`, and reads the id only from a
+    /// `Location` whose path is `/<hub>/registrationids/<id>` (NH-DOTNET `CreateRegistrationIdAsync`);
+    /// any other answer gives it no id, which PushSim reports as a `MessagingException`.
     public func createRegistrationId(_ completion: @escaping (Result<String, HubError>) -> Void) {
         send("POST", "registrationids", expect: 201) { result in
             completion(result.flatMap { r in
-                let location = r.headers["Content-Location"] ?? r.headers["Location"] ?? ""
-                let id = Self.lastSegment(location) ?? ""
-                return id.isEmpty ? .failure(HubError(kind: .messaging, status: r.status, detail: "no registration id in the answer")) : .success(id)
+                guard let id = Self.registrationID(inLocation: r.headers["Location"]) else {
+                    return .failure(HubError(kind: .messaging, status: r.status, detail: "no registration id in the answer"))
+                }
+                return .success(id)
             })
         }
+    }
+
+    /// The id in `https://<host>/<hub>/registrationids/<id>?…`: the URL's path must have exactly
+    /// three segments, the second `registrationids` in any case (the SDK's `location.Segments`
+    /// check); nil otherwise.
+    static func registrationID(inLocation location: String?) -> String? {
+        guard let location, let scheme = location.byteOffset(of: "://") else { return nil }
+        let afterScheme = location.utf8.dropFirst(scheme + 3)
+        guard let slash = afterScheme.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let path = afterScheme[slash...].prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        guard segments.count == 3, let middle = String(segments[segments.startIndex + 1]),
+              middle.sameBytesIgnoringASCIICase(as: "registrationids"),
+              let id = String(segments[segments.startIndex + 2]), !id.isEmpty else { return nil }
+        return id
     }
 
     /// `GET /registrations/?$filter=ChannelUri eq '<handle>'&$top=<top>` (the .NET and Java SDKs

@@ -15,6 +15,8 @@ struct RegistrationTests {
         let r = w.raw("POST", w.path("registrationIDs/"))
         #expect(r?.status == 201)
         #expect(r?.headers["Content-Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrations/reg-000001?api-version=2015-01")
+        // As the live hub answers (NH-DOTNET's recording), where both of Microsoft's SDKs read the id.
+        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrationids/reg-000001?api-version=2015-01")
         #expect(w.createID() == "reg-000002")
         #expect(w.events("hub.registration-id-created").map { $0[.id]?.description } == ["reg-000001", "reg-000002"])
     }
@@ -26,6 +28,18 @@ struct RegistrationTests {
         let r = w.raw("POST", w.path("registrationids"))
         #expect(r?.status == 201)
         #expect(r?.headers["Content-Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrations/reg-000001?api-version=2015-01")
+    }
+
+    /// The .NET SDK takes the id only from a `Location` whose path is `/<hub>/registrationids/<id>`.
+    @Test func theClientReadsTheIDAsTheSDKDoes() {
+        let read = NotificationHubClient.registrationID(inLocation:)
+        #expect(read("https://ns.servicebus.windows.net/hub/registrationids/7260-4200-1?api-version=2017-04") == "7260-4200-1")
+        #expect(read("http://127.0.0.1:8080/hub/RegistrationIDs/reg-000001") == "reg-000001")
+        #expect(read("https://ns.servicebus.windows.net/hub/registrations/reg-000001?api-version=2015-01") == nil)
+        #expect(read("https://ns.servicebus.windows.net/hub/registrationids/reg-000001/") == nil)
+        #expect(read("https://ns.servicebus.windows.net/x/hub/registrationids/reg-000001") == nil)
+        #expect(read("https://ns.servicebus.windows.net/hub/registrationids/") == nil)
+        #expect(read("reg-000001") == nil && read(nil) == nil)
     }
 
     /// A registration as the .NET SDK's `CreateRegistrationAsync` posts it: to `registrations`,

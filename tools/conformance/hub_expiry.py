@@ -18,7 +18,7 @@ client = NotificationHubsClient(info["hub"]["loopbackConnectionString"], info["h
 phone = control("POST", "/_pushsim/devices", {"name": "carol-iphone", "platform": "ios"})
 
 created = client._client.post(client._request_url("/registrationIDs/"), headers=client._create_headers(), content=b"")
-registration_id = created.headers.get("location", "").split("/registrations/")[-1].split("?")[0]
+registration_id = created.headers.get("location", "").split("/registrationids/")[-1].split("?")[0]
 check("the hub hands out a registration id (201 with its Location)", created.status_code == 201 and registration_id, created.status_code)
 
 entry = ('<?xml version="1.0" encoding="utf-8"?><entry xmlns="http://www.w3.org/2005/Atom"><content type="application/xml">'
