@@ -209,7 +209,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         let entries = Array(found.prefix(max(0, top)))
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead, [.found: .int(entries.count)])
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/atom+xml;type=feed;charset=utf-8"],
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"],
                                                        body: AtomRegistration.feedDocument(entries, hubURL: hubURL, anchor: world.anchor,
                                                                                           updated: timeText(world.now, world),
                                                                                           time: { timeText($0, world) })))
@@ -294,12 +294,14 @@ public final class NotificationHub: Host, CallReceiver {
             }
         }
         guard let (description, template) = checkedDescription(request, exchange, world) else { return }
-        write(description, template: template, id: id, existing: existing, status: configuration.registrationWriteStatus.rawValue, exchange, world)
+        write(description, template: template, id: id, existing: existing, status: configuration.registrationWriteStatus.rawValue,
+              location: nil, exchange, world)
     }
 
     /// `POST /{hub}/registrations/` (Create Registration,
     /// https://learn.microsoft.com/en-us/rest/api/notificationhubs/create-registration): the hub
-    /// picks the id and answers 200 with the entry, as the page says. The .NET SDK's
+    /// picks the id and answers 200 with the entry and its `Content-Location`, as the page says and
+    /// the .NET SDK's recording of a live hub shows (`…/MockData/CreateRegistrationAsync_*.http`). The .NET SDK's
     /// `CreateRegistrationAsync` posts here, to `registrations` without the slash, with the
     /// description's `RegistrationId` nil (NH-DOTNET `CreateOrUpdateRegistrationImplAsync`). A body
     /// the hub refuses takes no id.
@@ -307,7 +309,8 @@ public final class NotificationHub: Host, CallReceiver {
         guard let (description, template) = checkedDescription(request, exchange, world) else { return }
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
-        write(description, template: template, id: id, existing: .issuedUnused, status: 200, exchange, world)
+        let location = String.concatenating(hubURL, "/registrations/", id, "?api-version=", request.queryValue("api-version") ?? Self.apiVersion)
+        write(description, template: template, id: id, existing: .issuedUnused, status: 200, location: location, exchange, world)
     }
 
     /// The registration description in a create or update body, and its compiled template;
@@ -336,9 +339,9 @@ public final class NotificationHub: Host, CallReceiver {
     }
 
     /// Stores `description` as registration `id` (live `existing` one replaced) and answers
-    /// `status` with the entry.
+    /// `status` with the entry, and `location` as its `Content-Location` when given.
     private func write(_ description: RegistrationDescription, template: HubTemplate?, id: String, existing: RegistrationStore.Lookup,
-                       status: Int, _ exchange: Exchange, _ world: World) {
+                       status: Int, location: String?, _ exchange: Exchange, _ world: World) {
         var tags: [String] = []
         for t in description.tags.sorted() where tags.last != t { tags.append(t) }
         // The hub stores APNs tokens upper-cased (NH-REST).
@@ -361,7 +364,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         // The validated entry and its ETag (NH-DN495630); for a PUT 200 as the service answers or
         // 201 as the pages say (``RegistrationWriteStatus``).
-        respondEntry(status, stored, exchange, world)
+        respondEntry(status, stored, location: location, exchange, world)
     }
 
     /// `DELETE /{hub}/registrations/{id}` (Delete Registration,
@@ -398,9 +401,12 @@ public final class NotificationHub: Host, CallReceiver {
         fail(412, Self.staleETag, exchange, world)
     }
 
-    private func respondEntry(_ status: Int, _ r: StoredRegistration, _ exchange: Exchange, _ world: World) {
-        world.respond(to: exchange, with: HTTPResponse(status: status, headers: [
-            "Content-Type": "application/atom+xml;type=entry;charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)],
+    /// An entry answer with the live hub's headers: `Content-Type` spelt as it spells it, the
+    /// weak `ETag`, and `Content-Location` when given (NH-DOTNET's recordings).
+    private func respondEntry(_ status: Int, _ r: StoredRegistration, location: String? = nil, _ exchange: Exchange, _ world: World) {
+        var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)]
+        if let location { headers.add("Content-Location", location) }
+        world.respond(to: exchange, with: HTTPResponse(status: status, headers: headers,
             body: AtomRegistration.entryDocument(r, hubURL: hubURL, anchor: world.anchor, time: { timeText($0, world) })))
     }
 
