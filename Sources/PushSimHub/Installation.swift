@@ -76,6 +76,7 @@ public struct InstallationProblem: Error, Equatable, Sendable, CustomStringConve
 public enum InstallationJSON {
     /// The body the SDK sends (no `pushChannelExpired`, which only the hub sets).
     public static func encode(_ i: Installation, includeHubFields: Bool = false) -> String {
+        if includeHubFields { return hubAnswer(i) }
         var members: [(String, JSONValue)] = [
             ("installationId", .string(i.installationID)), ("platform", .string(i.platform.installationPlatform)),
             ("pushChannel", .string(i.pushChannel)), ("tags", .array(i.tags.map { .string($0) })),
@@ -92,6 +93,34 @@ public enum InstallationJSON {
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
         if includeHubFields { members.append(("pushChannelExpired", .bool(i.pushChannelExpired))) }
         return JSONValue.object(members).serializedSortedKeys()
+    }
+
+    /// The installation as the hub's GET answers it, in the live hub's order (the .NET SDK's
+    /// recordings, NH-DOTNET `…Tests/MockData/*Installation*.http`): `installationId`,
+    /// `pushChannel`, `pushChannelExpired`, `platform`, `expirationTime`, then `tags` and
+    /// `templates` only when there are any, then `userId` when set (the recordings never show it
+    /// together with tags or templates; PushSim puts it last). A template is `body`, `headers`
+    /// when it has some, `tags` when it has some. Not imitated from the recordings: the hub adds
+    /// a template's name to the tags of a template given without any, and writes a never-expiring
+    /// `expirationTime` with seven fractional digits.
+    static func hubAnswer(_ i: Installation) -> String {
+        var members: [(String, JSONValue)] = [
+            ("installationId", .string(i.installationID)), ("pushChannel", .string(i.pushChannel)),
+            ("pushChannelExpired", .bool(i.pushChannelExpired)), ("platform", .string(i.platform.installationPlatform)),
+        ]
+        if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
+        if !i.tags.isEmpty { members.append(("tags", .array(i.tags.map { .string($0) }))) }
+        if !i.templates.isEmpty {
+            members.append(("templates", .object(i.templates.keys.sorted().map { name in
+                let t = i.templates[name]!
+                var fields: [(String, JSONValue)] = [("body", .string(t.body))]
+                if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
+                if !t.tags.isEmpty { fields.append(("tags", .array(t.tags.map { .string($0) }))) }
+                return (name, .object(fields))
+            })))
+        }
+        if let u = i.userID { members.append(("userId", .string(u))) }
+        return JSONValue.object(members).serialized()
     }
 
     /// Reads a body. `installationId` may be left out (the URL names the installation).

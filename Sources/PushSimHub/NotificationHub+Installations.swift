@@ -38,7 +38,7 @@ extension NotificationHub {
             return fail(415, "A PATCH of an installation must be sent as application/json-patch+json.", exchange, world)
         }
         guard let current = installations.lookup(id, now: world.now) else {
-            return fail(404, "The installation with id \(id) was not found.", exchange, world)
+            return fail(404, "Installation not found.", exchange, world)   // the live hub's words (NH-DOTNET's recordings)
         }
         let operations: [InstallationPatchOperation]
         switch InstallationPatchOperation.parse(request.body) {
@@ -68,9 +68,10 @@ extension NotificationHub {
 
     func getInstallation(_ id: String, _ exchange: Exchange, _ world: World) {
         guard let i = installations.lookup(id, now: world.now) else {
-            return fail(404, "The installation with id \(id) was not found.", exchange, world)
+            return fail(404, "Installation not found.", exchange, world)   // the live hub's words (NH-DOTNET's recordings)
         }
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+        // The live hub labels the JSON `application/xml; charset=utf-8` (NH-DOTNET's recordings).
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
                                                        text: InstallationJSON.encode(i.model(anchor: world.anchor), includeHubFields: true)))
     }
 
