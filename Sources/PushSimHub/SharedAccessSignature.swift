@@ -45,8 +45,8 @@ public enum SharedAccessSignature {
     /// namespace) and covers every call, while the .NET SDK signs each request's own URL, with
     /// `http` for its scheme, its query dropped and a trailing slash added
     /// (`http://<ns>/<hub>/registrations/`, NH-DOTNET `TokenProvider.NormalizeAppliesTo`), which
-    /// covers that call only. The scheme is not compared: the service takes the SDK's `http`
-    /// tokens on its `https` endpoint.
+    /// covers that call only. Neither the scheme nor the port is compared: the service takes the
+    /// SDK's `http` tokens on its `https` endpoint, and the SDK signs without the port.
     enum Audience: Equatable {
         /// The hub or a resource above it: every request.
         case wholeHub
@@ -56,11 +56,17 @@ public enum SharedAccessSignature {
         case elsewhere(String)
     }
 
-    /// A resource URI as audiences are compared: lower case, without its scheme, and without
-    /// trailing slashes (`pushsim.servicebus.windows.net/notifyusers/registrations`).
+    /// A resource URI as audiences are compared: lower case, without its scheme or port, and
+    /// without trailing slashes (`pushsim.servicebus.windows.net/notifyusers/registrations`). The
+    /// .NET SDK drops the port before it signs (`Port = -1`), so a token it makes for
+    /// `pushsim serve` names `127.0.0.1` without the server's port.
     static func comparable(_ uri: String) -> String {
         var text = Substring(uri.lowercased())
         if let scheme = text.firstRange(of: "://") { text = text[scheme.upperBound...] }
+        let hostEnd = text.firstIndex(of: "/") ?? text.endIndex
+        if let colon = text[..<hostEnd].lastIndex(of: ":"), text[text.index(after: colon)..<hostEnd].allSatisfy({ $0 >= "0" && $0 <= "9" }) {
+            text = text[..<colon] + text[hostEnd...]
+        }
         while text.last == "/" { text.removeLast() }
         return String(text)
     }
