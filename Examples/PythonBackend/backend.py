@@ -141,10 +141,12 @@ class Backend(BaseHTTPRequestHandler):
         if ids:
             return self.answer(200, json.dumps(ids[0]))
         status, headers, _ = self.hub.call("POST", "/registrationIDs/", body="")
-        location = headers.get("Location") or headers.get("Content-Location") or ""
-        if status != 201 or "/registrations/" not in location:
+        # The id is in Location, .../<hub>/registrationids/<id>?..., where Microsoft's SDKs read it.
+        location = headers.get("Location") or ""
+        if status != 201 or "/registrationids/" not in location.lower():
             return self.answer(502)
-        return self.answer(200, json.dumps(location.split("/registrations/")[1].split("?")[0]))
+        start = location.lower().index("/registrationids/") + len("/registrationids/")
+        return self.answer(200, json.dumps(location[start:].split("?")[0]))
 
     def upsert(self, registration_id, body, user):
         try:
