@@ -72,16 +72,30 @@ public final class NotificationHubClient {
     /// three segments, the second `registrationids` in any case (the SDK's `location.Segments`
     /// check); nil otherwise.
     static func registrationID(inLocation location: String?) -> String? {
-        guard let location, let scheme = location.byteOffset(of: "://") else { return nil }
-        let afterScheme = location.utf8.dropFirst(scheme + 3)
-        guard let slash = afterScheme.firstIndex(of: UInt8(ascii: "/")) else { return nil }
-        let path = afterScheme[slash...].prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-        guard segments.count == 3, let middle = String(segments[segments.startIndex + 1]),
-              middle.sameBytesIgnoringASCIICase(as: "registrationids"),
-              let id = String(segments[segments.startIndex + 2]), !id.isEmpty else { return nil }
-        return id
+        guard var location, let scheme = location.byteOffset(of: "://") else { return nil }
+        return location.withUTF8 { b -> String? in
+            var pathStart = scheme + 3
+            while pathStart < b.count && b[pathStart] != UInt8(ascii: "/") { pathStart += 1 }
+            var pathEnd = pathStart
+            while pathEnd < b.count && b[pathEnd] != UInt8(ascii: "?") && b[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+            // The path's slashes: exactly three, `/<hub>/registrationids/<id>`.
+            var slashes = (0, 0, 0), count = 0
+            for k in pathStart..<pathEnd where b[k] == UInt8(ascii: "/") {
+                switch count {
+                case 0: slashes.0 = k
+                case 1: slashes.1 = k
+                case 2: slashes.2 = k
+                default: return nil
+                }
+                count += 1
+            }
+            guard count == 3, pathEnd > slashes.2 + 1, slashes.2 - slashes.1 - 1 == Self.registrationIDsSegment.count else { return nil }
+            for (k, expected) in Self.registrationIDsSegment.enumerated() where b[slashes.1 + 1 + k].asciiLowercased != expected { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[(slashes.2 + 1)..<pathEnd]), as: UTF8.self)
+        }
     }
+
+    private static let registrationIDsSegment = Array("registrationids".utf8)
 
     /// `GET /registrations/?$filter=ChannelUri eq '<handle>'&$top=<top>` (the .NET and Java SDKs
     /// filter on `ChannelUri` whatever the platform; the hub matches the handle).
@@ -258,7 +272,15 @@ public final class NotificationHubClient {
 
     /// Whether .NET's `string.IsNullOrWhiteSpace` holds: empty, or only characters with Unicode's
     /// White_Space property (the set of `char.IsWhiteSpace`).
-    func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
+    func isBlank(_ text: String) -> Bool {
+        // A payload's first byte (`{`, `<`) settles it without a Unicode table lookup.
+        if let first = text.utf8.first, first < 0x80, first != 0x20, !(0x09...0x0D).contains(first) { return false }
+        for b in text.utf8 {
+            if b >= 0x80 { return text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
+            if b != 0x20 && !(0x09...0x0D).contains(b) { return false }
+        }
+        return true
+    }
 
     /// The SDK's `ArgumentException` for a Windows payload ``NotificationPayload/wnsType(of:)``
     /// refuses, with the SDK's message (NH-DOTNET `SRClient.resx`, `NotSupportedXMLFormatAsPayload`).

@@ -278,3 +278,13 @@ struct SDKNativeSendTests {
         #expect(lastSend?.headers["Content-Type"] == "application/json")
     }
 }
+
+/// .NET's `string.IsNullOrWhiteSpace`, as the client checks payloads and tag expressions.
+@Suite("SDK blank text")
+struct SDKBlankTextTests {
+    @Test func whiteSpaceIsUnicodesWhiteSpace() {
+        let client = HubWorld().client
+        for blank in ["", " ", "\t\n\u{0B}\u{0C}\r", "\u{85}", "\u{A0}", " \u{2028}\u{3000} "] { #expect(client.isBlank(blank), "\(Array(blank.unicodeScalars))") }
+        for text in ["{}", " x", "\u{200B}", "\t\u{E9}", "\u{A0}a", "<toast/>"] { #expect(!client.isBlank(text), "\(Array(text.unicodeScalars))") }
+    }
+}
