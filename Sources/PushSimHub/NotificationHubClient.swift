@@ -218,10 +218,7 @@ public final class NotificationHubClient {
     /// which sends the tags joined with `||` and throws `ArgumentException` for an empty list.
     public func sendAppleNativeNotification(_ payload: String, tags: [String],
                                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        // The SDK makes the notification (blank payload) before it looks at the tags.
-        guard !isBlank(payload) else { return refuse("jsonPayload", completion) }
-        guard let expression = tagList(tags, completion) else { return }
-        sendNative(format: "apple", payload: payload, expression: expression, completion)
+        sendNative(format: "apple", payload: payload, tags: tags, completion)
     }
 
     /// Native APNs send to every registration: `SendAppleNativeNotificationAsync(payload)`.
@@ -233,9 +230,7 @@ public final class NotificationHubClient {
     /// `payload` is `{"message":{…}}` without a token.
     public func sendFcmV1NativeNotification(_ payload: String, tags: [String],
                                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        guard !isBlank(payload) else { return refuse("jsonPayload", completion) }
-        guard let expression = tagList(tags, completion) else { return }
-        sendNative(format: "fcmv1", payload: payload, expression: expression, completion)
+        sendNative(format: "fcmv1", payload: payload, tags: tags, completion)
     }
 
     /// Native FCM v1 send to every registration: `SendFcmV1NativeNotificationAsync(payload)`.
@@ -249,10 +244,7 @@ public final class NotificationHubClient {
     /// XML makes the SDK throw `ArgumentException` before any request is sent.
     public func sendWindowsNativeNotification(_ payload: String, tags: [String],
                                               _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        // The SDK makes the notification (blank payload) before it looks at the tags.
-        guard !isBlank(payload) else { return refuse("payLoad", completion) }
-        guard let expression = tagList(tags, completion) else { return }
-        sendNative(format: "windows", payload: payload, expression: expression, completion)
+        sendNative(format: "windows", payload: payload, tags: tags, completion)
     }
 
     /// Native WNS send to every registration: `SendWindowsNativeNotificationAsync(payload)`.
@@ -260,15 +252,19 @@ public final class NotificationHubClient {
         sendNative(format: "windows", payload: payload, expression: nil, completion)
     }
 
-    /// The tag expression the SDK sends for a list of tags, `string.Join("||", tags)`; nil, with
-    /// `completion` failed as the SDK throws, for an empty list (NH-DOTNET `SendNotificationAsync`).
-    private func tagList<T>(_ tags: [String], _ completion: @escaping (Result<T, HubError>) -> Void) -> String? {
-        guard !tags.isEmpty else {
-            refuse("tags argument should contain at least one value", completion)
-            return nil
-        }
-        return tags.joined(separator: "||")
+    /// A native send to a list of tags: the SDK makes the notification first (a blank payload
+    /// throws), then refuses an empty list with `ArgumentException` and sends the others as
+    /// `string.Join("||", tags)` (NH-DOTNET `SendNotificationAsync(notification, tags)`).
+    private func sendNative(format: String, payload: String, tags: [String],
+                            _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        guard !isBlank(payload) else { return refuse(Self.payloadParameter(format), completion) }
+        guard !tags.isEmpty else { return refuse("tags argument should contain at least one value", completion) }
+        sendNative(format: format, payload: payload, expression: tags.joined(separator: "||"), completion)
     }
+
+    /// The parameter an `ArgumentNullException` for a blank payload names: `payLoad` in
+    /// `WindowsNotification`, `jsonPayload` in the others.
+    private static func payloadParameter(_ format: String) -> String { format == "windows" ? "payLoad" : "jsonPayload" }
 
     /// Whether .NET's `string.IsNullOrWhiteSpace` holds: empty, or only characters with Unicode's
     /// White_Space property (the set of `char.IsWhiteSpace`).
@@ -311,7 +307,7 @@ public final class NotificationHubClient {
     /// unless it is blank (NH-DOTNET `SendNotificationImplAsync`).
     private func sendNative(format: String, payload: String, expression: String?,
                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        guard !isBlank(payload) else { return refuse(format == "windows" ? "payLoad" : "jsonPayload", completion) }
+        guard !isBlank(payload) else { return refuse(Self.payloadParameter(format), completion) }
         var headers: [(String, String)] = []
         headers.reserveCapacity(4)
         headers.append(("ServiceBusNotification-Format", format))
