@@ -102,6 +102,7 @@ extension NotificationHubClient {
     /// Any notification to a tag expression (nil: everyone).
     public func sendNotification(_ payload: NotificationPayload, tagExpression: String?,
                                  _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        if let parameter = blankPayloadParameter(payload) { return refuse(parameter, completion) }
         var headers = payload.requestHeaders
         if let tagExpression, !isBlank(tagExpression) { headers.append(("ServiceBusNotification-Tags", tagExpression)) }
         send("POST", "messages/", headers: headers, body: Array(payload.body.utf8), expect: Self.sendSuccess) { [self] result in
@@ -115,10 +116,15 @@ extension NotificationHubClient {
         sendNotification(.template(properties), tagExpression: tagExpression, completion)
     }
 
-    /// `POST /messages/?direct` to one PNS handle; no registration needed.
+    /// `POST /messages/?direct` to one PNS handle; no registration needed. As in the SDK, an empty
+    /// handle throws, while one of white space only passes that check and is then left out with
+    /// `?direct`, so the send goes to everyone (NH-DOTNET `SendDirectNotificationAsync`,
+    /// `SendNotificationImplAsync`).
     public func sendDirectNotification(_ payload: NotificationPayload, deviceHandle: String,
                                        _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        if let parameter = blankPayloadParameter(payload) { return refuse(parameter, completion) }
         guard !deviceHandle.isEmpty else { return refuse("deviceHandle", completion) }
+        guard !isBlank(deviceHandle) else { return sendNotification(payload, tagExpression: nil, completion) }
         send("POST", "messages/", query: [("direct", "")], headers: payload.requestHeaders + [("ServiceBusNotification-DeviceHandle", deviceHandle)],
              body: Array(payload.body.utf8), expect: Self.sendSuccess) { [self] result in completion(result.flatMap { outcome(of: $0) }) }
     }
@@ -126,6 +132,7 @@ extension NotificationHubClient {
     /// `POST /messages/$batch?direct` to up to 1000 handles, as the SDK's multipart body.
     public func sendDirectNotification(_ payload: NotificationPayload, deviceHandles: [String],
                                        _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        if let parameter = blankPayloadParameter(payload) { return refuse(parameter, completion) }
         guard !deviceHandles.isEmpty else { return refuse("deviceHandles", completion) }
         let body = MultipartBody(parts: [
             // `new StringContent(body, encoding, mediaType)`: the media type and the charset.
@@ -144,6 +151,7 @@ extension NotificationHubClient {
     /// `yyyy-MM-ddTHH:mm:ss` through the world's calendar anchor).
     public func scheduleNotification(_ payload: NotificationPayload, at time: VirtualTime, tagExpression: String?,
                                      _ completion: @escaping (Result<ScheduledNotification, HubError>) -> Void) {
+        if let parameter = blankPayloadParameter(payload) { return refuse(parameter, completion) }
         let when = String(world.anchor.iso8601(time).dropLast())   // the SDK's "s" format has no Z
         var headers = payload.requestHeaders + [("ServiceBusNotification-ScheduleTime", when)]
         if let tagExpression, !isBlank(tagExpression) { headers.append(("ServiceBusNotification-Tags", tagExpression)) }

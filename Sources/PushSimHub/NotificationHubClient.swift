@@ -264,7 +264,14 @@ public final class NotificationHubClient {
 
     /// The parameter an `ArgumentNullException` for a blank payload names: `payLoad` in
     /// `WindowsNotification`, `jsonPayload` in the others.
-    private static func payloadParameter(_ format: String) -> String { format == "windows" ? "payLoad" : "jsonPayload" }
+    static func payloadParameter(_ format: String) -> String { format == "windows" ? "payLoad" : "jsonPayload" }
+
+    /// The parameter the SDK's notification class names when it throws `ArgumentNullException`
+    /// for a blank payload (`AppleNotification`, `FcmV1Notification`, `WindowsNotification`), or
+    /// nil when `payload` is not blank or has another format.
+    func blankPayloadParameter(_ payload: NotificationPayload) -> String? {
+        ["apple", "fcmv1", "windows"].contains(payload.format) && isBlank(payload.body) ? Self.payloadParameter(payload.format) : nil
+    }
 
     /// Whether .NET's `string.IsNullOrWhiteSpace` holds: empty, or only characters with Unicode's
     /// White_Space property (the set of `char.IsWhiteSpace`).

@@ -262,6 +262,25 @@ struct SDKNativeSendTests {
         #expect(lastSend == nil)
     }
 
+    @Test func aBlankTypedPayloadThrowsWhicheverWayItIsSent() {
+        let expected = Result<NotificationOutcome, HubError>.failure(HubError(kind: .argument, status: nil, detail: "jsonPayload"))
+        #expect(world.wait { world.client.sendNotification(.apple(" "), tagExpression: "t", $0) } == expected)
+        #expect(world.wait { world.client.sendDirectNotification(.fcmV1(""), deviceHandle: "h", $0) } == expected)
+        #expect(world.wait { world.client.sendDirectNotification(.apple("\n"), deviceHandles: ["h"], $0) } == expected)
+        var scheduled: Result<ScheduledNotification, HubError>?
+        world.client.scheduleNotification(.apple(""), at: world.world.now, tagExpression: nil) { scheduled = $0 }
+        world.world.run()
+        #expect(scheduled == .failure(HubError(kind: .argument, status: nil, detail: "jsonPayload")))
+        #expect(lastSend == nil && world.world.journal.entries.isEmpty)
+    }
+
+    @Test func aWhiteSpaceDeviceHandleMakesADirectSendABroadcast() {
+        #expect(world.wait { world.client.sendDirectNotification(.apple(Payload.apple), deviceHandle: "", $0) }
+                == .failure(HubError(kind: .argument, status: nil, detail: "deviceHandle")))
+        _ = world.wait { world.client.sendDirectNotification(.apple(Payload.apple), deviceHandle: " ", $0) }
+        #expect(lastSend != nil && lastSend?.queryValue("direct") == nil && lastSend?.headers["ServiceBusNotification-DeviceHandle"] == nil)
+    }
+
     @Test func aBlankTagExpressionSendsNoTagsHeader() {
         _ = world.wait { world.client.sendNativeNotification(format: "apple", payload: Payload.apple, tagExpression: "  ", $0) }
         #expect(lastSend != nil && lastSend?.headers["ServiceBusNotification-Tags"] == nil)
