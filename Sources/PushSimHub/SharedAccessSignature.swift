@@ -45,8 +45,9 @@ public enum SharedAccessSignature {
     /// namespace) and covers every call, while the .NET SDK signs each request's own URL, with
     /// `http` for its scheme, its query dropped and a trailing slash added
     /// (`http://<ns>/<hub>/registrations/`, NH-DOTNET `TokenProvider.NormalizeAppliesTo`), which
-    /// covers that call only. Neither the scheme nor the port is compared: the service takes the
-    /// SDK's `http` tokens on its `https` endpoint, and the SDK signs without the port.
+    /// covers that call only; the Java SDK signs each request's whole URI, query included. Neither
+    /// the scheme, the port nor the query is compared: the service takes the .NET SDK's `http`
+    /// tokens on its `https` endpoint, and the SDKs sign without the port or with the query.
     enum Audience: Equatable {
         /// The hub or a resource above it: every request.
         case wholeHub
@@ -56,13 +57,15 @@ public enum SharedAccessSignature {
         case elsewhere(String)
     }
 
-    /// A resource URI as audiences are compared: lower case, without its scheme or port, and
-    /// without trailing slashes (`pushsim.servicebus.windows.net/notifyusers/registrations`). The
-    /// .NET SDK drops the port before it signs (`Port = -1`), so a token it makes for
-    /// `pushsim serve` names `127.0.0.1` without the server's port.
+    /// A resource URI as audiences are compared: lower case, without its scheme, port or query,
+    /// and without trailing slashes (`pushsim.servicebus.windows.net/notifyusers/registrations`).
+    /// The .NET SDK drops the port before it signs (`Port = -1`), so a token it makes for
+    /// `pushsim serve` names `127.0.0.1` without the server's port; the Java SDK signs the whole
+    /// request URI, query included (NH-JAVA `SasTokenProvider.generateSasToken`).
     static func comparable(_ uri: String) -> String {
         var text = Substring(uri.lowercased())
         if let scheme = text.firstRange(of: "://") { text = text[scheme.upperBound...] }
+        if let query = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<query] }
         let hostEnd = text.firstIndex(of: "/") ?? text.endIndex
         if let colon = text[..<hostEnd].lastIndex(of: ":"), text[text.index(after: colon)..<hostEnd].allSatisfy({ $0 >= "0" && $0 <= "9" }) {
             text = text[..<colon] + text[hostEnd...]

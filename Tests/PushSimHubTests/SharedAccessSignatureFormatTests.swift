@@ -64,6 +64,15 @@ struct SharedAccessSignatureFormatTests {
         return "SharedAccessSignature sr=\(sr)&sig=\(percentEncode(sig))&se=\(se)&skn=\(TestIdentity.full.keyName)"
     }
 
+    /// The Java SDK's token: the whole request URI, query included, lower-cased and URL-encoded
+    /// (NH-JAVA `SasTokenProvider.generateSasToken`).
+    @Test func theJavaSDKsTokenForARequestWithItsQueryCoversThatRequest() {
+        let w = HubWorld(services: false)
+        let token = Self.dotNetToken(for: "https://pushsim.servicebus.windows.net/notifyusers/registrationids?api-version=2015-01", w)
+        #expect(w.raw("POST", w.path("registrationids"), auth: .header(token))?.status == 201)
+        #expect(w.raw("GET", w.path("registrations"), auth: .header(token))?.status == 401)
+    }
+
     @Test func theDotNetSDKsTokenForARequestCoversThatRequest() {
         let w = HubWorld(services: false)
         let ids = Self.dotNetToken(for: "http://pushsim.servicebus.windows.net/notifyusers/registrationids/", w)
