@@ -75,8 +75,7 @@ public struct InstallationProblem: Error, Equatable, Sendable, CustomStringConve
 /// from NH-DOTNET `Installation.cs`). Written with sorted keys, so output never depends on order.
 public enum InstallationJSON {
     /// The body the SDK sends (no `pushChannelExpired`, which only the hub sets).
-    public static func encode(_ i: Installation, includeHubFields: Bool = false) -> String {
-        if includeHubFields { return hubAnswer(i) }
+    public static func encode(_ i: Installation) -> String {
         var members: [(String, JSONValue)] = [
             ("installationId", .string(i.installationID)), ("platform", .string(i.platform.installationPlatform)),
             ("pushChannel", .string(i.pushChannel)), ("tags", .array(i.tags.map { .string($0) })),
@@ -91,7 +90,6 @@ public enum InstallationJSON {
         }
         if let u = i.userID { members.append(("userId", .string(u))) }
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
-        if includeHubFields { members.append(("pushChannelExpired", .bool(i.pushChannelExpired))) }
         return JSONValue.object(members).serializedSortedKeys()
     }
 

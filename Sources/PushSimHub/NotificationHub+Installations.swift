@@ -72,7 +72,7 @@ extension NotificationHub {
         }
         // The live hub labels the JSON `application/xml; charset=utf-8` (NH-DOTNET's recordings).
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
-                                                       text: InstallationJSON.encode(i.model(anchor: world.anchor), includeHubFields: true)))
+                                                       text: InstallationJSON.hubAnswer(i.model(anchor: world.anchor))))
     }
 
     func deleteInstallation(_ id: String, _ exchange: Exchange, _ world: World) {

@@ -182,10 +182,15 @@ public final class NotificationHub: Host, CallReceiver {
     private func createRegistrationID(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
-        let version = request.queryValue("api-version") ?? Self.apiVersion
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Content-Location": String.concatenating(hubURL, "/registrations/", id, "?api-version=", version),
-            "Location": String.concatenating(hubURL, "/registrationids/", id, "?api-version=", version)]))
+            "Content-Location": registrationURL(id, collection: "registrations", request),
+            "Location": registrationURL(id, collection: "registrationids", request)]))
+    }
+
+    /// `<hub URL>/<collection>/<id>?api-version=<the request's>`, as the live hub writes a new
+    /// registration's address.
+    private func registrationURL(_ id: String, collection: String, _ request: HTTPRequest) -> String {
+        String.concatenating(hubURL, "/", collection, "/", id, "?api-version=", request.queryValue("api-version") ?? Self.apiVersion)
     }
 
     /// `$filter=DeviceToken eq '…'` (APNs, upper-case hex), `ChannelUri eq '…'`, `FcmV1RegistrationId eq '…'`,
@@ -309,8 +314,8 @@ public final class NotificationHub: Host, CallReceiver {
         guard let (description, template) = checkedDescription(request, exchange, world) else { return }
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
-        let location = String.concatenating(hubURL, "/registrations/", id, "?api-version=", request.queryValue("api-version") ?? Self.apiVersion)
-        write(description, template: template, id: id, existing: .issuedUnused, status: 200, location: location, exchange, world)
+        write(description, template: template, id: id, existing: .issuedUnused, status: 200,
+              location: registrationURL(id, collection: "registrations", request), exchange, world)
     }
 
     /// The registration description in a create or update body, and its compiled template;

@@ -257,8 +257,10 @@ public final class NotificationHubClient {
     /// `string.Join("||", tags)` (NH-DOTNET `SendNotificationAsync(notification, tags)`).
     private func sendNative(format: String, payload: String, tags: [String],
                             _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
-        guard !isBlank(payload) else { return refuse(Self.payloadParameter(format), completion) }
-        guard !tags.isEmpty else { return refuse("tags argument should contain at least one value", completion) }
+        // The payload's own check is the expression path's; only an empty list needs it first here.
+        guard !tags.isEmpty else {
+            return refuse(isBlank(payload) ? Self.payloadParameter(format) : "tags argument should contain at least one value", completion)
+        }
         sendNative(format: format, payload: payload, expression: tags.joined(separator: "||"), completion)
     }
 
