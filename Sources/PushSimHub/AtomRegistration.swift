@@ -84,12 +84,13 @@ package enum AtomRegistration {
     }
 
     /// A feed of entries (read all, read by channel).
-    static func feed(_ entries: [XMLElement], hubURL: String, updated: String) -> String {
+    static func feed(_ entries: [XMLElement], hubURL: String, updated: String, next: String? = nil) -> String {
+        let nextLink: [XMLNode] = next.map { [.element(XMLElement(name: "link", attributes: [("rel", "next"), ("href", $0)]))] } ?? []
         let feed = XMLElement(name: "feed", attributes: [("xmlns", atomNamespace)], children: [
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text("Registrations")])),
             .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/?api-version=2015-01")])),
             .element(XMLElement(name: "updated", children: [.text(updated)])),
-        ] + entries.map { .element($0) })
+        ] + nextLink + entries.map { .element($0) })
         return "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + feed.serialized()
     }
 

@@ -38,6 +38,19 @@ struct AtomWriter {
 
     /// `<name a="v" …>` (the element must get children, then ``close(_:)``).
     mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+        start(name, attributes)
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `<name a="v" …/>`: an element without children.
+    mutating func empty(_ name: String, _ attributes: [(String, String)]) {
+        start(name, attributes)
+        bytes.append(UInt8(ascii: "/"))
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `<name a="v" …`, the start of a tag.
+    private mutating func start(_ name: String, _ attributes: [(String, String)]) {
         bytes.append(UInt8(ascii: "<"))
         raw(name)
         for (n, v) in attributes {
@@ -48,7 +61,6 @@ struct AtomWriter {
             escaped(v, attribute: true)
             bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: ">"))
     }
 
     /// `</name>`
@@ -172,8 +184,10 @@ extension AtomRegistration {
     }
 
     /// A feed document of registrations: what `feed(entries.map(entry), …)` gives.
+    /// `next`: the address of the next page, written as `<link rel="next" href="…"/>` (as the
+    /// live hub writes it after its `self` link, which PushSim does not write) when there is one.
     static func feedDocument(_ registrations: [StoredRegistration], hubURL: String, anchor: CalendarAnchor, updated: String,
-                             time: (VirtualTime) -> String) -> [UInt8] {
+                             next: String? = nil, time: (VirtualTime) -> String) -> [UInt8] {
         var w = AtomWriter(capacity: 320 + 768 * registrations.count)
         w.raw(declaration)
         w.open("feed", [("xmlns", atomNamespace)])
@@ -182,6 +196,7 @@ extension AtomRegistration {
         w.close("title")
         w.textElement("id", hubURL + "/registrations/?api-version=2015-01")
         w.textElement("updated", updated)
+        if let next { w.empty("link", [("rel", "next"), ("href", next)]) }
         for r in registrations { writeEntry(r, hubURL: hubURL, anchor: anchor, to: &w, time: time) }
         w.close("feed")
         return w.bytes

@@ -196,11 +196,22 @@ public final class NotificationHub: Host, CallReceiver {
     /// `$filter=DeviceToken eq '…'` (APNs, upper-case hex), `ChannelUri eq '…'`, `FcmV1RegistrationId eq '…'`,
     /// `GcmRegistrationId eq '…'`; `$top` (default 100). No filter: all registrations. With `tag`
     /// (`GET /tags/<tag>/registrations`, NH-REST "Read Registrations With A Tag"): those carrying
-    /// the tag, oldest first; a tag the hub would not store is 400. Continuation tokens are not
-    /// modelled: `$top` cuts the feed.
+    /// the tag, oldest first; a tag the hub would not store is 400.
+    ///
+    /// A feed cut by `$top` is one page: the answer carries `x-ms-continuationtoken` and the
+    /// feed a `<link rel="next">`, and a request with the token (`ContinuationToken` in any case)
+    /// gets the page after it (see ``ContinuationToken``); the last page carries neither. A token
+    /// the hub did not hand out is 400.
     private func readRegistrations(_ request: HTTPRequest, tag: String? = nil, _ exchange: Exchange, _ world: World) {
         let top = Int(request.queryValue("$top") ?? "100") ?? 100
         if let tag, let problem = TagRules.problem(with: [tag]) { return fail(400, problem, exchange, world) }
+        var resumeAt = 0
+        if let text = request.query.first(where: { $0.name.sameBytesIgnoringASCIICase(as: ContinuationToken.queryName) })?.value {
+            guard let token = ContinuationToken(queryValue: text) else {
+                return fail(400, "The continuation token '\(text)' is not valid.", exchange, world)
+            }
+            resumeAt = token.nextNumber
+        }
         var found: [StoredRegistration]
         if tag == nil, let filter = request.queryValue("$filter") {
             guard let value = Self.handleFilterValue(filter) else {
@@ -212,12 +223,27 @@ public final class NotificationHub: Host, CallReceiver {
             found = RegistrationPlatform.allCases.flatMap { store.matching(tag.map(TagExpression.tag), platform: $0, now: world.now) }
                 .sorted { $0.number < $1.number }
         }
-        let entries = Array(found.prefix(max(0, top)))
-        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead, [.found: .int(entries.count)])
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"],
+        let rest = resumeAt == 0 ? found[...] : found.drop { $0.number < resumeAt }
+        let entries = Array(rest.prefix(max(0, top)))
+        let next = rest.dropFirst(entries.count).first.map { ContinuationToken(nextNumber: $0.number) }
+        world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead,
+                     next.map { [.found: .int(entries.count), .next: .string($0.base64)] } ?? [.found: .int(entries.count)])
+        var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"]
+        if let next { headers.add(ContinuationToken.headerName, next.headerValue) }
+        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers,
                                                        body: AtomRegistration.feedDocument(entries, hubURL: hubURL, anchor: world.anchor,
                                                                                           updated: timeText(world.now, world),
+                                                                                          next: next.map { nextPageURL(request, $0) },
                                                                                           time: { timeText($0, world) })))
+    }
+
+    /// The address of the page after `request`'s: its own, with `token` in place of any it had,
+    /// encoded once more than the header's value (as the live hub's `next` link is, NH-DOTNET's recording).
+    private func nextPageURL(_ request: HTTPRequest, _ token: ContinuationToken) -> String {
+        var next = request
+        next.query.removeAll { $0.name.sameBytesIgnoringASCIICase(as: ContinuationToken.queryName) }
+        next.query.append((ContinuationToken.queryName, token.headerValue))
+        return "https://" + configuration.host + next.target
     }
 
     /// The handle in a `$filter` of the form `<handle field> eq '<handle>'`, or nil when the

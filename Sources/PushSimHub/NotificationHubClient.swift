@@ -98,26 +98,66 @@ public final class NotificationHubClient {
     private static let registrationIDsSegment = Array("registrationids".utf8)
 
     /// `GET /registrations/?$filter=ChannelUri eq '<handle>'&$top=<top>` (the .NET and Java SDKs
-    /// filter on `ChannelUri` whatever the platform; the hub matches the handle).
+    /// filter on `ChannelUri` whatever the platform; the hub matches the handle): the first page.
     public func getRegistrationsByChannel(_ handle: String, top: Int,
                                           _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
-        send("GET", "registrations/", query: [("$filter", "ChannelUri eq '\(handle)'"), ("$top", String(top))], expect: 200) { result in
-            completion(result.flatMap(Self.feed))
-        }
+        getRegistrationsByChannel(handle, continuationToken: "", top: top) { completion($0.map(\.registrations)) }
+    }
+
+    /// ``getRegistrationsByChannel(_:top:_:)`` from the page `continuationToken` names (empty or
+    /// blank: the first), with the token for the next page (the SDK's
+    /// `GetRegistrationsByChannelAsync(pnsHandle, continuationToken, top)`). A blank handle throws
+    /// `ArgumentNullException` (`pnsHandle`).
+    public func getRegistrationsByChannel(_ handle: String, continuationToken: String, top: Int,
+                                          _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
+        if isBlank(handle) { return refuse("pnsHandle", completion) }
+        readPage("registrations/", filter: [("$filter", "ChannelUri eq '\(handle)'")], continuationToken: continuationToken, top: top, completion)
     }
 
     /// `GET /registrations/?$top=<top>`: every registration, oldest first (the SDK's
-    /// `GetAllRegistrationsAsync`); 200 with an Atom feed expected.
+    /// `GetAllRegistrationsAsync`); 200 with an Atom feed expected. The first page.
     public func getAllRegistrations(top: Int, _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
-        send("GET", "registrations/", query: [("$top", String(top))], expect: 200) { completion($0.flatMap(Self.feed)) }
+        getAllRegistrations(continuationToken: "", top: top) { completion($0.map(\.registrations)) }
+    }
+
+    /// ``getAllRegistrations(top:_:)`` from the page `continuationToken` names (empty or blank:
+    /// the first), with the token for the next page (the SDK's
+    /// `GetAllRegistrationsAsync(continuationToken, top)`).
+    public func getAllRegistrations(continuationToken: String, top: Int,
+                                    _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
+        readPage("registrations/", continuationToken: continuationToken, top: top, completion)
     }
 
     /// `GET /tags/<tag>/registrations?$top=<top>`: the registrations carrying `tag` (the SDK's
-    /// `GetRegistrationsByTagAsync`); 200 with an Atom feed expected.
+    /// `GetRegistrationsByTagAsync`); 200 with an Atom feed expected. The first page.
     public func getRegistrationsByTag(_ tag: String, top: Int,
                                       _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
-        send("GET", "tags/\(percentEncode(tag))/registrations", query: [("$top", String(top))], expect: 200) { result in
-            completion(result.flatMap(Self.feed))
+        getRegistrationsByTag(tag, continuationToken: "", top: top) { completion($0.map(\.registrations)) }
+    }
+
+    /// ``getRegistrationsByTag(_:top:_:)`` from the page `continuationToken` names (empty or
+    /// blank: the first), with the token for the next page (the SDK's
+    /// `GetRegistrationsByTagAsync(tag, continuationToken, top)`). A blank tag throws
+    /// `ArgumentNullException` (`tag`).
+    public func getRegistrationsByTag(_ tag: String, continuationToken: String, top: Int,
+                                      _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
+        if isBlank(tag) { return refuse("tag", completion) }
+        readPage("tags/\(percentEncode(tag))/registrations", continuationToken: continuationToken, top: top, completion)
+    }
+
+    /// One page of a listing, as the SDK asks for it (`GetAllEntitiesImplAsync`): `$top` only when
+    /// above zero, the token (as the hub sent it, which the query carries as it is) only when not
+    /// blank; the next token is read from `x-ms-continuationtoken`.
+    private func readPage(_ relative: String, filter: [(String, String)] = [], continuationToken: String, top: Int,
+                          _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
+        var query = filter
+        if top > 0 { query.append(("$top", String(top))) }
+        // The header's value is already percent-encoded; the query's values are encoded on the wire.
+        if !isBlank(continuationToken) { query.append((ContinuationToken.queryName, percentDecode(continuationToken))) }
+        send("GET", relative, query: query, expect: 200) { result in
+            completion(result.flatMap { r in
+                Self.feed(r).map { RegistrationPage(registrations: $0, continuationToken: r.headers[ContinuationToken.headerName]) }
+            })
         }
     }
 

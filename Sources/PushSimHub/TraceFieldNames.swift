@@ -43,6 +43,8 @@ extension TraceFieldName {
     public static let kid = TraceFieldName("kid")
     /// `matching`
     public static let matching = TraceFieldName("matching")
+    /// `next`: the continuation token a page of registrations hands out for the next one
+    public static let next = TraceFieldName("next")
     /// `notification`
     public static let notification = TraceFieldName("notification")
     /// `operations`

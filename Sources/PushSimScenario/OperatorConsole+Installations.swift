@@ -44,20 +44,33 @@ extension OperatorConsole {
 
     /// Lists the hub's registrations, all or those carrying `tag` (`GET /registrations`, `GET
     /// /tags/<tag>/registrations`, the SDK's `GetAllRegistrationsAsync` and
-    /// `GetRegistrationsByTagAsync`), and keeps how many came back in ``listings``.
+    /// `GetRegistrationsByTagAsync`), `top` a page, following the hub's continuation tokens to
+    /// the last page, and keeps how many came back in ``listings``.
     public func listRegistrations(tag: String?, top: Int = 100) {
         world.record(layer: "operator", host: Self.name, kind: .operatorList, [.tag: .string(tag ?? "(all)")])
-        let sentAt = world.now
-        let completion = { [self] (result: Result<[RegistrationDescription], HubError>) in
+        readPages(tag: tag, top: top, from: "", sentAt: world.now, foundSoFar: 0)
+    }
+
+    /// Reads the page `token` names (empty: the first), then the next, until the hub gives no token.
+    private func readPages(tag: String?, top: Int, from token: String, sentAt: VirtualTime, foundSoFar: Int) {
+        let completion = { [self] (result: Result<RegistrationPage, HubError>) in
             switch result {
-            case .success(let found):
-                appendListing(found.count)
-                world.record(layer: "operator", host: Self.name, kind: .operatorListed, [.registrations: .int(found.count)])
+            case .success(let page):
+                let found = foundSoFar + page.registrations.count
+                if let next = page.continuationToken, !next.isEmpty {
+                    return readPages(tag: tag, top: top, from: next, sentAt: sentAt, foundSoFar: found)
+                }
+                appendListing(found)
+                world.record(layer: "operator", host: Self.name, kind: .operatorListed, [.registrations: .int(found)])
                 finishCall(.list, sentAt, 200, nil)
             case .failure(let e): finishCall(.list, sentAt, e.status, e.status == nil ? e.description : nil)
             }
         }
-        if let tag { hub.getRegistrationsByTag(tag, top: top, completion) } else { hub.getAllRegistrations(top: top, completion) }
+        if let tag {
+            hub.getRegistrationsByTag(tag, continuationToken: token, top: top, completion)
+        } else {
+            hub.getAllRegistrations(continuationToken: token, top: top, completion)
+        }
     }
 
     /// The hub's platform for a device's: the one of its service's native format.

@@ -119,7 +119,7 @@ public enum ActionKind: Equatable, Sendable {
     /// installation status <status>` and `expect hub has <n> installation(s)`.
     case hubInstallation(device: String, change: InstallationChange)
     /// `operator list registrations [for "<tag>"]`: `GET /registrations` or `GET
-    /// /tags/<tag>/registrations` (NH-REST); checked with `expect operator listed <n>
+    /// /tags/<tag>/registrations` (NH-REST), every page; checked with `expect operator listed <n>
     /// registration(s)` and `expect operator list status <status>`.
     case hubListRegistrations(tag: String?)
     /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`

@@ -81,4 +81,22 @@ import Testing
         #expect(report.results.map(\.passed) == [false, true, true, false, true])
         #expect(report.results[0].seen == "no registration listing answered by 0+00:00:04.000")
     }
+
+    /// Bug: the operator's listing read only the first page (`$top`, 100), so a hub with more
+    /// registrations was listed short. It now follows the hub's continuation tokens.
+    @Test func theOperatorListsEveryPage() throws {
+        let scenario = try ScenarioParser.parse("""
+            scenario "t"
+            devices fans 120 android user fan-{n}
+            at 0s fans install
+            at 10s fans login
+            at 1m operator list registrations
+            at 1m operator list registrations for "username:fan-7"
+            expect hub has 120 registrations
+            expect operator listed 120 registrations
+            expect operator listed 1 registration
+            """, path: "t.scenario").get()
+        let report = try ScenarioRunner.run(scenario).get()
+        #expect(report.results.map(\.passed) == [true, true, true])
+    }
 }

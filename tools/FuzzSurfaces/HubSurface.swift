@@ -77,6 +77,11 @@ public enum HubSurface {
                    request("GET \(hub)/feedbackcontainer\(api)", [auth]), request("DELETE \(hub)/registrations/reg-000001\(api)", [auth, "If-Match: *"])],
             register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["old"])
                 + ["WAIT 91d", request("PUT \(hub)/registrations/reg-000001\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["new"]))],
+            // A listing in pages: `$top`, then the token read back (the .NET SDK's and the Java SDK's spellings).
+            register("reg-000001", .fcmV1, "{{ANDROID}}", tags: ["p"]) + register("reg-000002", .fcmV1, "{{ANDROID}}", tags: ["p"])
+                + [request("GET \(hub)/tags/p/registrations\(api)&$top=1", [auth]),
+                   request("GET \(hub)/registrations\(api)&$top=1&continuationtoken=Mg%3D%3D", [auth]),
+                   request("GET \(hub)/registrations\(api)&%24top=1&ContinuationToken=Mg%253D%253D", [auth])],
             // The .NET SDK's own paths: `registrationids`, and Create Registration's POST.
             [request("POST \(hub)/registrationids\(api)", [auth]),
              request("POST \(hub)/registrations\(api)", [auth, "Content-Type: application/atom+xml; charset=utf-8; type=entry"],
