@@ -62,8 +62,14 @@ struct FCMOAuthTests {
         let e = GoogleError(r)
         #expect(r.status == 401)
         #expect(e.code == 401 && e.status == "UNAUTHENTICATED")
-        #expect(e.message == "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.")
-        #expect(e.details == nil) // no FcmError detail for a caller credential problem (§2.3)
+        #expect(e.message == "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.")
+        // No FcmError detail for a caller credential problem (§2.3), but Google's ErrorInfo saying
+        // why, as the live answer quoted in PyFCM#334 shows; PyFCM renews its token on that reason only.
+        #expect(e.fcmErrorCode == nil)
+        #expect(e.details == [.object([("@type", "type.googleapis.com/google.rpc.ErrorInfo"), ("reason", "ACCESS_TOKEN_EXPIRED"),
+                                       ("domain", "googleapis.com"),
+                                       ("metadata", .object([("method", "google.firebase.fcm.v1.FcmService.SendMessage"),
+                                                             ("service", "fcm.googleapis.com")]))])])
         #expect(bench.phone.pushes.count == 1)
     }
 }

@@ -20,6 +20,9 @@ public struct FCMError: Error, Equatable, Sendable {
     public var fieldViolations: [FieldViolation] = []
     /// Seconds to wait, sent as `Retry-After` (429 and 503).
     public var retryAfter: Int?
+    /// The `reason` of a `google.rpc.ErrorInfo` detail, which Google's front end adds to some
+    /// authentication failures (`ACCESS_TOKEN_EXPIRED`); nil for none.
+    public var errorInfoReason: String?
 
     /// `errorCode` nil: no FcmError detail; `field` nil: no field violation; `retryAfter` nil: no `Retry-After`.
     public init(_ httpStatus: Int, _ status: String, _ message: String, errorCode: String?, field: String? = nil, retryAfter: Int? = nil) {
@@ -66,14 +69,25 @@ public struct FCMError: Error, Equatable, Sendable {
     /// 403 `PERMISSION_DENIED` / `SENDER_ID_MISMATCH`: the token was registered with another project's
     /// sender id (F-ERR).
     public static let senderIDMismatch = FCMError(403, "PERMISSION_DENIED", "SenderId mismatch", errorCode: "SENDER_ID_MISMATCH")
-    /// 401 `UNAUTHENTICATED`, no FcmError detail: no bearer token in `authorization` (F-ERRDOC).
+    /// 401 `UNAUTHENTICATED`, no FcmError detail: no bearer token in `authorization` (F-ERRDOC;
+    /// the message as the live service words it, FA-DOTNET-503).
     public static let missingCredentials = FCMError(401, "UNAUTHENTICATED",
-        "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
-        errorCode: nil)
-    /// 401 `UNAUTHENTICATED`, no FcmError detail: an unknown or expired access token (F-ERRDOC).
+        "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. "
+            + signInHelp, errorCode: nil)
+    /// 401 `UNAUTHENTICATED`, no FcmError detail: an access token the service never issued (F-ERRDOC).
     public static let invalidCredentials = FCMError(401, "UNAUTHENTICATED",
-        "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
-        errorCode: nil)
+        "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. "
+            + signInHelp, errorCode: nil)
+    /// 401 `UNAUTHENTICATED` for an access token that has run out: the same message, and a
+    /// `google.rpc.ErrorInfo` detail with reason `ACCESS_TOKEN_EXPIRED` (the live answer quoted in
+    /// PYFCM-334; PyFCM refreshes its token on that reason and only on it).
+    public static let expiredCredentials: FCMError = {
+        var e = invalidCredentials
+        e.errorInfoReason = "ACCESS_TOKEN_EXPIRED"
+        return e
+    }()
+    /// The sentence Google's front end ends its authentication messages with.
+    static let signInHelp = "See https://developers.google.com/identity/sign-in/web/devconsole-project."
     /// 403 `PERMISSION_DENIED`, no FcmError detail: the path names a project that does not exist or
     /// that the access token's service account may not send for; `project` is the name as in the path.
     public static func permissionDenied(project: String) -> FCMError {
@@ -98,6 +112,12 @@ public struct FCMError: Error, Equatable, Sendable {
     /// plus `Retry-After` when ``retryAfter`` is set.
     public var response: HTTPResponse {
         var details: [JSONValue] = []
+        if let errorInfoReason {
+            details.append(.object([("@type", .string("type.googleapis.com/google.rpc.ErrorInfo")), ("reason", .string(errorInfoReason)),
+                                    ("domain", "googleapis.com"),
+                                    ("metadata", .object([("method", "google.firebase.fcm.v1.FcmService.SendMessage"),
+                                                          ("service", "fcm.googleapis.com")]))]))
+        }
         if let errorCode {
             details.append(.object([("@type", .string("type.googleapis.com/google.firebase.fcm.v1.FcmError")),
                                     ("errorCode", .string(errorCode))]))

@@ -196,11 +196,11 @@ public final class FCMService: FakePushService, CallReceiver {
         guard request.method == "POST", let projectName = project(inSendPath: request.path) else {
             return fail(FCMError(404, "NOT_FOUND", "The requested URL \(request.path) was not found on this server.", errorCode: nil))
         }
-        // OAuth 2 bearer token (F-SEND): missing or bad/expired → 401 UNAUTHENTICATED (F-ERRDOC).
+        // OAuth 2 bearer token (F-SEND): missing, unknown or expired → 401 UNAUTHENTICATED (F-ERRDOC, PYFCM-334).
         guard let checked = accessTokens.check(authorization: request.headers["authorization"], now: world.now) else {
             return fail(.missingCredentials)
         }
-        guard case .valid(let account) = checked else { return fail(.invalidCredentials) }
+        guard case .valid(let account) = checked else { return fail(checked == .expired ? .expiredCredentials : .invalidCredentials) }
         guard let project = projects.first(where: { ($0.projectID == projectName || $0.projectNumber == projectName) && $0.serviceAccount == account })
         else { return fail(.permissionDenied(project: projectName)) }
         let message: FCMMessage
