@@ -29,8 +29,11 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The HTTP status behind it; nil for transport failures.
     public var status: Int?
-    /// The hub's `<Detail>` text, or the transport failure.
+    /// The hub's `<Detail>` message (the text before its tracking part), or the transport failure.
     public var detail: String
+    /// The tracking id the hub's `<Detail>` ends with (`…_G1`, see ``HubErrorDetail``); nil when
+    /// the SDK refused before sending or no answer came. Not compared by `==`: it differs per answer.
+    public var trackingID: String?
 
     /// An error as given, without classifying `status`.
     public init(kind: Kind, status: Int?, detail: String) {
@@ -44,7 +47,7 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
             self.init(kind: .transport, status: nil, detail: result.summary)
             return
         }
-        let detail = (try? XMLDocumentParser.parse(r.body))?.root.first("Detail")?.text ?? r.bodyText
+        let (detail, trackingID) = HubErrorDetail.split((try? XMLDocumentParser.parse(r.body))?.root.first("Detail")?.text ?? r.bodyText)
         let kind: Kind
         switch r.status {
         case 404: kind = .entityNotFound
@@ -56,7 +59,11 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
         default: kind = .messaging
         }
         self.init(kind: kind, status: r.status, detail: detail)
+        self.trackingID = trackingID
     }
+
+    /// Kind, status and detail equal; tracking ids are not compared.
+    public static func == (a: HubError, b: HubError) -> Bool { a.kind == b.kind && a.status == b.status && a.detail == b.detail }
 
     public var description: String { "\(kind.rawValue) (\(status.map(String.init) ?? "no response")): \(detail)" }
 }

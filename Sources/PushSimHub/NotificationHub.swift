@@ -42,6 +42,9 @@ public final class NotificationHub: Host, CallReceiver {
     var streams: PNSStreams { _read { yield hot.streams } _modify { yield &hot.streams } }
     var records: NotificationRecords { _read { yield hot.records } _modify { yield &hot.records } }
     var random: SeededRandom
+    /// Where the tracking ids of error answers come from (a stream of their own, so that errors
+    /// do not move the ids drawn from ``random``).
+    var trackingRandom: SeededRandom
     var notificationCounter = 0
     /// Retries waiting for their time, for the leftovers report.
     var retriesWaiting: [String: Leftover] = [:]   // key → leftover; looked up, reported sorted
@@ -61,6 +64,7 @@ public final class NotificationHub: Host, CallReceiver {
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
+        self.trackingRandom = world.randomStream(NotificationHub.name + "/tracking")
         self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"
         world.register(self, name: Self.name, aliases: [configuration.host])
@@ -272,9 +276,12 @@ public final class NotificationHub: Host, CallReceiver {
     /// The handle elements a `$filter` may name: each platform's (`DeviceToken`, `ChannelUri`, …).
     private static let handleFilterFields = RegistrationPlatform.allCases.map(\.handleElement)
 
+    /// `GET /{hub}/registrations/{id}`: the entry, or 404 whose detail has no message before its
+    /// tracking part, as the live hub answered the .NET SDK's read of a deleted registration
+    /// (NH-DOTNET's recording `RegistrationExistsAsync_GetNonExistingRegistration`).
     private func readRegistration(_ id: String, _ exchange: Exchange, _ world: World) {
         guard case .live(let r) = store.lookup(id, now: world.now) else {
-            return fail(404, "The registration with id \(id) was not found.", exchange, world)
+            return fail(404, "", exchange, world)
         }
         respondEntry(200, r, exchange, world)
     }
@@ -446,9 +453,13 @@ public final class NotificationHub: Host, CallReceiver {
         timeTexts.text(t, anchor: world.anchor)
     }
 
+    /// Answers `status` with the hub's error body: `detail`, then the tracking part every live
+    /// error carries (``HubErrorDetail``). The trace records `detail` alone.
     func fail(_ status: Int, _ detail: String, _ exchange: Exchange, _ world: World, headers: [(String, String)] = []) {
         world.record(layer: "hub", host: Self.name, kind: .hubRejected, [.status: .int(status), .detail: .string(detail)])
+        let text = HubErrorDetail.text(detail, trackingID: HubErrorDetail.trackingID(&trackingRandom),
+                                       unixSeconds: world.anchor.unixSeconds(world.now))
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")] + headers),
-                                                       body: AtomRegistration.errorDocument(code: status, detail: detail)))
+                                                       body: AtomRegistration.errorDocument(code: status, detail: text)))
     }
 }

@@ -118,7 +118,8 @@ public enum SharedAccessSignature {
         switch verdict {
         case .refused(let detail): return detail
         case .signed(let expiry, let audience, let rights):
-            guard nowUnixSeconds < expiry else { return "ExpiredToken: The token is expired." }
+            // Worded as the live hub words them (NH-DOTNET-12, SBEXPLORER-128).
+            guard nowUnixSeconds < expiry else { return "ExpiredToken: " }
             switch audience {
             case .wholeHub: break
             case .elsewhere(let detail): return detail
@@ -126,7 +127,7 @@ public enum SharedAccessSignature {
                 guard requestResources().contains(where: { isCovered(comparable($0), by: signed) }) else { return audienceProblem(signed) }
             }
             guard rights.contains(right) || rights.contains(.manage) else {
-                return "Unauthorized: The token does not grant the '\(right.rawValue)' claim needed for this operation."
+                return "\(right.rawValue) claim is required for this operation."
             }
             return nil
         }

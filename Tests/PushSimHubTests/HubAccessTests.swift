@@ -59,7 +59,7 @@ struct HubAccessTests {
         // The request arrives 10 ms later, still inside the same second: `se` equal to now has run out.
         let atNow = registrationID(w, auth: .header(w.sas(expiresAt: now)))
         #expect(atNow?.status == 401)
-        #expect(w.detail(atNow) == "ExpiredToken: The token is expired.")
+        #expect(w.detail(atNow) == "ExpiredToken: ")
         #expect(registrationID(w, auth: .header(w.sas(expiresAt: now - 60)))?.status == 401)
         #expect(registrationID(w, auth: .header(w.sas(expiresAt: now + 1)))?.status == 201)
     }
@@ -76,7 +76,7 @@ struct HubAccessTests {
         let w = HubWorld(services: false)
         let r = w.send(format: "apple", body: Payload.apple, auth: .listen)
         #expect(r?.status == 401)
-        #expect(w.detail(r) == "Unauthorized: The token does not grant the 'Send' claim needed for this operation.")
+        #expect(w.detail(r) == "Send claim is required for this operation.")
         #expect(w.events("hub.send-accepted").isEmpty)
         // Through the SDK-like client with the listen connection string: UnauthorizedException.
         let listenClient = w.client(rule: TestIdentity.listen)
@@ -128,7 +128,7 @@ struct HubAccessTests {
         #expect(w.send(format: "apple", body: Payload.apple, auth: .sendOnly)?.status == 201)
         let r = registrationID(w, auth: .sendOnly)
         #expect(r?.status == 401)
-        #expect(w.detail(r) == "Unauthorized: The token does not grant the 'Listen' claim needed for this operation.")
+        #expect(w.detail(r) == "Listen claim is required for this operation.")
     }
 
     @Test func missingApiVersionIs400() {

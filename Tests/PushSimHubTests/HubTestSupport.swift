@@ -171,9 +171,10 @@ final class HubWorld {
     // MARK: Trace
 
     func events(_ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
+    /// The message of an error answer's `<Detail>`: the text before its tracking part.
     func detail(_ response: HTTPResponse?) -> String? {
-        guard let response, let doc = try? XMLDocumentParser.parse(response.body) else { return nil }
-        return doc.root.first("Detail")?.text
+        guard let response, let doc = try? XMLDocumentParser.parse(response.body), let text = doc.root.first("Detail")?.text else { return nil }
+        return HubErrorDetail.split(text).message
     }
     /// Requests the hub made to hosts answering at `authority`.
     func hubRequests(authority: String) -> [RequestJournal.Entry] {

@@ -94,11 +94,13 @@ final class ServiceBench {
         return parts.joined(separator: ",") + (shown > 0 ? "+shown" : "")
     }
 
-    /// The first three words of the hub's `<Error><Detail>…</Detail></Error>` (the rest quotes the request).
+    /// The first three words of the message of the hub's `<Error><Detail>…</Detail></Error>` (the
+    /// rest quotes the request, and the tracking part differs per answer).
     static func hubDetail(_ body: [UInt8]) -> String? {
         let text = String(decoding: body.prefix(512), as: UTF8.self)
         guard let start = text.range(of: "<Detail>")?.upperBound else { return nil }
-        return text[start...].split(separator: " ").prefix(3).joined(separator: " ")
+        let message = HubErrorDetail.split(String(text[start...])).message
+        return message.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     /// `status` or `status:reason` for an answer; the transport failure's name otherwise.
