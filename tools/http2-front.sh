@@ -4,7 +4,8 @@
 # 127.0.0.1:8443 and forwards HTTP/1.1 to pushsim serve. PushSim itself stays HTTP/1.1 and
 # dependency-free; this is test tooling.
 #
-#   bash tools/http2-front.sh            # check: an APNs push over HTTP/2 + TLS reaches a phone
+#   bash tools/http2-front.sh            # check: an APNs push over HTTP/2 + TLS reaches a phone (curl),
+#                                        # then pyapns-client, a real HTTP/2 APNs client, through the front
 #   bash tools/http2-front.sh --keep     # leave both running; point clients at https://127.0.0.1:8443
 #                                        # and trust .build/http2-front/cert.pem (or skip verification)
 #
@@ -37,7 +38,11 @@ for _ in $(seq 1 100); do grep -q "listening on" "$dir/serve.log" && break; slee
 port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$dir/serve.log" | head -1)
 [ -n "$port" ] || { cat "$dir/serve.log"; echo "http2-front: pushsim serve did not start" >&2; exit 1; }
 
-nghttpx --frontend='127.0.0.1,8443' --backend="127.0.0.1,$port" --workers=1 --no-ocsp \
+# PushSim ties some state to a connection (APNs adopts one provider token per connection), and
+# nghttpx would pool its backend connections across its clients': with idle backend connections
+# dropped after 1 ms, each request through the front reaches PushSim on a connection of its own
+# (so APNs' one-token-per-connection rule is not seen through the front).
+nghttpx --frontend='127.0.0.1,8443' --backend="127.0.0.1,$port" --workers=1 --no-ocsp --backend-keep-alive-timeout=1ms \
   --errorlog-file="$dir/nghttpx.log" --accesslog-file="$dir/access.log" "$dir/key.pem" "$dir/cert.pem" &
 front=$!
 for _ in $(seq 1 100); do curl -sk --http2 -o /dev/null https://127.0.0.1:8443/_pushsim/info && break; sleep 0.1; done
@@ -73,3 +78,14 @@ texts = [n["text"] for n in json.loads(shown)["notifications"]]
 assert texts == ["over HTTP/2"], texts
 print("ok    an APNs push over HTTP/2 and TLS (nghttpx in front) reaches the simulated iPhone")
 PY
+
+# A real APNs client over HTTP/2 and TLS through the front: pyapns-client (httpx with http2=True),
+# pinned, in a throwaway venv (skipped, not failed, when PyPI cannot be reached).
+venv=.build/http2-front-venv
+if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
+if "$venv/bin/pip" install -q --disable-pip-version-check "pyapns-client==2.0.6" 2>"$dir/pip.log"; then
+  echo "== pyapns-client 2.0.6 over HTTP/2 and TLS"
+  "$venv/bin/python" tools/conformance/pyapns_client_http2.py "$port" 8443 "$dir/cert.pem"
+else
+  echo "http2-front: pyapns-client SKIPPED, PyPI could not be reached (pip: $(tail -1 "$dir/pip.log"))"
+fi

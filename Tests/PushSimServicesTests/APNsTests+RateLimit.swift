@@ -63,4 +63,13 @@ struct APNsIssuedAtTests {
         #expect(APNsProviderTokens.issuedAt(.string("99999999999999999999999")) == nil)
         #expect(APNsProviderTokens.issuedAt(nil) == nil)
     }
+
+    /// Bug: a fractional `iat` (pyapns-client signs `time.time()`) was 403 InvalidProviderToken;
+    /// a NumericDate may carry a fraction, and the whole seconds count.
+    @Test func aNumberWithAFraction() {
+        #expect(APNsProviderTokens.issuedAt(.number(JSONNumber(text: "1767225600.734512"))) == 1_767_225_600)
+        #expect(APNsProviderTokens.issuedAt(.number(JSONNumber(text: "1.7672256e9"))) == 1_767_225_600)
+        #expect(APNsProviderTokens.issuedAt(.number(JSONNumber(text: "-0.5"))) == nil)
+        #expect(APNsProviderTokens.issuedAt(.number(JSONNumber(text: "1e400"))) == nil)
+    }
 }

@@ -6,24 +6,15 @@ the served APNs checks the token's structure and claims (kid, iss, iat), not the
 Usage: python kalyke_apns_client.py <port>
 """
 import asyncio
-import tempfile
-
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 from kalyke import ApnsClient, ApnsConfig, Payload, PayloadAlert
 from kalyke.exceptions import BadDeviceToken, Unregistered
-from pushsim_control import BASE, check, control, shown
+from pushsim_control import BASE, check, control, shown, throwaway_p8_key
 
 ApnsClient._base_url = property(lambda self: BASE)
 
 
 info = control("GET", "/_pushsim/info")["apns"]
-key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
-    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-key_file = tempfile.NamedTemporaryFile(suffix=".p8", delete=False)
-key_file.write(key)
-key_file.close()
-client = ApnsClient(use_sandbox=False, team_id=info["teamId"], auth_key_id=info["keyId"], auth_key_filepath=key_file.name)
+client = ApnsClient(use_sandbox=False, team_id=info["teamId"], auth_key_id=info["keyId"], auth_key_filepath=throwaway_p8_key())
 config = ApnsConfig(topic=info["topic"])
 
 phone = control("POST", "/_pushsim/devices", {"name": "cy-iphone", "platform": "ios"})

@@ -23,3 +23,16 @@ def check(name, condition, detail=""):
 def shown(device):
     """The texts a simulated device showed, after letting the world settle for 2 s."""
     return [n["text"] for n in control("GET", f"/_pushsim/devices/{device}/notifications?settle=2s")["notifications"]]
+
+
+def throwaway_p8_key():
+    """The path of a fresh EC P-256 private key in a `.p8` file (PKCS #8 PEM), for an APNs client
+    to sign its provider tokens with: the served APNs checks their claims, not their signature."""
+    import tempfile
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    with tempfile.NamedTemporaryFile(suffix=".p8", delete=False) as key_file:
+        key_file.write(key)
+    return key_file.name

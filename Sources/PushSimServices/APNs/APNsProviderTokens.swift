@@ -61,9 +61,15 @@ struct APNsProviderTokens {
     }
 
     /// `iat` as Unix seconds: a JSON number, or a string of digits (kalyke-apns, a widely used
-    /// Python client, sends `"iat": "1767225600"` and gets its notifications through).
+    /// Python client, sends `"iat": "1767225600"` and gets its notifications through). A number
+    /// may carry a fraction, as a JWT NumericDate may (RFC 7519 §2): pyapns-client signs
+    /// `time.time()`, and its maintainer reports it working against APNs with PyJWT 2, which
+    /// keeps the fraction (PYAPNS-1); the whole seconds count.
     static func issuedAt(_ value: JSONValue?) -> Int64? {
         if let n = value?.int64Value { return n }
+        if case .number(let number)? = value, let seconds = number.double, seconds.isFinite, seconds >= 0, seconds < 1e15 {
+            return Int64(seconds.rounded(.down))
+        }
         guard let text = value?.stringValue, !text.isEmpty, text.allBytes({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Int64(text)
     }
