@@ -15,7 +15,8 @@
 # schema and raw notifications, 404 for an unknown channel, 410 after an uninstall, 400 from the
 # token endpoint for a wrong secret), PyFCM (a send shown on a tablet, a data message, 400 for a
 # malformed token, its token renewal on 401 ACCESS_TOKEN_EXPIRED after a two-hour clock advance,
-# 404 after an uninstall), and the hub again after a 91-day clock advance (an expired
+# 404 after an uninstall), async-firebase (Android options as it builds them, shown on a phone; a
+# dry run; INVALID_ARGUMENT; a multicast as one send per token), and the hub again after a 91-day clock advance (an expired
 # registration: 404 to a read, 410 to create-or-update). The served fakes check RS256 and ES256 tokens' structure and claims, not their
 # signatures (see Sources/PushSimServer/PushSimServer.docc).
 set -euo pipefail
@@ -24,7 +25,7 @@ cd "$(dirname "$0")/.."
 venv=.build/conformance-venv
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 if ! "$venv/bin/pip" install -q "azure-notification-hub-unofficial==0.1.0" "firebase-admin==6.5.0" "kalyke-apns==1.5.0" \
-     "django-push-notifications==3.3.0" "Django==5.2.8" "pyfcm==2.1.1" \
+     "django-push-notifications==3.3.0" "Django==5.2.8" "pyfcm==2.1.1" "async-firebase==6.4.0" \
      2>/tmp/pushsim-conformance-pip.log; then
   echo "conformance: SKIPPED, PyPI could not be reached (pip: $(tail -1 /tmp/pushsim-conformance-pip.log))"
   exit 0
@@ -48,6 +49,8 @@ echo "== kalyke-apns 1.5.0"
 "$venv/bin/python" tools/conformance/kalyke_apns_client.py "$port"
 echo "== django-push-notifications 3.3.0 (its WNS sender)"
 "$venv/bin/python" tools/conformance/django_push_notifications_wns_client.py "$port"
+echo "== async-firebase 6.4.0"
+"$venv/bin/python" tools/conformance/async_firebase_client.py "$port"
 echo "== PyFCM 2.1.1 (advances the clock two hours)"
 "$venv/bin/python" tools/conformance/pyfcm_client.py "$port"
 echo "== the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)"

@@ -3,8 +3,9 @@ import PushSimNetwork
 
 extension Device {
     /// Android: the FCM message; the app shows `data.message` (the tutorial apps' convention; the
-    /// recommended app only while a user is logged in), else the system shows `notification.body`
-    /// (after `notification.title` and `: ` when there is one); FCM's deleted-messages event
+    /// recommended app only while a user is logged in), else the system shows the notification's
+    /// body (after its title and `: ` when there is one), `android.notification`'s title and body
+    /// overriding `notification`'s, as FCM documents them (F-MSG); FCM's deleted-messages event
     /// (`x-pushsim-event: deleted_messages`, body `{"message_type":"deleted_messages"}`) runs
     /// `onDeletedMessages()` (F-COLL). A body that is not JSON is discarded.
     func presentFCM(_ request: HTTPRequest, service: String) {
@@ -19,8 +20,9 @@ extension Device {
             }
             return show(text, service: service)
         }
-        if let body = json["notification"]?["body"]?.stringValue {
-            let title = json["notification"]?["title"]?.stringValue
+        let common = json["notification"], android = json["android"]?["notification"]
+        if let body = android?["body"]?.stringValue ?? common?["body"]?.stringValue {
+            let title = android?["title"]?.stringValue ?? common?["title"]?.stringValue
             return show(title.map { "\($0): \(body)" } ?? body, service: service)
         }
         record(.appDataReceived, [.service: .string(service), .why: "data message without a 'message' key"])

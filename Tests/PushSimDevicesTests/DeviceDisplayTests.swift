@@ -65,6 +65,11 @@ struct DeviceDisplayTests {
     @Test(arguments: [
         (#"{"notification":{"title":"Sale","body":"Half price"}}"#, "Sale: Half price"),
         (#"{"notification":{"body":"Half price"}}"#, "Half price"),
+        // Bug: `android.notification` was not read, so a message with only that (as async-firebase's
+        // AndroidConfig.build writes one) showed nothing; its title and body override `notification`'s (F-MSG).
+        (#"{"android":{"notification":{"title":"Sale","body":"Half price"}}}"#, "Sale: Half price"),
+        (#"{"notification":{"title":"Sale","body":"Half price"},"android":{"notification":{"body":"Today only"}}}"#, "Sale: Today only"),
+        (#"{"notification":{"body":"Half price"},"android":{"notification":{"title":"Sale"}}}"#, "Sale: Half price"),
     ])
     func androidShowsNotificationBody(payload: String, text: String) {
         let (_, android) = deliver(payload, to: .android)
