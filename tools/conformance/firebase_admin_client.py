@@ -6,6 +6,8 @@ token endpoint comes from the service-account file the server wrote (`token_uri`
 Usage: python firebase_admin_client.py <port>
 """
 
+import datetime
+
 import firebase_admin
 from firebase_admin import credentials, messaging
 from pushsim_control import BASE, check, control, shown
@@ -21,6 +23,22 @@ name = messaging.send(messaging.Message(token=pixel["handle"],
 check("the send is accepted with a message name", name.startswith("projects/"), name)
 texts = shown("ann-pixel")
 check("the phone shows it", texts == ["Hi: from firebase-admin"], texts)
+
+# Android and APNs options as the SDK encodes them (a TTL in seconds, lower-case priority, an APNs
+# block FCM validates but does not use for an Android token), and a dry run.
+name = messaging.send(messaging.Message(
+    token=pixel["handle"],
+    android=messaging.AndroidConfig(ttl=datetime.timedelta(hours=1), priority="high", collapse_key="score",
+                                    notification=messaging.AndroidNotification(title="Goal", body="2-1", channel_id="scores")),
+    apns=messaging.APNSConfig(headers={"apns-priority": "10"}, payload=messaging.APNSPayload(aps=messaging.Aps(badge=1)))))
+check("a message with Android and APNs options is accepted", name.startswith("projects/"), name)
+texts = shown("ann-pixel")
+check("the phone shows the Android notification", texts[-1:] == ["Goal: 2-1"], texts)
+name = messaging.send(messaging.Message(token=pixel["handle"], notification=messaging.Notification(body="dry")), dry_run=True)
+check("a dry run is accepted and shows nothing", shown("ann-pixel")[-1:] == ["Goal: 2-1"], shown("ann-pixel"))
+batch = messaging.send_each([messaging.Message(token=pixel["handle"], data={"k": "v"}), messaging.Message(token="not-a-token", data={"k": "v"})])
+check("send_each: one accepted, one refused", [r.success for r in batch.responses] == [True, False],
+      [(r.success, repr(r.exception)) for r in batch.responses])
 
 try:
     messaging.send(messaging.Message(token="not-a-token", data={"a": "b"}))
