@@ -99,25 +99,26 @@ public final class NotificationHubClient {
 
     /// `GET /registrations/?$filter=ChannelUri eq '<handle>'&$top=<top>` (the .NET and Java SDKs
     /// filter on `ChannelUri` whatever the platform; the hub matches the handle): the first page.
+    /// A blank handle throws `ArgumentNullException` (`pnsHandle`), as in the SDK.
     public func getRegistrationsByChannel(_ handle: String, top: Int,
                                           _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
-        getRegistrationsByChannel(handle, continuationToken: "", top: top) { completion($0.map(\.registrations)) }
+        if isBlank(handle) { return refuse("pnsHandle", completion) }
+        readPage("registrations/", filter: Self.channelFilter(handle), continuationToken: "", top: top) { completion($0.flatMap(Self.feed)) }
     }
 
     /// ``getRegistrationsByChannel(_:top:_:)`` from the page `continuationToken` names (empty or
     /// blank: the first), with the token for the next page (the SDK's
-    /// `GetRegistrationsByChannelAsync(pnsHandle, continuationToken, top)`). A blank handle throws
-    /// `ArgumentNullException` (`pnsHandle`).
+    /// `GetRegistrationsByChannelAsync(pnsHandle, continuationToken, top)`).
     public func getRegistrationsByChannel(_ handle: String, continuationToken: String, top: Int,
                                           _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
         if isBlank(handle) { return refuse("pnsHandle", completion) }
-        readPage("registrations/", filter: [("$filter", "ChannelUri eq '\(handle)'")], continuationToken: continuationToken, top: top, completion)
+        readPage("registrations/", filter: Self.channelFilter(handle), continuationToken: continuationToken, top: top) { completion($0.flatMap(Self.page)) }
     }
 
     /// `GET /registrations/?$top=<top>`: every registration, oldest first (the SDK's
     /// `GetAllRegistrationsAsync`); 200 with an Atom feed expected. The first page.
     public func getAllRegistrations(top: Int, _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
-        getAllRegistrations(continuationToken: "", top: top) { completion($0.map(\.registrations)) }
+        readPage("registrations/", continuationToken: "", top: top) { completion($0.flatMap(Self.feed)) }
     }
 
     /// ``getAllRegistrations(top:_:)`` from the page `continuationToken` names (empty or blank:
@@ -125,46 +126,53 @@ public final class NotificationHubClient {
     /// `GetAllRegistrationsAsync(continuationToken, top)`).
     public func getAllRegistrations(continuationToken: String, top: Int,
                                     _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
-        readPage("registrations/", continuationToken: continuationToken, top: top, completion)
+        readPage("registrations/", continuationToken: continuationToken, top: top) { completion($0.flatMap(Self.page)) }
     }
 
     /// `GET /tags/<tag>/registrations?$top=<top>`: the registrations carrying `tag` (the SDK's
-    /// `GetRegistrationsByTagAsync`); 200 with an Atom feed expected. The first page.
+    /// `GetRegistrationsByTagAsync`); 200 with an Atom feed expected. The first page. A blank tag
+    /// throws `ArgumentNullException` (`tag`), as in the SDK.
     public func getRegistrationsByTag(_ tag: String, top: Int,
                                       _ completion: @escaping (Result<[RegistrationDescription], HubError>) -> Void) {
-        getRegistrationsByTag(tag, continuationToken: "", top: top) { completion($0.map(\.registrations)) }
+        if isBlank(tag) { return refuse("tag", completion) }
+        readPage("tags/\(percentEncode(tag))/registrations", continuationToken: "", top: top) { completion($0.flatMap(Self.feed)) }
     }
 
     /// ``getRegistrationsByTag(_:top:_:)`` from the page `continuationToken` names (empty or
     /// blank: the first), with the token for the next page (the SDK's
-    /// `GetRegistrationsByTagAsync(tag, continuationToken, top)`). A blank tag throws
-    /// `ArgumentNullException` (`tag`).
+    /// `GetRegistrationsByTagAsync(tag, continuationToken, top)`).
     public func getRegistrationsByTag(_ tag: String, continuationToken: String, top: Int,
                                       _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
         if isBlank(tag) { return refuse("tag", completion) }
-        readPage("tags/\(percentEncode(tag))/registrations", continuationToken: continuationToken, top: top, completion)
+        readPage("tags/\(percentEncode(tag))/registrations", continuationToken: continuationToken, top: top) { completion($0.flatMap(Self.page)) }
     }
 
-    /// One page of a listing, as the SDK asks for it (`GetAllEntitiesImplAsync`): `$top` only when
-    /// above zero, the token (as the hub sent it, which the query carries as it is) only when not
-    /// blank; the next token is read from `x-ms-continuationtoken`.
-    private func readPage(_ relative: String, filter: [(String, String)] = [], continuationToken: String, top: Int,
-                          _ completion: @escaping (Result<RegistrationPage, HubError>) -> Void) {
-        var query = filter
+    /// The `$filter` the SDKs write for the registrations of a handle.
+    private static func channelFilter(_ handle: String) -> (String, String) { ("$filter", "ChannelUri eq '\(handle)'") }
+
+    /// `GET <relative>` for one page of a listing, as the SDK asks for it (`GetAllEntitiesImplAsync`):
+    /// `$top` only when above zero, the token (as the hub sent it, which the query carries as it is)
+    /// only when not blank; `completion` gets the answer read by ``feed(_:)`` or ``page(_:)``.
+    private func readPage(_ relative: String, filter: (String, String)? = nil, continuationToken: String, top: Int,
+                          _ completion: @escaping (Result<HTTPResponse, HubError>) -> Void) {
+        var query: [(String, String)] = []
+        query.reserveCapacity(3)
+        if let filter { query.append(filter) }
         if top > 0 { query.append(("$top", String(top))) }
         // The header's value is already percent-encoded; the query's values are encoded on the wire.
         if !isBlank(continuationToken) { query.append((ContinuationToken.queryName, percentDecode(continuationToken))) }
-        send("GET", relative, query: query, expect: 200) { result in
-            completion(result.flatMap { r in
-                Self.feed(r).map { RegistrationPage(registrations: $0, continuationToken: r.headers[ContinuationToken.headerName]) }
-            })
-        }
+        send("GET", relative, query: query, expect: 200, completion)
     }
 
     /// The registrations of an Atom feed answer.
     private static func feed(_ r: HTTPResponse) -> Result<[RegistrationDescription], HubError> {
         AtomRegistration.parseFeed(r.body).map { .success($0) }
             ?? .failure(HubError(kind: .messaging, status: r.status, detail: "the feed could not be read"))
+    }
+
+    /// The registrations of an Atom feed answer and the token for the next page (`x-ms-continuationtoken`).
+    private static func page(_ r: HTTPResponse) -> Result<RegistrationPage, HubError> {
+        feed(r).map { RegistrationPage(registrations: $0, continuationToken: r.headers[ContinuationToken.headerName]) }
     }
 
     /// `POST /registrations` with the description as an Atom entry: the SDK's
