@@ -42,20 +42,15 @@ for _ in $(seq 1 50); do grep -q "listening on" "$log" && break; sleep 0.1; done
 port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$log" | head -1)
 [ -n "$port" ] || { echo "conformance: pushsim serve did not start"; cat "$log"; exit 1; }
 
-echo "== azure-notification-hub-unofficial 0.1.0 against pushsim serve on port $port"
-"$venv/bin/python" tools/conformance/notification_hubs_client.py "$port"
-echo "== firebase-admin 6.5.0"
-"$venv/bin/python" tools/conformance/firebase_admin_client.py "$port"
-echo "== kalyke-apns 1.5.0"
-"$venv/bin/python" tools/conformance/kalyke_apns_client.py "$port"
-echo "== django-push-notifications 3.3.0 (its WNS sender)"
-"$venv/bin/python" tools/conformance/django_push_notifications_wns_client.py "$port"
-echo "== async-firebase 6.4.0"
-"$venv/bin/python" tools/conformance/async_firebase_client.py "$port"
-echo "== PyFCM 2.1.1 (advances the clock two hours)"
-"$venv/bin/python" tools/conformance/pyfcm_client.py "$port"
-echo "== the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)"
-"$venv/bin/python" tools/conformance/hub_expiry.py "$port"
+# One client script: its heading, then the script against the server (a failing check exits 1).
+client() { echo "== $1"; "$venv/bin/python" "tools/conformance/$2" "$port"; }
+client "azure-notification-hub-unofficial 0.1.0 against pushsim serve on port $port" notification_hubs_client.py
+client "firebase-admin 6.5.0" firebase_admin_client.py
+client "kalyke-apns 1.5.0" kalyke_apns_client.py
+client "django-push-notifications 3.3.0 (its WNS sender)" django_push_notifications_wns_client.py
+client "async-firebase 6.4.0" async_firebase_client.py
+client "PyFCM 2.1.1 (advances the clock two hours)" pyfcm_client.py
+client "the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)" hub_expiry.py
 
 echo "== pushsim replay: the same requests at the same virtual times get the same answers"
 kill -TERM $server; wait $server || true

@@ -36,13 +36,8 @@ package enum HubErrorDetail {
     /// `M/d/yyyy h:mm:ss AM` (UTC, 12-hour clock, no leading zeros on month, day and hour): how
     /// .NET's invariant culture writes a `DateTime` in general format.
     static func timestamp(unixSeconds: Int64) -> String {
-        // yyyy-MM-ddTHH:mm:ssZ
-        let iso = Array(CalendarAnchor.iso8601(unixSeconds: unixSeconds).utf8)
-        func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(iso[$1] - UInt8(ascii: "0")) } }
-        let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
-        let (hour, minute, second) = (number(11..<13), number(14..<16), number(17..<19))
-        let hour12 = hour % 12 == 0 ? 12 : hour % 12
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(month)/\(day)/\(year) \(hour12):\(two(minute)):\(two(second)) \(hour < 12 ? "AM" : "PM")"
+        let c = CalendarAnchor.civil(unixSeconds: unixSeconds)
+        let hour12 = c.hour % 12 == 0 ? 12 : c.hour % 12
+        return "\(c.month)/\(c.day)/\(c.year) \(hour12):\(pad(c.minute, 2)):\(pad(c.second, 2)) \(c.hour < 12 ? "AM" : "PM")"
     }
 }

@@ -237,8 +237,14 @@ extension CalendarAnchor {
 
     /// `yyyy-MM-ddTHH:mm:ssZ` (UTC) for a Unix time (proleptic Gregorian, days-from-civil inverse).
     public static func iso8601(unixSeconds raw: Int64) -> String {
-        // Years 0001 to 9999 only (what the format can write): any other instant is clamped, so
-        // no value near the ends of Int64 can overflow the calendar arithmetic below.
+        let c = civil(unixSeconds: raw)
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+    }
+
+    /// The UTC calendar date and time of a Unix time (proleptic Gregorian), years 0001 to 9999:
+    /// any other instant is clamped, so no value near the ends of Int64 can overflow the arithmetic.
+    public static func civil(unixSeconds raw: Int64)
+        -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
         let unixSeconds = min(max(raw, -62_135_596_800), 253_402_300_799)
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondOfDay = unixSeconds - days * 86_400
@@ -252,7 +258,7 @@ extension CalendarAnchor {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3_600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
+        return (y, m, d, secondOfDay / 3_600, secondOfDay / 60 % 60, secondOfDay % 60)
     }
 
     /// Parses `yyyy-MM-ddTHH:mm:ss` with an optional `Z` (UTC) into Unix seconds; nil if malformed.
