@@ -229,7 +229,9 @@ public final class NotificationHub: Host, CallReceiver {
         }
         let rest = resumeAt == 0 ? found[...] : found.drop { $0.number < resumeAt }
         let entries = Array(rest.prefix(max(0, top)))
-        let next = rest.dropFirst(entries.count).first.map { ContinuationToken(nextNumber: $0.number) }
+        // A page that returned nothing (`$top=0`) hands out no token: it would name the same start
+        // again, and a client following tokens would never get past it.
+        let next = entries.isEmpty ? nil : rest.dropFirst(entries.count).first.map { ContinuationToken(nextNumber: $0.number) }
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead,
                      next.map { [.found: .int(entries.count), .next: .string($0.base64)] } ?? [.found: .int(entries.count)])
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"]

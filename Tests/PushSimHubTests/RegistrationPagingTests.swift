@@ -157,6 +157,16 @@ struct RegistrationPagingTests {
         #expect(w.world.journal.entries.count == sent)
     }
 
+    /// Bug: `$top=0` answered an empty page with a token naming the same start, so a client
+    /// following tokens never got past it. An empty page hands out no token.
+    @Test func anEmptyPageHandsOutNoToken() throws {
+        let w = HubWorld(services: false)
+        _ = w.register(.fcmV1, "fcm-1")
+        let r = try #require(w.raw("GET", w.path("registrations"), query: [("api-version", "2015-01"), ("$top", "0")]))
+        #expect(r.status == 200 && Self.ids(r) == [])
+        #expect(r.headers["x-ms-continuationtoken"] == nil && Self.nextLink(r) == nil)
+    }
+
     /// A hub with more than a page of registrations: the first page is 100 (`$top`'s default).
     @Test func withoutTopAPageHoldsAHundred() throws {
         let w = HubWorld(services: false)
