@@ -93,35 +93,54 @@ public final class HardenedBackend: Host {
     }
 
     /// `POST api/register?handle=`: as the tutorial (reuse the first registration for the handle,
-    /// delete the others, else create an id), with the handle required.
+    /// delete the others, else create an id), with the handle required and every page of the
+    /// handle's registrations cleaned, not only the first 100.
     func register(handle: String?, _ reply: HardenedReply) {
         guard let handle, !handle.isEmpty else { return reply.error(400, "the handle query parameter is required") }
         // The handle goes into the hub's $filter between quotes: refuse what could break out of them.
         guard handle.utf8.count <= 4_096 || handle.count <= 4_096, !Self.couldBreakOutOfQuotes(handle) else {   // bytes first: O(1)
             return reply.error(400, "the handle contains characters no push handle has")
         }
-        hub.getRegistrationsByChannel(handle, top: 100) { [self] result in
-            switch result {
-            case .failure(let e): reply.hubFailure(e)
-            case .success(let found):
-                deleteExtra(Array(found.dropFirst()), reply) { [self] in
-                    if let id = found.first?.registrationID { return reply.jsonString(id) }
-                    hub.createRegistrationId { result in
-                        switch result {
-                        case .success(let id): reply.jsonString(id)
-                        case .failure(let e): reply.hubFailure(e)
-                        }
-                    }
+        keepFirstRegistration(of: handle, continuationToken: "", kept: nil, reply) { [self] kept in
+            if let kept { return reply.jsonString(kept) }
+            hub.createRegistrationId { result in
+                switch result {
+                case .success(let id): reply.jsonString(id)
+                case .failure(let e): reply.hubFailure(e)
                 }
             }
         }
     }
 
-    private func deleteExtra(_ regs: [RegistrationDescription], _ reply: HardenedReply, then: @escaping () -> Void) {
+    /// Reads the registrations for `handle` page by page (100 to a page, from the page
+    /// `continuationToken` names), keeps the first one and deletes every other, then hands the
+    /// kept id (nil when there was none) to `then`. The tutorial reads only the first page, so a
+    /// handle that piled up more than 100 registrations kept the rest; the hub's token is a
+    /// cursor, so deleting between pages skips none.
+    private func keepFirstRegistration(of handle: String, continuationToken: String, kept: String?,
+                                       _ reply: HardenedReply, then: @escaping (String?) -> Void) {
+        hub.getRegistrationsByChannel(handle, continuationToken: continuationToken, top: Self.registrationsPerPage) { [self] result in
+            switch result {
+            case .failure(let e): reply.hubFailure(e)
+            case .success(let page):
+                let kept = kept ?? page.registrations.first?.registrationID
+                let extra = page.registrations.filter { $0.registrationID != kept }
+                deleteExtra(extra[...], reply) { [self] in
+                    guard let next = page.continuationToken, !next.isEmpty else { return then(kept) }
+                    keepFirstRegistration(of: handle, continuationToken: next, kept: kept, reply, then: then)
+                }
+            }
+        }
+    }
+
+    /// Registrations asked for per page when looking a handle up: the tutorial's 100.
+    static let registrationsPerPage = 100
+
+    private func deleteExtra(_ regs: ArraySlice<RegistrationDescription>, _ reply: HardenedReply, then: @escaping () -> Void) {
         guard let id = regs.first?.registrationID else { return then() }
         hub.deleteRegistration(id) { [self] result in
             if case .failure(let e) = result, e.status != 404 { return reply.hubFailure(e) }
-            deleteExtra(Array(regs.dropFirst()), reply, then: then)
+            deleteExtra(regs.dropFirst(), reply, then: then)
         }
     }
 

@@ -193,6 +193,28 @@ struct HardenedBackendTests {
         #expect(sim.events("hub.registration-id-created").count == 2)
     }
 
+    /// A handle that piled up more registrations than one page holds (150 registers of one device
+    /// at the same instant each find none and take a new id): the hardened backend follows the
+    /// hub's continuation token and deletes every duplicate, on every page. It read only the
+    /// first 100 before, and 50 duplicates stayed.
+    @Test func createDeletesDuplicatesOnEveryPageOfTheHandle() {
+        let sim = hardenedWorld()
+        let handle = "AB12CD34"
+        let ids = (1...150).map { _ in sim.hardened(at: t(1), "POST", "/api/register", query: [("handle", handle)]) }
+        let puts = ids.map { id in sim.hardened(at: t(2), "PUT", "/api/register/\(id.id)", body: registrationBody(handle: handle)) }
+        let again = sim.hardened(at: t(3), "POST", "/api/register", query: [("handle", handle)])
+        sim.run()
+        #expect(Set(ids.map(\.id)).count == 150)
+        #expect(puts.allSatisfy { $0.status == 200 })
+        #expect(sim.hub.registrationCount == 1)
+        #expect(again.status == 200)
+        #expect(again.body == "\"reg-000001\"")
+        let cleanUp = sim.hardenedHubCalls.suffix(151)
+        #expect(cleanUp.filter { $0 == "GET registrations" }.count == 2)
+        #expect(cleanUp.filter { $0.hasPrefix("DELETE registrations/") }.count == 149)
+        #expect(!cleanUp.contains("DELETE registrations/reg-000001"))
+    }
+
     // MARK: DELETE /api/register/<id>
 
     @Test func ownerDeletesTheirRegistration() {
