@@ -4,9 +4,10 @@ import PushSimNetwork
 /// Reads the registration documents the hub and its SDK client write (``AtomWriter``'s shapes)
 /// without building an XML tree, and gives the same description ``AtomRegistration`` reads from
 /// the tree. It takes only documents it can read with certainty: printable ASCII throughout, the
-/// exact declaration and start tags the writer uses, text without `&`, `<`, `>` or `]` (no entity
-/// to decode, nothing the XML parser treats specially), native descriptions whose fields are
-/// simple text elements, and a registration the tree reading would accept. For anything else it
+/// exact declaration (or none) and start tags the writer uses, text without `&`, `<`, `>` or `]`
+/// (no entity to decode, nothing the XML parser treats specially; the addresses it reads past
+/// may hold `&amp;`), native descriptions whose fields are simple text elements, and a
+/// registration the tree reading would accept. For anything else it
 /// answers nil, and the caller parses the document as XML, which then decides (and words any
 /// error) exactly as before. So it never answers differently; it answers sooner.
 struct AtomReader {
@@ -20,7 +21,8 @@ struct AtomReader {
         body.withUnsafeBufferPointer { buffer in
             guard ByteWord.allPrintableASCII(UnsafeRawBufferPointer(buffer)) else { return nil }
             var r = AtomReader(buffer)
-            guard r.literal(Markup.declaration), let d = r.entry(), r.i == buffer.count else { return nil }
+            _ = r.literal(Markup.declaration)
+            guard let d = r.entry(), r.i == buffer.count else { return nil }
             return d
         }
     }
@@ -30,9 +32,13 @@ struct AtomReader {
         body.withUnsafeBufferPointer { buffer in
             guard ByteWord.allPrintableASCII(UnsafeRawBufferPointer(buffer)) else { return nil }
             var r = AtomReader(buffer)
-            guard r.literal(Markup.declaration), r.literal(Markup.feedStart), r.literal(Markup.titleStart), r.text() != nil,
-                  r.literal(Markup.titleEnd), r.literal(Markup.idStart), r.text() != nil, r.literal(Markup.idEnd),
+            _ = r.literal(Markup.declaration)
+            guard r.literal(Markup.feedStart), r.literal(Markup.titleStart), r.text() != nil,
+                  r.literal(Markup.titleEnd), r.literal(Markup.idStart), r.skipEscaped(until: UInt8(ascii: "<")), r.literal(Markup.idEnd),
                   r.literal(Markup.updatedStart), r.text() != nil, r.literal(Markup.updatedEnd) else { return nil }
+            for link in [Markup.selfLinkStart, Markup.nextLinkStart] where r.literal(link) {
+                guard r.skipEscaped(until: UInt8(ascii: "\"")), r.literal(Markup.linkEnd) else { return nil }
+            }
             var out: [RegistrationDescription] = []
             while !r.literal(Markup.feedEnd) {
                 guard let d = r.entry() else { return nil }
@@ -51,12 +57,20 @@ struct AtomReader {
         /// The start tag of an entry the hub answers, around its ETag's digits (``AtomRegistration/entryAttributes(etag:)``).
         static let answerEntryStart = Array("<entry a:etag=\"W/&quot;".utf8)
         static let answerEntryRest = Array("&quot;\" xmlns=\"\(AtomRegistration.atomNamespace)\" xmlns:a=\"\(AtomRegistration.metadataNamespace)\">".utf8)
+        /// The same in a feed, which leaves the Atom namespace to the feed.
+        static let answerEntryRestInFeed = Array("&quot;\" xmlns:a=\"\(AtomRegistration.metadataNamespace)\">".utf8)
         static let idStart = Array("<id>".utf8)
         static let idEnd = Array("</id>".utf8)
         static let titleStart = Array("<title type=\"text\">".utf8)
         static let titleEnd = Array("</title>".utf8)
         static let updatedStart = Array("<updated>".utf8)
         static let updatedEnd = Array("</updated>".utf8)
+        static let publishedStart = Array("<published>".utf8)
+        static let publishedEnd = Array("</published>".utf8)
+        static let selfLinkStart = Array("<link rel=\"self\" href=\"".utf8)
+        static let nextLinkStart = Array("<link rel=\"next\" href=\"".utf8)
+        static let linkEnd = Array("\"/>".utf8)
+        static let escapedAmpersand = Array("&amp;".utf8)
         static let contentStart = Array("<content type=\"application/xml\"><".utf8)
         static let descriptionAttributes =
             Array(" xmlns:i=\"\(AtomRegistration.xsiNamespace)\" xmlns=\"\(AtomRegistration.sbNamespace)\">".utf8)
@@ -72,19 +86,23 @@ struct AtomReader {
     }
 
     /// `<entry xmlns="…">` (a request) or `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` (an
-    /// answer), optionally `<id>`, `<title type="text">` and `<updated>` (as the hub writes them),
+    /// answer; in a feed without `xmlns="…"`), optionally `<id>`, `<title type="text">`,
+    /// `<published>`, `<updated>` and the `self` link (as the hub writes them),
     /// `<content type="application/xml">`, one native description, and the ends.
     private mutating func entry() -> RegistrationDescription? {
         if literal(Markup.answerEntryStart) {
             let digits = i
             while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-            guard i > digits, literal(Markup.answerEntryRest) else { return nil }
+            guard i > digits, literal(Markup.answerEntryRest) || literal(Markup.answerEntryRestInFeed) else { return nil }
         } else {
             guard literal(Markup.entryStart) else { return nil }
         }
         if literal(Markup.idStart) {
-            guard text() != nil, literal(Markup.idEnd), literal(Markup.titleStart), text() != nil, literal(Markup.titleEnd),
-                  literal(Markup.updatedStart), text() != nil, literal(Markup.updatedEnd) else { return nil }
+            guard skipEscaped(until: UInt8(ascii: "<")), literal(Markup.idEnd), literal(Markup.titleStart), text() != nil, literal(Markup.titleEnd)
+            else { return nil }
+            if literal(Markup.publishedStart) { guard text() != nil, literal(Markup.publishedEnd) else { return nil } }
+            guard literal(Markup.updatedStart), text() != nil, literal(Markup.updatedEnd) else { return nil }
+            if literal(Markup.selfLinkStart) { guard skipEscaped(until: UInt8(ascii: "\"")), literal(Markup.linkEnd) else { return nil } }
         }
         guard literal(Markup.contentStart), let element = name(), literal(Markup.descriptionAttributes) else { return nil }
         // Native descriptions only (a template one has CDATA and nested headers: the tree reads it).
@@ -160,6 +178,22 @@ struct AtomReader {
             i += 1
         }
         return i > start ? start..<i : nil
+    }
+
+    /// Reads past text that is not kept (an address) up to the next `end` (`<` after element
+    /// text, `"` in an attribute value), as surely as ``text()``: false when it holds `<`, `>`,
+    /// `]` or an `&` that does not start `&amp;` (what the writer writes for `&`), or the input
+    /// ends first.
+    private mutating func skipEscaped(until end: UInt8) -> Bool {
+        while i < bytes.count {
+            switch bytes[i] {
+            case end: return true
+            case UInt8(ascii: "&"): guard literal(Markup.escapedAmpersand) else { return false }
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "]"): return false
+            default: i += 1
+            }
+        }
+        return false
     }
 
     /// Text up to the next `<`; nil when it holds `&`, `>` or `]`, or the input ends first.

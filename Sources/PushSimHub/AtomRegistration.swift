@@ -61,8 +61,11 @@ package enum AtomRegistration {
     }
 
     /// One stored registration as an Atom entry, as the hub answers it: its ETag is in the entry's
-    /// `a:etag` (`W/"n"`), in the description's `<ETag>` (`n`), and in the answer's `ETag` header (`W/"n"`).
-    static func entry(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor) -> XMLElement {
+    /// `a:etag` (`W/"n"`), in the description's `<ETag>` (`n`), and in the answer's `ETag` header
+    /// (`W/"n"`). Its `id` and `self` link are its address (``EntryAddress``), `published` when it
+    /// was created and `updated` when last written. An entry in a feed leaves the Atom namespace to
+    /// the feed (`inFeed`), as the live hub writes it (NH-DOTNET's recordings).
+    static func entry(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor, inFeed: Bool = false) -> XMLElement {
         var fields: [XMLNode] = []
         fields.append(.element(textElement("ETag", String(r.etag))))
         fields.append(.element(textElement("ExpirationTime", anchor.iso8601(r.expiresAt ?? foreverTime(anchor)))))
@@ -75,23 +78,31 @@ package enum AtomRegistration {
             fields += templateFields(template, body: t.compiled.source)
             element = element.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
         }
-        return XMLElement(name: "entry", attributes: entryAttributes(etag: r.etag), children: [
-            .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/\(r.id)?api-version=2015-01")])),
+        let url = address.url(of: r.id)
+        var attributes = entryAttributes(etag: r.etag)
+        if inFeed { attributes.removeAll { $0.0 == "xmlns" } }
+        return XMLElement(name: "entry", attributes: attributes, children: [
+            .element(XMLElement(name: "id", children: [.text(url)])),
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text(r.id)])),
+            .element(XMLElement(name: "published", children: [.text(anchor.iso8601(r.created))])),
             .element(XMLElement(name: "updated", children: [.text(anchor.iso8601(r.updatedAt))])),
+            .element(XMLElement(name: "link", attributes: [("rel", "self"), ("href", url)])),
             .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(element, fields))])),
         ])
     }
 
-    /// A feed of entries (read all, read by channel).
-    static func feed(_ entries: [XMLElement], hubURL: String, updated: String, next: String? = nil) -> String {
+    /// A feed of entries (a listing: all, by handle, by tag), as the live hub writes it: no XML
+    /// declaration, `id` and `self` link the listing's own address `url`, then the `next` link when
+    /// there is a next page (NH-DOTNET's recordings).
+    static func feed(_ entries: [XMLElement], url: String, updated: String, next: String? = nil) -> String {
         let nextLink: [XMLNode] = next.map { [.element(XMLElement(name: "link", attributes: [("rel", "next"), ("href", $0)]))] } ?? []
         let feed = XMLElement(name: "feed", attributes: [("xmlns", atomNamespace)], children: [
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text("Registrations")])),
-            .element(XMLElement(name: "id", children: [.text("\(hubURL)/registrations/?api-version=2015-01")])),
+            .element(XMLElement(name: "id", children: [.text(url)])),
             .element(XMLElement(name: "updated", children: [.text(updated)])),
+            .element(XMLElement(name: "link", attributes: [("rel", "self"), ("href", url)])),
         ] + nextLink + entries.map { .element($0) })
-        return "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + feed.serialized()
+        return feed.serialized()
     }
 
     /// Reads the description out of an entry. The error says what is wrong, as the hub's 400 does.

@@ -117,19 +117,25 @@ extension AtomRegistration {
             build(&w)
             return w.bytes
         }
-        /// `<entry a:etag="W/&quot;` … `&quot;" xmlns="…" xmlns:a="…"><id>`, around the ETag's digits.
+        /// `<entry a:etag="W/&quot;` … `&quot;" xmlns="…" xmlns:a="…"><id>`, around the ETag's
+        /// digits; in a feed without `xmlns="…"`.
         static let headStart = make { $0.raw("<entry a:etag=\""); $0.escaped("W/\"", attribute: true) }
-        static let headEnd = make {
-            $0.escaped("\"", attribute: true); $0.raw("\"")
-            for (n, v) in [("xmlns", atomNamespace), ("xmlns:a", metadataNamespace)] {
-                $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
+        static let headEnd = makeHeadEnd(inFeed: false)
+        static let headEndInFeed = makeHeadEnd(inFeed: true)
+        private static func makeHeadEnd(inFeed: Bool) -> [UInt8] {
+            make {
+                $0.escaped("\"", attribute: true); $0.raw("\"")
+                for (n, v) in [("xmlns", atomNamespace), ("xmlns:a", metadataNamespace)] where !(inFeed && n == "xmlns") {
+                    $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
+                }
+                $0.raw("><id>")
             }
-            $0.raw("><id>")
         }
-        static let titleStart = make { $0.raw("/registrations/") }
-        static let idToTitle = make { $0.raw("?api-version=2015-01</id>"); $0.open("title", [("type", "text")]) }
-        static let titleToUpdated = make { $0.close("title"); $0.raw("<updated>") }
-        static let updatedToContent = make { $0.raw("</updated>"); $0.open("content", [("type", "application/xml")]); $0.raw("<") }
+        static let idToTitle = make { $0.raw("</id>"); $0.open("title", [("type", "text")]) }
+        static let titleToPublished = make { $0.close("title"); $0.raw("<published>") }
+        static let publishedToUpdated = make { $0.raw("</published><updated>") }
+        static let updatedToLink = make { $0.raw("</updated><link rel=\"self\" href=\"") }
+        static let linkToContent = make { $0.raw("\"/>"); $0.open("content", [("type", "application/xml")]); $0.raw("<") }
         static let descriptionAttributes = make {
             for (n, v) in [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)] {
                 $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
@@ -140,20 +146,24 @@ extension AtomRegistration {
     }
 
     /// Appends one stored registration as an Atom entry: what `entry(r, …).serialized()` gives,
-    /// with `updated` and `expiration` the texts of `r.updatedAt` and of its expiry (or
-    /// ``foreverTime(_:)``), as `CalendarAnchor.iso8601` writes them.
-    static func writeEntry(_ r: StoredRegistration, hubURL: String, updated: String, expiration: String, to w: inout AtomWriter) {
+    /// with `published`, `updated` and `expiration` the texts of `r.created`, `r.updatedAt` and
+    /// of its expiry (or ``foreverTime(_:)``), as `CalendarAnchor.iso8601` writes them.
+    static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool,
+                           published: String, updated: String, expiration: String, to w: inout AtomWriter) {
+        let url = address.url(of: r.id)
         w.raw(EntryMarkup.headStart)
         w.raw(String(r.etag))
-        w.raw(EntryMarkup.headEnd)
-        w.escaped(hubURL)
-        w.raw(EntryMarkup.titleStart)
-        w.escaped(r.id)
+        w.raw(inFeed ? EntryMarkup.headEndInFeed : EntryMarkup.headEnd)
+        w.escaped(url)
         w.raw(EntryMarkup.idToTitle)
         w.escaped(r.id)
-        w.raw(EntryMarkup.titleToUpdated)
+        w.raw(EntryMarkup.titleToPublished)
+        w.escaped(published)
+        w.raw(EntryMarkup.publishedToUpdated)
         w.escaped(updated)
-        w.raw(EntryMarkup.updatedToContent)
+        w.raw(EntryMarkup.updatedToLink)
+        w.escaped(url, attribute: true)
+        w.raw(EntryMarkup.linkToContent)
         let element = r.platform.descriptionElement
         w.raw(element)
         w.raw(EntryMarkup.descriptionAttributes)
@@ -168,36 +178,37 @@ extension AtomRegistration {
 
     /// Appends one stored registration as an Atom entry, its times written by `time` (the hub
     /// passes a ``TimeTextMemo``'s); a template registration is built as a tree.
-    static func writeEntry(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor, to w: inout AtomWriter,
+    static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool, anchor: CalendarAnchor, to w: inout AtomWriter,
                            time: (VirtualTime) -> String) {
-        guard r.template == nil else { return w.element(entry(r, hubURL: hubURL, anchor: anchor)) }
-        writeEntry(r, hubURL: hubURL, updated: time(r.updatedAt), expiration: time(r.expiresAt ?? foreverTime(anchor)), to: &w)
+        guard r.template == nil else { return w.element(entry(r, address: address, anchor: anchor, inFeed: inFeed)) }
+        writeEntry(r, address: address, inFeed: inFeed, published: time(r.created), updated: time(r.updatedAt),
+                   expiration: time(r.expiresAt ?? foreverTime(anchor)), to: &w)
     }
 
-    /// A whole entry document as the hub answers it: the declaration, then the entry.
-    static func entryDocument(_ r: StoredRegistration, hubURL: String, anchor: CalendarAnchor,
+    /// A whole entry document as the hub answers it: the entry alone, without an XML declaration,
+    /// as the live hub answers (NH-DOTNET's recordings).
+    static func entryDocument(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor,
                               time: (VirtualTime) -> String) -> [UInt8] {
-        var w = AtomWriter(capacity: 768 + r.handle.utf8.count)
-        w.raw(declaration)
-        writeEntry(r, hubURL: hubURL, anchor: anchor, to: &w, time: time)
+        var w = AtomWriter(capacity: 768 + r.handle.utf8.count + 2 * address.collection.utf8.count)
+        writeEntry(r, address: address, inFeed: false, anchor: anchor, to: &w, time: time)
         return w.bytes
     }
 
-    /// A feed document of registrations: what `feed(entries.map(entry), …)` gives.
-    /// `next`: the address of the next page, written as `<link rel="next" href="…"/>` (as the
-    /// live hub writes it after its `self` link, which PushSim does not write) when there is one.
-    static func feedDocument(_ registrations: [StoredRegistration], hubURL: String, anchor: CalendarAnchor, updated: String,
-                             next: String? = nil, time: (VirtualTime) -> String) -> [UInt8] {
-        var w = AtomWriter(capacity: 320 + 768 * registrations.count)
-        w.raw(declaration)
+    /// A feed document of registrations: what `feed(entries.map { entry($0, inFeed: true) }, …)`
+    /// gives. `url`: the listing's own address; `next`: the address of the next page, written as
+    /// `<link rel="next" href="…"/>` after the `self` link when there is one.
+    static func feedDocument(_ registrations: [StoredRegistration], url: String, address: EntryAddress, anchor: CalendarAnchor,
+                             updated: String, next: String? = nil, time: (VirtualTime) -> String) -> [UInt8] {
+        var w = AtomWriter(capacity: 320 + (768 + 2 * url.utf8.count) * registrations.count)
         w.open("feed", [("xmlns", atomNamespace)])
         w.open("title", [("type", "text")])
         w.raw("Registrations")
         w.close("title")
-        w.textElement("id", hubURL + "/registrations/?api-version=2015-01")
+        w.textElement("id", url)
         w.textElement("updated", updated)
+        w.empty("link", [("rel", "self"), ("href", url)])
         if let next { w.empty("link", [("rel", "next"), ("href", next)]) }
-        for r in registrations { writeEntry(r, hubURL: hubURL, anchor: anchor, to: &w, time: time) }
+        for r in registrations { writeEntry(r, address: address, inFeed: true, anchor: anchor, to: &w, time: time) }
         w.close("feed")
         return w.bytes
     }

@@ -128,7 +128,7 @@ public final class NotificationHub: Host, CallReceiver {
         case ("POST", let operation, _) where operation.sameBytesIgnoringASCIICase(as: "registrationIDs"): createRegistrationID(request, exchange, world)
         case ("POST", "registrations", _) where rest.count == 1 || (rest.count == 2 && rest[1].isEmpty): createRegistration(request, exchange, world)
         case ("GET", "registrations", _) where rest.count == 1 || rest[1].isEmpty: readRegistrations(request, exchange, world)
-        case ("GET", "registrations", 2): readRegistration(rest[1], exchange, world)
+        case ("GET", "registrations", 2): readRegistration(rest[1], request, exchange, world)
         case ("GET", "tags", 3) where rest[2] == "registrations": readRegistrations(request, tag: percentDecode(rest[1]), exchange, world)
         case ("PUT", "registrations", 2): createOrUpdate(rest[1], request, exchange, world)
         case ("DELETE", "registrations", 2): delete(rest[1], request, exchange, world)
@@ -237,7 +237,9 @@ public final class NotificationHub: Host, CallReceiver {
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"]
         if let next { headers.add(ContinuationToken.headerName, next.headerValue) }
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers,
-                                                       body: AtomRegistration.feedDocument(entries, hubURL: hubURL, anchor: world.anchor,
+                                                       body: AtomRegistration.feedDocument(entries, url: EntryAddress.listingURL(host: configuration.host, request),
+                                                                                          address: EntryAddress.listing(host: configuration.host, request),
+                                                                                          anchor: world.anchor,
                                                                                           updated: timeText(world.now, world),
                                                                                           next: next.map { nextPageURL(request, $0) },
                                                                                           time: { timeText($0, world) })))
@@ -281,11 +283,11 @@ public final class NotificationHub: Host, CallReceiver {
     /// `GET /{hub}/registrations/{id}`: the entry, or 404 whose detail has no message before its
     /// tracking part, as the live hub answered the .NET SDK's read of a deleted registration
     /// (NH-DOTNET's recording `RegistrationExistsAsync_GetNonExistingRegistration`).
-    private func readRegistration(_ id: String, _ exchange: Exchange, _ world: World) {
+    private func readRegistration(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         guard case .live(let r) = store.lookup(id, now: world.now) else {
             return fail(404, "", exchange, world)
         }
-        respondEntry(200, r, exchange, world)
+        respondEntry(200, r, request, exchange, world)
     }
 
     /// `PUT /{hub}/registrations/{id}`: Create or Update Registration, and Update Registration when
@@ -335,7 +337,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         guard let (description, template) = checkedDescription(request, exchange, world) else { return }
         write(description, template: template, id: id, existing: existing, status: configuration.registrationWriteStatus.rawValue,
-              location: nil, exchange, world)
+              location: nil, request, exchange, world)
     }
 
     /// `POST /{hub}/registrations/` (Create Registration,
@@ -350,7 +352,7 @@ public final class NotificationHub: Host, CallReceiver {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
         write(description, template: template, id: id, existing: .issuedUnused, status: 200,
-              location: registrationURL(id, collection: "registrations", request), exchange, world)
+              location: registrationURL(id, collection: "registrations", request), request, exchange, world)
     }
 
     /// The registration description in a create or update body, and its compiled template;
@@ -381,17 +383,17 @@ public final class NotificationHub: Host, CallReceiver {
     /// Stores `description` as registration `id` (live `existing` one replaced) and answers
     /// `status` with the entry, and `location` as its `Content-Location` when given.
     private func write(_ description: RegistrationDescription, template: HubTemplate?, id: String, existing: RegistrationStore.Lookup,
-                       status: Int, location: String?, _ exchange: Exchange, _ world: World) {
+                       status: Int, location: String?, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         var tags: [String] = []
         for t in description.tags.sorted() where tags.last != t { tags.append(t) }
         // The hub stores APNs tokens upper-cased (NH-REST).
         let handle = description.platform == .apple ? description.handle.uppercased() : description.handle
-        var etag = 1
-        if case .live(let old) = existing { etag = old.etag + 1 }
+        var etag = 1, created: VirtualTime? = nil
+        if case .live(let old) = existing { (etag, created) = (old.etag + 1, old.created) }
         let stored = StoredRegistration(number: RegistrationStore.number(of: id), id: id, platform: description.platform,
                                         handle: handle, tags: tags, updatedAt: world.now,
                                         expiresAt: configuration.registrationTimeToLive.map { world.now + $0 }, etag: etag,
-                                        template: template)
+                                        template: template, createdAt: created)
         store.upsert(stored)
         if template != nil {
             world.record(layer: "hub", host: Self.name, kind: .hubRegistrationUpserted,
@@ -404,7 +406,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         // The validated entry and its ETag (NH-DN495630); for a PUT 200 as the service answers or
         // 201 as the pages say (``RegistrationWriteStatus``).
-        respondEntry(status, stored, location: location, exchange, world)
+        respondEntry(status, stored, location: location, request, exchange, world)
     }
 
     /// `DELETE /{hub}/registrations/{id}` (Delete Registration,
@@ -442,12 +444,15 @@ public final class NotificationHub: Host, CallReceiver {
     }
 
     /// An entry answer with the live hub's headers: `Content-Type` spelt as it spells it, the
-    /// weak `ETag`, and `Content-Location` when given (NH-DOTNET's recordings).
-    private func respondEntry(_ status: Int, _ r: StoredRegistration, location: String? = nil, _ exchange: Exchange, _ world: World) {
+    /// weak `ETag`, and `Content-Location` when given (NH-DOTNET's recordings); the entry's
+    /// address echoes `request`'s query (``EntryAddress``).
+    private func respondEntry(_ status: Int, _ r: StoredRegistration, location: String? = nil, _ request: HTTPRequest,
+                              _ exchange: Exchange, _ world: World) {
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)]
         if let location { headers.add("Content-Location", location) }
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: headers,
-            body: AtomRegistration.entryDocument(r, hubURL: hubURL, anchor: world.anchor, time: { timeText($0, world) })))
+            body: AtomRegistration.entryDocument(r, address: .single(hubURL: hubURL, request), anchor: world.anchor,
+                                                 time: { timeText($0, world) })))
     }
 
     /// `world.anchor.iso8601(t)`, remembered for the seconds written lately.

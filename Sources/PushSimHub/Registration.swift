@@ -53,4 +53,10 @@ struct StoredRegistration {
     var etag: Int
     /// Set for a template registration.
     var template: HubTemplate? = nil
+    /// When the registration was first written, for one written again since; nil when its last
+    /// write created it (then ``created`` is ``updatedAt``).
+    var createdAt: VirtualTime? = nil
+
+    /// When the registration was first written: an answer's `<published>` (NH-DOTNET's recordings).
+    var created: VirtualTime { createdAt ?? updatedAt }
 }

@@ -24,6 +24,10 @@ struct RegistrationColumns {
     /// Ids of live registrations that were written under another spelling of their number's id
     /// (`reg-42` for `reg-000042`), by number; normally empty.
     var spelledIDs: [Int32: String] = [:]
+    /// Creation times (microseconds of virtual time) of live registrations written more than
+    /// once, by number (looked up, never iterated); a registration its last write created has
+    /// none, so a store that is only ever created into keeps this empty.
+    var creationTimes: [Int32: Int64] = [:]
 
     /// The expiry of a registration that never expires.
     static let never = Int64.max
@@ -58,7 +62,8 @@ struct RegistrationColumns {
                                   tags: state.tagsUnsorted ? tagLists[n].sorted() : tagLists[n],
                                   updatedAt: VirtualTime(microseconds: updateTimes[n]),
                                   expiresAt: expiry == Self.never ? nil : VirtualTime(microseconds: expiry),
-                                  etag: Int(etags[n]), template: state.isTemplate ? templates[Int32(n)] : nil)
+                                  etag: Int(etags[n]), template: state.isTemplate ? templates[Int32(n)] : nil,
+                                  createdAt: creationTimes.isEmpty ? nil : creationTimes[Int32(n)].map { VirtualTime(microseconds: $0) })
     }
 
     /// Live registration `n` as a send's target, reading only the columns a target holds (not

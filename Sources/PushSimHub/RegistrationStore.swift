@@ -17,7 +17,8 @@ import PushSimKernel
 /// plus the array, kept in the order given so that it is shared with the caller's; sorted when
 /// handed out), `updatedAt` and expiry as Int64 microseconds and the etag as Int32: 45 bytes. The
 /// id is not stored, it is rebuilt from the number; an id written in another spelling that names
-/// the same number (`reg-42`) is remembered aside, as are templates. Numbers are Int32. Handles
+/// the same number (`reg-42`) is remembered aside, as are templates and the creation times of
+/// registrations written more than once. Numbers are Int32. Handles
 /// and tags are indexed by `PostingsIndex`, about 10 bytes per key with one member.
 struct RegistrationStore {
     /// The registrations themselves, column by column (see ``RegistrationColumns``). The store
@@ -32,6 +33,7 @@ struct RegistrationStore {
     private var etags: [Int32] { _read { yield columns.etags } _modify { yield &columns.etags } }
     private var templates: [Int32: HubTemplate] { _read { yield columns.templates } _modify { yield &columns.templates } }
     private var spelledIDs: [Int32: String] { _read { yield columns.spelledIDs } _modify { yield &columns.spelledIDs } }
+    private var creationTimes: [Int32: Int64] { _read { yield columns.creationTimes } _modify { yield &columns.creationTimes } }
     private var byHandle = PostingsIndex()   // handle → numbers, ascending
     private var byTag = PostingsIndex()      // tag → numbers, ascending
     private(set) var count = 0
@@ -138,6 +140,7 @@ struct RegistrationStore {
         etags[n] = Int32(r.etag)
         if let template = r.template { templates[Int32(n)] = template }
         if r.id != Self.id(n) { spelledIDs[Int32(n)] = r.id }
+        if let created = r.createdAt, created != r.updatedAt { creationTimes[Int32(n)] = created.microseconds }
         count += 1
         addToIndexes(n)
     }
@@ -157,6 +160,7 @@ struct RegistrationStore {
         handles[n] = ""
         tagLists[n] = []
         if !spelledIDs.isEmpty { spelledIDs[Int32(n)] = nil }
+        if !creationTimes.isEmpty { creationTimes[Int32(n)] = nil }
         count -= 1
     }
 

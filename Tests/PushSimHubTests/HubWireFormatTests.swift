@@ -67,6 +67,45 @@ struct HubWireFormatTests {
         #expect(HubErrorDetail.split("plain") == ("plain", nil))
     }
 
+    /// Entries and feeds in the live hub's shape (Citations §4.2; NH-DOTNET's recordings): no XML
+    /// declaration; each entry's `id` and `self` link its address under the collection asked for,
+    /// with the request's query echoed as the .NET SDK writes it; `published` when it was created
+    /// and `updated` when last written; a feed's `id` and `self` link the listing's own address,
+    /// and its entries leave the Atom namespace to it.
+    @Test func answersHaveTheLiveHubsAtomShape() throws {
+        let w = HubWorld(services: false)
+        let id = w.register(.apple, RegistrationTests.token, tags: ["t1"])
+        let created = w.world.anchor.iso8601(w.world.now)
+        w.advance(.seconds(5))
+        guard case .success? = w.put(id, .apple, RegistrationTests.token, tags: ["t1"]) else { return #expect(Bool(false), "update refused") }
+        let updated = w.world.anchor.iso8601(w.world.now)
+        let hub = "https://pushsim.servicebus.windows.net/notifyusers"
+        let metadata = "xmlns:a=\"http://schemas.microsoft.com/ado/2007/08/dataservices/metadata\""
+
+        let one = try #require(w.raw("GET", w.path("registrations/\(id)"), query: [("api-version", "2017-04")])).bodyText
+        let address = "\(hub)/registrations/\(id)?api-version=2017-04"
+        #expect(one.hasPrefix("<entry a:etag=\"W/&quot;2&quot;\" xmlns=\"http://www.w3.org/2005/Atom\" \(metadata)><id>\(address)</id>"
+                              + "<title type=\"text\">\(id)</title><published>\(created)</published><updated>\(updated)</updated>"
+                              + "<link rel=\"self\" href=\"\(address)\"/><content type=\"application/xml\"><AppleRegistrationDescription "), "\(one)")
+
+        // The .NET SDK's listing by handle: `registrations` without a slash, `$filter` and `$top`.
+        // (The hub stores APNs tokens in upper case, and filters on them so.)
+        let token = RegistrationTests.token.uppercased()
+        let query = [("api-version", "2017-04"), ("$filter", "DeviceToken eq '\(token)'"), ("$top", "100")]
+        let echoed = "api-version=2017-04&amp;$filter=DeviceToken+eq+%27\(token)%27&amp;$top=100"
+        let feed = try #require(w.raw("GET", w.path("registrations"), query: query)).bodyText
+        #expect(feed.hasPrefix("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title type=\"text\">Registrations</title>"
+                               + "<id>\(hub)/registrations?\(echoed)</id><updated>\(updated)</updated>"
+                               + "<link rel=\"self\" href=\"\(hub)/registrations?\(echoed)\"/>"
+                               + "<entry a:etag=\"W/&quot;2&quot;\" \(metadata)><id>\(hub)/registrations/\(id)?\(echoed)</id>"), "\(feed)")
+        #expect(feed.contains("<published>\(created)</published><updated>\(updated)</updated><link rel=\"self\" href=\"\(hub)/registrations/\(id)?\(echoed)\"/>"))
+        // A listing by tag: the entries' addresses are under the tag's collection.
+        let byTag = try #require(w.raw("GET", w.path("tags/t1/registrations"), query: [("api-version", "2017-04"), ("$top", "100")])).bodyText
+        #expect(byTag.contains("<id>\(hub)/tags/t1/registrations/\(id)?api-version=2017-04&amp;$top=100</id>"), "\(byTag)")
+        // The SDK reads all three as before.
+        #expect(w.byChannel(token)?.map(\.registrationID) == [id])
+    }
+
     @Test func requestBodyRoundTripsThroughTheParser() throws {
         for platform in [RegistrationPlatform.apple, .fcmV1, .windows] {
             let d = RegistrationDescription(platform: platform, handle: "h<&>1", tags: ["a", "b:c"])

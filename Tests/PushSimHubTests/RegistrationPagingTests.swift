@@ -112,8 +112,9 @@ struct RegistrationPagingTests {
     @Test func theWriterWritesTheNextLinkAsTheTreeDoes() {
         let url = "https://pushsim.servicebus.windows.net/notifyusers", anchor = CalendarAnchor()
         let next = url + "/registrations?api-version=2015-01&%24top=2&continuationtoken=Mw%253D%253D"
-        let tree = AtomRegistration.feed([], hubURL: url, updated: "now", next: next)
-        #expect(AtomRegistration.feedDocument([], hubURL: url, anchor: anchor, updated: "now", next: next, time: anchor.iso8601) == Array(tree.utf8))
+        let tree = AtomRegistration.feed([], url: url + "/registrations", updated: "now", next: next)
+        #expect(AtomRegistration.feedDocument([], url: url + "/registrations", address: EntryAddress(collection: url + "/registrations", query: ""),
+                                              anchor: anchor, updated: "now", next: next, time: anchor.iso8601) == Array(tree.utf8))
         #expect(tree.contains("<link rel=\"next\" href=\"\(url)/registrations?api-version=2015-01&amp;%24top=2&amp;continuationtoken=Mw%253D%253D\"/>"))
     }
 

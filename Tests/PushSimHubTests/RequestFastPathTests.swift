@@ -125,9 +125,17 @@ struct RequestFastPathTests {
     static let awkward = ["plain", "a&b", "<tag>", "quote\"d", "tab\there", "line\nfeed", "cr\rhere", "café", "]]>", "apos'", ""]
 
     static func stored(_ platform: RegistrationPlatform, handle: String, tags: [String], id: String = "reg-000007",
-                       expires: VirtualTime? = nil) -> StoredRegistration {
+                       expires: VirtualTime? = nil, created: VirtualTime? = nil) -> StoredRegistration {
         StoredRegistration(number: 7, id: id, platform: platform, handle: handle, tags: tags, updatedAt: .zero + .seconds(5),
-                           expiresAt: expires, etag: 3)
+                           expiresAt: expires, etag: 3, createdAt: created)
+    }
+
+    /// Entry addresses as the hub writes them: a single entry's, and a listing's whose query
+    /// holds `text` (so `&` and what an attribute escapes reach both writers).
+    static func addresses(_ url: String, _ text: String) -> [EntryAddress] {
+        [EntryAddress(collection: url + "/registrations", query: "api-version=2015-01"),
+         EntryAddress(collection: url + "/tags/t/registrations", query: ""),
+         EntryAddress(collection: url + "/registrations", query: "api-version=2017-04&$top=2&$filter=" + text)]
     }
 
     @Test func writerMatchesTheTrees() {
@@ -138,19 +146,24 @@ struct RequestFastPathTests {
                 for tags in [[], ["username:bob"], ["a", text, "b"]] {
                     let d = RegistrationDescription(platform: platform, handle: "h" + text, tags: tags, registrationID: "reg-1")
                     #expect(AtomRegistration.requestBody(d) == AtomRegistration.requestBodyTree(d))
-                    for expires in [nil, VirtualTime.zero + .hours(2)] {
-                        let r = Self.stored(platform, handle: "h" + text, tags: tags, id: "reg-" + text, expires: expires)
-                        let tree = "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + AtomRegistration.entry(r, hubURL: url, anchor: anchor).serialized()
-                        #expect(AtomRegistration.entryDocument(r, hubURL: url, anchor: anchor, time: anchor.iso8601) == Array(tree.utf8))
-                        let feed = AtomRegistration.feed([AtomRegistration.entry(r, hubURL: url, anchor: anchor)], hubURL: url, updated: "T" + text)
-                        #expect(AtomRegistration.feedDocument([r], hubURL: url, anchor: anchor, updated: "T" + text, time: anchor.iso8601) == Array(feed.utf8))
+                    for (expires, address) in zip([nil, VirtualTime.zero + .hours(2), nil], Self.addresses(url, text)) {
+                        let r = Self.stored(platform, handle: "h" + text, tags: tags, id: "reg-" + text, expires: expires,
+                                            created: expires == nil ? nil : .zero + .seconds(1))
+                        let tree = AtomRegistration.entry(r, address: address, anchor: anchor).serialized()
+                        #expect(AtomRegistration.entryDocument(r, address: address, anchor: anchor, time: anchor.iso8601) == Array(tree.utf8))
+                        let listing = address.collection + "?" + address.query
+                        let feed = AtomRegistration.feed([AtomRegistration.entry(r, address: address, anchor: anchor, inFeed: true)],
+                                                         url: listing, updated: "T" + text)
+                        #expect(AtomRegistration.feedDocument([r], url: listing, address: address, anchor: anchor, updated: "T" + text,
+                                                              time: anchor.iso8601) == Array(feed.utf8))
                     }
                 }
                 #expect(AtomRegistration.errorDocument(code: 400, detail: text) == Array(AtomRegistration.errorBody(code: 400, detail: text).utf8))
             }
         }
-        let empty = AtomRegistration.feed([], hubURL: url, updated: "now")
-        #expect(AtomRegistration.feedDocument([], hubURL: url, anchor: anchor, updated: "now", time: anchor.iso8601) == Array(empty.utf8))
+        let empty = AtomRegistration.feed([], url: url + "/registrations/", updated: "now")
+        #expect(AtomRegistration.feedDocument([], url: url + "/registrations/", address: Self.addresses(url, "")[0], anchor: anchor,
+                                              updated: "now", time: anchor.iso8601) == Array(empty.utf8))
         // A template registration goes the tree way, CDATA and all.
         let t = RegistrationDescription(platform: .windows, handle: "https://x.notify.windows.com/?t=1", tags: ["a"], registrationID: "reg-2",
                                         template: RegistrationTemplate(bodyTemplate: "<toast>$(m)]]></toast>", templateName: "n",
@@ -169,9 +182,13 @@ struct RequestFastPathTests {
                 for tags in [[], ["username:bob"], ["a", " b ", text, "", "c"], ["x,y", " "]] {
                     let d = RegistrationDescription(platform: platform, handle: "h" + text, tags: tags, registrationID: "reg-1")
                     documents.append(AtomRegistration.requestBodyTree(d))
-                    let r = Self.stored(platform, handle: text, tags: tags)
-                    documents.append(AtomRegistration.entryDocument(r, hubURL: url, anchor: anchor, time: anchor.iso8601))
-                    documents.append(AtomRegistration.feedDocument([r, r], hubURL: url, anchor: anchor, updated: "now", time: anchor.iso8601))
+                    let r = Self.stored(platform, handle: text, tags: tags, created: .zero + .seconds(1))
+                    for address in Self.addresses(url, text) {
+                        documents.append(AtomRegistration.entryDocument(r, address: address, anchor: anchor, time: anchor.iso8601))
+                        documents.append(AtomRegistration.feedDocument([r, r], url: address.collection + "?" + address.query, address: address,
+                                                                       anchor: anchor, updated: "now", next: address.url(of: "next"),
+                                                                       time: anchor.iso8601))
+                    }
                 }
             }
         }
@@ -203,9 +220,14 @@ struct RequestFastPathTests {
         #expect(AtomReader.entry(AtomRegistration.requestBody(d)) == RegistrationDescription(platform: .fcmV1, handle: "fcm-token-1",
                                                                                               tags: ["username:bob", "topic:x"]))
         let r = Self.stored(.apple, handle: "AB12", tags: ["username:bob"])
-        #expect(AtomReader.entry(AtomRegistration.entryDocument(r, hubURL: url, anchor: anchor, time: anchor.iso8601))?.handle == "AB12")
-        #expect(AtomReader.feed(AtomRegistration.feedDocument([r], hubURL: url, anchor: anchor, updated: "now", time: anchor.iso8601))?.count == 1)
-        #expect(AtomReader.feed(AtomRegistration.feedDocument([], hubURL: url, anchor: anchor, updated: "now", time: anchor.iso8601)) == [])
+        // A listing's query holds `&` (written `&amp;`) and a next page's link: still the fast way.
+        let address = EntryAddress(collection: url + "/registrations", query: "api-version=2015-01&$top=1")
+        let listing = url + "/registrations?api-version=2015-01&$top=1"
+        #expect(AtomReader.entry(AtomRegistration.entryDocument(r, address: address, anchor: anchor, time: anchor.iso8601))?.handle == "AB12")
+        #expect(AtomReader.feed(AtomRegistration.feedDocument([r], url: listing, address: address, anchor: anchor, updated: "now",
+                                                              next: listing + "&continuationtoken=Mg%253D%253D", time: anchor.iso8601))?.count == 1)
+        #expect(AtomReader.feed(AtomRegistration.feedDocument([], url: listing, address: address, anchor: anchor, updated: "now",
+                                                              time: anchor.iso8601)) == [])
     }
 
     @Test func tagsSplitAsTheTreeReadingDoes() {
