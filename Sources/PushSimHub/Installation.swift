@@ -1,21 +1,27 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// A named template of an installation: body, extra tags and (Windows) headers (NH-REG:
-/// `templates: {"name": {body, tags, headers}}`).
+/// A named template of an installation: body, extra tags, (Windows) headers and (APNs) expiry
+/// (NH-REG: `templates: {"name": {body, tags, headers}}`; NH-DOTNET `InstallationTemplate.cs`).
 public struct InstallationTemplate: Sendable, Equatable {
     /// The body template: JSON for APNs and FCM v1, XML for WNS.
     public var body: String
-    /// Tags that select this template in addition to the installation's own.
+    /// Tags that select this template in addition to the installation's own (the SDK marks them
+    /// obsolete; the live hub reads a template written without any back with its name as its tag).
     public var tags: [String]
     /// Windows only, e.g. `X-WNS-Type: wns/tile`.
     public var headers: [TemplateHeader]
+    /// The SDK's `Expiry`, "applicable for APNS-targeted notifications", as written (the live hub
+    /// gives it back as it was sent, e.g. `2018-11-07T16:18:32.6641371-08:00`). Kept and read back;
+    /// PushSim does not apply it to sends. Nil: none.
+    public var expiry: String?
 
-    /// A template with no extra tags or headers unless given.
-    public init(body: String, tags: [String] = [], headers: [TemplateHeader] = []) {
+    /// A template with no extra tags, headers or expiry unless given.
+    public init(body: String, tags: [String] = [], headers: [TemplateHeader] = [], expiry: String? = nil) {
         self.body = body
         self.tags = tags
         self.headers = headers
+        self.expiry = expiry
     }
 }
 
@@ -36,8 +42,12 @@ public struct Installation: Sendable, Equatable {
     public var templates: [String: InstallationTemplate]
     /// The user id; when set, the installation also carries the tag ``userTag(_:)`` of it. Nil: none.
     public var userID: String?
+    /// The SDK's `PushVariables`: named strings the installation keeps and gives back (NH-DOTNET
+    /// `Installation.cs` and its recordings). PushSim keeps them; it does not use them in sends.
+    public var pushVariables: [String: String] = [:]
     /// `yyyy-MM-ddTHH:mm:ssZ`. Nil when written means "the hub's default" (no expiry, or the hub's
-    /// time to live); the hub reports `9999-12-31T23:59:59Z` for never (NH-REG, NH-DN530747).
+    /// time to live); the hub reports ``neverExpires`` for never (NH-REG, NH-DN530747, and the .NET
+    /// SDK's recordings for the seven fractional digits).
     public var expirationTime: String?
     /// Set by the hub, never by the client: true once a PNS reported the push channel dead (the
     /// SDK's read-only `PushChannelExpired`, NH-DOTNET). Cleared by a PUT (which rewrites the whole
@@ -57,6 +67,9 @@ public struct Installation: Sendable, Equatable {
         self.expirationTime = expirationTime
         self.pushChannelExpired = false
     }
+
+    /// The `expirationTime` the live hub reads back for an installation that never expires.
+    public static let neverExpires = "9999-12-31T23:59:59.9999999Z"
 
     /// `$InstallationId:{id}`: the tag every installation carries (NH-REG; the braces are part of the tag).
     public static func installationTag(_ id: String) -> String { "$InstallationId:{\(id)}" }
@@ -85,9 +98,11 @@ public enum InstallationJSON {
                 let t = i.templates[name]!
                 var fields: [(String, JSONValue)] = [("body", .string(t.body)), ("tags", .array(t.tags.map { .string($0) }))]
                 if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
+                if let e = t.expiry { fields.append(("expiry", .string(e))) }
                 return (name, .object(fields))
             })))
         }
+        if !i.pushVariables.isEmpty { members.append(("pushVariables", stringObject(i.pushVariables))) }
         if let u = i.userID { members.append(("userId", .string(u))) }
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
         return JSONValue.object(members).serializedSortedKeys()
@@ -95,12 +110,12 @@ public enum InstallationJSON {
 
     /// The installation as the hub's GET answers it, in the live hub's order (the .NET SDK's
     /// recordings, NH-DOTNET `…Tests/MockData/*Installation*.http`): `installationId`,
-    /// `pushChannel`, `pushChannelExpired`, `platform`, `expirationTime`, then `tags` and
-    /// `templates` only when there are any, then `userId` when set (the recordings never show it
-    /// together with tags or templates; PushSim puts it last). A template is `body`, `headers`
-    /// when it has some, `tags` when it has some. Not imitated from the recordings: the hub adds
-    /// a template's name to the tags of a template given without any, and writes a never-expiring
-    /// `expirationTime` with seven fractional digits.
+    /// `pushChannel`, `pushChannelExpired`, `platform`, `expirationTime` (``Installation/neverExpires``
+    /// for never), then `tags`, `pushVariables` (names sorted) and `templates` only when there are
+    /// any, then `userId` when set (the recordings never show it together with tags or templates;
+    /// PushSim puts it last). A template is `body`, `headers` and `expiry` when it has them, then
+    /// `tags`: its own, or, for a template written without any, its name, as the live hub gives
+    /// it back.
     static func hubAnswer(_ i: Installation) -> String {
         var members: [(String, JSONValue)] = [
             ("installationId", .string(i.installationID)), ("pushChannel", .string(i.pushChannel)),
@@ -108,17 +123,24 @@ public enum InstallationJSON {
         ]
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
         if !i.tags.isEmpty { members.append(("tags", .array(i.tags.map { .string($0) }))) }
+        if !i.pushVariables.isEmpty { members.append(("pushVariables", stringObject(i.pushVariables))) }
         if !i.templates.isEmpty {
             members.append(("templates", .object(i.templates.keys.sorted().map { name in
                 let t = i.templates[name]!
                 var fields: [(String, JSONValue)] = [("body", .string(t.body))]
                 if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
-                if !t.tags.isEmpty { fields.append(("tags", .array(t.tags.map { .string($0) }))) }
+                if let e = t.expiry { fields.append(("expiry", .string(e))) }
+                fields.append(("tags", .array((t.tags.isEmpty ? [name] : t.tags).map { .string($0) })))
                 return (name, .object(fields))
             })))
         }
         if let u = i.userID { members.append(("userId", .string(u))) }
         return JSONValue.object(members).serialized()
+    }
+
+    /// A JSON object of strings, names sorted.
+    private static func stringObject(_ values: [String: String]) -> JSONValue {
+        .object(values.keys.sorted().map { ($0, .string(values[$0]!)) })
     }
 
     /// Reads a body. `installationId` may be left out (the URL names the installation).
@@ -151,6 +173,12 @@ public enum InstallationJSON {
                 guard let s = u.stringValue else { throw InstallationProblem("userId must be a string.") }
                 out.userID = s
             }
+            if let v = json["pushVariables"], v != .null {
+                guard let members = v.objectMembers, members.allSatisfy({ $0.1.stringValue != nil }) else {
+                    throw InstallationProblem("pushVariables must be an object of strings.")
+                }
+                for (name, value) in members { out.pushVariables[name] = value.stringValue! }
+            }
             if let e = json["expirationTime"], e != .null {
                 guard let s = e.stringValue else { throw InstallationProblem("expirationTime must be a string.") }
                 out.expirationTime = s
@@ -175,7 +203,12 @@ public enum InstallationJSON {
             }
             headers = members.map { TemplateHeader($0.0, $0.1.stringValue!) }
         }
-        return InstallationTemplate(body: body, tags: try strings(value["tags"], "tags of template '\(name)'"), headers: headers)
+        var expiry: String?
+        if let e = value["expiry"], e != .null {
+            guard let s = e.stringValue else { throw InstallationProblem("The expiry of template '\(name)' must be a string.") }
+            expiry = s
+        }
+        return InstallationTemplate(body: body, tags: try strings(value["tags"], "tags of template '\(name)'"), headers: headers, expiry: expiry)
     }
 
     static func strings(_ value: JSONValue?, _ what: String) throws -> [String] {

@@ -11,6 +11,10 @@ struct StoredInstallation {
     /// Looked up by name; iterated only through `templateNames`.
     var templates: [String: HubTemplate]
     var userID: String?
+    /// The client's push variables (kept and read back only).
+    var pushVariables: [String: String] = [:]
+    /// The `expiry` of each template that was written with one, by template name (read back only).
+    var templateExpiries: [String: String] = [:]
     /// Nil: never.
     var expiresAt: VirtualTime?
     var pushChannelExpired: Bool
@@ -28,11 +32,13 @@ struct StoredInstallation {
     /// The installation as the REST API shows it.
     func model(anchor: CalendarAnchor) -> Installation {
         var i = Installation(installationID: id, platform: platform, pushChannel: pushChannel, tags: tags,
-                             userID: userID, expirationTime: anchor.iso8601(expiresAt ?? AtomRegistration.foreverTime(anchor)))
+                             userID: userID, expirationTime: expiresAt.map(anchor.iso8601) ?? Installation.neverExpires)
         for name in templateNames {
             let t = templates[name]!
-            i.templates[name] = InstallationTemplate(body: t.compiled.source, tags: t.tags, headers: t.sourceHeaders)
+            i.templates[name] = InstallationTemplate(body: t.compiled.source, tags: t.tags, headers: t.sourceHeaders,
+                                                     expiry: templateExpiries[name])
         }
+        i.pushVariables = pushVariables
         i.pushChannelExpired = pushChannelExpired
         return i
     }

@@ -115,6 +115,7 @@ extension NotificationHub {
         let channel = i.platform == .apple ? i.pushChannel.uppercased() : i.pushChannel
         return .success(StoredInstallation(id: i.installationID, platform: i.platform, pushChannel: channel,
                                            tags: Self.sortedUnique(i.tags), templates: templates, userID: i.userID,
+                                           pushVariables: i.pushVariables, templateExpiries: i.templates.compactMapValues(\.expiry),
                                            expiresAt: expiresAt, pushChannelExpired: false, updatedAt: world.now))
     }
 

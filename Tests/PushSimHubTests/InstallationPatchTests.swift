@@ -67,7 +67,7 @@ struct InstallationPatchTests {
         ok(w, #"[{"op":"add","path":"/tags","value":"keeps-expiry"}]"#)
         #expect(read(w)?.expirationTime == "2026-01-03T00:00:00Z")
         ok(w, #"[{"op":"remove","path":"/expirationTime"}]"#)
-        #expect(read(w)?.expirationTime == "9999-12-31T23:59:59Z")
+        #expect(read(w)?.expirationTime == Installation.neverExpires)
     }
 
     @Test func templateOperations() {
@@ -80,7 +80,7 @@ struct InstallationPatchTests {
         ok(w, #"[{"op":"replace","path":"/templates/alert/tags","value":["z"]}]"#)
         #expect(read(w)?.templates["alert"]?.tags == ["z"])
         ok(w, #"[{"op":"remove","path":"/templates/alert/tags"}]"#)
-        #expect(read(w)?.templates["alert"]?.tags == [])
+        #expect(read(w)?.templates["alert"]?.tags == ["alert"])   // a template without tags reads back with its name
         ok(w, #"[{"op":"remove","path":"/templates/alert"}]"#)
         #expect(read(w)?.templates.keys.sorted() == ["second"])
     }

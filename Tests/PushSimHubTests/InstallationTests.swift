@@ -25,7 +25,7 @@ struct InstallationTests {
         #expect(body["pushChannel"]?.stringValue == Self.token.uppercased())  // kept upper-case, as registrations
         #expect(body["tags"] == ["a", "b"])
         #expect(body["userId"]?.stringValue == "alice")
-        #expect(body["expirationTime"]?.stringValue == "9999-12-31T23:59:59Z")
+        #expect(body["expirationTime"]?.stringValue == "9999-12-31T23:59:59.9999999Z")
         #expect(body["pushChannelExpired"]?.boolValue == false)
         let upserted = w.events("hub.installation-upserted")
         #expect(upserted.map { $0[.id]?.description } == ["inst-1"])
@@ -33,18 +33,35 @@ struct InstallationTests {
         #expect(w.hub.installationCount == 1)
     }
 
-    /// The GET answer as the live hub writes it (NH-DOTNET's recordings): its members in the
-    /// service's order, no `tags` when there are none, JSON labelled `application/xml`.
+    /// The GET answer as the live hub writes it (NH-DOTNET's recordings
+    /// `CreateOrUpdateInstallationAsync_CreateInstallationWithExpiryInTemplate_…` and `…WithHeadersInTemplate_…`,
+    /// whose installations these are): its members in the service's order, no `tags` when there
+    /// are none, `pushVariables` and a template's `expiry` given back as written, a template
+    /// written without tags read back with its name as its tag, a never-expiring `expirationTime`
+    /// with seven fractional digits, JSON labelled `application/xml`. Before, the push variables
+    /// and the expiry were dropped, the name tag missing, and the time had no fraction.
     @Test func getAnswersInTheLiveHubsShape() throws {
         let w = HubWorld(services: false)
-        _ = w.putInstallation("a", json: #"{"installationId":"a","userId":null,"pushChannel":"\#(Self.token)","pushChannelExpired":null,"platform":"apns","expirationTime":null,"tags":["tag1"],"templates":{"T":{"body":"{}","headers":null,"tags":null}}}"#)
+        let template = #"{"body":"{\"aps\":{\"alert\":\"alert!\"}}","expiry":"2018-11-07T16:18:32.6641371-08:00"}"#
+        _ = w.putInstallation("a", json: #"{"installationId":"a","userId":null,"pushChannel":"\#(Self.token)","pushChannelExpired":null,"platform":"apns","expirationTime":null,"tags":["tag1"],"pushVariables":{"var1":"value1"},"templates":{"Template Name":\#(template)}}"#)
         let a = w.raw("GET", w.path("installations/a"))
         #expect(a?.headers["Content-Type"] == "application/xml; charset=utf-8")
         #expect(a?.bodyText == #"{"installationId":"a","pushChannel":"\#(Self.token.uppercased())","pushChannelExpired":false,"platform":"apns","#
-                + #""expirationTime":"9999-12-31T23:59:59Z","tags":["tag1"],"templates":{"T":{"body":"{}"}}}"#)
-        _ = w.putInstallation("b", json: #"{"platform":"wns","pushChannel":"https://some.url/","userId":"u1"}"#)
+                + #""expirationTime":"9999-12-31T23:59:59.9999999Z","tags":["tag1"],"pushVariables":{"var1":"value1"},"#
+                + #""templates":{"Template Name":{"body":"{\"aps\":{\"alert\":\"alert!\"}}","expiry":"2018-11-07T16:18:32.6641371-08:00","tags":["Template Name"]}}}"#)
+        // (The recording's Windows template has a JSON body, which the live hub took; PushSim checks
+        // an installation's template bodies as it checks a registration's, so a toast stands in.)
+        _ = w.putInstallation("b", json: #"{"platform":"wns","pushChannel":"https://some.url/","templates":{"Template Name":{"body":"<toast/>","headers":{"X-WNS-Type":"wns/toast"}}}}"#)
         #expect(w.raw("GET", w.path("installations/b"))?.bodyText == #"{"installationId":"b","pushChannel":"https://some.url/","#
-                + #""pushChannelExpired":false,"platform":"wns","expirationTime":"9999-12-31T23:59:59Z","userId":"u1"}"#)
+                + #""pushChannelExpired":false,"platform":"wns","expirationTime":"9999-12-31T23:59:59.9999999Z","#
+                + #""templates":{"Template Name":{"body":"<toast/>","headers":{"X-WNS-Type":"wns/toast"},"tags":["Template Name"]}}}"#)
+        _ = w.putInstallation("c", json: #"{"platform":"wns","pushChannel":"https://some.url/","userId":"u1"}"#)
+        #expect(w.raw("GET", w.path("installations/c"))?.bodyText == #"{"installationId":"c","pushChannel":"https://some.url/","#
+                + #""pushChannelExpired":false,"platform":"wns","expirationTime":"9999-12-31T23:59:59.9999999Z","userId":"u1"}"#)
+        // What the hub refuses of the new members.
+        #expect(w.putInstallation("d", json: #"{"platform":"apns","pushChannel":"\#(Self.token)","pushVariables":{"v":1}}"#)?.status == 400)
+        #expect(w.putInstallation("d", json: #"{"platform":"apns","pushChannel":"\#(Self.token)","pushVariables":["v"]}"#)?.status == 400)
+        #expect(w.putInstallation("d", json: #"{"platform":"apns","pushChannel":"\#(Self.token)","templates":{"t":{"body":"{}","expiry":5}}}"#)?.status == 400)
     }
 
     @Test func putOverwritesTheWholeInstallation() throws {
@@ -105,10 +122,12 @@ struct InstallationTests {
     @Test func clientCallsMirrorTheSDK() throws {
         let w = HubWorld(services: false)
         var i = Installation(installationID: "inst-7", platform: .fcmV1, pushChannel: "fcm-token-7", tags: ["x"],
-                             templates: ["alert": InstallationTemplate(body: Payload.fcmTemplate, tags: ["t1"])], userID: "bob")
+                             templates: ["alert": InstallationTemplate(body: Payload.fcmTemplate, tags: ["t1"], expiry: "2026-02-01T00:00:00Z")],
+                             userID: "bob")
+        i.pushVariables = ["a": "1", "b": "2"]
         guard case .success? = w.install(i) else { Issue.record("PUT failed"); return }
         let read = try #require(try w.installation("inst-7")?.get())
-        i.expirationTime = "9999-12-31T23:59:59Z"
+        i.expirationTime = Installation.neverExpires
         #expect(read == i)
         #expect(w.world.journal.entries.contains { $0.request.method == "PUT" && $0.request.headers["Content-Type"] == "application/json" })
         #expect(w.wait { w.client.installationExists("inst-7", $0) } == .success(true))
