@@ -117,11 +117,21 @@ struct InstallationPatchTests {
                             body: Array(#"[{"op":"remove","path":"/tags"}]"#.utf8))
         #expect(missing?.status == 404)
         #expect(w.detail(missing) == "Installation not found.")   // as the live hub words it
-        let plain = w.rawPatch("inst", json: #"[{"op":"remove","path":"/tags"}]"#, contentType: "application/json")
-        #expect(plain?.status == 415)
+        let text = w.rawPatch("inst", json: #"[{"op":"remove","path":"/tags"}]"#, contentType: "text/plain")
+        #expect(text?.status == 415)
         #expect(read(w)?.tags == ["a", "b"])
         guard case .failure(let e)? = w.patch("nobody", [InstallationPatchOperation(.remove, "/tags")]) else { Issue.record("expected 404"); return }
         #expect(e.kind == .entityNotFound)
+    }
+
+    /// Microsoft's Java SDK sends its patch as `application/json; charset=UTF-8`, and patches a live
+    /// hub so in its end-to-end test; PushSim answered 415 (found by running that SDK against
+    /// `pushsim serve`).
+    @Test func aPatchSentAsPlainJSONIsApplied() {
+        let w = world()
+        let r = w.rawPatch("inst", json: #"[{"op":"add","path":"/tags","value":"c"}]"#, contentType: "application/json; charset=UTF-8")
+        #expect(r?.status == 200)
+        #expect(read(w)?.tags == ["a", "b", "c"])
     }
 
     @Test func clientSendsJSONPatchAndTracesTheOperations() {
