@@ -181,15 +181,21 @@ struct AtomReader {
     }
 
     /// Reads past text that is not kept (an address) up to the next `end` (`<` after element
-    /// text, `"` in an attribute value), as surely as ``text()``: false when it holds `<`, `>`,
-    /// `]` or an `&` that does not start `&amp;` (what the writer writes for `&`), or the input
-    /// ends first.
+    /// text, `"` in an attribute value), as surely as ``text()``: false when it holds `<`, an `&`
+    /// that does not start `&amp;` (what the writer writes for `&`), in element text `>` or `]`,
+    /// or the input ends first.
     private mutating func skipEscaped(until end: UInt8) -> Bool {
+        let inAttribute = end == UInt8(ascii: "\"")
+        let (lt, amp, gt, bracket) = (UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: ">"), UInt8(ascii: "]"))
+        // Eight bytes at a time while none of them needs a look.
+        i = inAttribute ? ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: end, amp, lt, lt)
+                        : ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: lt, amp, gt, bracket)
         while i < bytes.count {
             switch bytes[i] {
             case end: return true
-            case UInt8(ascii: "&"): guard literal(Markup.escapedAmpersand) else { return false }
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "]"): return false
+            case amp: guard literal(Markup.escapedAmpersand) else { return false }
+            case lt: return false
+            case gt, bracket: if inAttribute { i += 1 } else { return false }
             default: i += 1
             }
         }

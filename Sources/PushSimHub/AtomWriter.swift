@@ -27,6 +27,17 @@ struct AtomWriter {
         }
     }
 
+    /// Appends again, as an attribute value, `text` that was escaped as element text into
+    /// `written`: a copy of those bytes when they read the same there (no `"`, tab or line feed,
+    /// which only attributes escape), else `text` escaped anew. An entry's address stands twice.
+    mutating func repeatAsAttribute(_ written: Range<Int>, text: String) {
+        let same = bytes.withUnsafeBufferPointer { b in
+            !b[written].contains { $0 == UInt8(ascii: "\"") || $0 == 0x09 || $0 == 0x0A }
+        }
+        guard same else { return escaped(text, attribute: true) }
+        bytes.append(contentsOf: bytes[written])
+    }
+
     /// `<name>text</name>`, the text escaped.
     mutating func textElement(_ name: String, _ text: String) {
         bytes.append(UInt8(ascii: "<"))
@@ -154,7 +165,9 @@ extension AtomRegistration {
         w.raw(EntryMarkup.headStart)
         w.raw(String(r.etag))
         w.raw(inFeed ? EntryMarkup.headEndInFeed : EntryMarkup.headEnd)
+        let urlStart = w.bytes.count
         w.escaped(url)
+        let urlEnd = w.bytes.count
         w.raw(EntryMarkup.idToTitle)
         w.escaped(r.id)
         w.raw(EntryMarkup.titleToPublished)
@@ -162,7 +175,7 @@ extension AtomRegistration {
         w.raw(EntryMarkup.publishedToUpdated)
         w.escaped(updated)
         w.raw(EntryMarkup.updatedToLink)
-        w.escaped(url, attribute: true)
+        w.repeatAsAttribute(urlStart..<urlEnd, text: url)
         w.raw(EntryMarkup.linkToContent)
         let element = r.platform.descriptionElement
         w.raw(element)

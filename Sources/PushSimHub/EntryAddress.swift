@@ -33,18 +33,14 @@ struct EntryAddress: Equatable {
         EntryAddress(collection: hubURL + "/registrations", query: echoedQuery(request))
     }
 
-    /// The address of a listing's entries: `request`'s own path under `host` (a slash at its end
-    /// dropped), with its query.
-    static func listing(host: String, _ request: HTTPRequest) -> EntryAddress {
+    /// A listing's own address (a feed's `id` and `self` link), `request`'s URL under `host`, and
+    /// the address of its entries: `request`'s path (a slash at its end dropped), with its query.
+    static func listing(host: String, _ request: HTTPRequest) -> (url: String, entries: EntryAddress) {
+        let query = echoedQuery(request)
         var path = Substring(request.path)
         while path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
-        return EntryAddress(collection: "https://" + host + path, query: echoedQuery(request))
-    }
-
-    /// The listing's own address (a feed's `id` and `self` link): `request`'s URL under `host`.
-    static func listingURL(host: String, _ request: HTTPRequest) -> String {
-        let query = echoedQuery(request)
-        return "https://" + host + request.path + (query.isEmpty ? "" : "?" + query)
+        return ("https://" + host + request.path + (query.isEmpty ? "" : "?" + query),
+                EntryAddress(collection: "https://" + host + path, query: query))
     }
 
     /// `request`'s query as the .NET SDK writes it (see the type's notes): `name=value` pairs
@@ -55,6 +51,7 @@ struct EntryAddress: Equatable {
             return "api-version=" + request.query[0].value
         }
         var out: [UInt8] = []
+        out.reserveCapacity(request.query.reduce(0) { $0 + $1.name.utf8.count + 3 * $1.value.utf8.count + 2 })
         for (i, item) in request.query.enumerated() {
             if i > 0 { out.append(UInt8(ascii: "&")) }
             if item.name.containsByte(where: { !isKept($0) && $0 != UInt8(ascii: "$") }) { formEncode(item.name, to: &out) } else { out.appendUTF8(item.name) }
@@ -65,17 +62,26 @@ struct EntryAddress: Equatable {
     }
 
     /// Appends `text` as `WebUtility.UrlEncode` writes it: letters, digits and `-_.!*()` as they
-    /// are, a space as `+`, every other UTF-8 byte as `%XX` in upper case.
+    /// are, a space as `+`, every other UTF-8 byte as `%XX` in upper case. Runs of kept bytes are
+    /// copied whole (a listing by handle echoes a channel URI of up to 200 bytes).
     static func formEncode(_ text: String, to out: inout [UInt8]) {
         let hex: StaticString = "0123456789ABCDEF"
-        for b in text.utf8 {
-            if isKept(b) { out.append(b) }
-            else if b == UInt8(ascii: " ") { out.append(UInt8(ascii: "+")) }
-            else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex.utf8Start[Int(b >> 4)])
-                out.append(hex.utf8Start[Int(b & 0x0F)])
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            for k in bytes.indices where !isKept(bytes[k]) {
+                if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k])) }
+                let b = bytes[k]
+                if b == UInt8(ascii: " ") {
+                    out.append(UInt8(ascii: "+"))
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(hex.utf8Start[Int(b >> 4)])
+                    out.append(hex.utf8Start[Int(b & 0x0F)])
+                }
+                run = k + 1
             }
+            if bytes.count > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
         }
     }
 

@@ -236,9 +236,9 @@ public final class NotificationHub: Host, CallReceiver {
                      next.map { [.found: .int(entries.count), .next: .string($0.base64)] } ?? [.found: .int(entries.count)])
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"]
         if let next { headers.add(ContinuationToken.headerName, next.headerValue) }
+        let listing = EntryAddress.listing(host: configuration.host, request)
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers,
-                                                       body: AtomRegistration.feedDocument(entries, url: EntryAddress.listingURL(host: configuration.host, request),
-                                                                                          address: EntryAddress.listing(host: configuration.host, request),
+                                                       body: AtomRegistration.feedDocument(entries, url: listing.url, address: listing.entries,
                                                                                           anchor: world.anchor,
                                                                                           updated: timeText(world.now, world),
                                                                                           next: next.map { nextPageURL(request, $0) },

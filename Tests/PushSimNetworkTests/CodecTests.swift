@@ -192,6 +192,36 @@ import Testing
         #expect(parsed.root.text == "Tom & Jerry <3" && parsed.root.serialized() == "<text>Tom &amp; Jerry &lt;3</text>")
     }
 
+    /// The escaper copies the runs between escapes whole: the same bytes as escaping one byte at
+    /// a time, with escapes first, last, side by side, and none at all, in text and in attributes.
+    @Test func xmlEscapingCopiesRunsAsAByteByByteEscaperWrites() {
+        func reference(_ text: String, attribute: Bool) -> [UInt8] {
+            var out: [UInt8] = []
+            for b in text.utf8 {
+                switch b {
+                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+                case 0x0D: out += Array("&#13;".utf8)
+                case UInt8(ascii: "\"") where attribute: out += Array("&quot;".utf8)
+                case 0x09 where attribute: out += Array("&#9;".utf8)
+                case 0x0A where attribute: out += Array("&#10;".utf8)
+                default: out.append(b)
+                }
+            }
+            return out
+        }
+        let texts = ["", "plain", "&", "&&", "a&b", "&start", "end&", "<>\"\t\n\r", "x<y>z\"w", "café & crème",
+                     "https://h/hub/registrations/reg-1?api-version=2017-04&$filter=ChannelUri+eq+%27x%27&$top=100"]
+        for text in texts {
+            for attribute in [false, true] {
+                var out: [UInt8] = []
+                Array(text.utf8).withUnsafeBufferPointer { XMLEscaping.append($0, to: &out, attribute: attribute) }
+                #expect(out == reference(text, attribute: attribute), "\(text)")
+            }
+        }
+    }
+
     @Test func xmlAtomEntryWithNamespaces() throws {
         let atom = """
         \u{FEFF}<?xml version="1.0" encoding="utf-8"?>

@@ -155,24 +155,29 @@ package enum XMLEscaping {
     /// The text's bytes plus `"`, tab and line feed (attribute values normalise white space).
     private static let escapedInAttribute: UInt64 = escapedInText | 1 << 0x22 | 1 << 0x09 | 1 << 0x0A
 
-    /// Appends the UTF-8 bytes `source`, escaped, to `out`; text that needs no escape (most) is copied whole.
+    /// Appends the UTF-8 bytes `source`, escaped, to `out`. The runs between bytes that need an
+    /// escape are copied whole (text that needs none, most, in one copy): the hub's addresses
+    /// echo a query with `&` in every entry it answers.
     public static func append(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
         // The bytes that need an escape are all below 64: one bit each in a mask.
         let mask = attribute ? escapedInAttribute : escapedInText
-        let plain = source.allSatisfy { b in b >= 64 || (mask >> UInt64(b)) & 1 == 0 }
-        if plain { out.append(contentsOf: source); return }
-        for b in source {
+        var run = 0
+        for k in source.indices {
+            let b = source[k]
+            guard b < 64, (mask >> UInt64(b)) & 1 != 0 else { continue }
+            if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<k])) }
             switch b {
             case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
             case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
             case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
             case 0x0D: out.append(contentsOf: "&#13;".utf8)
-            case UInt8(ascii: "\"") where attribute: out.append(contentsOf: "&quot;".utf8)
-            case 0x09 where attribute: out.append(contentsOf: "&#9;".utf8)
-            case 0x0A where attribute: out.append(contentsOf: "&#10;".utf8)
-            default: out.append(b)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case 0x09: out.append(contentsOf: "&#9;".utf8)
+            default: out.append(contentsOf: "&#10;".utf8)   // line feed (attributes only)
             }
+            run = k + 1
         }
+        if source.count > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...])) }
     }
 }
 
