@@ -37,10 +37,11 @@ struct EntryAddress: Equatable {
     /// the address of its entries: `request`'s path (a slash at its end dropped), with its query.
     static func listing(host: String, _ request: HTTPRequest) -> (url: String, entries: EntryAddress) {
         let query = echoedQuery(request)
-        var path = Substring(request.path)
-        while path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
-        return ("https://" + host + request.path + (query.isEmpty ? "" : "?" + query),
-                EntryAddress(collection: "https://" + host + path, query: query))
+        let base = "https://" + host + request.path
+        // The slashes at the end counted as bytes (`Substring` would walk characters).
+        let slashes = request.path.utf8.reversed().prefix { $0 == UInt8(ascii: "/") }.count
+        let collection = slashes == 0 ? base : String(decoding: base.utf8.dropLast(slashes), as: UTF8.self)
+        return (query.isEmpty ? base : String.concatenating(base, "?", query), EntryAddress(collection: collection, query: query))
     }
 
     /// `request`'s query as the .NET SDK writes it (see the type's notes): `name=value` pairs

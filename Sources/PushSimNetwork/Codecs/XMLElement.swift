@@ -162,7 +162,11 @@ package enum XMLEscaping {
         // The bytes that need an escape are all below 64: one bit each in a mask.
         let mask = attribute ? escapedInAttribute : escapedInText
         var run = 0
-        for k in source.indices {
+        // Text: eight bytes at a time up to the first word that holds one of its four escapes.
+        let start = attribute || source.isEmpty ? 0
+            : ByteWord.skipWords(in: UnsafeRawBufferPointer(source), from: 0, whileNoneOf: UInt8(ascii: "&"), UInt8(ascii: "<"),
+                                 UInt8(ascii: ">"), 0x0D)
+        for k in start..<source.count {
             let b = source[k]
             guard b < 64, (mask >> UInt64(b)) & 1 != 0 else { continue }
             if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<k])) }
