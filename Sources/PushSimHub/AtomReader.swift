@@ -187,10 +187,11 @@ struct AtomReader {
     private mutating func skipEscaped(until end: UInt8) -> Bool {
         let inAttribute = end == UInt8(ascii: "\"")
         let (lt, amp, gt, bracket) = (UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: ">"), UInt8(ascii: "]"))
-        // Eight bytes at a time while none of them needs a look.
-        i = inAttribute ? ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: end, amp, lt, lt)
-                        : ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: lt, amp, gt, bracket)
         while i < bytes.count {
+            // Eight bytes at a time while none of them needs a look.
+            i = inAttribute ? ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: end, amp, lt, lt)
+                            : ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: lt, amp, gt, bracket)
+            guard i < bytes.count else { break }
             switch bytes[i] {
             case end: return true
             case amp: guard literal(Markup.escapedAmpersand) else { return false }

@@ -162,14 +162,18 @@ package enum XMLEscaping {
         // The bytes that need an escape are all below 64: one bit each in a mask.
         let mask = attribute ? escapedInAttribute : escapedInText
         var run = 0
-        // Text: eight bytes at a time up to the first word that holds one of its four escapes.
-        let start = attribute || source.isEmpty ? 0
-            : ByteWord.skipWords(in: UnsafeRawBufferPointer(source), from: 0, whileNoneOf: UInt8(ascii: "&"), UInt8(ascii: "<"),
-                                 UInt8(ascii: ">"), 0x0D)
-        for k in start..<source.count {
+        var k = 0
+        while k < source.count {
+            // Text: eight bytes at a time while a word holds none of its four escapes.
+            if !attribute {
+                k = ByteWord.skipWords(in: UnsafeRawBufferPointer(source), from: k, whileNoneOf: UInt8(ascii: "&"), UInt8(ascii: "<"),
+                                       UInt8(ascii: ">"), 0x0D)
+                if k >= source.count { break }
+            }
             let b = source[k]
+            k += 1
             guard b < 64, (mask >> UInt64(b)) & 1 != 0 else { continue }
-            if k > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<k])) }
+            if k - 1 > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<(k - 1)])) }
             switch b {
             case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
             case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
@@ -179,7 +183,7 @@ package enum XMLEscaping {
             case 0x09: out.append(contentsOf: "&#9;".utf8)
             default: out.append(contentsOf: "&#10;".utf8)   // line feed (attributes only)
             }
-            run = k + 1
+            run = k
         }
         if source.count > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...])) }
     }
