@@ -217,9 +217,16 @@ extension AtomRegistration {
         w.open("title", [("type", "text")])
         w.raw("Registrations")
         w.close("title")
-        w.textElement("id", url)
+        w.raw("<id>")
+        let urlStart = w.bytes.count
+        w.escaped(url)
+        let urlEnd = w.bytes.count
+        w.raw("</id>")
         w.textElement("updated", updated)
-        w.empty("link", [("rel", "self"), ("href", url)])
+        // `<link rel="self" href="…"/>`, the address escaped once for both.
+        w.raw("<link rel=\"self\" href=\"")
+        w.repeatAsAttribute(urlStart..<urlEnd, text: url)
+        w.raw("\"/>")
         if let next { w.empty("link", [("rel", "next"), ("href", next)]) }
         for r in registrations { writeEntry(r, address: address, inFeed: true, anchor: anchor, to: &w, time: time) }
         w.close("feed")

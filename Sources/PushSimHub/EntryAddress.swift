@@ -28,16 +28,16 @@ struct EntryAddress: Equatable {
     }
 
     /// The address of an entry answered on its own (read, created or written): the hub's
-    /// registrations, with `request`'s query.
-    static func single(hubURL: String, _ request: HTTPRequest) -> EntryAddress {
-        EntryAddress(collection: hubURL + "/registrations", query: echoedQuery(request))
+    /// registrations (`registrationsURL`, `<hub URL>/registrations`), with `request`'s query.
+    static func single(_ registrationsURL: String, _ request: HTTPRequest) -> EntryAddress {
+        EntryAddress(collection: registrationsURL, query: echoedQuery(request))
     }
 
     /// A listing's own address (a feed's `id` and `self` link), `request`'s URL under `host`, and
     /// the address of its entries: `request`'s path (a slash at its end dropped), with its query.
     static func listing(host: String, _ request: HTTPRequest) -> (url: String, entries: EntryAddress) {
         let query = echoedQuery(request)
-        let base = "https://" + host + request.path
+        let base = String.concatenating("https://", host, request.path)
         // The slashes at the end counted as bytes (`Substring` would walk characters).
         let slashes = request.path.utf8.reversed().prefix { $0 == UInt8(ascii: "/") }.count
         let collection = slashes == 0 ? base : String(decoding: base.utf8.dropLast(slashes), as: UTF8.self)

@@ -67,11 +67,14 @@ public final class NotificationHub: Host, CallReceiver {
         self.trackingRandom = world.randomStream(NotificationHub.name + "/tracking")
         self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"
+        self.registrationsURL = hubURL + "/registrations"
         world.register(self, name: Self.name, aliases: [configuration.host])
     }
 
     /// `https://<namespace>.servicebus.windows.net/<hub>`
     public let hubURL: String
+    /// `<hubURL>/registrations`, where an entry answered on its own lives (``EntryAddress``).
+    let registrationsURL: String
 
     /// Number of live registrations (expired ones are dropped as they are met).
     public var registrationCount: Int { store.count }
@@ -451,7 +454,7 @@ public final class NotificationHub: Host, CallReceiver {
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)]
         if let location { headers.add("Content-Location", location) }
         world.respond(to: exchange, with: HTTPResponse(status: status, headers: headers,
-            body: AtomRegistration.entryDocument(r, address: .single(hubURL: hubURL, request), anchor: world.anchor,
+            body: AtomRegistration.entryDocument(r, address: .single(registrationsURL, request), anchor: world.anchor,
                                                  time: { timeText($0, world) })))
     }
 

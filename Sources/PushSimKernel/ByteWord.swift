@@ -104,7 +104,7 @@ package enum ByteWord {
     /// The offset from `start` on where the first run of eight bytes holding any of `a`, `b`, `c`
     /// or `d` begins, or where fewer than eight bytes are left: a scanner looking for those bytes
     /// goes on byte by byte from there.
-    package static func skipWords(in bytes: UnsafeRawBufferPointer, from start: Int,
+    @inlinable package static func skipWords(in bytes: UnsafeRawBufferPointer, from start: Int,
                                   whileNoneOf a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> Int {
         let (wa, wb, wc, wd) = (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c), ones &* UInt64(d))
         var i = start
