@@ -39,16 +39,22 @@ package enum AtomRegistration {
             .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(d.descriptionElement, fields))])),
         ])
         var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + entry.serialized()
-        if let t = d.template {
-            // `]]>` cannot stand inside one CDATA section: split it across two.
-            text = text.replacing(cdataMarker, with: "<![CDATA[" + t.bodyTemplate.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>")
-        }
+        if let t = d.template { text = bodyAsCDATA(text, body: t.bodyTemplate) }
         return Array(text.utf8)
     }
 
-    private static let cdataMarker = "\u{1}PUSHSIM-BODY-TEMPLATE\u{1}"
+    /// Stands in for a template's body in a tree, for ``bodyAsCDATA(_:body:)`` to replace.
+    static let cdataMarker = "\u{1}PUSHSIM-BODY-TEMPLATE\u{1}"
 
-    /// `BodyTemplate`, `WnsHeaders` (Windows) and `TemplateName`, in the SDK's DataMember order.
+    /// `serialized` with ``cdataMarker`` replaced by `body` as CDATA, as the SDK writes a template's
+    /// body and the live hub gives it back (NH-DOTNET `CDataMember` and its recordings). `]]>`
+    /// cannot stand inside one CDATA section: it is split across two.
+    static func bodyAsCDATA(_ serialized: String, body: String) -> String {
+        serialized.replacing(cdataMarker, with: "<![CDATA[" + body.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>")
+    }
+
+    /// `BodyTemplate`, `WnsHeaders` (Windows), `Expiry` (Apple) and `TemplateName`, in the SDK's
+    /// DataMember order (and the live hub's answer's, NH-DOTNET's recordings).
     static func templateFields(_ t: RegistrationTemplate, body: String) -> [XMLNode] {
         var fields: [XMLNode] = [.element(textElement("BodyTemplate", body))]
         if !t.wnsHeaders.isEmpty {
@@ -56,6 +62,7 @@ package enum AtomRegistration {
                 .element(XMLElement(name: "WnsHeader", children: [.element(textElement("Header", h.name)), .element(textElement("Value", h.value))]))
             })))
         }
+        if let e = t.expiry { fields.append(.element(textElement("Expiry", e))) }
         if let name = t.templateName { fields.append(.element(textElement("TemplateName", name))) }
         return fields
     }
@@ -65,7 +72,10 @@ package enum AtomRegistration {
     /// (`W/"n"`). Its `id` and `self` link are its address (``EntryAddress``), `published` when it
     /// was created and `updated` when last written. An entry in a feed leaves the Atom namespace to
     /// the feed (`inFeed`), as the live hub writes it (NH-DOTNET's recordings).
-    static func entry(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor, inFeed: Bool = false) -> XMLElement {
+    /// `templateBody`: what stands for a template registration's body (its source when nil;
+    /// ``cdataMarker`` for the writer to put it in as CDATA).
+    static func entry(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor, inFeed: Bool = false,
+                      templateBody: String? = nil) -> XMLElement {
         var fields: [XMLNode] = []
         fields.append(.element(textElement("ETag", String(r.etag))))
         fields.append(.element(textElement("ExpirationTime", anchor.iso8601(r.expiresAt ?? foreverTime(anchor)))))
@@ -74,8 +84,9 @@ package enum AtomRegistration {
         fields.append(.element(textElement(r.platform.handleElement, r.handle)))
         var element = r.platform.descriptionElement
         if let t = r.template {
-            let template = RegistrationTemplate(bodyTemplate: t.compiled.source, templateName: t.name, wnsHeaders: t.sourceHeaders)
-            fields += templateFields(template, body: t.compiled.source)
+            let template = RegistrationTemplate(bodyTemplate: t.compiled.source, templateName: t.name, wnsHeaders: t.sourceHeaders,
+                                                expiry: t.expiry)
+            fields += templateFields(template, body: templateBody ?? t.compiled.source)
             element = element.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
         }
         let url = address.url(of: r.id)
@@ -131,7 +142,8 @@ package enum AtomRegistration {
                 return .failure(AtomProblem("The BodyTemplate of the template registration is missing."))
             }
             let headers = d.first("WnsHeaders")?.elements.map { TemplateHeader($0.first("Header")?.text ?? "", $0.first("Value")?.text ?? "") } ?? []
-            out.template = RegistrationTemplate(bodyTemplate: body, templateName: d.first("TemplateName")?.text, wnsHeaders: headers)
+            out.template = RegistrationTemplate(bodyTemplate: body, templateName: d.first("TemplateName")?.text, wnsHeaders: headers,
+                                                expiry: d.first("Expiry")?.text)
         }
         return .success(out)
     }

@@ -193,7 +193,11 @@ extension AtomRegistration {
     /// passes a ``TimeTextMemo``'s); a template registration is built as a tree.
     static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool, anchor: CalendarAnchor, to w: inout AtomWriter,
                            time: (VirtualTime) -> String) {
-        guard r.template == nil else { return w.element(entry(r, address: address, anchor: anchor, inFeed: inFeed)) }
+        if let t = r.template {
+            // A template registration is built as a tree, its body put in as CDATA, as the live hub answers.
+            let tree = entry(r, address: address, anchor: anchor, inFeed: inFeed, templateBody: cdataMarker).serialized()
+            return w.raw(bodyAsCDATA(tree, body: t.compiled.source))
+        }
         writeEntry(r, address: address, inFeed: inFeed, published: time(r.created), updated: time(r.updatedAt),
                    expiration: time(r.expiresAt ?? foreverTime(anchor)), to: &w)
     }

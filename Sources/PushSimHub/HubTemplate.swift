@@ -15,7 +15,7 @@ public struct TemplateHeader: Sendable, Equatable {
 
 /// The template of a template registration: the fields the SDK's `AppleTemplateRegistrationDescription`,
 /// `FcmV1TemplateRegistrationDescription` and `WindowsTemplateRegistrationDescription` add to a
-/// native description (`BodyTemplate`, `TemplateName`, `WnsHeaders`; NH-DOTNET).
+/// native description (`BodyTemplate`, `Expiry`, `TemplateName`, `WnsHeaders`; NH-DOTNET).
 public struct RegistrationTemplate: Sendable, Equatable {
     /// JSON for APNs and FCM v1 (the FCM v1 body is `{"message":{…}}` without a token), XML for WNS.
     public var bodyTemplate: String
@@ -23,18 +23,25 @@ public struct RegistrationTemplate: Sendable, Equatable {
     public var templateName: String?
     /// Windows only; `X-WNS-Type` may be left out for `toast`, `tile` and `badge` bodies.
     public var wnsHeaders: [TemplateHeader]
+    /// Apple only: the SDK's `Expiry`, as written (the live hub gives it back so, e.g.
+    /// `2019-05-14T20:11:57.6477694+03:00`). Kept and read back; PushSim does not apply it to
+    /// sends. Nil: none.
+    public var expiry: String?
 
-    /// A template, unnamed and without WNS headers unless given.
-    public init(bodyTemplate: String, templateName: String? = nil, wnsHeaders: [TemplateHeader] = []) {
+    /// A template, unnamed and without WNS headers or expiry unless given.
+    public init(bodyTemplate: String, templateName: String? = nil, wnsHeaders: [TemplateHeader] = [], expiry: String? = nil) {
         self.bodyTemplate = bodyTemplate
         self.templateName = templateName
         self.wnsHeaders = wnsHeaders
+        self.expiry = expiry
     }
 }
 
 /// A template as the hub keeps it: compiled, checked for its platform, ready to render.
 struct HubTemplate: Sendable, Equatable {
     var name: String?
+    /// The `expiry` it was written with (read back only); nil: none.
+    var expiry: String? = nil
     var compiled: CompiledTemplate
     var headers: [Header]
     /// Installation templates only: tags that apply to this template in addition to the
@@ -48,7 +55,7 @@ struct HubTemplate: Sendable, Equatable {
     /// follows from its root (`toast`, `tile`, `badge`, as the SDK's `WindowsNotification` infers
     /// it, NH-DOTNET).
     static func make(platform: RegistrationPlatform, body: String, name: String?, headers: [TemplateHeader],
-                     tags: [String] = []) -> Result<HubTemplate, TemplateError> {
+                     tags: [String] = [], expiry: String? = nil) -> Result<HubTemplate, TemplateError> {
         let traits = platform.traits
         let format: CompiledTemplate.Format = traits.templateBody == .xmlWithWNSType ? .xml : .json
         let compiled: CompiledTemplate
@@ -80,7 +87,7 @@ struct HubTemplate: Sendable, Equatable {
         case .retired:
             return .failure(TemplateError("\(platform.rawValue) is retired"))
         }
-        return .success(HubTemplate(name: name, compiled: compiled, headers: checked, tags: tags))
+        return .success(HubTemplate(name: name, expiry: expiry, compiled: compiled, headers: checked, tags: tags))
     }
 
     /// The payload and headers for one send.

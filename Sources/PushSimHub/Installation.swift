@@ -7,7 +7,8 @@ public struct InstallationTemplate: Sendable, Equatable {
     /// The body template: JSON for APNs and FCM v1, XML for WNS.
     public var body: String
     /// Tags that select this template in addition to the installation's own (the SDK marks them
-    /// obsolete; the live hub reads a template written without any back with its name as its tag).
+    /// obsolete). The hub gives a template written without any its name as its one tag, which a
+    /// send may then select, as the live hub does.
     public var tags: [String]
     /// Windows only, e.g. `X-WNS-Type: wns/tile`.
     public var headers: [TemplateHeader]
@@ -114,8 +115,7 @@ public enum InstallationJSON {
     /// for never), then `tags`, `pushVariables` (names sorted) and `templates` only when there are
     /// any, then `userId` when set (the recordings never show it together with tags or templates;
     /// PushSim puts it last). A template is `body`, `headers` and `expiry` when it has them, then
-    /// `tags`: its own, or, for a template written without any, its name, as the live hub gives
-    /// it back.
+    /// `tags` (a template written without any has its name as its tag, as the hub stores it).
     static func hubAnswer(_ i: Installation) -> String {
         var members: [(String, JSONValue)] = [
             ("installationId", .string(i.installationID)), ("pushChannel", .string(i.pushChannel)),
@@ -130,7 +130,7 @@ public enum InstallationJSON {
                 var fields: [(String, JSONValue)] = [("body", .string(t.body))]
                 if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
                 if let e = t.expiry { fields.append(("expiry", .string(e))) }
-                fields.append(("tags", .array((t.tags.isEmpty ? [name] : t.tags).map { .string($0) })))
+                if !t.tags.isEmpty { fields.append(("tags", .array(t.tags.map { .string($0) }))) }
                 return (name, .object(fields))
             })))
         }

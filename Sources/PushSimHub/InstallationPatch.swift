@@ -12,12 +12,14 @@ import PushSimNetwork
 /// | `/tags` | add one tag (string) or several (array) | set all (array or string) | remove all |
 /// | `/tags/{tag}` | – | – | remove that tag (absent: nothing happens) |
 /// | `/userId` | set (string) | set | clear |
-/// | `/templates/{name}` | set (template object) | set | remove (absent: nothing happens) |
+/// | `/templates/{name}` | set (template object, or a string holding its JSON) | set | remove (absent: nothing happens) |
 /// | `/templates/{name}/tags` | add one or several | set all | remove all |
 /// | `/expirationTime` | set (string) | set | back to the hub's default |
 ///
 /// Path segments are JSON Pointer tokens: `~1` stands for `/` and `~0` for `~`. The operations of
-/// one PATCH are applied in order, all or none.
+/// one PATCH are applied in order, all or none. Both of Microsoft's SDKs type an operation's value
+/// as a string (`PartialUpdateOperation.Value`), so a template travels as a string holding its
+/// JSON, as the Java SDK's end-to-end test patches a live hub (NH-JAVA `InstallationCrudsE2E`).
 public struct InstallationPatchOperation: Sendable, Equatable {
     /// The JSON Patch operations the hub accepts.
     public enum Op: String, Sendable { case add, remove, replace }
@@ -97,7 +99,9 @@ public struct InstallationPatchOperation: Sendable, Equatable {
         case (.remove, "templates", 2): i.templates[tokens[1]] = nil
         case (_, "templates", 2):
             guard let value else { throw bad("needs a template object as value") }
-            i.templates[tokens[1]] = try InstallationJSON.template(value, name: tokens[1])
+            // A string holding the template's JSON, as the SDKs send it, or the object itself.
+            let template = value.stringValue.flatMap { try? JSONParser.parse(Array($0.utf8)) } ?? value
+            i.templates[tokens[1]] = try InstallationJSON.template(template, name: tokens[1])
         case (_, "templates", 3) where tokens[2] == "tags":
             guard var t = i.templates[tokens[1]] else { throw InstallationProblem("The installation has no template '\(tokens[1])'.") }
             switch op {

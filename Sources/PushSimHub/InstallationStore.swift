@@ -13,8 +13,6 @@ struct StoredInstallation {
     var userID: String?
     /// The client's push variables (kept and read back only).
     var pushVariables: [String: String] = [:]
-    /// The `expiry` of each template that was written with one, by template name (read back only).
-    var templateExpiries: [String: String] = [:]
     /// Nil: never.
     var expiresAt: VirtualTime?
     var pushChannelExpired: Bool
@@ -36,7 +34,7 @@ struct StoredInstallation {
         for name in templateNames {
             let t = templates[name]!
             i.templates[name] = InstallationTemplate(body: t.compiled.source, tags: t.tags, headers: t.sourceHeaders,
-                                                     expiry: templateExpiries[name])
+                                                     expiry: t.expiry)
         }
         i.pushVariables = pushVariables
         i.pushChannelExpired = pushChannelExpired

@@ -99,7 +99,11 @@ extension NotificationHub {
             let t = i.templates[name]!
             guard !name.isEmpty else { return .failure(InstallationProblem("A template name cannot be empty.")) }
             if let problem = TagRules.problem(with: t.tags) { return .failure(InstallationProblem("Template '\(name)': \(problem)")) }
-            switch HubTemplate.make(platform: i.platform, body: t.body, name: name, headers: t.headers, tags: Self.sortedUnique(t.tags)) {
+            // A template written without tags takes its name as its one tag: the live hub reads it
+            // back so and keeps it among the tags of the registration it makes of the template
+            // (NH-DOTNET's recordings, Citations §4.3), so a send to that tag selects it.
+            let tags = t.tags.isEmpty ? [name] : Self.sortedUnique(t.tags)
+            switch HubTemplate.make(platform: i.platform, body: t.body, name: name, headers: t.headers, tags: tags, expiry: t.expiry) {
             case .failure(let why): return .failure(InstallationProblem("The template '\(name)' is invalid: \(why)"))
             case .success(let compiled): templates[name] = compiled
             }
@@ -119,7 +123,7 @@ extension NotificationHub {
         let channel = i.platform == .apple ? i.pushChannel.uppercased() : i.pushChannel
         return .success(StoredInstallation(id: i.installationID, platform: i.platform, pushChannel: channel,
                                            tags: Self.sortedUnique(i.tags), templates: templates, userID: i.userID,
-                                           pushVariables: i.pushVariables, templateExpiries: i.templates.compactMapValues(\.expiry),
+                                           pushVariables: i.pushVariables,
                                            expiresAt: expiresAt, pushChannelExpired: false, updatedAt: world.now))
     }
 

@@ -375,7 +375,8 @@ public final class NotificationHub: Host, CallReceiver {
         // A template is checked now, so that a malformed one is refused at registration time (NH-TPL).
         var template: HubTemplate?
         if let t = description.template {
-            switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName, headers: t.wnsHeaders) {
+            switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName, headers: t.wnsHeaders,
+                                    expiry: t.expiry) {
             case .failure(let why): fail(400, "The template is invalid: \(why)", exchange, world); return nil
             case .success(let compiled): template = compiled
             }

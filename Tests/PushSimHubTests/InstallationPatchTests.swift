@@ -124,6 +124,19 @@ struct InstallationPatchTests {
         #expect(e.kind == .entityNotFound)
     }
 
+    /// Both SDKs type a patch's value as a string, so a template travels as a string holding its
+    /// JSON; the Java SDK's end-to-end test replaces a live hub's template so. PushSim answered
+    /// 400 "must be an object" (found by running that SDK against `pushsim serve`).
+    @Test func aTemplateGivenAsAStringOfJSONIsApplied() {
+        let w = world()
+        let template = #"{\"body\":\"{\\\"message\\\":{\\\"data\\\":{\\\"m\\\":\\\"$(m)\\\"}}}\"}"#
+        let r = w.rawPatch("inst", json: #"[{"op":"replace","path":"/templates/alert","value":""# + template + #""}]"#)
+        #expect(r?.status == 200, "\(w.detail(r) ?? "")")
+        #expect(read(w)?.templates["alert"]?.body == #"{"message":{"data":{"m":"$(m)"}}}"#)
+        // A string that is not a template is still refused.
+        #expect(w.rawPatch("inst", json: #"[{"op":"add","path":"/templates/x","value":"not json"}]"#)?.status == 400)
+    }
+
     /// Microsoft's Java SDK sends its patch as `application/json; charset=UTF-8`, and patches a live
     /// hub so in its end-to-end test; PushSim answered 415 (found by running that SDK against
     /// `pushsim serve`).

@@ -24,6 +24,24 @@ struct TemplateSendTests {
         #expect(back.template?.bodyTemplate == #"{"aps":{"alert":"{']]>' + $(m)}"}}"#)
     }
 
+    /// An Apple template's `Expiry` is kept and given back where the live hub writes it, between
+    /// `BodyTemplate` and `TemplateName`, and the answer's body is CDATA as the live hub's is
+    /// (NH-DOTNET's recordings). The expiry was dropped (Microsoft's Java SDK read back `null`
+    /// from `pushsim serve`) and the body escaped; the new test failed before.
+    @Test func anAppleTemplatesExpiryIsKeptAndReadBack() throws {
+        let w = HubWorld(services: false)
+        let id = w.createID()
+        let template = RegistrationTemplate(bodyTemplate: Payload.appleTemplate, templateName: "alert", expiry: "2019-05-14T20:11:57.6477694+03:00")
+        let d = RegistrationDescription(platform: .apple, handle: RegistrationTests.token, registrationID: id, template: template)
+        guard case .success? = w.wait({ w.client.createOrUpdateRegistration(d, $0) }) else { return #expect(Bool(false), "PUT refused") }
+        let put = try #require(w.world.journal.entries.last { $0.request.method == "PUT" }?.request)
+        #expect(put.bodyText.contains("]]></BodyTemplate><Expiry>2019-05-14T20:11:57.6477694+03:00</Expiry><TemplateName>alert</TemplateName>"))
+        let answer = try #require(w.raw("GET", w.path("registrations/\(id)"))).bodyText
+        #expect(answer.contains("]]></BodyTemplate><Expiry>2019-05-14T20:11:57.6477694+03:00</Expiry><TemplateName>alert</TemplateName>"), "\(answer)")
+        guard case .success(let read)? = w.wait({ w.client.getRegistration(id, $0) }) else { return #expect(Bool(false), "GET failed") }
+        #expect(read.template == template)
+    }
+
     @Test func windowsTemplatesKeepTheirHeadersAndDeriveXWNSType() {
         let w = HubWorld(services: false)
         let tile = #"<tile><visual><binding template="TileSmall"><text>$(m)</text></binding></visual></tile>"#
@@ -90,6 +108,11 @@ struct TemplateSendTests {
         #expect(ipad.pushes.count == 3)
         #expect(try JSONParser.parse(ipad.pushes.last?.body ?? "")["m"]?.stringValue == "shh")
         #expect(iphone.pushes.count == 1 && android.pushes.count == 1 && pc.pushes.count == 1)
+        // A template written without tags has its name as its tag, as the live hub keeps it among
+        // the tags of the registration it makes of the template: "alert" selects that one alone.
+        _ = w.sendTemplate([("message", "by name")], tags: "alert")
+        #expect(ipad.pushes.count == 4)
+        #expect(try JSONParser.parse(ipad.pushes.last?.body ?? "")["aps"]?["alert"]?.stringValue == "by name")
     }
 
     @Test func nativeSendsSkipTemplateRegistrations() {
