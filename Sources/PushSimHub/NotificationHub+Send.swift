@@ -149,6 +149,16 @@ extension NotificationHub {
         }
         var forwarded: [(String, String)] = []
         for field in request.headers where Self.isForwardedToPNS(field.name) { forwarded.append((field.name, field.value)) }
+        // An Apple send's expiry goes to APNs as `apns-expiration` (one the send gives itself wins);
+        // a time before 1970 as 0, "expired: try once, keep nothing".
+        if platform == .apple, let expiry = request.headers[ApnsExpiryHeader.name] {
+            guard let seconds = ApnsExpiryHeader.unixSeconds(expiry) else {
+                return .failure(HubRefusal(status: 400, detail: "The \(ApnsExpiryHeader.name) header '\(expiry)' is not a date."))
+            }
+            if !forwarded.contains(where: { sameFieldName($0.0, "apns-expiration") }) {
+                forwarded.append(("apns-expiration", String(max(0, seconds))))
+            }
+        }
         return .success(SendRequest(format: format, platform: platform, expression: expression, payload: request.body,
                                     forwarded: forwarded, fcmMessageTail: fcmMessageTail, properties: properties))
     }

@@ -108,6 +108,35 @@ struct SendTests {
         #expect(sent?.path == "/3/device/\(f.iphone.handle ?? "")")
     }
 
+    /// `ServiceBusNotification-Apns-Expiry` reaches APNs as `apns-expiration` (Unix seconds), in the
+    /// page's W3C form and in the form Microsoft's SDKs write; an `apns-expiration` the send gives
+    /// itself wins; anything else is 400. The hub dropped the header before.
+    @Test(arguments: [
+        ("2026-01-01T01:30+01:00", "1767227400"), ("2026-01-01T00:30:00Z", "1767227400"), ("2026-01-01T00:30:00.1234567Z", "1767227400"),
+        ("01/01/2026 02:00:00", "1767232800"), ("1960-01-01T00:00Z", "0"),
+    ])
+    func anAppleSendsExpiryReachesAPNs(expiry: String, expiration: String) {
+        let f = fleet()
+        #expect(f.w.send(format: "apple", body: Payload.apple, tags: "sports", headers: [("ServiceBusNotification-Apns-Expiry", expiry)])?.status == 201)
+        let sent = f.w.hubRequests(authority: "api.push.apple.com").first?.request
+        #expect(sent?.headers["apns-expiration"] == expiration)
+        #expect(sent?.headers["ServiceBusNotification-Apns-Expiry"] == nil)
+    }
+
+    @Test func anAppleSendsOwnExpirationWinsAndABadExpiryIs400() {
+        let f = fleet()
+        #expect(f.w.send(format: "apple", body: Payload.apple, tags: "sports",
+                         headers: [("ServiceBusNotification-Apns-Expiry", "2026-01-01T00:30Z"), ("apns-expiration", "0")])?.status == 201)
+        #expect(f.w.hubRequests(authority: "api.push.apple.com").first?.request.headers.values("apns-expiration") == ["0"])
+        let bad = f.w.send(format: "apple", body: Payload.apple, tags: "sports", headers: [("ServiceBusNotification-Apns-Expiry", "tomorrow")])
+        #expect(bad?.status == 400)
+        #expect(f.w.detail(bad) == "The ServiceBusNotification-Apns-Expiry header 'tomorrow' is not a date.")
+        #expect(ApnsExpiryHeader.unixSeconds("1997-07-16T19:20+01:00") == 869_077_200)   // the page's example
+        for text in ["", "2026-13-01T00:00Z", "2026-01-01T25:00Z", "2026-01-01T00:00+01", "13/01/2026 00:00:00", "01/01/2026"] {
+            #expect(ApnsExpiryHeader.unixSeconds(text) == nil, "\(text)")
+        }
+    }
+
     // MARK: Refusals
 
     @Test(arguments: [
