@@ -61,6 +61,12 @@ public enum HubSurface {
                      #"[{"op":"add","path":"/tags","value":"extra"},{"op":"replace","path":"/pushChannel","value":"{{IOS}}"},{"op":"remove","path":"/templates/t1"}]"#),
              request("GET \(hub)/installations/inst-1\(api)", [auth]),
              send("apple", tags: "$InstallationId:{inst-1} || $UserId:{bob}", #"{"aps":{"alert":"to inst"}}"#)],
+            // The Java SDK's spellings: a patch as plain JSON whose template is a string of JSON,
+            // and an Apple send's expiry in the SDKs' date form.
+            [request("PUT \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json"], installation),
+             request("PATCH \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json; charset=UTF-8"],
+                     #"[{"op":"replace","path":"/templates/t1","value":"{\"body\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"$(m)\\\"}}\"}"}]"#),
+             send("apple", tags: "username:bob", #"{"aps":{"alert":"expiring"}}"#, extra: ["ServiceBusNotification-Apns-Expiry: 01/01/2030 13:00:00"])],
             [send("apple", tags: nil, #"{"aps":{"alert":"direct"}}"#, query: "&direct", extra: ["ServiceBusNotification-DeviceHandle: {{IOS}}"]),
              request("POST \(hub)/messages/$batch\(api)&direct", [auth, "ServiceBusNotification-Format: apple", "Content-Type: \(batch.contentType)"],
                      String(decoding: batch.bytes, as: UTF8.self))],
