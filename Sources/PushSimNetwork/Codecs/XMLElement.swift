@@ -163,9 +163,11 @@ package enum XMLEscaping {
         let mask = attribute ? escapedInAttribute : escapedInText
         var run = 0
         var k = 0
+        // Long text (an address, a body) is passed eight bytes at a time while a word holds none of
+        // its four escapes; for short text (most fields) the call would cost more than it saves.
+        let byWords = !attribute && source.count >= 32
         while k < source.count {
-            // Text: eight bytes at a time while a word holds none of its four escapes.
-            if !attribute {
+            if byWords {
                 k = ByteWord.skipWords(in: UnsafeRawBufferPointer(source), from: k, whileNoneOf: UInt8(ascii: "&"), UInt8(ascii: "<"),
                                        UInt8(ascii: ">"), 0x0D)
                 if k >= source.count { break }
