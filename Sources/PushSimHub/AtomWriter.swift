@@ -35,7 +35,10 @@ struct AtomWriter {
             !b[written].contains { $0 == UInt8(ascii: "\"") || $0 == 0x09 || $0 == 0x0A }
         }
         guard same else { return escaped(text, attribute: true) }
-        bytes.append(contentsOf: bytes[written])
+        // Copied out first: appending a slice of the array itself would copy the whole document
+        // (the slice shares its storage), once per entry of a feed.
+        let copy = Array(bytes[written])
+        bytes.append(contentsOf: copy)
     }
 
     /// `<name>text</name>`, the text escaped.
