@@ -95,13 +95,7 @@ public enum InstallationJSON {
             ("pushChannel", .string(i.pushChannel)), ("tags", .array(i.tags.map { .string($0) })),
         ]
         if !i.templates.isEmpty {
-            members.append(("templates", .object(i.templates.keys.sorted().map { name in
-                let t = i.templates[name]!
-                var fields: [(String, JSONValue)] = [("body", .string(t.body)), ("tags", .array(t.tags.map { .string($0) }))]
-                if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
-                if let e = t.expiry { fields.append(("expiry", .string(e))) }
-                return (name, .object(fields))
-            })))
+            members.append(("templates", .object(i.templates.keys.sorted().map { ($0, templateObject(i.templates[$0]!, emptyTags: true)) })))
         }
         if !i.pushVariables.isEmpty { members.append(("pushVariables", stringObject(i.pushVariables))) }
         if let u = i.userID { members.append(("userId", .string(u))) }
@@ -125,17 +119,20 @@ public enum InstallationJSON {
         if !i.tags.isEmpty { members.append(("tags", .array(i.tags.map { .string($0) }))) }
         if !i.pushVariables.isEmpty { members.append(("pushVariables", stringObject(i.pushVariables))) }
         if !i.templates.isEmpty {
-            members.append(("templates", .object(i.templates.keys.sorted().map { name in
-                let t = i.templates[name]!
-                var fields: [(String, JSONValue)] = [("body", .string(t.body))]
-                if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
-                if let e = t.expiry { fields.append(("expiry", .string(e))) }
-                if !t.tags.isEmpty { fields.append(("tags", .array(t.tags.map { .string($0) }))) }
-                return (name, .object(fields))
-            })))
+            members.append(("templates", .object(i.templates.keys.sorted().map { ($0, templateObject(i.templates[$0]!, emptyTags: false)) })))
         }
         if let u = i.userID { members.append(("userId", .string(u))) }
         return JSONValue.object(members).serialized()
+    }
+
+    /// A template as the live hub writes it: `body`, `headers` and `expiry` when it has them, then
+    /// `tags`, an empty list too when `emptyTags` (the SDK's body; its keys are sorted anyway).
+    private static func templateObject(_ t: InstallationTemplate, emptyTags: Bool) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("body", .string(t.body))]
+        if !t.headers.isEmpty { fields.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
+        if let e = t.expiry { fields.append(("expiry", .string(e))) }
+        if emptyTags || !t.tags.isEmpty { fields.append(("tags", .array(t.tags.map { .string($0) }))) }
+        return .object(fields)
     }
 
     /// A JSON object of strings, names sorted.

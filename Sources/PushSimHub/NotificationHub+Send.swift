@@ -133,10 +133,15 @@ extension NotificationHub {
         }
         // The payload is validated once per send, not once per target, by its service's adapter.
         var fcmMessageTail: String?
+        var derived: [(String, String)] = []
         if let adapter = platform?.traits.adapter {
             switch adapter.readNativeSend(request, hub: self) {
             case .failure(let refusal): return .failure(refusal)
             case .success(let tail): fcmMessageTail = tail
+            }
+            switch adapter.derivedHeaders(request) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let headers): derived = headers
             }
         }
         var properties: TemplateProperties?
@@ -149,16 +154,8 @@ extension NotificationHub {
         }
         var forwarded: [(String, String)] = []
         for field in request.headers where Self.isForwardedToPNS(field.name) { forwarded.append((field.name, field.value)) }
-        // An Apple send's expiry goes to APNs as `apns-expiration` (one the send gives itself wins);
-        // a time before 1970 as 0, "expired: try once, keep nothing".
-        if platform == .apple, let expiry = request.headers[ApnsExpiryHeader.name] {
-            guard let seconds = ApnsExpiryHeader.unixSeconds(expiry) else {
-                return .failure(HubRefusal(status: 400, detail: "The \(ApnsExpiryHeader.name) header '\(expiry)' is not a date."))
-            }
-            if !forwarded.contains(where: { sameFieldName($0.0, "apns-expiration") }) {
-                forwarded.append(("apns-expiration", String(max(0, seconds))))
-            }
-        }
+        // What the service's adapter made of the send's own headers; one the send gives itself wins.
+        for (name, value) in derived where !forwarded.contains(where: { sameFieldName($0.0, name) }) { forwarded.append((name, value)) }
         return .success(SendRequest(format: format, platform: platform, expression: expression, payload: request.body,
                                     forwarded: forwarded, fcmMessageTail: fcmMessageTail, properties: properties))
     }

@@ -266,16 +266,21 @@ extension CalendarAnchor {
         let t = text.hasSuffix("Z") ? String(text.dropLast()) : text
         let parts = t.split(whereSeparator: { "-T:".contains($0) }).map { Int64($0) }
         guard parts.count == 6, !parts.contains(where: { $0 == nil }) else { return nil }
-        let (y0, m, d) = (parts[0]!, parts[1]!, parts[2]!)
+        return unixSeconds(year: parts[0]!, month: parts[1]!, day: parts[2]!, hour: parts[3]!, minute: parts[4]!, second: parts[5]!)
+    }
+
+    /// The Unix second of a UTC calendar date and time (proleptic Gregorian), years 0001 to 9999;
+    /// nil when a field is out of range. The inverse of ``civil(unixSeconds:)``.
+    public static func unixSeconds(year y0: Int64, month m: Int64, day d: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64? {
         guard (1...9999).contains(y0) else { return nil }   // a 12-digit year overflowed the day count
-        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(parts[3]!), (0...59).contains(parts[4]!),
-              (0...59).contains(parts[5]!) else { return nil }
+        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(hour), (0...59).contains(minute),
+              (0...59).contains(second) else { return nil }
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
         let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
-        return days * 86_400 + parts[3]! * 3_600 + parts[4]! * 60 + parts[5]!
+        return days * 86_400 + hour * 3_600 + minute * 60 + second
     }
 }

@@ -18,6 +18,16 @@ enum APNsAdapter: PNSServiceAdapter {
         return .success(nil)
     }
 
+    /// `apns-expiration` (Unix seconds) from `ServiceBusNotification-Apns-Expiry` (``ApnsExpiryHeader``);
+    /// a time before 1970 as 0, "expired: try once, keep nothing".
+    static func derivedHeaders(_ request: HTTPRequest) -> Result<[(String, String)], HubRefusal> {
+        guard let expiry = request.headers[ApnsExpiryHeader.name] else { return .success([]) }
+        guard let seconds = ApnsExpiryHeader.unixSeconds(expiry) else {
+            return .failure(HubRefusal(status: 400, detail: "The \(ApnsExpiryHeader.name) header '\(expiry)' is not a date."))
+        }
+        return .success([("apns-expiration", String(max(0, seconds)))])
+    }
+
     /// Nothing: an APNs template renders the whole payload.
     static func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem> { .success(nil) }
 

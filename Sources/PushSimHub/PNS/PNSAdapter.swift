@@ -12,6 +12,10 @@ protocol PNSServiceAdapter {
     /// returns the part of its body every copy shares, if the service has one (FCM's message
     /// members, ``CopyPayload/fcmMessageTail``); a refusal is the send's 400.
     static func readNativeSend(_ request: HTTPRequest, hub: NotificationHub) -> Result<String?, HubRefusal>
+    /// The service's headers the hub makes from a native send's own `ServiceBusNotification-*`
+    /// headers (APNs' `apns-expiration` from `ServiceBusNotification-Apns-Expiry`); every copy
+    /// carries them unless the send gives the header itself. A value the hub cannot read is 400.
+    static func derivedHeaders(_ request: HTTPRequest) -> Result<[(String, String)], HubRefusal>
     /// The same shared part of a template rendered for one copy, if the service has one.
     static func renderedTemplateTail(_ body: [UInt8]) -> Result<String?, PNSRequestProblem>
     /// Whether a copy's request can be built now: no access token needed (or no credentials, which
@@ -29,6 +33,11 @@ protocol PNSServiceAdapter {
     static func verdict(_ response: HTTPResponse, json: JSONValue?, retryAfter: VirtualDuration?, refusal: PNSOutcome) -> PNSVerdict
     /// The service's id for an accepted message, from its 200 answer.
     static func messageID(_ response: HTTPResponse) -> String
+}
+
+extension PNSServiceAdapter {
+    /// None, for a service whose sends carry no such header.
+    static func derivedHeaders(_ request: HTTPRequest) -> Result<[(String, String)], HubRefusal> { .success([]) }
 }
 
 /// Whether a copy's access token is at hand (see ``PNSServiceAdapter/accessToken(_:now:)``).
@@ -63,6 +72,15 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.readNativeSend(request, hub: hub)
         case .fcm: return FCMAdapter.readNativeSend(request, hub: hub)
         case .wns: return WNSAdapter.readNativeSend(request, hub: hub)
+        }
+    }
+
+    /// See ``PNSServiceAdapter/derivedHeaders(_:)``.
+    func derivedHeaders(_ request: HTTPRequest) -> Result<[(String, String)], HubRefusal> {
+        switch self {
+        case .apns: return APNsAdapter.derivedHeaders(request)
+        case .fcm: return FCMAdapter.derivedHeaders(request)
+        case .wns: return WNSAdapter.derivedHeaders(request)
         }
     }
 

@@ -66,7 +66,7 @@ enum ApnsExpiryHeader {
 
     /// The Unix second of a UTC civil time, or nil when a field is out of range.
     private static func civil(_ y: Int64, _ mo: Int64, _ d: Int64, _ h: Int64, _ mi: Int64, _ s: Int64) -> Int64? {
-        CalendarAnchor.unixSeconds(iso8601: "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))Z")
+        CalendarAnchor.unixSeconds(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
     }
 
     /// The decimal number in `b[start..<start + count]`, all digits, or nil.
