@@ -54,13 +54,24 @@ struct HubTemplate: Sendable, Equatable {
     /// a JSON object with a `message` member, WNS an XML document whose `X-WNS-Type` is given or
     /// follows from its root (`toast`, `tile`, `badge`, as the SDK's `WindowsNotification` infers
     /// it, NH-DOTNET).
+    ///
+    /// `jsonForWNS`: an installation's Windows template may have a JSON body when its headers give
+    /// `X-WNS-Type`. The .NET SDK's recording of a live hub shows one taken and read back (a
+    /// `{"aps":…}` body with `X-WNS-Type: wns/toast`, `CreateOrUpdateInstallationAsync_CreateInstallationWithHeadersInTemplate…`,
+    /// NH-DOTNET); WNS then judges the body of each send. A registration's Windows template must be
+    /// XML, as the SDK checks before it sends one.
     static func make(platform: RegistrationPlatform, body: String, name: String?, headers: [TemplateHeader],
-                     tags: [String] = [], expiry: String? = nil) -> Result<HubTemplate, TemplateError> {
+                     tags: [String] = [], expiry: String? = nil, jsonForWNS: Bool = false) -> Result<HubTemplate, TemplateError> {
         let traits = platform.traits
         let format: CompiledTemplate.Format = traits.templateBody == .xmlWithWNSType ? .xml : .json
         let compiled: CompiledTemplate
         switch CompiledTemplate.compile(body, format: format) {
-        case .failure(let e): return .failure(e)
+        case .failure(let e):
+            let typed = headers.contains { $0.name.lowercased() == "x-wns-type" }
+            guard format == .xml, jsonForWNS, typed, case .success(let c) = CompiledTemplate.compile(body, format: .json) else {
+                return .failure(e)
+            }
+            compiled = c
         case .success(let c): compiled = c
         }
         var checked: [Header] = []

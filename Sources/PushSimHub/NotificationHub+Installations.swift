@@ -103,7 +103,8 @@ extension NotificationHub {
             // back so and keeps it among the tags of the registration it makes of the template
             // (NH-DOTNET's recordings, Citations §4.3), so a send to that tag selects it.
             let tags = t.tags.isEmpty ? [name] : Self.sortedUnique(t.tags)
-            switch HubTemplate.make(platform: i.platform, body: t.body, name: name, headers: t.headers, tags: tags, expiry: t.expiry) {
+            switch HubTemplate.make(platform: i.platform, body: t.body, name: name, headers: t.headers, tags: tags, expiry: t.expiry,
+                                  jsonForWNS: true) {
             case .failure(let why): return .failure(InstallationProblem("The template '\(name)' is invalid: \(why)"))
             case .success(let compiled): templates[name] = compiled
             }

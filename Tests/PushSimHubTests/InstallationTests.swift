@@ -49,12 +49,15 @@ struct InstallationTests {
         #expect(a?.bodyText == #"{"installationId":"a","pushChannel":"\#(Self.token.uppercased())","pushChannelExpired":false,"platform":"apns","#
                 + #""expirationTime":"9999-12-31T23:59:59.9999999Z","tags":["tag1"],"pushVariables":{"var1":"value1"},"#
                 + #""templates":{"Template Name":{"body":"{\"aps\":{\"alert\":\"alert!\"}}","expiry":"2018-11-07T16:18:32.6641371-08:00","tags":["Template Name"]}}}"#)
-        // (The recording's Windows template has a JSON body, which the live hub took; PushSim checks
-        // an installation's template bodies as it checks a registration's, so a toast stands in.)
-        _ = w.putInstallation("b", json: #"{"platform":"wns","pushChannel":"https://some.url/","templates":{"Template Name":{"body":"<toast/>","headers":{"X-WNS-Type":"wns/toast"}}}}"#)
+        // The recording's Windows template has a JSON body and an X-WNS-Type, which the live hub took.
+        // Before, PushSim checked it as XML and answered 400.
+        let windows = #"{"body":"{\"aps\":{\"alert\":\"alert!\"}}","headers":{"X-WNS-Type":"wns/toast"}}"#
+        #expect(w.putInstallation("b", json: #"{"platform":"wns","pushChannel":"https://some.url/","templates":{"Template Name":\#(windows)}}"#)?.status == 200)
         #expect(w.raw("GET", w.path("installations/b"))?.bodyText == #"{"installationId":"b","pushChannel":"https://some.url/","#
                 + #""pushChannelExpired":false,"platform":"wns","expirationTime":"9999-12-31T23:59:59.9999999Z","#
-                + #""templates":{"Template Name":{"body":"<toast/>","headers":{"X-WNS-Type":"wns/toast"},"tags":["Template Name"]}}}"#)
+                + #""templates":{"Template Name":{"body":"{\"aps\":{\"alert\":\"alert!\"}}","headers":{"X-WNS-Type":"wns/toast"},"tags":["Template Name"]}}}"#)
+        // Without an X-WNS-Type, a body that is not XML is still refused: nothing says which type it is.
+        #expect(w.putInstallation("b2", json: #"{"platform":"wns","pushChannel":"https://some.url/","templates":{"t":{"body":"{\"a\":1}"}}}"#)?.status == 400)
         _ = w.putInstallation("c", json: #"{"platform":"wns","pushChannel":"https://some.url/","userId":"u1"}"#)
         #expect(w.raw("GET", w.path("installations/c"))?.bodyText == #"{"installationId":"c","pushChannel":"https://some.url/","#
                 + #""pushChannelExpired":false,"platform":"wns","expirationTime":"9999-12-31T23:59:59.9999999Z","userId":"u1"}"#)
@@ -155,6 +158,22 @@ struct InstallationTests {
         // Another platform's send does not reach them.
         #expect(w.send(format: "fcmv1", body: Payload.fcm)?.status == 201)
         #expect(w.events("hub.no-target").count == 1)
+    }
+
+    /// A Windows installation template with a JSON body (which the live hub takes) is sent as
+    /// rendered, and WNS judges it: a toast that is not XML is refused there, and the PC shows nothing.
+    @Test func aWindowsTemplateWithAJSONBodyIsJudgedByWNS() {
+        let w = HubWorld()
+        let pc = TestDevice.windows(w, "pc")
+        var i = Installation(installationID: "w", platform: .windows, pushChannel: pc.handle ?? "")
+        i.templates["t"] = InstallationTemplate(body: #"{"text":"$(m)"}"#, headers: [TemplateHeader("X-WNS-Type", "wns/toast")])
+        w.install(i)
+        #expect(w.send(format: "template", body: #"{"m":"hello"}"#)?.status == 201)
+        #expect(pc.pushes.isEmpty)
+        #expect(w.events("hub.pns-request").count == 1)
+        #expect(w.events("wns.rejected").count == 1)
+        #expect(w.events("wns.rejected").first?[.status] == 400)
+        #expect(w.events("hub.pns-accepted").isEmpty)
     }
 
     @Test func registrationsComeBeforeInstallationsInFanOut() {
