@@ -83,6 +83,7 @@ struct AtomReader {
         static let registrationID = Array("RegistrationId".utf8)
         static let expirationTime = Array("ExpirationTime".utf8)
         static let etag = Array("ETag".utf8)
+        static let pushVariables = Array("PushVariables".utf8)
     }
 
     /// `<entry xmlns="…">` (a request) or `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` (an
@@ -118,6 +119,8 @@ struct AtomReader {
             else if same(field, Markup.registrationID) { if id == nil { id = value } }
             else if same(field, Markup.expirationTime) { if expiration == nil { expiration = value } }
             else if same(field, Markup.etag) { if etag == nil { etag = value } }
+            // Push variables are JSON the tree reading parses and checks: leave them to it.
+            else if same(field, Markup.pushVariables) { return nil }
         }
         guard literal(element), literal(Markup.contentEntryEnd) else { return nil }
         // What the tree reading refuses, it words: leave it to it.

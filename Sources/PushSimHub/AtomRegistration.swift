@@ -33,8 +33,9 @@ package enum AtomRegistration {
     static func requestBodyTree(_ d: RegistrationDescription) -> [UInt8] {
         var fields: [XMLNode] = []
         if !d.tags.isEmpty { fields.append(.element(textElement("Tags", d.tags.joined(separator: ",")))) }
+        if !d.pushVariables.isEmpty { fields.append(.element(textElement("PushVariables", PushVariables.json(d.pushVariables)))) }
         fields.append(.element(textElement(d.platform.handleElement, d.handle)))
-        if let t = d.template { fields += templateFields(t, body: cdataMarker) }
+        if let t = d.template { fields += templateFields(t, platform: d.platform, body: cdataMarker) }
         let entry = XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
             .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(d.descriptionElement, fields))])),
         ])
@@ -53,18 +54,36 @@ package enum AtomRegistration {
         serialized.replacing(cdataMarker, with: "<![CDATA[" + body.replacing("]]>", with: "]]]]><![CDATA[>") + "]]>")
     }
 
-    /// `BodyTemplate`, `WnsHeaders` (Windows), `Expiry` (Apple) and `TemplateName`, in the SDK's
-    /// DataMember order (and the live hub's answer's, NH-DOTNET's recordings).
-    static func templateFields(_ t: RegistrationTemplate, body: String) -> [XMLNode] {
+    /// `BodyTemplate`, `WnsHeaders` (Windows, when there are some), `Expiry` (Apple: `i:nil` when
+    /// none), `TemplateName` and `ApnsHeaders` (Apple: empty when none), in the SDK's DataMember
+    /// order. The SDK writes an Apple template's missing `Expiry` as `<Expiry i:nil="true"/>` and its
+    /// headers as `<ApnsHeaders/>` when there are none, and the live hub answers so, also for the
+    /// template registrations it makes of installations (NH-DOTNET `AppleTemplateRegistrationDescription`
+    /// and its recordings).
+    static func templateFields(_ t: RegistrationTemplate, platform: RegistrationPlatform, body: String) -> [XMLNode] {
         var fields: [XMLNode] = [.element(textElement("BodyTemplate", body))]
-        if !t.wnsHeaders.isEmpty {
-            fields.append(.element(XMLElement(name: "WnsHeaders", children: t.wnsHeaders.map { h in
-                .element(XMLElement(name: "WnsHeader", children: [.element(textElement("Header", h.name)), .element(textElement("Value", h.value))]))
-            })))
+        if !t.wnsHeaders.isEmpty { fields.append(.element(headerList("WnsHeaders", item: "WnsHeader", t.wnsHeaders))) }
+        if let e = t.expiry {
+            fields.append(.element(textElement("Expiry", e)))
+        } else if platform == .apple {
+            fields.append(.element(XMLElement(name: "Expiry", attributes: [("i:nil", "true")])))
         }
-        if let e = t.expiry { fields.append(.element(textElement("Expiry", e))) }
         if let name = t.templateName { fields.append(.element(textElement("TemplateName", name))) }
+        if platform == .apple { fields.append(.element(headerList("ApnsHeaders", item: "ApnsHeader", t.apnsHeaders))) }
         return fields
+    }
+
+    /// `<WnsHeaders><WnsHeader><Header>…</Header><Value>…</Value></WnsHeader>…</WnsHeaders>` (and
+    /// likewise `ApnsHeaders`): the SDK's header collections (`CollectionDataContract`, NH-DOTNET).
+    private static func headerList(_ name: String, item: String, _ headers: [TemplateHeader]) -> XMLElement {
+        XMLElement(name: name, children: headers.map { h in
+            .element(XMLElement(name: item, children: [.element(textElement("Header", h.name)), .element(textElement("Value", h.value))]))
+        })
+    }
+
+    /// The headers of a `WnsHeaders` or `ApnsHeaders` element, in order.
+    private static func headers(in list: XMLElement?) -> [TemplateHeader] {
+        list?.elements.map { TemplateHeader($0.first("Header")?.text ?? "", $0.first("Value")?.text ?? "") } ?? []
     }
 
     /// One stored registration as an Atom entry, as the hub answers it: its ETag is in the entry's
@@ -81,12 +100,14 @@ package enum AtomRegistration {
         fields.append(.element(textElement("ExpirationTime", anchor.iso8601(r.expiresAt ?? foreverTime(anchor)))))
         fields.append(.element(textElement("RegistrationId", r.id)))
         if !r.tags.isEmpty { fields.append(.element(textElement("Tags", r.tags.joined(separator: ",")))) }
+        if !r.pushVariables.isEmpty { fields.append(.element(textElement("PushVariables", PushVariables.json(r.pushVariables)))) }
         fields.append(.element(textElement(r.platform.handleElement, r.handle)))
         var element = r.platform.descriptionElement
         if let t = r.template {
-            let template = RegistrationTemplate(bodyTemplate: t.compiled.source, templateName: t.name, wnsHeaders: t.sourceHeaders,
-                                                expiry: t.expiry)
-            fields += templateFields(template, body: templateBody ?? t.compiled.source)
+            let apple = r.platform == .apple
+            let template = RegistrationTemplate(bodyTemplate: t.compiled.source, templateName: t.name, wnsHeaders: apple ? [] : t.sourceHeaders,
+                                                expiry: t.expiry, apnsHeaders: apple ? t.sourceHeaders : [])
+            fields += templateFields(template, platform: r.platform, body: templateBody ?? t.compiled.source)
             element = element.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
         }
         let url = address.url(of: r.id)
@@ -137,13 +158,21 @@ package enum AtomRegistration {
                                           registrationID: d.first("RegistrationId")?.text)
         out.expirationTime = d.first("ExpirationTime")?.text
         out.etag = d.first("ETag")?.text
+        if let text = d.first("PushVariables")?.text {
+            guard let variables = PushVariables.parse(text) else {
+                return .failure(AtomProblem("The PushVariables of the registration must be a JSON object of strings."))
+            }
+            out.pushVariables = variables
+        }
         if isTemplate {
             guard let body = d.first("BodyTemplate")?.text, !body.isEmpty else {
                 return .failure(AtomProblem("The BodyTemplate of the template registration is missing."))
             }
-            let headers = d.first("WnsHeaders")?.elements.map { TemplateHeader($0.first("Header")?.text ?? "", $0.first("Value")?.text ?? "") } ?? []
-            out.template = RegistrationTemplate(bodyTemplate: body, templateName: d.first("TemplateName")?.text, wnsHeaders: headers,
-                                                expiry: d.first("Expiry")?.text)
+            // `i:nil="true"` is the SDK's null (DataContractSerializer).
+            let expiry = d.first("Expiry").flatMap { $0.attribute("i:nil") == "true" ? nil : $0.text }
+            out.template = RegistrationTemplate(bodyTemplate: body, templateName: d.first("TemplateName")?.text,
+                                                wnsHeaders: headers(in: d.first("WnsHeaders")), expiry: expiry,
+                                                apnsHeaders: platform == .apple ? headers(in: d.first("ApnsHeaders")) : [])
         }
         return .success(out)
     }

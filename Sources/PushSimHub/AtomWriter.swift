@@ -102,6 +102,7 @@ extension AtomRegistration {
         var w = AtomWriter(capacity: 384 + d.handle.utf8.count)
         w.raw(RequestMarkup.heads[code])
         if !d.tags.isEmpty { w.textElement("Tags", d.tags.joined(separator: ",")) }
+        if !d.pushVariables.isEmpty { w.textElement("PushVariables", PushVariables.json(d.pushVariables)) }
         w.textElement(d.platform.handleElement, d.handle)
         w.raw(RequestMarkup.tails[code])
         return w.bytes
@@ -187,6 +188,7 @@ extension AtomRegistration {
         w.textElement("ExpirationTime", expiration)
         w.textElement("RegistrationId", r.id)
         if !r.tags.isEmpty { w.textElement("Tags", r.tags.joined(separator: ",")) }
+        if !r.pushVariables.isEmpty { w.textElement("PushVariables", PushVariables.json(r.pushVariables)) }
         w.textElement(r.platform.handleElement, r.handle)
         w.close(element)
         w.raw(EntryMarkup.ends)

@@ -27,13 +27,39 @@ public struct RegistrationTemplate: Sendable, Equatable {
     /// `2019-05-14T20:11:57.6477694+03:00`). Kept and read back; PushSim does not apply it to
     /// sends. Nil: none.
     public var expiry: String?
+    /// Apple only: the SDK's `ApnsHeaders`, sent with each notification the template makes, their
+    /// values template expressions like WNS headers'. Each name starts with `apns-`; a literal
+    /// `apns-priority` is a byte and a literal `apns-expiration` an integer, as the SDK's
+    /// `AppleTemplateRegistrationDescription.OnValidate` checks (NH-DOTNET).
+    public var apnsHeaders: [TemplateHeader]
 
-    /// A template, unnamed and without WNS headers or expiry unless given.
-    public init(bodyTemplate: String, templateName: String? = nil, wnsHeaders: [TemplateHeader] = [], expiry: String? = nil) {
+    /// A template, unnamed and without headers or expiry unless given.
+    public init(bodyTemplate: String, templateName: String? = nil, wnsHeaders: [TemplateHeader] = [], expiry: String? = nil,
+                apnsHeaders: [TemplateHeader] = []) {
         self.bodyTemplate = bodyTemplate
         self.templateName = templateName
         self.wnsHeaders = wnsHeaders
         self.expiry = expiry
+        self.apnsHeaders = apnsHeaders
+    }
+
+    /// The headers the template's platform sends with it: `apnsHeaders` for Apple, `wnsHeaders`
+    /// otherwise (only Windows has any).
+    func headers(for platform: RegistrationPlatform) -> [TemplateHeader] { platform == .apple ? apnsHeaders : wnsHeaders }
+
+    /// Why the hub refuses these `ApnsHeaders`, in the SDK's terms, or nil (see ``apnsHeaders``).
+    static func apnsHeaderProblem(_ headers: [TemplateHeader]) -> String? {
+        for h in headers {
+            guard h.name.hasBytePrefixIgnoringASCIICase("apns-") else { return "The ApnsHeader '\(h.name)' is not an APNs header (apns-…)." }
+            guard case .success(let e) = TemplateExpression.parse(h.value), case .literal = e else { continue }
+            if h.name.sameBytesIgnoringASCIICase(as: "apns-priority"), UInt8(h.value) == nil {
+                return "The ApnsHeader apns-priority must be a number from 0 to 255."
+            }
+            if h.name.sameBytesIgnoringASCIICase(as: "apns-expiration"), Int32(h.value) == nil {
+                return "The ApnsHeader apns-expiration must be an integer."
+            }
+        }
+        return nil
     }
 }
 

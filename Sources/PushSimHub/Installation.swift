@@ -97,7 +97,7 @@ public enum InstallationJSON {
         if !i.templates.isEmpty {
             members.append(("templates", .object(i.templates.keys.sorted().map { ($0, templateObject(i.templates[$0]!, emptyTags: true)) })))
         }
-        if !i.pushVariables.isEmpty { members.append(("pushVariables", stringObject(i.pushVariables))) }
+        if !i.pushVariables.isEmpty { members.append(("pushVariables", PushVariables.object(i.pushVariables))) }
         if let u = i.userID { members.append(("userId", .string(u))) }
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
         return JSONValue.object(members).serializedSortedKeys()
@@ -117,7 +117,7 @@ public enum InstallationJSON {
         ]
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
         if !i.tags.isEmpty { members.append(("tags", .array(i.tags.map { .string($0) }))) }
-        if !i.pushVariables.isEmpty { members.append(("pushVariables", stringObject(i.pushVariables))) }
+        if !i.pushVariables.isEmpty { members.append(("pushVariables", PushVariables.object(i.pushVariables))) }
         if !i.templates.isEmpty {
             members.append(("templates", .object(i.templates.keys.sorted().map { ($0, templateObject(i.templates[$0]!, emptyTags: false)) })))
         }
@@ -136,10 +136,6 @@ public enum InstallationJSON {
     }
 
     /// A JSON object of strings, names sorted.
-    private static func stringObject(_ values: [String: String]) -> JSONValue {
-        .object(values.keys.sorted().map { ($0, .string(values[$0]!)) })
-    }
-
     /// Reads a body. `installationId` may be left out (the URL names the installation).
     public static func decode(_ body: [UInt8], id: String) -> Result<Installation, InstallationProblem> {
         guard let json = try? JSONParser.parse(body), json.objectMembers != nil else {

@@ -375,7 +375,11 @@ public final class NotificationHub: Host, CallReceiver {
         // A template is checked now, so that a malformed one is refused at registration time (NH-TPL).
         var template: HubTemplate?
         if let t = description.template {
-            switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName, headers: t.wnsHeaders,
+            if description.platform == .apple, let problem = RegistrationTemplate.apnsHeaderProblem(t.apnsHeaders) {
+                fail(400, "The template is invalid: \(problem)", exchange, world); return nil
+            }
+            switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName,
+                                    headers: t.headers(for: description.platform),
                                     expiry: t.expiry) {
             case .failure(let why): fail(400, "The template is invalid: \(why)", exchange, world); return nil
             case .success(let compiled): template = compiled
@@ -397,7 +401,7 @@ public final class NotificationHub: Host, CallReceiver {
         let stored = StoredRegistration(number: RegistrationStore.number(of: id), id: id, platform: description.platform,
                                         handle: handle, tags: tags, updatedAt: world.now,
                                         expiresAt: configuration.registrationTimeToLive.map { world.now + $0 }, etag: etag,
-                                        template: template, createdAt: created)
+                                        template: template, createdAt: created, pushVariables: description.pushVariables)
         store.upsert(stored)
         if template != nil {
             world.record(layer: "hub", host: Self.name, kind: .hubRegistrationUpserted,

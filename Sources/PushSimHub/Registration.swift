@@ -18,6 +18,9 @@ public struct RegistrationDescription: Sendable, Equatable {
     /// Set for a template registration (`AppleTemplateRegistrationDescription`, …); nil for a
     /// native one. Template registrations get template sends only; native ones native sends only.
     public var template: RegistrationTemplate?
+    /// The push variables (`<PushVariables>`, a JSON object of strings, after the tags; see
+    /// ``PushVariables``); empty: none, and no element is written.
+    public var pushVariables: [String: String] = [:]
 
     /// A description as a client writes it: native and without tags unless given, no id (the
     /// hub's to assign) unless given.
@@ -56,6 +59,8 @@ struct StoredRegistration {
     /// When the registration was first written, for one written again since; nil when its last
     /// write created it (then ``created`` is ``updatedAt``).
     var createdAt: VirtualTime? = nil
+    /// The push variables it was written with (given back only); empty: none.
+    var pushVariables: [String: String] = [:]
 
     /// When the registration was first written: an answer's `<published>` (NH-DOTNET's recordings).
     var created: VirtualTime { createdAt ?? updatedAt }

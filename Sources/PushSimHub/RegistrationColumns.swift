@@ -28,6 +28,9 @@ struct RegistrationColumns {
     /// once, by number (looked up, never iterated); a registration its last write created has
     /// none, so a store that is only ever created into keeps this empty.
     var creationTimes: [Int32: Int64] = [:]
+    /// Push variables of live registrations written with some, by number (looked up, never
+    /// iterated); normally empty.
+    var pushVariables: [Int32: [String: String]] = [:]
 
     /// The expiry of a registration that never expires.
     static let never = Int64.max
@@ -63,7 +66,8 @@ struct RegistrationColumns {
                                   updatedAt: VirtualTime(microseconds: updateTimes[n]),
                                   expiresAt: expiry == Self.never ? nil : VirtualTime(microseconds: expiry),
                                   etag: Int(etags[n]), template: state.isTemplate ? templates[Int32(n)] : nil,
-                                  createdAt: creationTimes.isEmpty ? nil : creationTimes[Int32(n)].map { VirtualTime(microseconds: $0) })
+                                  createdAt: creationTimes.isEmpty ? nil : creationTimes[Int32(n)].map { VirtualTime(microseconds: $0) },
+                                  pushVariables: pushVariables.isEmpty ? [:] : pushVariables[Int32(n)] ?? [:])
     }
 
     /// Live registration `n` as a send's target, reading only the columns a target holds (not

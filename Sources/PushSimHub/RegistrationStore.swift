@@ -34,6 +34,7 @@ struct RegistrationStore {
     private var templates: [Int32: HubTemplate] { _read { yield columns.templates } _modify { yield &columns.templates } }
     private var spelledIDs: [Int32: String] { _read { yield columns.spelledIDs } _modify { yield &columns.spelledIDs } }
     private var creationTimes: [Int32: Int64] { _read { yield columns.creationTimes } _modify { yield &columns.creationTimes } }
+    private var pushVariables: [Int32: [String: String]] { _read { yield columns.pushVariables } _modify { yield &columns.pushVariables } }
     private var byHandle = PostingsIndex()   // handle → numbers, ascending
     private var byTag = PostingsIndex()      // tag → numbers, ascending
     private(set) var count = 0
@@ -141,6 +142,7 @@ struct RegistrationStore {
         if let template = r.template { templates[Int32(n)] = template }
         if r.id != Self.id(n) { spelledIDs[Int32(n)] = r.id }
         if let created = r.createdAt, created != r.updatedAt { creationTimes[Int32(n)] = created.microseconds }
+        if !r.pushVariables.isEmpty { pushVariables[Int32(n)] = r.pushVariables }
         count += 1
         addToIndexes(n)
     }
@@ -161,6 +163,7 @@ struct RegistrationStore {
         tagLists[n] = []
         if !spelledIDs.isEmpty { spelledIDs[Int32(n)] = nil }
         if !creationTimes.isEmpty { creationTimes[Int32(n)] = nil }
+        if !pushVariables.isEmpty { pushVariables[Int32(n)] = nil }
         count -= 1
     }
 

@@ -142,6 +142,33 @@ struct RegistrationTests {
 
     // MARK: 410 Gone
 
+    /// A registration's `PushVariables` (a JSON object of strings after `Tags`, as the SDK writes
+    /// them) are kept and given back in entries and feeds, as the live hub does (NH-DOTNET's
+    /// recordings: `<Tags>tag1</Tags><PushVariables>{"var1":"value1"}</PushVariables>`); other JSON
+    /// is refused. Before, they were dropped and read back empty.
+    @Test func pushVariablesAreKeptAndGivenBack() throws {
+        let w = HubWorld(services: false)
+        let id = w.createID()
+        var d = RegistrationDescription(platform: .windows, handle: "https://some.url/", tags: ["tag1"], registrationID: id)
+        d.pushVariables = ["var2": "two", "var1": "value1"]
+        guard case .success(let written)? = w.wait({ w.client.createOrUpdateRegistration(d, $0) }) else { return #expect(Bool(false), "PUT refused") }
+        #expect(written.pushVariables == d.pushVariables)
+        let put = try #require(w.world.journal.entries.last { $0.request.method == "PUT" }?.request)
+        #expect(put.bodyText.contains(#"<Tags>tag1</Tags><PushVariables>{"var1":"value1","var2":"two"}</PushVariables><ChannelUri>"#))
+        let entry = try #require(w.raw("GET", w.path("registrations/\(id)"))).bodyText
+        #expect(entry.contains(#"<Tags>tag1</Tags><PushVariables>{"var1":"value1","var2":"two"}</PushVariables><ChannelUri>"#), "\(entry)")
+        #expect(w.byChannel("https://some.url/")?.first?.pushVariables == d.pushVariables)
+        // Written again without them, they are gone.
+        #expect(try #require(w.put(id, .windows, "https://some.url/")).get().pushVariables.isEmpty)
+        for bad in [#"[1]"#, #"{"v":1}"#, "not json"] {
+            let body = AtomRegistration.requestBody(RegistrationDescription(platform: .windows, handle: "https://some.url/"))
+            let text = String(decoding: body, as: UTF8.self).replacing("<ChannelUri>", with: "<PushVariables>\(bad)</PushVariables><ChannelUri>")
+            let r = w.raw("PUT", w.path("registrations/\(id)"), body: Array(text.utf8))
+            #expect(r?.status == 400)
+            #expect(w.detail(r) == "The PushVariables of the registration must be a JSON object of strings.")
+        }
+    }
+
     @Test func putOnAnIdNeverIssuedIsGone() {
         let w = HubWorld(services: false)
         let r = w.raw("PUT", w.path("registrations/reg-000777"),

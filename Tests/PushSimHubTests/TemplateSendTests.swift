@@ -42,6 +42,55 @@ struct TemplateSendTests {
         #expect(read.template == template)
     }
 
+    /// An Apple template's answer in the live hub's shape: a missing `Expiry` as
+    /// `<Expiry i:nil="true"/>` and `<ApnsHeaders/>` after `TemplateName` (NH-DOTNET's recording
+    /// `CreateRegistrationAsync_PassValidAppleTemplateRegistration_…`). Its `ApnsHeaders` are kept,
+    /// given back and sent with each notification, their values rendered as expressions; a
+    /// header that is not `apns-…`, or a literal priority that is not a byte, is refused. Before,
+    /// both elements were missing and the headers dropped.
+    @Test func anAppleTemplatesApnsHeadersAreKeptAndSent() throws {
+        let w = HubWorld()
+        let phone = TestDevice.iPhone(w, "iphone")
+        let plain = w.registerTemplate(.apple, phone.handle ?? "", body: Payload.appleTemplate, name: "Template Name")
+        let answer = try #require(w.raw("GET", w.path("registrations/\(plain)"))).bodyText
+        #expect(answer.contains("]]></BodyTemplate><Expiry i:nil=\"true\"/><TemplateName>Template Name</TemplateName><ApnsHeaders/></AppleTemplateRegistrationDescription>"),
+                "\(answer)")
+        guard case .success(let readPlain)? = w.wait({ w.client.getRegistration(plain, $0) }) else { return #expect(Bool(false), "GET failed") }
+        #expect(readPlain.template?.expiry == nil)
+        #expect(readPlain.template?.apnsHeaders == [])
+        _ = w.wait({ w.client.deleteRegistration(plain, $0) })
+
+        let headers = [TemplateHeader("apns-priority", "5"), TemplateHeader("apns-collapse-id", "$(c)")]
+        let id = w.createID()
+        let template = RegistrationTemplate(bodyTemplate: Payload.appleTemplate, templateName: "t", apnsHeaders: headers)
+        let d = RegistrationDescription(platform: .apple, handle: phone.handle ?? "", registrationID: id, template: template)
+        guard case .success? = w.wait({ w.client.createOrUpdateRegistration(d, $0) }) else { return #expect(Bool(false), "PUT refused") }
+        let put = try #require(w.world.journal.entries.last { $0.request.method == "PUT" }?.request)
+        #expect(put.bodyText.contains("<ApnsHeaders><ApnsHeader><Header>apns-priority</Header><Value>5</Value></ApnsHeader>"
+                                      + "<ApnsHeader><Header>apns-collapse-id</Header><Value>$(c)</Value></ApnsHeader></ApnsHeaders>"))
+        guard case .success(let read)? = w.wait({ w.client.getRegistration(id, $0) }) else { return #expect(Bool(false), "GET failed") }
+        #expect(read.template == template)
+        _ = w.sendTemplate([("m", "hi"), ("c", "group-7")])
+        let sent = try #require(w.world.journal.entries.last { $0.request.authority.contains("push.apple.com") }?.request)
+        #expect(sent.headers["apns-priority"] == "5")
+        #expect(sent.headers["apns-collapse-id"] == "group-7")
+        #expect(phone.pushes.count == 1)
+
+        for (bad, detail) in [(TemplateHeader("x-apns-priority", "5"), "The template is invalid: The ApnsHeader 'x-apns-priority' is not an APNs header (apns-…)."),
+                              (TemplateHeader("apns-priority", "high"), "The template is invalid: The ApnsHeader apns-priority must be a number from 0 to 255."),
+                              (TemplateHeader("apns-expiration", "soon"), "The template is invalid: The ApnsHeader apns-expiration must be an integer.")] {
+            var refused = d
+            refused.template?.apnsHeaders = [bad]
+            let r = w.raw("PUT", w.path("registrations/\(id)"), body: AtomRegistration.requestBody(refused))
+            #expect(r?.status == 400)
+            #expect(w.detail(r) == detail)
+        }
+        // An expression is judged when it is rendered, not at registration.
+        var expression = d
+        expression.template?.apnsHeaders = [TemplateHeader("apns-priority", "$(p)")]
+        #expect(w.raw("PUT", w.path("registrations/\(id)"), body: AtomRegistration.requestBody(expression))?.status == 200)
+    }
+
     @Test func windowsTemplatesKeepTheirHeadersAndDeriveXWNSType() {
         let w = HubWorld(services: false)
         let tile = #"<tile><visual><binding template="TileSmall"><text>$(m)</text></binding></visual></tile>"#
