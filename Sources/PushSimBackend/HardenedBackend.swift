@@ -116,15 +116,18 @@ public final class HardenedBackend: Host {
     /// `continuationToken` names), keeps the first one and deletes every other, then hands the
     /// kept id (nil when there was none) to `then`. The tutorial reads only the first page, so a
     /// handle that piled up more than 100 registrations kept the rest; the hub's token is a
-    /// cursor, so deleting between pages skips none.
+    /// cursor, so deleting between pages skips none. The registrations the hub shows for an
+    /// installation on the same handle (tagged `$InstallationId:{…}`) are neither kept nor
+    /// deleted: they belong to the installation, and the registration API does not write them.
     private func keepFirstRegistration(of handle: String, continuationToken: String, kept: String?,
                                        _ reply: HardenedReply, then: @escaping (String?) -> Void) {
         hub.getRegistrationsByChannel(handle, continuationToken: continuationToken, top: Self.registrationsPerPage) { [self] result in
             switch result {
             case .failure(let e): reply.hubFailure(e)
             case .success(let page):
-                let kept = kept ?? page.registrations.first?.registrationID
-                let extra = page.registrations.filter { $0.registrationID != kept }
+                let own = page.registrations.filter { !$0.tags.contains { $0.hasPrefix(Self.installationTagPrefix) } }
+                let kept = kept ?? own.first?.registrationID
+                let extra = own.filter { $0.registrationID != kept }
                 deleteExtra(extra[...], reply) { [self] in
                     guard let next = page.continuationToken, !next.isEmpty else { return then(kept) }
                     keepFirstRegistration(of: handle, continuationToken: next, kept: kept, reply, then: then)
@@ -132,6 +135,9 @@ public final class HardenedBackend: Host {
             }
         }
     }
+
+    /// The start of the tag the hub puts on the registrations it shows for an installation.
+    static let installationTagPrefix = "$InstallationId:"
 
     /// Registrations asked for per page when looking a handle up: the tutorial's 100.
     static let registrationsPerPage = 100

@@ -17,6 +17,15 @@ struct StoredInstallation {
     var expiresAt: VirtualTime?
     var pushChannelExpired: Bool
     var updatedAt: VirtualTime
+    /// When it was first written (kept across overwrites and patches).
+    var createdAt: VirtualTime
+    /// 1 when created, one more with each overwrite or patch: the ETag of the registrations the
+    /// hub shows for it (see ``registrations``).
+    var etag = 1
+    /// The registration number of its native registration and of each template's, from the hub's
+    /// registration counter (see ``registrations``); 0 until the hub assigns them.
+    var registrationNumber = 0
+    var templateRegistrationNumbers: [String: Int] = [:]
 
     var templateNames: [String] { templates.keys.sorted() }
 
@@ -44,11 +53,18 @@ struct StoredInstallation {
 
 /// The hub's installations by id, with expiry in virtual time. Ids are kept in a sorted array, so
 /// fan-out visits installations in id order; the dictionary is only looked up, never iterated.
+/// It also knows which installation each of the registration numbers it was given belongs to (see
+/// ``StoredInstallation/registrations``).
 struct InstallationStore {
     private var byID: [String: StoredInstallation] = [:]
     private var sortedIDs: [String] = []
+    /// Registration number → the id of the installation whose registration it is.
+    private var ownerByRegistrationNumber: [Int: String] = [:]
 
     var count: Int { byID.count }
+
+    /// The id of the installation that registration number `n` belongs to, or nil.
+    func owner(ofRegistrationNumber n: Int) -> String? { ownerByRegistrationNumber[n] }
 
     /// The installation, unless absent or expired by `now` (an expired one is removed).
     mutating func lookup(_ id: String, now: VirtualTime) -> StoredInstallation? {
@@ -61,14 +77,20 @@ struct InstallationStore {
     }
 
     mutating func upsert(_ i: StoredInstallation) {
-        if byID[i.id] == nil { sortedIDs.insert(i.id, at: insertionIndex(i.id)) }
+        if let old = byID[i.id] {
+            for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
+        } else {
+            sortedIDs.insert(i.id, at: insertionIndex(i.id))
+        }
         byID[i.id] = i
+        for n in i.allRegistrationNumbers { ownerByRegistrationNumber[n] = i.id }
     }
 
     /// Removes an installation; false if there was none.
     @discardableResult
     mutating func remove(_ id: String) -> Bool {
-        guard byID.removeValue(forKey: id) != nil else { return false }
+        guard let old = byID.removeValue(forKey: id) else { return false }
+        for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
         let k = insertionIndex(id)
         if k < sortedIDs.count, sortedIDs[k] == id { sortedIDs.remove(at: k) }
         return true

@@ -25,7 +25,8 @@ extension NotificationHub {
         }
         switch checkInstallation(installation, world: world) {
         case .failure(let p): fail(400, p.description, exchange, world)
-        case .success(let stored):
+        case .success(var stored):
+            stored.follow(installations.lookup(id, now: world.now), issue: { store.reserveNumber() })
             installations.upsert(stored)
             traceUpsert(stored, kind: .hubInstallationUpserted, world: world)
             world.respond(to: exchange, with: HTTPResponse(status: 200))
@@ -63,6 +64,7 @@ extension NotificationHub {
         case .success(var stored):
             // The dead-channel mark stays until the channel itself is rewritten.
             if stored.pushChannel == current.pushChannel { stored.pushChannelExpired = current.pushChannelExpired }
+            stored.follow(current, issue: { store.reserveNumber() })
             installations.upsert(stored)
             traceUpsert(stored, kind: .hubInstallationPatched, world: world,
                         operations: operations.map { "\($0.op.rawValue) \($0.path)" }.joined(separator: ", "))
@@ -125,7 +127,7 @@ extension NotificationHub {
         return .success(StoredInstallation(id: i.installationID, platform: i.platform, pushChannel: channel,
                                            tags: Self.sortedUnique(i.tags), templates: templates, userID: i.userID,
                                            pushVariables: i.pushVariables,
-                                           expiresAt: expiresAt, pushChannelExpired: false, updatedAt: world.now))
+                                           expiresAt: expiresAt, pushChannelExpired: false, updatedAt: world.now, createdAt: world.now))
     }
 
     private func traceUpsert(_ s: StoredInstallation, kind: TraceKind, world: World, operations: String? = nil) {

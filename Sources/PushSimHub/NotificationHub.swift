@@ -225,10 +225,15 @@ public final class NotificationHub: Host, CallReceiver {
                 return fail(400, "The query '\(filter)' is not supported.", exchange, world)
             }
             found = store.registrations(handle: value, now: world.now)
+            found = withInstallationRegistrations(found, now: world.now) { i, _ in i.pushChannel == value }
         } else {
             // All registrations, or those carrying `tag`, oldest first.
             found = RegistrationPlatform.allCases.flatMap { store.matching(tag.map(TagExpression.tag), platform: $0, now: world.now) }
                 .sorted { $0.number < $1.number }
+            found = withInstallationRegistrations(found, now: world.now) { i, r in
+                guard let tag else { return true }
+                return i.hasTag(tag) || (r.template?.tags.contains(tag) ?? false)
+            }
         }
         let rest = resumeAt == 0 ? found[...] : found.drop { $0.number < resumeAt }
         let entries = Array(rest.prefix(max(0, top)))
@@ -246,6 +251,34 @@ public final class NotificationHub: Host, CallReceiver {
                                                                                           updated: timeText(world.now, world),
                                                                                           next: next.map { nextPageURL(request, $0) },
                                                                                           time: { timeText($0, world) })))
+    }
+
+    /// `found` (in number order) with the registrations the hub shows for its installations that
+    /// `include` keeps, all in number order (see ``StoredInstallation/registrations``).
+    private func withInstallationRegistrations(_ found: [StoredRegistration], now: VirtualTime,
+                                               include: (StoredInstallation, StoredRegistration) -> Bool) -> [StoredRegistration] {
+        guard installations.count > 0 else { return found }
+        let shown = installations.live(now: now).flatMap { i in i.registrations.filter { include(i, $0) } }
+        return shown.isEmpty ? found : (found + shown).sorted { $0.number < $1.number }
+    }
+
+    /// The installation whose registration `id` is, and that registration, when it is one the hub
+    /// shows for a live installation.
+    private func installationRegistration(_ id: String, now: VirtualTime) -> (StoredInstallation, StoredRegistration)? {
+        let n = RegistrationStore.number(of: id)
+        guard n > 0, RegistrationStore.id(n) == id, let owner = installations.owner(ofRegistrationNumber: n),
+              let i = installations.lookup(owner, now: now), let r = i.registration(number: n) else { return nil }
+        return (i, r)
+    }
+
+    /// Refuses a write or deletion through the registration API of a registration the hub shows
+    /// for an installation: 400, naming the installation. What the live hub does there is not
+    /// documented; PushSim says so rather than change the installation behind its back or act as
+    /// if the registration did not exist. False when `id` is not such a registration.
+    private func refusedAsInstallationRegistration(_ id: String, _ exchange: Exchange, _ world: World) -> Bool {
+        guard let (i, _) = installationRegistration(id, now: world.now) else { return false }
+        fail(400, "The registration '\(id)' belongs to the installation '\(i.id)'; change it through the installations API.", exchange, world)
+        return true
     }
 
     /// The address of the page after `request`'s: its own, with `token` in place of any it had,
@@ -288,6 +321,7 @@ public final class NotificationHub: Host, CallReceiver {
     /// (NH-DOTNET's recording `RegistrationExistsAsync_GetNonExistingRegistration`).
     private func readRegistration(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         guard case .live(let r) = store.lookup(id, now: world.now) else {
+            if let (_, r) = installationRegistration(id, now: world.now) { return respondEntry(200, r, request, exchange, world) }
             return fail(404, "", exchange, world)
         }
         respondEntry(200, r, request, exchange, world)
@@ -321,6 +355,7 @@ public final class NotificationHub: Host, CallReceiver {
     private func createOrUpdate(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let existing = store.lookup(id, now: world.now)
         if case .gone = existing {
+            if refusedAsInstallationRegistration(id, exchange, world) { return }
             world.record(layer: "hub", host: Self.name, kind: .hubRegistrationGone, [.id: .string(id)])
             return fail(410, "Cannot use specified location. Please use a different registrationid.", exchange, world)
         }
@@ -427,6 +462,7 @@ public final class NotificationHub: Host, CallReceiver {
     /// `If-Match` at all the sources are silent: ``HubConfiguration/deleteWithoutIfMatch``.
     private func delete(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         guard case .live(let r) = store.lookup(id, now: world.now) else {
+            if refusedAsInstallationRegistration(id, exchange, world) { return }
             return fail(404, "The registration with id \(id) was not found.", exchange, world)
         }
         if let ifMatch = IfMatch(request.headers["If-Match"]) {

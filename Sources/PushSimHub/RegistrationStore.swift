@@ -61,6 +61,16 @@ struct RegistrationStore {
         return Self.id(n)
     }
 
+    /// A new number that no registration written through the registration API will ever hold (its
+    /// slot stays gone): for the registrations the hub shows for an installation
+    /// (``StoredInstallation/registrations``).
+    mutating func reserveNumber() -> Int {
+        let n = states.count
+        _ = issueID()
+        states[n] = .gone
+        return n
+    }
+
     /// Makes room for `registrations` more numbers and `tags` more distinct tags at most, so a
     /// large bulk import grows each column and index once; `fitIndexes` gives back what it did not
     /// use. It sizes exactly, like `Array.reserveCapacity`: for large batches, not in a loop.

@@ -2,6 +2,7 @@ import Testing
 import PushSimKernel
 import PushSimNetwork
 import PushSimBackend
+import PushSimHub
 import PushSimDevices
 import PushSimScenario
 
@@ -213,6 +214,30 @@ struct HardenedBackendTests {
         #expect(cleanUp.filter { $0 == "GET registrations" }.count == 2)
         #expect(cleanUp.filter { $0.hasPrefix("DELETE registrations/") }.count == 149)
         #expect(!cleanUp.contains("DELETE registrations/reg-000001"))
+    }
+
+    /// The registrations the hub shows for an installation on the same handle belong to it: the
+    /// hardened backend neither hands one out as the device's nor deletes it (the hub refuses
+    /// both through the registration API). Before, it handed out the installation's registration
+    /// id, which the device's next PUT could never use.
+    @Test func createLeavesAnInstallationsRegistrationsAlone() throws {
+        let sim = hardenedWorld()
+        let handle = "AB12CD34"
+        let client = try #require(NotificationHubClient(connectionString: sim.hubConnectionString, hubPath: sim.hub.configuration.hubName,
+                                                        world: sim.world, caller: "tester"))
+        sim.at(t(1), "installation") {
+            client.createOrUpdateInstallation(Installation(installationID: "i", platform: .apple, pushChannel: handle)) { _ in }
+        }
+        let first = sim.hardened(at: t(2), "POST", "/api/register", query: [("handle", handle)])
+        let put = sim.hardened(at: t(3), "PUT", "/api/register/\(first.id)", body: registrationBody(handle: handle))
+        let again = sim.hardened(at: t(4), "POST", "/api/register", query: [("handle", handle)])
+        sim.run()
+        #expect(sim.hub.installationCount == 1)
+        #expect(first.status == 200)
+        #expect(first.body == "\"reg-000002\"")   // reg-000001 is the installation's
+        #expect(put.status == 200)
+        #expect(again.body == "\"reg-000002\"")
+        #expect(!sim.hardenedHubCalls.contains { $0.hasPrefix("DELETE") })
     }
 
     // MARK: DELETE /api/register/<id>
