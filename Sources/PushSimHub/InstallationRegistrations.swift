@@ -8,7 +8,7 @@ import PushSimKernel
 /// - one native registration of the installation's platform and channel, whose `Tags` are
 ///   `$InstallationId:{<id>}`, then `$UserId:{<userId>}` when it has a user id, then its tags;
 /// - one template registration per template, whose `Tags` are those and then the template's
-///   (its name when it was written without tags), with the template's body, `Expiry`,
+///   that are not among them (its name when it was written without tags), with the template's body, `Expiry`,
 ///   `TemplateName` and headers;
 /// - each with the installation's `PushVariables`, and the installation's expiry.
 ///
@@ -30,7 +30,8 @@ extension StoredInstallation {
         var out = [registration(number: registrationNumber, tags: own, template: nil)]
         for name in templateNames {
             let t = templates[name]!
-            out.append(registration(number: templateRegistrationNumbers[name] ?? 0, tags: own + t.tags, template: t))
+            let extra = t.tags.filter { !own.contains($0) }
+            out.append(registration(number: templateRegistrationNumbers[name] ?? 0, tags: own + extra, template: t))
         }
         return out
     }
@@ -39,9 +40,6 @@ extension StoredInstallation {
     func registration(number n: Int) -> StoredRegistration? {
         registrations.first { $0.number == n }
     }
-
-    /// Whether any of its registrations has handle `handle` (they share the installation's channel).
-    func hasRegistration(handle: String) -> Bool { pushChannel == handle }
 
     /// Every registration number it holds.
     var allRegistrationNumbers: [Int] {

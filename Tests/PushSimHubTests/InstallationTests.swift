@@ -212,6 +212,10 @@ struct InstallationTests {
         #expect(none.isEmpty)
         // A registration id handed out later is never one of theirs.
         #expect(w.createID() == "reg-000004")
+        // A template tag the installation already has is listed once.
+        #expect(w.putInstallation("j", json: #"{"platform":"wns","pushChannel":"https://some.url/","tags":["news"],"templates":{"t":{"body":"<toast/>","tags":["x","news"]}}}"#)?.status == 200)
+        guard case .success(let j)? = w.wait({ w.client.getAllRegistrations(top: 100, $0) }) else { return #expect(Bool(false), "listing failed") }
+        #expect(j.map(\.tags) == [["$InstallationId:{j}", "news"], ["$InstallationId:{j}", "news", "x"]])
     }
 
     /// A listing cut into pages passes an installation's registrations as it passes the others.

@@ -61,6 +61,12 @@ public enum HubSurface {
                      #"[{"op":"add","path":"/tags","value":"extra"},{"op":"replace","path":"/pushChannel","value":"{{IOS}}"},{"op":"remove","path":"/templates/t1"}]"#),
              request("GET \(hub)/installations/inst-1\(api)", [auth]),
              send("apple", tags: "$InstallationId:{inst-1} || $UserId:{bob}", #"{"aps":{"alert":"to inst"}}"#)],
+            // An installation listed as registrations, read by id, and refused as one to write.
+            [request("PUT \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json"], installation),
+             request("GET \(hub)/registrations/\(api)&$top=1", [auth]),
+             request("GET \(hub)/registrations/reg-000002\(api)", [auth]),
+             request("PUT \(hub)/registrations/reg-000001\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["x"])),
+             send("template", tags: "news", #"{"message":"to the template"}"#)],
             // The Java SDK's spellings: a patch as plain JSON whose template is a string of JSON,
             // and an Apple send's expiry in the SDKs' date form.
             [request("PUT \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json"], installation),
