@@ -60,6 +60,9 @@ struct InstallationStore {
     private var sortedIDs: [String] = []
     /// Registration number → the id of the installation whose registration it is.
     private var ownerByRegistrationNumber: [Int: String] = [:]
+    /// Push channel → the ids of the installations holding it, sorted: a backend looks a handle up
+    /// on every registration, so that lookup does not visit every installation.
+    private var idsByChannel: [String: [String]] = [:]
 
     var count: Int { byID.count }
 
@@ -79,11 +82,16 @@ struct InstallationStore {
     mutating func upsert(_ i: StoredInstallation) {
         if let old = byID[i.id] {
             for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
+            if old.pushChannel != i.pushChannel { forget(i.id, channel: old.pushChannel) }
         } else {
-            sortedIDs.insert(i.id, at: insertionIndex(i.id))
+            sortedIDs.insert(i.id, at: Self.insertionIndex(i.id, in: sortedIDs))
         }
         byID[i.id] = i
         for n in i.allRegistrationNumbers { ownerByRegistrationNumber[n] = i.id }
+        var holders = idsByChannel[i.pushChannel] ?? []
+        let k = Self.insertionIndex(i.id, in: holders)
+        if k == holders.count || holders[k] != i.id { holders.insert(i.id, at: k) }
+        idsByChannel[i.pushChannel] = holders
     }
 
     /// Removes an installation; false if there was none.
@@ -91,9 +99,18 @@ struct InstallationStore {
     mutating func remove(_ id: String) -> Bool {
         guard let old = byID.removeValue(forKey: id) else { return false }
         for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
-        let k = insertionIndex(id)
+        forget(id, channel: old.pushChannel)
+        let k = Self.insertionIndex(id, in: sortedIDs)
         if k < sortedIDs.count, sortedIDs[k] == id { sortedIDs.remove(at: k) }
         return true
+    }
+
+    /// Takes `id` off the installations holding `channel`.
+    private mutating func forget(_ id: String, channel: String) {
+        guard var holders = idsByChannel[channel] else { return }
+        let k = Self.insertionIndex(id, in: holders)
+        if k < holders.count, holders[k] == id { holders.remove(at: k) }
+        idsByChannel[channel] = holders.isEmpty ? nil : holders
     }
 
     /// Live installations in id order (expired ones are skipped, not removed).
@@ -105,16 +122,22 @@ struct InstallationStore {
         }
     }
 
-    /// Live installations holding `channel`, in id order.
+    /// Live installations holding `channel`, in id order (through the channel index: as many
+    /// steps as there are such installations, not as there are installations).
     func installations(channel: String, now: VirtualTime) -> [StoredInstallation] {
-        live(now: now).filter { $0.pushChannel == channel }
+        (idsByChannel[channel] ?? []).compactMap { id in
+            guard let i = byID[id] else { return nil }
+            if let e = i.expiresAt, e <= now { return nil }
+            return i
+        }
     }
 
-    private func insertionIndex(_ id: String) -> Int {
-        var lo = 0, hi = sortedIDs.count
+    /// Where `id` goes in the sorted `ids`.
+    private static func insertionIndex(_ id: String, in ids: [String]) -> Int {
+        var lo = 0, hi = ids.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if sortedIDs[mid] < id { lo = mid + 1 } else { hi = mid }
+            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }

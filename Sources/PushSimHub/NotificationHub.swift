@@ -225,14 +225,18 @@ public final class NotificationHub: Host, CallReceiver {
                 return fail(400, "The query '\(filter)' is not supported.", exchange, world)
             }
             found = store.registrations(handle: value, now: world.now)
-            found = withInstallationRegistrations(found, now: world.now) { i, _ in i.pushChannel == value }
+            if installations.count > 0 {
+                found = Self.inNumberOrder(found, installations.installations(channel: value, now: world.now).flatMap(\.registrations))
+            }
         } else {
             // All registrations, or those carrying `tag`, oldest first.
             found = RegistrationPlatform.allCases.flatMap { store.matching(tag.map(TagExpression.tag), platform: $0, now: world.now) }
                 .sorted { $0.number < $1.number }
-            found = withInstallationRegistrations(found, now: world.now) { i, r in
-                guard let tag else { return true }
-                return i.hasTag(tag) || (r.template?.tags.contains(tag) ?? false)
+            if installations.count > 0 {
+                // Every installation is visited: listings of all registrations and by tag are rare.
+                found = Self.inNumberOrder(found, installations.live(now: world.now).flatMap { i in
+                    i.registrations.filter { r in tag.map { i.hasTag($0) || (r.template?.tags.contains($0) ?? false) } ?? true }
+                })
             }
         }
         let rest = resumeAt == 0 ? found[...] : found.drop { $0.number < resumeAt }
@@ -253,13 +257,10 @@ public final class NotificationHub: Host, CallReceiver {
                                                                                           time: { timeText($0, world) })))
     }
 
-    /// `found` (in number order) with the registrations the hub shows for its installations that
-    /// `include` keeps, all in number order (see ``StoredInstallation/registrations``).
-    private func withInstallationRegistrations(_ found: [StoredRegistration], now: VirtualTime,
-                                               include: (StoredInstallation, StoredRegistration) -> Bool) -> [StoredRegistration] {
-        guard installations.count > 0 else { return found }
-        let shown = installations.live(now: now).flatMap { i in i.registrations.filter { include(i, $0) } }
-        return shown.isEmpty ? found : (found + shown).sorted { $0.number < $1.number }
+    /// The registrations `found` and the ones the hub `shown` for installations (see
+    /// ``StoredInstallation/registrations``), each in number order, as one list in number order.
+    private static func inNumberOrder(_ found: [StoredRegistration], _ shown: [StoredRegistration]) -> [StoredRegistration] {
+        shown.isEmpty ? found : (found + shown).sorted { $0.number < $1.number }
     }
 
     /// The installation whose registration `id` is, and that registration, when it is one the hub

@@ -212,6 +212,14 @@ struct InstallationTests {
         #expect(none.isEmpty)
         // A registration id handed out later is never one of theirs.
         #expect(w.createID() == "reg-000004")
+        // Listed by the channel it holds now, and by no other.
+        #expect(w.putInstallation("k", json: #"{"platform":"wns","pushChannel":"https://old.url/"}"#)?.status == 200)
+        #expect(w.byChannel("https://old.url/")?.count == 1)
+        #expect(w.putInstallation("k", json: #"{"platform":"wns","pushChannel":"https://new.url/"}"#)?.status == 200)
+        #expect(w.byChannel("https://old.url/")?.isEmpty == true)
+        #expect(w.byChannel("https://new.url/")?.compactMap(\.registrationID) == ["reg-000005"])
+        #expect(w.raw("DELETE", w.path("installations/k"))?.status == 204)
+        #expect(w.byChannel("https://new.url/")?.isEmpty == true)
         // A template tag the installation already has is listed once.
         #expect(w.putInstallation("j", json: #"{"platform":"wns","pushChannel":"https://some.url/","tags":["news"],"templates":{"t":{"body":"<toast/>","tags":["x","news"]}}}"#)?.status == 200)
         guard case .success(let j)? = w.wait({ w.client.getAllRegistrations(top: 100, $0) }) else { return #expect(Bool(false), "listing failed") }
