@@ -29,6 +29,13 @@ struct StoredInstallation {
 
     var templateNames: [String] { templates.keys.sorted() }
 
+    /// Every tag a send can select it by: its implicit tags, its own, and its templates'.
+    var indexedTags: [String] {
+        var all = [Installation.installationTag(id)] + (userID.map { [Installation.userTag($0)] } ?? []) + tags
+        for name in templateNames { all += templates[name]!.tags }
+        return all
+    }
+
     /// Whether the installation carries `tag`: its own tags plus `$InstallationId:{id}` and, with a
     /// user id, `$UserId:{userId}` (NH-REG).
     func hasTag(_ tag: String) -> Bool {
@@ -60,9 +67,13 @@ struct InstallationStore {
     private var sortedIDs: [String] = []
     /// Registration number → the id of the installation whose registration it is.
     private var ownerByRegistrationNumber: [Int: String] = [:]
-    /// Push channel → the ids of the installations holding it, sorted: a backend looks a handle up
-    /// on every registration, so that lookup does not visit every installation.
-    private var idsByChannel: [String: [String]] = [:]
+    /// Push channel → the installations holding it: a backend looks a handle up on every
+    /// registration, so that lookup does not visit every installation.
+    private var byChannel = IDIndex()
+    /// Tag → the installations that carry it, implicitly (`$InstallationId:{…}`, `$UserId:{…}`),
+    /// as their own or on one of their templates: a send to a tag expression visits only the
+    /// installations that can match it (see ``candidates(_:)``).
+    private var byTag = IDIndex()
 
     var count: Int { byID.count }
 
@@ -81,36 +92,31 @@ struct InstallationStore {
 
     mutating func upsert(_ i: StoredInstallation) {
         if let old = byID[i.id] {
-            for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
-            if old.pushChannel != i.pushChannel { forget(i.id, channel: old.pushChannel) }
+            unindex(old)
         } else {
-            sortedIDs.insert(i.id, at: Self.insertionIndex(i.id, in: sortedIDs))
+            sortedIDs.insert(i.id, at: IDIndex.insertionIndex(i.id, in: sortedIDs))
         }
         byID[i.id] = i
         for n in i.allRegistrationNumbers { ownerByRegistrationNumber[n] = i.id }
-        var holders = idsByChannel[i.pushChannel] ?? []
-        let k = Self.insertionIndex(i.id, in: holders)
-        if k == holders.count || holders[k] != i.id { holders.insert(i.id, at: k) }
-        idsByChannel[i.pushChannel] = holders
+        byChannel.add(i.id, under: i.pushChannel)
+        for t in i.indexedTags { byTag.add(i.id, under: t) }
     }
 
     /// Removes an installation; false if there was none.
     @discardableResult
     mutating func remove(_ id: String) -> Bool {
         guard let old = byID.removeValue(forKey: id) else { return false }
-        for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
-        forget(id, channel: old.pushChannel)
-        let k = Self.insertionIndex(id, in: sortedIDs)
+        unindex(old)
+        let k = IDIndex.insertionIndex(id, in: sortedIDs)
         if k < sortedIDs.count, sortedIDs[k] == id { sortedIDs.remove(at: k) }
         return true
     }
 
-    /// Takes `id` off the installations holding `channel`.
-    private mutating func forget(_ id: String, channel: String) {
-        guard var holders = idsByChannel[channel] else { return }
-        let k = Self.insertionIndex(id, in: holders)
-        if k < holders.count, holders[k] == id { holders.remove(at: k) }
-        idsByChannel[channel] = holders.isEmpty ? nil : holders
+    /// Takes `old` out of the registration-number owners and the channel and tag indexes.
+    private mutating func unindex(_ old: StoredInstallation) {
+        for n in old.allRegistrationNumbers { ownerByRegistrationNumber[n] = nil }
+        byChannel.remove(old.id, from: old.pushChannel)
+        for t in old.indexedTags { byTag.remove(old.id, from: t) }
     }
 
     /// Live installations in id order (expired ones are skipped, not removed).
@@ -125,15 +131,68 @@ struct InstallationStore {
     /// Live installations holding `channel`, in id order (through the channel index: as many
     /// steps as there are such installations, not as there are installations).
     func installations(channel: String, now: VirtualTime) -> [StoredInstallation] {
-        (idsByChannel[channel] ?? []).compactMap { id in
+        live(byChannel.ids(channel), now: now)
+    }
+
+    /// Live installations that may match `expression` (nil: all), in id order: those the tag
+    /// index cannot rule out. The caller still checks each one, with its templates' tags.
+    func candidates(_ expression: TagExpression?, now: VirtualTime) -> [StoredInstallation] {
+        guard let expression, let ids = candidateIDs(expression) else { return live(now: now) }
+        return live(ids, now: now)
+    }
+
+    /// The ids, ascending, of every installation that can match `e` (a superset), or nil when
+    /// the index cannot narrow it (`!a` alone).
+    private func candidateIDs(_ e: TagExpression) -> [String]? {
+        switch e {
+        case .tag(let t): return byTag.ids(t)
+        case .not: return nil
+        case .and(let a, let b):
+            switch (candidateIDs(a), candidateIDs(b)) {
+            case let (x?, y?): return SortedMerge.intersection(x, y)
+            case let (x?, nil): return x
+            case let (nil, y?): return y
+            case (nil, nil): return nil
+            }
+        case .or(let a, let b):
+            guard let x = candidateIDs(a), let y = candidateIDs(b) else { return nil }
+            return SortedMerge.union(x, y)
+        }
+    }
+
+    /// The installations of `ids` (ascending) that are live at `now`, in that order.
+    private func live(_ ids: [String], now: VirtualTime) -> [StoredInstallation] {
+        ids.compactMap { id in
             guard let i = byID[id] else { return nil }
             if let e = i.expiresAt, e <= now { return nil }
             return i
         }
     }
+}
 
-    /// Where `id` goes in the sorted `ids`.
-    private static func insertionIndex(_ id: String, in ids: [String]) -> Int {
+/// Keys (channels, tags) → the ids of the installations under each, ascending and unique.
+private struct IDIndex {
+    private var idsByKey: [String: [String]] = [:]
+
+    /// The ids under `key`, ascending.
+    func ids(_ key: String) -> [String] { idsByKey[key] ?? [] }
+
+    mutating func add(_ id: String, under key: String) {
+        var ids = idsByKey[key] ?? []
+        let k = Self.insertionIndex(id, in: ids)
+        if k == ids.count || ids[k] != id { ids.insert(id, at: k) }
+        idsByKey[key] = ids
+    }
+
+    mutating func remove(_ id: String, from key: String) {
+        guard var ids = idsByKey[key] else { return }
+        let k = Self.insertionIndex(id, in: ids)
+        if k < ids.count, ids[k] == id { ids.remove(at: k) }
+        idsByKey[key] = ids.isEmpty ? nil : ids
+    }
+
+    /// Where `id` goes in the ascending `ids`.
+    static func insertionIndex(_ id: String, in ids: [String]) -> Int {
         var lo = 0, hi = ids.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -55,9 +55,9 @@ extension NotificationHub {
         return tags
     }
 
-    /// How many live registrations of `platform` a send to `expression` would reach now: the
-    /// routing step of a send, without the send.
+    /// How many live registrations and installations of `platform` a native send to `expression`
+    /// would reach now: the routing step of a send, without the send.
     public func route(_ expression: String, platform: RegistrationPlatform, now: VirtualTime) -> Result<Int, TagExpressionError> {
-        TagExpressionParser.parse(expression).map { store.matchingNumbers($0, platform: platform, now: now).count }
+        TagExpressionParser.parse(expression).map { targets(native: platform, expression: $0, now: now).count }
     }
 }

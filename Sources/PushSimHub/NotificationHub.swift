@@ -233,8 +233,7 @@ public final class NotificationHub: Host, CallReceiver {
             found = RegistrationPlatform.allCases.flatMap { store.matching(tag.map(TagExpression.tag), platform: $0, now: world.now) }
                 .sorted { $0.number < $1.number }
             if installations.count > 0 {
-                // Every installation is visited: listings of all registrations and by tag are rare.
-                found = Self.inNumberOrder(found, installations.live(now: world.now).flatMap { i in
+                found = Self.inNumberOrder(found, installations.candidates(tag.map(TagExpression.tag), now: world.now).flatMap { i in
                     i.registrations.filter { r in tag.map { i.hasTag($0) || (r.template?.tags.contains($0) ?? false) } ?? true }
                 })
             }

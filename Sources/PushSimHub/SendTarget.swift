@@ -55,7 +55,7 @@ extension NotificationHub {
                 .sorted()
         }
         var others: [SendTarget] = []
-        for i in installations.live(now: now) where !i.pushChannelExpired {
+        for i in installations.candidates(expression, now: now) where !i.pushChannelExpired {
             if let platform {
                 guard i.platform == platform, expression?.matches(i.hasTag) ?? true else { continue }
                 others.append(.installation(i))

@@ -279,6 +279,43 @@ struct InstallationTests {
         #expect(w.events("hub.pns-accepted").isEmpty)
     }
 
+    /// A send visits only the installations the hub's tag index cannot rule out, and reaches
+    /// exactly those the expression matches, as a visit of every installation would: compared on
+    /// 300 installations with random tags, user ids and template tags, rewritten, patched and
+    /// deleted, over expressions with `&&`, `||`, `!` and the implicit tags. (Before the index a
+    /// send visited every installation: 13 ms per send with 5,000 installations in `hub-bench`.)
+    @Test func routingThroughTheTagIndexReachesWhatAScanReaches() throws {
+        let w = HubWorld(services: false)
+        var random = SeededRandom(seed: 11)
+        let tags = ["a", "b", "c", "d"]
+        for k in 0..<300 {
+            let own = tags.filter { _ in random.chance(Ratio(1, 3)) }
+            var i = Installation(installationID: "i\(k)", platform: k % 4 == 0 ? .windows : .apple,
+                                 pushChannel: k % 4 == 0 ? "https://x.notify.windows.com/?token=\(k)" : random.hex(bytes: 32, uppercase: true),
+                                 tags: own, userID: random.chance(Ratio(1, 2)) ? "u\(k % 7)" : nil)
+            if random.chance(Ratio(1, 3)) { i.templates["t"] = InstallationTemplate(body: #"{"aps":{"alert":"$(m)"}}"#, tags: ["c"]) }
+            if i.platform == .windows { i.templates = [:] }
+            #expect(w.install(i).map { (try? $0.get()) != nil } == true)
+        }
+        // Rewrites, patches and deletions change what the index holds.
+        for k in stride(from: 1, to: 300, by: 10) { _ = w.raw("DELETE", w.path("installations/i\(k)")) }
+        for k in stride(from: 2, to: 300, by: 10) {
+            #expect(w.rawPatch("i\(k)", json: #"[{"op":"add","path":"/tags","value":"d"},{"op":"replace","path":"/userId","value":"u9"}]"#)?.status == 200)
+        }
+        let live = w.hub.installations(now: w.world.now, anchor: w.world.anchor)
+        #expect(live.count == 270)
+        for text in ["a", "a && b", "a || d", "!a", "a && !b", "(a || b) && !c", "$UserId:{u3}", "$UserId:{u9} && d",
+                     "$InstallationId:{i5}", "$InstallationId:{i1}", "c", "nothing", "nothing || $InstallationId:{i8}", "!(a || b)"] {
+            let e = try TagExpressionParser.parse(text).get()
+            let expected = live.filter { i in
+                i.platform == .apple && e.matches { t in
+                    t == Installation.installationTag(i.installationID) || t == i.userID.map(Installation.userTag) || i.tags.contains(t)
+                }
+            }.count
+            #expect(try w.hub.route(text, platform: .apple, now: w.world.now).get() == expected, "\(text)")
+        }
+    }
+
     @Test func registrationsComeBeforeInstallationsInFanOut() {
         let w = HubWorld()
         let a = TestDevice.iPhone(w, "a"), b = TestDevice.iPhone(w, "b")
