@@ -177,18 +177,26 @@ private struct IDIndex {
     /// The ids under `key`, ascending.
     func ids(_ key: String) -> [String] { idsByKey[key] ?? [] }
 
+    // Both change the array inside the dictionary in place: a copy taken out and written back
+    // would copy every id under a tag that many installations share, once per write.
+
     mutating func add(_ id: String, under key: String) {
-        var ids = idsByKey[key] ?? []
-        let k = Self.insertionIndex(id, in: ids)
-        if k == ids.count || ids[k] != id { ids.insert(id, at: k) }
-        idsByKey[key] = ids
+        let k = Self.insertionIndex(id, in: idsByKey[key] ?? [])
+        guard !Self.holds(idsByKey[key], id, at: k) else { return }
+        idsByKey[key, default: []].insert(id, at: k)
     }
 
     mutating func remove(_ id: String, from key: String) {
-        guard var ids = idsByKey[key] else { return }
-        let k = Self.insertionIndex(id, in: ids)
-        if k < ids.count, ids[k] == id { ids.remove(at: k) }
-        idsByKey[key] = ids.isEmpty ? nil : ids
+        let k = Self.insertionIndex(id, in: idsByKey[key] ?? [])
+        guard Self.holds(idsByKey[key], id, at: k) else { return }
+        idsByKey[key]?.remove(at: k)
+        if idsByKey[key]?.isEmpty == true { idsByKey[key] = nil }
+    }
+
+    /// Whether `ids` has `id` at `k` (no copy of `ids` outlives the call).
+    private static func holds(_ ids: [String]?, _ id: String, at k: Int) -> Bool {
+        guard let ids, k < ids.count else { return false }
+        return ids[k] == id
     }
 
     /// Where `id` goes in the ascending `ids`.

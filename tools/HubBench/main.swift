@@ -5,7 +5,7 @@ import BenchSupport
 // Hub scale benchmark: load N registrations through the bulk import, then route a tag expression
 // over them. Tags: every registration has username:u<i>; 10% have topic a, 10% topic b, 10%
 // topic c (independently, from the seed). With --installations M, also write M installations
-// through the hub SDK (tags username:i<k>), then route M targeted sends, one to each
+// through the hub SDK (tags username:i<k> and everyone), then route M targeted sends, one to each
 // installation's $InstallationId:{…} tag, in a random order from the seed: the routing of the
 // sends a backend makes to its users' installations.
 // Usage: hub-bench [--registrations N] [--reps R] [--installations M]
@@ -52,7 +52,7 @@ if installationCount > 0 {
     let writeStart = wallClock()
     for k in 0..<installationCount {
         let installation = Installation(installationID: "inst-\(k)", platform: .apple, pushChannel: random.hex(bytes: 32, uppercase: true),
-                                        tags: ["username:i\(k)"])
+                                        tags: ["username:i\(k)", "everyone"])
         client.createOrUpdateInstallation(installation) { if case .failure(let e) = $0 { fatalError("installation refused: \(e)") } }
     }
     sim.world.run(until: sim.world.now + .seconds(60))
