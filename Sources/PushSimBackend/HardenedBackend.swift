@@ -125,7 +125,7 @@ public final class HardenedBackend: Host {
             switch result {
             case .failure(let e): reply.hubFailure(e)
             case .success(let page):
-                let own = page.registrations.filter { !$0.tags.contains { $0.hasPrefix(Self.installationTagPrefix) } }
+                let own = page.registrations.filter { !$0.tags.contains { $0.hasPrefix(Installation.installationTagPrefix) } }
                 let kept = kept ?? own.first?.registrationID
                 let extra = own.filter { $0.registrationID != kept }
                 deleteExtra(extra[...], reply) { [self] in
@@ -135,9 +135,6 @@ public final class HardenedBackend: Host {
             }
         }
     }
-
-    /// The start of the tag the hub puts on the registrations it shows for an installation.
-    static let installationTagPrefix = "$InstallationId:"
 
     /// Registrations asked for per page when looking a handle up: the tutorial's 100.
     static let registrationsPerPage = 100

@@ -90,10 +90,10 @@ struct HubTemplate: Sendable, Equatable {
                      tags: [String] = [], expiry: String? = nil, jsonForWNS: Bool = false) -> Result<HubTemplate, TemplateError> {
         let traits = platform.traits
         let format: CompiledTemplate.Format = traits.templateBody == .xmlWithWNSType ? .xml : .json
+        let typed = headers.contains { sameFieldName($0.name, "X-WNS-Type") }
         let compiled: CompiledTemplate
         switch CompiledTemplate.compile(body, format: format) {
         case .failure(let e):
-            let typed = headers.contains { $0.name.lowercased() == "x-wns-type" }
             guard format == .xml, jsonForWNS, typed, case .success(let c) = CompiledTemplate.compile(body, format: .json) else {
                 return .failure(e)
             }
@@ -115,7 +115,7 @@ struct HubTemplate: Sendable, Equatable {
                 return .failure(TemplateError("\(traits.templateNoun) must be a JSON object with a \"message\" object"))
             }
         case .xmlWithWNSType:
-            if !checked.contains(where: { $0.name.lowercased() == "x-wns-type" }) {
+            if !typed {
                 guard let root = compiled.xmlRootName, ["toast", "tile", "badge"].contains(root) else {
                     return .failure(TemplateError("\(traits.templateNoun) needs an X-WNS-Type header unless its root is toast, tile or badge"))
                 }

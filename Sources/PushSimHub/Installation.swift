@@ -73,7 +73,9 @@ public struct Installation: Sendable, Equatable {
     public static let neverExpires = "9999-12-31T23:59:59.9999999Z"
 
     /// `$InstallationId:{id}`: the tag every installation carries (NH-REG; the braces are part of the tag).
-    public static func installationTag(_ id: String) -> String { "$InstallationId:{\(id)}" }
+    public static func installationTag(_ id: String) -> String { installationTagPrefix + "{\(id)}" }
+    /// What every ``installationTag(_:)`` starts with.
+    public static let installationTagPrefix = "$InstallationId:"
     /// `$UserId:{userId}`: the tag an installation with a user id carries (NH-REG).
     public static func userTag(_ userID: String) -> String { "$UserId:{\(userID)}" }
 }
@@ -167,10 +169,8 @@ public enum InstallationJSON {
                 out.userID = s
             }
             if let v = json["pushVariables"], v != .null {
-                guard let members = v.objectMembers, members.allSatisfy({ $0.1.stringValue != nil }) else {
-                    throw InstallationProblem("pushVariables must be an object of strings.")
-                }
-                for (name, value) in members { out.pushVariables[name] = value.stringValue! }
+                guard let variables = PushVariables.strings(v) else { throw InstallationProblem("pushVariables must be an object of strings.") }
+                out.pushVariables = variables
             }
             if let e = json["expirationTime"], e != .null {
                 guard let s = e.stringValue else { throw InstallationProblem("expirationTime must be a string.") }

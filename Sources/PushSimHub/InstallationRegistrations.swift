@@ -25,8 +25,7 @@ import PushSimKernel
 extension StoredInstallation {
     /// The native registration first, then the template ones in template-name order.
     var registrations: [StoredRegistration] {
-        let implicit = [Installation.installationTag(id)] + (userID.map { [Installation.userTag($0)] } ?? [])
-        let own = implicit + tags
+        let own = implicitTags + tags
         var out = [registration(number: registrationNumber, tags: own, template: nil)]
         for name in templateNames {
             let t = templates[name]!

@@ -29,9 +29,12 @@ struct StoredInstallation {
 
     var templateNames: [String] { templates.keys.sorted() }
 
+    /// `$InstallationId:{id}` and, with a user id, `$UserId:{userId}` (NH-REG), in that order.
+    var implicitTags: [String] { [Installation.installationTag(id)] + (userID.map { [Installation.userTag($0)] } ?? []) }
+
     /// Every tag a send can select it by: its implicit tags, its own, and its templates'.
     var indexedTags: [String] {
-        var all = [Installation.installationTag(id)] + (userID.map { [Installation.userTag($0)] } ?? []) + tags
+        var all = implicitTags + tags
         for name in templateNames { all += templates[name]!.tags }
         return all
     }

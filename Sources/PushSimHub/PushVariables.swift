@@ -26,7 +26,13 @@ enum PushVariables {
     /// no variables.
     static func parse(_ text: String) -> [String: String]? {
         guard !text.isEmpty else { return [:] }
-        guard let members = (try? JSONParser.parse(Array(text.utf8)))?.objectMembers else { return nil }
+        return (try? JSONParser.parse(Array(text.utf8))).flatMap(strings)
+    }
+
+    /// The variables in a JSON value (a `<PushVariables>` text's or an installation's
+    /// `pushVariables` member): an object whose members are strings; nil for anything else.
+    static func strings(_ value: JSONValue) -> [String: String]? {
+        guard let members = value.objectMembers else { return nil }
         var out: [String: String] = [:]
         for (name, value) in members {
             guard let s = value.stringValue else { return nil }
