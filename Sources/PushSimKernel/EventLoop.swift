@@ -41,6 +41,16 @@ public struct EventLoop<Payload> {
         pending.push(payload, at: time, lane: lane)
     }
 
+    /// Queues `payload` at `time` under a sequence number taken earlier with ``reserveSequence()``
+    /// (see ``EventQueue/push(_:at:sequence:)``).
+    @inlinable public mutating func schedule(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
+        precondition(time >= now, "cannot schedule at \(time), before now (\(now))")
+        pending.push(payload, at: time, sequence: sequence)
+    }
+
+    /// Takes the next sequence number without queueing anything (see ``EventQueue/reserveSequence()``).
+    @inlinable public mutating func reserveSequence() -> UInt64 { pending.reserveSequence() }
+
     /// Gives back queue buffer space a burst of events left behind (see ``EventQueue/releaseUnusedCapacity()``).
     public mutating func releaseUnusedCapacity() { pending.releaseUnusedCapacity() }
 
@@ -55,17 +65,42 @@ public struct EventLoop<Payload> {
         case end(RunEnd)
     }
 
+    /// What a queued event turned out to be when it came up (see ``next(until:liveness:)``).
+    public enum Liveness {
+        /// Handed out.
+        case live
+        /// Skipped, without moving the clock (it was cancelled).
+        case dead
+        /// Queued again at a later `time` under `sequence` (one the queue handed out before),
+        /// without moving the clock: for an event that stands for the earliest of several
+        /// deadlines kept elsewhere, when that earliest one has gone and the next is later.
+        case postponed(VirtualTime, sequence: UInt64)
+    }
+
     /// Hands out the next live event due no later than `stop` (if given), moving `now` to its time.
     /// Ends with `.quiescent` when nothing is left, `.stoppedAt(stop)` when the next event is
     /// later than `stop` (the clock then moves to `stop`), or `.limitReached` with a message.
     @inlinable public mutating func next(until stop: VirtualTime? = nil, isLive: (Payload) -> Bool = { _ in true }) -> Step {
+        next(until: stop, liveness: { isLive($0.payload) ? .live : .dead })
+    }
+
+    /// Like ``next(until:isLive:)``, with each event's fate decided by `liveness` from the whole
+    /// entry (its time and sequence number too): it may also postpone the event.
+    @inlinable public mutating func next(until stop: VirtualTime? = nil, liveness: (EventQueue<Payload>.Entry) -> Liveness) -> Step {
         while let (first, source) = pending.peek() {
             if let stop, first.time > stop {
                 currentTime = max(now, stop)
                 return .end(.stoppedAt(stop))
             }
-            guard isLive(first.payload) else {
+            switch liveness(first) {
+            case .live: break
+            case .dead:
                 _ = pending.pop(from: source)
+                continue
+            case .postponed(let time, let sequence):
+                precondition(time >= first.time, "an event can only be postponed, not brought forward")
+                let entry = pending.pop(from: source)
+                pending.push(entry.payload, at: time, sequence: sequence)
                 continue
             }
             // Limits are checked while the event is still queued, so it stays a leftover.

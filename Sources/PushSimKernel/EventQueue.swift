@@ -151,7 +151,26 @@ public struct EventQueue<Payload> {
     public mutating func push(_ payload: Payload, at time: VirtualTime) -> UInt64 {
         let seq = nextSequence
         nextSequence &+= 1
-        let entry = Entry(time: time, sequence: seq, payload: payload)
+        pushHeap(Entry(time: time, sequence: seq, payload: payload))
+        return seq
+    }
+
+    /// Takes the next sequence number without queueing anything: for an event the caller keeps
+    /// aside and may queue later with ``push(_:at:sequence:)``, in the place it would have had.
+    @inlinable public mutating func reserveSequence() -> UInt64 {
+        defer { nextSequence &+= 1 }
+        return nextSequence
+    }
+
+    /// Schedules `payload` at `time` (in the heap) under a sequence number taken earlier with
+    /// ``reserveSequence()`` or handed out by an earlier push: it comes out where an event pushed
+    /// with that number at that time would have.
+    @inlinable public mutating func push(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
+        precondition(sequence < nextSequence, "sequence \(sequence) was never handed out")
+        pushHeap(Entry(time: time, sequence: sequence, payload: payload))
+    }
+
+    @inlinable mutating func pushHeap(_ entry: Entry) {
         heap.append(entry)
         // Sift up with a hole: move parents down until the slot for `entry` is found. Through a
         // buffer pointer: no bounds or uniqueness check per move.
@@ -165,7 +184,6 @@ public struct EventQueue<Payload> {
             }
             h[child] = entry
         }
-        return seq
     }
 
     /// A heap buffer up to this many entries is kept when it empties; a larger one (grown by a

@@ -40,6 +40,12 @@ public final class World {
     @exclusivity(unchecked) private var hot: WorldHotState
     @exclusivity(unchecked) private var loop: EventLoop<WorldEvent>
     #endif
+    // Beside `hot`, not in it: passing over answered calls reads `hot.calls` while this is changed.
+    #if DEBUG
+    private var deadlines = CallDeadlines()
+    #else
+    @exclusivity(unchecked) private var deadlines = CallDeadlines()
+    #endif
     private var offline: Set<String> { _read { yield hot.offline } _modify { yield &hot.offline } }
     private var calls: CallTable { _read { yield hot.calls } _modify { yield &hot.calls } }
     private var delayLanes: DelayLanes { _read { yield hot.delayLanes } _modify { yield &hot.delayLanes } }
@@ -108,6 +114,7 @@ public final class World {
         for n in aliases { addresses[n] = address }
         hostOrder.append(name)
         recentNames = RecentNames()
+        hot.callerNames = CallerNames()
     }
 
     /// The primary name behind `name` (itself if it is one), or nil for an unknown name.
@@ -241,7 +248,7 @@ public final class World {
     }
 
     private func send(_ request: consuming HTTPRequest, from: String, timeout: VirtualDuration, _ continuation: Continuation) {
-        let caller = resolve(from)?.primary ?? from
+        let caller = callerName(from)
         let resolved = resolve(request.authority)
         let callee = resolved?.primary
         let journalIndex = journal.isRecording
@@ -255,7 +262,7 @@ public final class World {
                                           correlation: correlation, journalIndex: journalIndex))
         guard let callee else { return fail(id, .noSuchHost, after: .zero) }
         if !offline.isEmpty && offline.contains(caller) { return fail(id, .callerOffline, after: .zero) }
-        schedule(.callTimeout(id), after: timeout, inOrder: true)
+        scheduleTimeout(of: id, after: timeout)
         switch faults.verdict(from: caller, to: callee, at: now, random: &networkRandom) {
         case .drop(let label):
             record(layer: "network", host: caller, kind: .faultInjected,
@@ -318,7 +325,7 @@ public final class World {
     @discardableResult
     public func run(until stop: VirtualTime? = nil) -> RunEnd {
         while true {
-            switch loop.next(until: stop, isLive: isLive) {
+            switch loop.next(until: stop, liveness: liveness) {
             case .end(let end):
                 correlation = ""
                 loop.releaseUnusedCapacity()
@@ -342,7 +349,7 @@ public final class World {
     @discardableResult
     public func run(until stop: VirtualTime?, stopWhen done: () -> Bool) -> RunEnd {
         while true {
-            switch loop.next(until: stop, isLive: isLive) {
+            switch loop.next(until: stop, liveness: liveness) {
             case .end(let end):
                 correlation = ""
                 return end
@@ -412,14 +419,41 @@ public final class World {
         return (address.host, address.primary)
     }
 
+    /// Makes call `id` time out after `timeout` unless answered first: a deadline in
+    /// ``CallDeadlines`` (an event per call only past its limit of timeout lengths).
+    private func scheduleTimeout(of id: UInt64, after timeout: VirtualDuration) {
+        guard let q = deadlines.queue(for: timeout) else { return schedule(.callTimeout(id), after: timeout, inOrder: true) }
+        let deadline = CallDeadlines.Deadline(time: now + timeout, sequence: loop.reserveSequence(), call: id)
+        if deadlines.add(deadline, to: q) { loop.schedule(.callDeadlines(q), at: deadline.time, sequence: deadline.sequence) }
+    }
+
+    /// The primary name of a caller: itself for an unknown name or a sub-address. The few hosts
+    /// that make most calls (a hub, the push services) are remembered by the name they call
+    /// from, so that their calls skip ``resolve(_:)`` and its host lookup.
+    private func callerName(_ from: String) -> String {
+        if let known = hot.callerNames.primary(of: from) { return known }
+        guard let (_, primary) = resolve(from) else { return from }
+        if primary != from || addresses[from] != nil { hot.callerNames.remember(from, primary: primary) }
+        return primary
+    }
+
     private func fail(_ id: UInt64, _ failure: TransportFailure, after delay: VirtualDuration) {
         guard calls.contains(id) else { return }
         calls.update(id) { $0.failure = failure }
         schedule(.failureArrives(id), after: delay, inOrder: delay == .zero || latencyIsFixed)
     }
 
+    /// Whether a queued event still applies when it comes up; a deadline queue's event is
+    /// postponed to the first deadline still live, or dropped when there is none.
+    private func liveness(_ entry: EventQueue<WorldEvent>.Entry) -> EventLoop<WorldEvent>.Liveness {
+        guard case .callDeadlines(let q) = entry.payload else { return isLive(entry.payload) ? .live : .dead }
+        guard let first = deadlines.firstLive(q, isDead: { !calls.awaitsTimeout($0) }) else { return .dead }
+        return first.sequence == entry.sequence ? .live : .postponed(first.time, sequence: first.sequence)
+    }
+
     private func isLive(_ event: WorldEvent) -> Bool {
         switch event {
+        case .callDeadlines: return true
         case .timer(let id): return timers[id] != nil
         case .requestArrives(let id), .failureArrives(let id), .responseArrives(let id): return calls.contains(id)
         case .callTimeout(let id): return calls.awaitsTimeout(id)
@@ -452,6 +486,13 @@ public final class World {
         case .callTimeout(let id):
             let pending = calls.remove(id)
             finish(pending, .failure(.timedOut))
+        case .callDeadlines(let q):
+            // The first live deadline (see `liveness`); the queue's event goes on to the next one
+            // before the caller hears, since the caller may make calls that add deadlines.
+            let (fired, next) = deadlines.fire(q, isDead: { !calls.awaitsTimeout($0) })
+            if let next { loop.schedule(.callDeadlines(q), at: next.time, sequence: next.sequence) }
+            let pending = calls.remove(fired.call)
+            finish(pending, .failure(.timedOut))
         }
     }
 
@@ -483,6 +524,9 @@ struct HostAddress {
 struct RecentNames {
     private struct Entry {
         var name: String
+        /// `name`'s representation (see ``CallerNames``): a host that calls another by the same
+        /// string each time (a constant, a stored endpoint) is found by comparing two words.
+        var representation: (UInt64, UInt64)
         /// `name`'s UTF-8 length, kept so that most entries are passed over by comparing a number.
         var length: Int
         var host: Host
@@ -496,6 +540,7 @@ struct RecentNames {
 
     func find(_ name: String) -> (host: Host, primary: String)? {
         let length = name.utf8.count
+        let representation = CallerNames.representation(name)
         return entries.withUnsafeBufferPointer { entries -> (host: Host, primary: String)? in
             for i in entries.indices {
                 if entries[i].isPrefix {
@@ -503,7 +548,7 @@ struct RecentNames {
                     guard length > entries[i].length, Self.isSubAddress(name, of: entries[i].name, prefixLength: entries[i].length)
                     else { continue }
                     return (entries[i].host, name)
-                } else if length == entries[i].length && entries[i].name == name {
+                } else if entries[i].representation == representation || (length == entries[i].length && entries[i].name == name) {
                     return (entries[i].host, entries[i].primary)
                 }
             }
@@ -520,11 +565,50 @@ struct RecentNames {
     }
 
     mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
-        let entry = Entry(name: name, length: name.utf8.count, host: host, primary: primary, isPrefix: isPrefix)
+        let entry = Entry(name: name, representation: CallerNames.representation(name), length: name.utf8.count,
+                          host: host, primary: primary, isPrefix: isPrefix)
         guard entries.count == Self.kept else { return entries.append(entry) }
         entries[oldest] = entry
         oldest = (oldest + 1) % Self.kept
     }
+}
+
+/// The last few callers' names and their primary names (see `World.callerName`): a ring, like
+/// ``RecentNames``, of registered names only (a fleet's members call from sub-addresses, which
+/// are their own primary names and would only push the hosts out).
+///
+/// Names are matched by their representation, not their text: a host calls from the same
+/// string every time (its `name` constant), and a string's two words are then the same, whether
+/// it is stored inline (up to 15 UTF-8 bytes) or in a buffer it shares. A name spelt in another
+/// string misses, is resolved as usual and remembered too. Comparing two words is a few
+/// instructions; comparing strings as text, about 80 for the four entries.
+struct CallerNames {
+    private var names: [(UInt64, UInt64)] = []
+    /// Each entry's name and primary name, kept alive so that a remembered representation stays
+    /// that of the same text.
+    private var strings: [(name: String, primary: String)] = []
+    private var oldest = 0
+    private static let kept = 4
+
+    func primary(of name: String) -> String? {
+        let bits = Self.representation(name)
+        for i in names.indices where names[i] == bits { return strings[i].primary }
+        return nil
+    }
+
+    mutating func remember(_ name: String, primary: String) {
+        guard names.count == Self.kept else {
+            names.append(Self.representation(name))
+            strings.append((name, primary))
+            return
+        }
+        names[oldest] = Self.representation(name)
+        strings[oldest] = (name, primary)
+        oldest = (oldest + 1) % Self.kept
+    }
+
+    /// The two machine words a `String` value is made of.
+    static func representation(_ s: String) -> (UInt64, UInt64) { unsafeBitCast(s, to: (UInt64, UInt64).self) }
 }
 
 /// The event-queue lanes of the fixed delays a world schedules after (timeouts of each length,
@@ -554,6 +638,8 @@ enum WorldEvent {
     case responseArrives(UInt64)
     case failureArrives(UInt64)
     case callTimeout(UInt64)
+    /// The earliest live deadline of a ``CallDeadlines`` queue (its number).
+    case callDeadlines(Int)
 }
 
 /// Where a call's result goes.

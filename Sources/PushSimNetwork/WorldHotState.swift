@@ -25,6 +25,8 @@ struct WorldHotState {
     /// Names resolved lately: a world resolves the same few names (and fleets' sub-addresses
     /// with the same few prefixes) over and over, and comparing beats hashing.
     var recentNames = RecentNames()
+    /// Callers lately resolved to their primary names (see `World.callerName`).
+    var callerNames = CallerNames()
     var nextID: UInt64 = 1
     /// Set by `World.requestStop()`; checked after each event.
     var stopRequested = false

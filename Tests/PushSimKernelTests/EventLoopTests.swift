@@ -109,6 +109,37 @@ struct EventLoopTests {
         #expect(loop.processed == 1)
     }
 
+    /// An event queued under a sequence number reserved earlier comes out where an event pushed
+    /// then would have: after those scheduled before the reservation, before those scheduled after.
+    @Test func aReservedSequenceKeepsItsPlace() {
+        var loop = EventLoop<String>()
+        loop.schedule("before", at: s(1))
+        let reserved = loop.reserveSequence()
+        loop.schedule("after", at: s(1))
+        loop.schedule("reserved", at: s(1), sequence: reserved)
+        #expect(run(&loop).steps == ["0+00:00:01.000 before", "0+00:00:01.000 reserved", "0+00:00:01.000 after"])
+    }
+
+    /// A postponed event moves to its new time and sequence without moving the clock, and is
+    /// asked again when it comes up there.
+    @Test func postponedEventsMoveWithoutMovingTheClock() {
+        var loop = EventLoop<String>()
+        loop.schedule("deadline", at: s(1))
+        let second = loop.reserveSequence()
+        loop.schedule("other", at: s(3))
+        loop.schedule("last", at: s(5))
+        var asked: [String] = []
+        var steps: [String] = []
+        while case .event(let p) = loop.next(liveness: { entry in
+            asked.append("\(entry.time) \(entry.payload)")
+            if entry.payload == "deadline" && entry.time == s(1) { return .postponed(s(3), sequence: second) }
+            return .live
+        }) { steps.append("\(loop.now) \(p)") }
+        #expect(steps == ["0+00:00:03.000 deadline", "0+00:00:03.000 other", "0+00:00:05.000 last"])
+        #expect(asked.first == "0+00:00:01.000 deadline")
+        #expect(loop.processed == 3)
+    }
+
     @Test func maxEventsEndsWithLimitReached() {
         var loop = EventLoop<String>(limits: RunLimits(maxEvents: 3))
         for i in 1...5 { loop.schedule("e\(i)", at: s(Int64(i))) }

@@ -96,6 +96,55 @@ struct WorldCallTableTests {
         #expect(seconds == [10, 30, 30])
     }
 
+    /// Timeouts wait beside the event queue (`CallDeadlines`) and come out exactly where an event
+    /// per call would have: a timer due at the same instant fires before the timeout of a call
+    /// made after it was set, and after the timeout of a call made before.
+    @Test func aTimeoutKeepsItsPlaceAmongEventsDueAtTheSameInstant() {
+        let (world, server, client) = setUp()
+        server.silent = true
+        var order: [String] = []
+        world.schedule(at: .zero + .seconds(10)) { order.append("timer set before the call") }
+        world.call(request("/x"), from: "client", timeout: .seconds(10)) { result in order.append("timeout: \(result.summary)") }
+        world.schedule(at: .zero + .seconds(10)) { order.append("timer set after the call") }
+        world.run()
+        #expect(order == ["timer set before the call", "timeout: \(TransportFailure.timedOut.rawValue)", "timer set after the call"])
+        #expect(world.now == .zero + .seconds(10))
+    }
+
+    /// Answered calls leave their deadlines behind; passing over them must not move the clock
+    /// (the run ends at the last answer, not at a deadline of a call long answered), and a silent
+    /// call among thousands of answered ones still times out at its own deadline.
+    @Test func answeredCallsLeaveNoTimeoutAndDoNotMoveTheClock() {
+        let (world, server, client) = setUp()
+        for i in UInt64(0)..<3_000 { world.call(request("/\(i)"), from: "client", timeout: .seconds(30), replyTo: client, tag: i) }
+        world.run()
+        #expect(client.results.count == 3_000)
+        #expect(world.now == .zero + .milliseconds(20))
+        world.run(until: .zero + .seconds(5))
+        for i in UInt64(3_000)..<6_000 { world.call(request("/\(i)"), from: "client", timeout: .seconds(30), replyTo: client, tag: i) }
+        world.run(until: .zero + .seconds(6))
+        #expect(client.results.count == 6_000)
+        server.silent = true
+        world.call(request("/silent"), from: "client", timeout: .seconds(30), replyTo: client, tag: 9_999)
+        world.run()
+        #expect(client.results.count == 6_001)
+        #expect(client.results.last?.tag == 9_999 && client.results.last?.summary == TransportFailure.timedOut.rawValue)
+        #expect(client.results.last?.at == .zero + .seconds(36))
+        #expect(world.now == .zero + .seconds(36))
+        #expect(world.leftovers().isEmpty)
+    }
+
+    /// More timeout lengths than the deadline queues hold: the others get an event per call, and
+    /// every timeout still fires at its time, in order.
+    @Test func manyTimeoutLengthsAllFireInOrder() {
+        let (world, server, client) = setUp()
+        server.silent = true
+        for s in (1...12).reversed() { world.call(request("/\(s)"), from: "client", timeout: .seconds(Int64(s)), replyTo: client, tag: UInt64(s)) }
+        world.run()
+        #expect(client.results.map(\.tag) == Array(1...12).map(UInt64.init))
+        #expect(client.results.map { $0.at.microseconds / 1_000_000 } == Array(1...12).map(Int64.init))
+    }
+
     /// `fleet#7` reaches the host registered as `fleet`, which sees the whole authority; a name
     /// whose part before `#` is unknown is still no such host.
     @Test func subAddressesReachTheirHost() {
