@@ -231,37 +231,39 @@ extension NotificationHub {
 
     /// Hands one copy to the PNS of its target, on a stream already taken. `renewed` is true once
     /// the hub has renewed its credentials for this notification (it does so at most once).
-    private func dispatch(_ c: PNSStreams.Copy, world: World) {
+    private func dispatch(_ c: consuming PNSStreams.Copy, world: World) {
         switch preparePNSRequest(c.notification, c.target, world: world) {
         case .ready(let built): send(c, built, world: world)
         case .needsAccessToken(let copy):
-            fetchAccessToken(for: copy, c.notification, c.target, world: world) { [self] built in send(c, built, world: world) }
+            fetchAccessToken(for: copy, c.notification, c.target, world: world) { [self, c = copy c] built in send(c, built, world: world) }
         }
     }
 
-    /// Sends one copy's built request, or acts on why it could not be built.
-    private func send(_ c: PNSStreams.Copy, _ built: Result<HTTPRequest, PNSRequestProblem>, world: World) {
-        let (n, t, attempt) = (c.notification, c.target, c.attempt)
-        guard case .success(let request) = built else {
+    /// Sends one copy's built request, or acts on why it could not be built. The copy and the
+    /// request move on into the stream table and the call (a fan-out sends a million).
+    private func send(_ c: consuming PNSStreams.Copy, _ built: consuming Result<HTTPRequest, PNSRequestProblem>, world: World) {
+        switch consume built {
+        case .failure(let problem):
             streams.release()
-            if case .failure(let problem) = built {
-                // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
-                if problem.retryable {
-                    retry(n, t, attempt: attempt, renewed: c.renewed, reason: problem.reason, outcome: problem.outcome, after: nil, world: world)
-                } else {
-                    drop(n, t, reason: problem.reason, outcome: problem.outcome, world: world)
-                }
+            // A token endpoint that cannot be reached is an outage like the PNS's own: retry.
+            if problem.retryable {
+                retry(c.notification, c.target, attempt: c.attempt, renewed: c.renewed, reason: problem.reason, outcome: problem.outcome,
+                      after: nil, world: world)
+            } else {
+                drop(c.notification, c.target, reason: problem.reason, outcome: problem.outcome, world: world)
             }
-            return sendWaitingCopies(world: world)
+            sendWaitingCopies(world: world)
+        case .success(let request):
+            if world.isTracing(.hubPNSRequest) {
+                let (n, t) = (c.notification, c.target)
+                var fields = [TraceEvent.Field(.notification, .string(n.id)), TraceEvent.Field(.registration, .string(t.label)),
+                              TraceEvent.Field(.pns, .string(request.authority)), TraceEvent.Field(.handle, .string(handleLabel(t.handle))),
+                              TraceEvent.Field(.attempt, .int(Int64(c.attempt)))]
+                if let template = t.template { fields.append(TraceEvent.Field(.template, .string(template.name ?? "(unnamed)"))) }
+                world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest, fields: fields)
+            }
+            world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
         }
-        if world.isTracing(.hubPNSRequest) {
-            var fields = [TraceEvent.Field(.notification, .string(n.id)), TraceEvent.Field(.registration, .string(t.label)),
-                          TraceEvent.Field(.pns, .string(request.authority)), TraceEvent.Field(.handle, .string(handleLabel(t.handle))),
-                          TraceEvent.Field(.attempt, .int(Int64(attempt)))]
-            if let template = t.template { fields.append(TraceEvent.Field(.template, .string(template.name ?? "(unnamed)"))) }
-            world.record(layer: "hub", host: Self.name, kind: .hubPNSRequest, fields: fields)
-        }
-        world.call(request, from: Self.name, replyTo: self, tag: streams.sent(c))
     }
 
     /// A PNS answered a copy (or the call failed): frees its stream and acts on the answer.

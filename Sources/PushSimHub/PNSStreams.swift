@@ -29,22 +29,40 @@ struct PNSStreams {
     var limit: Int
     /// Streams taken: copies being built (waiting for an access token) or sent and not answered.
     private(set) var inUse = 0
-    private var waiting: [Waiting?] = []  // nil once taken
+    /// What waits, in order: a fan-out's cursor, or the place of one copy in `waitingCopies`.
+    /// Small values (a reference or a number), so that looking at the first copies nothing.
+    private enum Queued {
+        case fanOut(FanOutCursor)
+        case copy(Int)
+        /// Taken: the cursor or copy is let go.
+        case taken
+    }
+    private var waiting: [Queued] = []
+    private var waitingCopies: [Copy?] = []
     private var waitingHead = 0
     private var inFlight: [Copy?] = []
     private var freeSlots: [Int] = []
 
     init(limit: Int) { self.limit = max(1, limit) }
 
-    mutating func enqueue(_ w: Waiting) { waiting.append(w) }
+    mutating func enqueue(_ w: consuming Waiting) {
+        switch consume w {
+        case .fanOut(let cursor): waiting.append(.fanOut(cursor))
+        case .copy(let c):
+            waitingCopies.append(c)
+            waiting.append(.copy(waitingCopies.count - 1))
+        }
+    }
 
     /// The next waiting copy if a stream is free, taking the stream.
     mutating func takeNext() -> Copy? {
         guard inUse < limit else { return nil }
         while waitingHead < waiting.count {
-            switch waiting[waitingHead]! {
-            case .copy(let c):
-                advance()
+            switch waiting[waitingHead] {
+            case .taken: advance()
+            case .copy(let k):
+                let c = waitingCopies[k].take()
+                advance()   // may empty `waitingCopies`: after the copy is out
                 inUse += 1
                 return c
             case .fanOut(let cursor):
@@ -57,10 +75,11 @@ struct PNSStreams {
     }
 
     private mutating func advance() {
-        waiting[waitingHead] = nil
+        waiting[waitingHead] = .taken
         waitingHead += 1
         if waitingHead == waiting.count {
             waiting.removeAll(keepingCapacity: true)
+            waitingCopies.removeAll(keepingCapacity: true)
             waitingHead = 0
         }
     }
@@ -96,9 +115,10 @@ struct PNSStreams {
         }
         var waitingCount = 0
         for w in waiting[waitingHead...] {
-            switch w! {
+            switch w {
             case .copy: waitingCount += 1
             case .fanOut(let cursor): waitingCount += cursor.remaining
+            case .taken: break
             }
         }
         if waitingCount > 0 { out.append(("~waiting", Leftover("\(waitingCount) notification copies waiting for a free PNS stream"))) }
@@ -110,9 +130,16 @@ struct PNSStreams {
 /// handed out, so that a finished fan-out holds no snapshot of the registrations.
 final class FanOutCursor {
     let notification: HubNotification
+    // Unchecked for exclusivity in release builds, as the world's hot state is (`WorldHotState`):
+    // one thread, and `next()` is the only writer; the checks cost about 1% of a broadcast.
+    #if DEBUG
     private var targets: SendTargets
-    private let total: Int
     private var position = 0
+    #else
+    @exclusivity(unchecked) private var targets: SendTargets
+    @exclusivity(unchecked) private var position = 0
+    #endif
+    private let total: Int
 
     init(_ notification: HubNotification, _ targets: SendTargets) {
         self.notification = notification

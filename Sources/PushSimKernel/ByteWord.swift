@@ -2,7 +2,7 @@
 /// less / more" byte tests of Hacker's Delight §6-1, exact as yes-or-no answers for every byte
 /// value. Scanners of request bodies use them to pass runs of ordinary bytes eight at a time;
 /// the byte order of the load does not matter, as every test asks about any of the eight.
-package enum ByteWord {
+@usableFromInline package enum ByteWord {
     /// 0x01 in every byte (constants, not stored globals: each read of a global goes through its
     /// lazy initialiser's check, which costs more than the test).
     @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
@@ -46,6 +46,14 @@ package enum ByteWord {
     /// sum carries into the next byte.
     @inlinable @inline(__always) static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
         (word &+ ones &* UInt64(128 - low)) & ~(word &+ ones &* UInt64(127 - high)) & highs
+    }
+
+    /// `word` with each byte `A`–`Z` mapped to `a`–`z` (0x20 added) and every other byte as it
+    /// is, bytes of 128 and above included: the range test runs on the low seven bits (so that no
+    /// sum carries into the next byte), and bytes whose high bit is set are then left out.
+    @inlinable @inline(__always) package static func asciiLowercased(_ word: UInt64) -> UInt64 {
+        let upper = inRange(word & ~highs, 0x41, 0x5A) & ~word
+        return word | upper >> 2
     }
 
     /// Whether every byte of `bytes` is a hex digit (`0-9`, `a-f`, `A-F`), eight at a time: the

@@ -277,9 +277,22 @@ extension String {
 }
 
 /// Whether two byte buffers of equal length are equal, ASCII letters compared without regard to case.
+/// Eight bytes at a time (``ByteWord/asciiLowercased(_:)``) while eight are left, then the rest.
 @inlinable package func bytesEqualIgnoringASCIICase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
     var i = 0
     let n = x.count
+    if n >= 8 {
+        let a = UnsafeRawBufferPointer(x), b = UnsafeRawBufferPointer(y)
+        while i &+ 8 <= n {
+            let p = a.loadUnaligned(fromByteOffset: i, as: UInt64.self), q = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if p != q && ByteWord.asciiLowercased(p) != ByteWord.asciiLowercased(q) { return false }
+            i &+= 8
+        }
+        guard i < n else { return true }
+        // The last eight bytes, overlapping some already compared.
+        let p = a.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), q = b.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        return p == q || ByteWord.asciiLowercased(p) == ByteWord.asciiLowercased(q)
+    }
     while i < n {
         let p = x[i], q = y[i]
         if p != q && p.asciiLowercased != q.asciiLowercased { return false }

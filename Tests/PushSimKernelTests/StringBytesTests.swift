@@ -161,6 +161,31 @@ import PushSimKernel
         #expect(!"Proxy_".hasBytePrefixIgnoringASCIICase("proxy-"))
     }
 
+    /// The word-at-a-time comparison against the byte-at-a-time rule, for every byte value in every
+    /// position of names of 1 to 24 bytes (the lengths around one and two words), each byte paired
+    /// with its own lower-cased and upper-cased form and with the byte 0x20 away from it.
+    @Test func wordAtATimeCaseFoldingMatchesTheByteRule() {
+        func byteRule(_ x: [UInt8], _ y: [UInt8]) -> Bool { zip(x, y).allSatisfy { $0 == $1 || $0.asciiLowercased == $1.asciiLowercased } }
+        for length in 1...24 {
+            for position in [0, length / 2, length - 1] {
+                for b in UInt8.min...UInt8.max {
+                    var x = Array(repeating: UInt8(ascii: "k"), count: length)
+                    x[position] = b
+                    for other in [b.asciiLowercased, b &- 0x20, b ^ 0x20, b | 0x80] {
+                        var y = x
+                        y[position] = other
+                        let word = x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in bytesEqualIgnoringASCIICase(p, q) } }
+                        #expect(word == byteRule(x, y), "length \(length), byte \(b) against \(other) at \(position)")
+                    }
+                }
+            }
+        }
+        for b in UInt8.min...UInt8.max {
+            let word = ByteWord.asciiLowercased(UInt64(b) << 40 | 0x4141)
+            #expect(UInt8(truncatingIfNeeded: word >> 40) == b.asciiLowercased && word & 0xFFFF == 0x6161, "\(b)")
+        }
+    }
+
     @Test func asciiByteClassesMatchTheirDefinitions() {
         for b in UInt8.min...UInt8.max {
             let c = Character(Unicode.Scalar(b))
