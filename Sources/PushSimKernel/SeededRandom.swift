@@ -110,15 +110,18 @@ public struct SeededRandom: Sendable {
 
     /// `count` characters drawn from `alphabet`.
     public mutating func string(count: Int, from alphabet: String) -> String {
-        let ascii = Array(alphabet.utf8)
-        guard ascii.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { // "\r\n" is one Character
-            let chars = Array(alphabet)
-            return String((0..<count).map { _ in chars[int(below: chars.count)] })
-        }
-        // One byte per character: the same draws, written straight into the string.
-        return String(unsafeUninitializedCapacity: count) { out in
-            for i in 0..<count { out[i] = ascii[int(below: ascii.count)] }
-            return count
+        var alphabet = alphabet
+        return alphabet.withUTF8 { ascii in
+            // Printable ASCII, read in place eight bytes at a time: one byte per character, the
+            // same draws as by characters, written straight into the string.
+            guard ByteWord.allPrintableASCII(UnsafeRawBufferPointer(ascii)) else {
+                let chars = Array(String(decoding: ascii, as: UTF8.self))
+                return String((0..<count).map { _ in chars[int(below: chars.count)] })
+            }
+            return String(unsafeUninitializedCapacity: count) { out in
+                for i in 0..<count { out[i] = ascii[int(below: ascii.count)] }
+                return count
+            }
         }
     }
 

@@ -156,17 +156,28 @@ extension String {
 }
 
 /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time.
+/// Eight bytes at a time, then the last eight again (overlapping); under eight bytes, in pieces of
+/// four, two and one: most comparisons are of short markup and names, where a byte loop cost most.
 @inlinable package func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    if count >= 8 {
+        var i = 0
+        while i &+ 8 <= count {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i &+= 8
+        }
+        return i == count
+            || a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    }
     var i = 0
-    while i &+ 8 <= count {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-        i &+= 8
+    if count & 4 != 0 {
+        if a.loadUnaligned(as: UInt32.self) != b.loadUnaligned(as: UInt32.self) { return false }
+        i = 4
     }
-    while i < count {
-        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-        i &+= 1
+    if count & 2 != 0 {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt16.self) != b.loadUnaligned(fromByteOffset: i, as: UInt16.self) { return false }
+        i &+= 2
     }
-    return true
+    return count & 1 == 0 || a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self)
 }
 
 extension Array where Element == UInt8 {

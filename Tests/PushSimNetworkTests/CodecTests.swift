@@ -176,6 +176,19 @@ import Testing
         #expect(root.serialized() == Self.toast)
     }
 
+    /// Which ASCII bytes may start and continue an element name (XML 1.0 NameStartChar and
+    /// NameChar, restricted to ASCII): letters, `_` and `:`; then also digits, `-` and `.`.
+    @Test func xmlNameBytesAreTheNameCharacters() {
+        func isLetter(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
+        for b in UInt8(0x21)..<0x7F {
+            let start = isLetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":")
+            let char = start || (0x30...0x39).contains(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            #expect(((try? XMLDocumentParser.parse([UInt8(ascii: "<"), b, UInt8(ascii: "/"), UInt8(ascii: ">")])) != nil) == start, "start \(b)")
+            #expect(((try? XMLDocumentParser.parse([UInt8(ascii: "<"), UInt8(ascii: "a"), b, UInt8(ascii: "/"), UInt8(ascii: ">")])) != nil) == char,
+                    "char \(b)")
+        }
+    }
+
     @Test func xmlMarkupInjectedIntoTextFails() {
         let injected = #"<toast><visual><binding template="ToastText01"><text id="1">From a: <b></text></binding></visual></toast>"#
         #expect(throws: XMLParseError(line: 1, column: 72, message: "end tag </text> does not match start tag <b> opened at 1:69")) {

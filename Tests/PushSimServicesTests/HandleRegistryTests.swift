@@ -28,6 +28,21 @@ struct HandleRegistryTests {
         #expect(r["h2"]?.invalidatedAt == .zero + .seconds(10))
     }
 
+    /// A handle's place stands for it from the lookup on: read and touched there, it is the same
+    /// record as by the handle, also after more handles were issued and one was re-issued.
+    @Test func aPlaceStandsForItsHandle() {
+        var r = HandleRegistry()
+        r.issue("h1", record("phone"))
+        guard let place = r.place(of: "h1") else { Issue.record("h1 has no place"); return }
+        #expect(r.place(of: "h9") == nil)
+        for i in 2...50 { r.issue("h\(i)", record("phone\(i)", install: i)) }
+        r.issue("h1", record("phone", expires: .zero + .days(2)))
+        #expect(r.recordReadInPlace(at: place) == r["h1"])
+        r.touch(at: place, time: .zero + .seconds(40))
+        #expect(r["h1"]?.lastActiveAt == .zero + .seconds(40))
+        #expect(r["h2"]?.lastActiveAt == .zero + .seconds(5))
+    }
+
     @Test func theHandleOfAnInstallIsFoundByDeviceAppAndInstall() {
         var r = HandleRegistry()
         r.issue("old", record("phone", install: 1))

@@ -361,8 +361,21 @@ private struct XMLScanner {
         return nil
     }
 
-    func isNameStart(_ b: UInt8) -> Bool { (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b == 0x3A || b >= 0x80 }
-    func isNameChar(_ b: UInt8) -> Bool { isNameStart(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E }
+    /// Letters, `_`, `:` and every byte of a multi-byte sequence: one bit each in two words for
+    /// the ASCII bytes (0–63, 64–127), as `nameStartLow`/`High` and `nameCharLow`/`High` below.
+    func isNameStart(_ b: UInt8) -> Bool {
+        b >= 0x80 || (b < 64 ? Self.nameStartLow >> UInt64(b) : Self.nameStartHigh >> UInt64(b &- 64)) & 1 != 0
+    }
+    /// ``isNameStart(_:)``, digits, `-` and `.`.
+    func isNameChar(_ b: UInt8) -> Bool {
+        b >= 0x80 || (b < 64 ? Self.nameCharLow >> UInt64(b) : Self.nameStartHigh >> UInt64(b &- 64)) & 1 != 0
+    }
+    /// `:` (0x3A).
+    static var nameStartLow: UInt64 { 1 << 0x3A }
+    /// `:`, `-` (0x2D), `.` (0x2E), `0`–`9` (0x30–0x39).
+    static var nameCharLow: UInt64 { 1 << 0x3A | 1 << 0x2D | 1 << 0x2E | 0x3FF << 0x30 }
+    /// `A`–`Z` (0x41–0x5A), `_` (0x5F), `a`–`z` (0x61–0x7A), as bits above 64.
+    static var nameStartHigh: UInt64 { 0x3FF_FFFF << (0x41 - 64) | 1 << (0x5F - 64) | 0x3FF_FFFF << (0x61 - 64) }
 
     /// The byte at `k`, or 0 past the end (0 never occurs in accepted input).
     func byte(at k: Int) -> UInt8 { k < bytes.count ? bytes[k] : 0 }

@@ -108,6 +108,9 @@ public final class FCMService: FakePushService, CallReceiver {
     struct Push {
         var entry: FCMOfflineQueue.Entry
         var device: String
+        /// Where the registry keeps the token, when the send looked it up (not for a message kept
+        /// while the device was away).
+        var place: HandlePlace?
     }
 
     /// Registers the service in `world` under ``name``, ``apiHost``, ``oauthHost``, ``deviceHost`` and the
@@ -212,10 +215,11 @@ public final class FCMService: FakePushService, CallReceiver {
             // Topics and conditions are accepted; subscriptions are not modelled yet, so no device matches.
             return accept(message, project: project, record: nil, reply: reply, world: world)
         }
-        guard let record = issued.recordReadInPlace(token) else {
+        guard let place = issued.place(of: token) else {
             return fail(looksLikeFCMToken(token) ? .unregistered
                         : .invalidArgument("The registration token is not a valid FCM registration token", field: "message.token"))
         }
+        let record = issued.recordReadInPlace(at: place)
         guard record.environment == project.projectNumber else { return fail(.senderIDMismatch) }
         if record.invalidatedAt != nil { return fail(.unregistered) }
         // No sign of life for 270 days: the token expired (§2.6, F-TOK).
@@ -225,10 +229,10 @@ public final class FCMService: FakePushService, CallReceiver {
                          [.token: .string(shortToken(token)), .device: .string(record.device), .inactiveSince: .string(record.lastActiveAt.description)])
             return fail(.unregistered)
         }
-        accept(message, project: project, record: record, reply: reply, world: world)
+        accept(message, project: project, record: record, place: place, reply: reply, world: world)
     }
 
-    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, reply: Reply, world: World) {
+    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, place: HandlePlace? = nil, reply: Reply, world: World) {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
         let (name, body) = message.validateOnly ? Self.successBody(project: project.projectID, messageID: "fake_message_id")
             : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
@@ -238,7 +242,7 @@ public final class FCMService: FakePushService, CallReceiver {
         guard !message.validateOnly, let record else { return }
         deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
                                       expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
-                device: record.device, world: world)
+                device: record.device, place: place, world: world)
     }
 
     /// The message name for a new message id, `0:<Unix ms>%<16 hex digits>` (the shape of real
@@ -297,9 +301,9 @@ public final class FCMService: FakePushService, CallReceiver {
 
     private func messageToken(_ m: FCMMessage) -> String { if case .token(let t) = m.target { return t } else { return "" } }
 
-    private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, world: World) {
+    private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, place: HandlePlace? = nil, world: World) {
         world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, message: entry.name, headers: [],
-                           payload: entry.message.devicePayload, replyTo: self, tag: pushes.add(Push(entry: entry, device: device)))
+                           payload: entry.message.devicePayload, replyTo: self, tag: pushes.add(Push(entry: entry, device: device, place: place)))
     }
 
     /// A device answered a message (or could not be reached).
@@ -308,7 +312,7 @@ public final class FCMService: FakePushService, CallReceiver {
         let (entry, device) = (push.entry, push.device)
         switch DeviceAnswer(result) {
         case .shown:
-            issued.touch(entry.token, at: world.now)
+            if let place = push.place { issued.touch(at: place, time: world.now) } else { issued.touch(entry.token, at: world.now) }
             world.record(layer: "fcm", host: Self.name, kind: .fcmDelivered, [Self.messageIDField: .string(entry.name), .device: .string(device)])
         case .handleGone:
             issued.invalidate(entry.token, at: world.now)

@@ -79,6 +79,10 @@ package struct HandleRegistry {
     /// The record of `handle`; nil if this service never issued it.
     public subscript(handle: String) -> HandleRecord? {
         guard let slot = slot(of: handle) else { return nil }
+        return record(slot: slot)
+    }
+
+    private func record(slot: Int32) -> HandleRecord {
         let r = rows[Int(slot)]
         func time(_ us: Int64) -> VirtualTime? { us == Self.none ? nil : VirtualTime(microseconds: us) }
         return HandleRecord(device: r.device, app: names[Int(r.app)], install: Int(r.install), environment: names[Int(r.environment)],
@@ -138,6 +142,18 @@ package struct HandleRegistry {
         rows[Int(slot)].lastActiveAt = time.microseconds
     }
 
+    /// Where `handle` is kept, if it was issued: a number that stands for it from then on (rows
+    /// are never removed), so that a service that looked a handle up when a message came in can
+    /// record the delivery (``touch(at:time:)``) without hashing its token again.
+    package mutating func place(of handle: String) -> HandlePlace? { slot(of: handle).map(HandlePlace.init) }
+
+    /// The record of the handle at `place` (mutating only to be read in place: see
+    /// ``recordReadInPlace(_:)``; nothing is changed).
+    package mutating func recordReadInPlace(at place: HandlePlace) -> HandleRecord { record(slot: place.slot) }
+
+    /// ``touch(_:at:)`` for the handle at `place`.
+    package mutating func touch(at place: HandlePlace, time: VirtualTime) { rows[Int(place.slot)].lastActiveAt = time.microseconds }
+
     /// Marks the handle dead as of `time` (kept, so later sends can be answered with the timestamp).
     public mutating func invalidate(_ handle: String, at time: VirtualTime) {
         guard let slot = slot(of: handle), rows[Int(slot)].invalidatedAt == Self.none else { return }
@@ -191,4 +207,9 @@ extension HandleRegistry {
         world.respond(to: exchange, with: HTTPResponse(status: 200,
                                                        text: JSONValue.object([("handle", .string(present(handle!)))]).serialized()))
     }
+}
+
+/// Where a ``HandleRegistry`` keeps one handle (see ``HandleRegistry/place(of:)``).
+package struct HandlePlace {
+    fileprivate let slot: Int32
 }
