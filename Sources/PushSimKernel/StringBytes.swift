@@ -38,7 +38,25 @@ extension String {
     /// `parts` joined, written with one allocation: on short pieces, `+`, `append` and
     /// interpolation cost several hundred instructions each, which hot paths (an id or a URL per
     /// notification copy) avoid.
-    @inlinable public static func concatenating(_ parts: String...) -> String {
+    @inlinable public static func concatenating(_ parts: String...) -> String { concatenating(parts) }
+
+    /// ``concatenating(_:)-(String...)`` of two parts, without the array a variadic call allocates
+    /// (a channel URI, a message name: one per notification copy).
+    @inlinable public static func concatenating(_ a: String, _ b: String) -> String {
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                String(unsafeUninitializedCapacity: x.count + y.count) { out in
+                    if let p = x.baseAddress { out.baseAddress!.update(from: p, count: x.count) }
+                    if let q = y.baseAddress { (out.baseAddress! + x.count).update(from: q, count: y.count) }
+                    return x.count + y.count
+                }
+            }
+        }
+    }
+
+    /// ``concatenating(_:)-(String...)`` of the strings in `parts`.
+    @inlinable public static func concatenating(_ parts: [String]) -> String {
         var total = 0
         for p in parts { total += p.utf8.count }
         return String(unsafeUninitializedCapacity: total) { out in

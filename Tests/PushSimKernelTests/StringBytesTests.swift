@@ -36,6 +36,11 @@ import PushSimKernel
         #expect(String.concatenating("/3/device/", "ab12", "") == "/3/device/ab12")
         let long = String(repeating: "x", count: 40)
         #expect(String.concatenating(long, "é", long) == long + "é" + long)
+        // Two parts take the form without an array: the same strings, small, long and empty.
+        for (a, b) in [("", ""), ("a", ""), ("", long), ("https://x/?token=", long), (long, "é"), ("é", "ü")] {
+            #expect(String.concatenating(a, b) == a + b)
+            #expect(String.concatenating([a, b, a]) == a + b + a)
+        }
     }
 
     @Test func concatenatingALowercasedTailAgreesWithLowercased() {

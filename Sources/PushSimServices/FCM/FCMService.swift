@@ -81,6 +81,7 @@ public final class FCMService: FakePushService, CallReceiver {
         var faultInterpreter: ServiceFaultInterpreter
         var messageMemo = FCMMessageMemo()
         var lastSendPath: (path: String, project: String)?
+        var plainProjectID: String?
         var pushes = PendingPushes<Push>()
     }
     // The handles issued are a value of their own, declared as the hot state is: registering a
@@ -102,6 +103,9 @@ public final class FCMService: FakePushService, CallReceiver {
     private var messageMemo: FCMMessageMemo { _read { yield hot.messageMemo } _modify { yield &hot.messageMemo } }
     /// The last good send path and the project it names.
     private var lastSendPath: (path: String, project: String)? { _read { yield hot.lastSendPath } _modify { yield &hot.lastSendPath } }
+    /// The last project id found to need no JSON escape in a success body (a fan-out's copies all
+    /// name the same project, which is then not scanned again for each).
+    private var plainProjectID: String? { _read { yield hot.plainProjectID } _modify { yield &hot.plainProjectID } }
     /// Messages handed to devices, waiting for the device's answer.
     private var pushes: PendingPushes<Push> { _read { yield hot.pushes } _modify { yield &hot.pushes } }
 
@@ -249,8 +253,11 @@ public final class FCMService: FakePushService, CallReceiver {
     /// FCM ids), and the success body naming it. Written as bytes straight into the body, and
     /// the name read back from it: a fan-out makes one per copy.
     private func successBody(project: String, milliseconds: Int64) -> (name: String, body: [UInt8]) {
-        guard !project.needsJSONEscape else {
-            return Self.successBody(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
+        if plainProjectID != project {
+            guard !project.needsJSONEscape else {
+                return Self.successBody(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
+            }
+            plainProjectID = project
         }
         var body: [UInt8] = []
         body.reserveCapacity(Self.bodyHead.count + project.utf8.count + Self.messagesInfix.count + 40)
