@@ -59,7 +59,7 @@ struct PNSStreams {
         guard inUse < limit else { return nil }
         while waitingHead < waiting.count {
             switch waiting[waitingHead] {
-            case .taken: advance()
+            case .taken: advance()   // never at the head (`advance` passes it); here for the switch
             case .copy(let k):
                 let c = waitingCopies[k].take()
                 advance()   // may empty `waitingCopies`: after the copy is out

@@ -433,7 +433,7 @@ public final class World {
     private func callerName(_ from: String) -> String {
         if let known = hot.callerNames.primary(of: from) { return known }
         guard let (_, primary) = resolve(from) else { return from }
-        if primary != from || addresses[from] != nil { hot.callerNames.remember(from, primary: primary) }
+        if addresses[from] != nil { hot.callerNames.remember(from, primary: primary) }   // not a sub-address
         return primary
     }
 
@@ -443,21 +443,20 @@ public final class World {
         schedule(.failureArrives(id), after: delay, inOrder: delay == .zero || latencyIsFixed)
     }
 
-    /// Whether a queued event still applies when it comes up; a deadline queue's event is
-    /// postponed to the first deadline still live, or dropped when there is none.
+    /// Whether a queued event still applies when it comes up: a timer not cancelled, a call
+    /// still stored (for a timeout, not already failed); a deadline queue's event is postponed to
+    /// the first deadline still live, or dropped when there is none.
     private func liveness(_ entry: EventQueue<WorldEvent>.Entry) -> EventLoop<WorldEvent>.Liveness {
-        guard case .callDeadlines(let q) = entry.payload else { return isLive(entry.payload) ? .live : .dead }
-        guard let first = deadlines.firstLive(q, isDead: { !calls.awaitsTimeout($0) }) else { return .dead }
-        return first.sequence == entry.sequence ? .live : .postponed(first.time, sequence: first.sequence)
-    }
-
-    private func isLive(_ event: WorldEvent) -> Bool {
-        switch event {
-        case .callDeadlines: return true
-        case .timer(let id): return timers[id] != nil
-        case .requestArrives(let id), .failureArrives(let id), .responseArrives(let id): return calls.contains(id)
-        case .callTimeout(let id): return calls.awaitsTimeout(id)
+        let live: Bool
+        switch entry.payload {
+        case .callDeadlines(let q):
+            guard let first = deadlines.firstLive(q, isDead: { !calls.awaitsTimeout($0) }) else { return .dead }
+            return first.sequence == entry.sequence ? .live : .postponed(first.time, sequence: first.sequence)
+        case .timer(let id): live = timers[id] != nil
+        case .requestArrives(let id), .failureArrives(let id), .responseArrives(let id): live = calls.contains(id)
+        case .callTimeout(let id): live = calls.awaitsTimeout(id)
         }
+        return live ? .live : .dead
     }
 
     private func dispatch(_ event: WorldEvent) {
@@ -508,169 +507,6 @@ public final class World {
         case .receiver(let receiver, let tag): receiver.receive(result, tag: tag, world: self)
         }
     }
-}
-
-/// Where a registered name (primary or alias) leads: the host serving it and its primary name.
-struct HostAddress {
-    let host: Host
-    let primary: String
-}
-
-/// The last few names ``World`` resolved (see `resolve`): full names, and the host names before
-/// the `#` of sub-addresses (`fleet` for `fleet#12`, which resolves to itself as primary name).
-/// A ring: a new name takes the place of the oldest, so remembering moves no other entry. At
-/// most one entry can match a name (a full name has no `#`, and two prefixes cannot both be
-/// followed by `#` at the same place), so the order entries are tried in does not matter.
-struct RecentNames {
-    private struct Entry {
-        var name: String
-        /// `name`'s representation (see ``CallerNames``): a host that calls another by the same
-        /// string each time (a constant, a stored endpoint) is found by comparing two words.
-        var representation: (UInt64, UInt64)
-        /// `name`'s UTF-8 length, kept so that most entries are passed over by comparing a number.
-        var length: Int
-        var host: Host
-        var primary: String
-        var isPrefix: Bool
-    }
-    private var entries: [Entry] = []
-    /// The entry the next name replaces once ``kept`` are held.
-    private var oldest = 0
-    private static let kept = 8
-
-    func find(_ name: String) -> (host: Host, primary: String)? {
-        let length = name.utf8.count
-        let representation = CallerNames.representation(name)
-        return entries.withUnsafeBufferPointer { entries -> (host: Host, primary: String)? in
-            for i in entries.indices {
-                if entries[i].isPrefix {
-                    // `<prefix>#…`: longer than the prefix, the prefix's bytes, then `#`.
-                    guard length > entries[i].length, Self.isSubAddress(name, of: entries[i].name, prefixLength: entries[i].length)
-                    else { continue }
-                    return (entries[i].host, name)
-                } else if entries[i].representation == representation || (length == entries[i].length && entries[i].name == name) {
-                    return (entries[i].host, entries[i].primary)
-                }
-            }
-            return nil
-        }
-    }
-
-    /// Whether `name` is `prefix#…` (its length already known to exceed the prefix's).
-    private static func isSubAddress(_ name: String, of prefix: String, prefixLength n: Int) -> Bool {
-        if let found = name.utf8.withContiguousStorageIfAvailable({ x in
-            x[n] == UInt8(ascii: "#") && prefix.utf8.withContiguousStorageIfAvailable { p in bytesEqual(x.baseAddress!, p.baseAddress!, count: n) } == true
-        }) { return found }
-        return name.utf8.dropFirst(n).first == UInt8(ascii: "#") && name.hasBytePrefix(prefix)
-    }
-
-    mutating func remember(_ name: String, host: Host, primary: String, isPrefix: Bool) {
-        let entry = Entry(name: name, representation: CallerNames.representation(name), length: name.utf8.count,
-                          host: host, primary: primary, isPrefix: isPrefix)
-        guard entries.count == Self.kept else { return entries.append(entry) }
-        entries[oldest] = entry
-        oldest = (oldest + 1) % Self.kept
-    }
-}
-
-/// The last few callers' names and their primary names (see `World.callerName`): a ring, like
-/// ``RecentNames``, of registered names only (a fleet's members call from sub-addresses, which
-/// are their own primary names and would only push the hosts out).
-///
-/// Names are matched by their representation, not their text: a host calls from the same
-/// string every time (its `name` constant), and a string's two words are then the same, whether
-/// it is stored inline (up to 15 UTF-8 bytes) or in a buffer it shares. A name spelt in another
-/// string misses, is resolved as usual and remembered too. Comparing two words is a few
-/// instructions; comparing strings as text, about 80 for the four entries.
-struct CallerNames {
-    private var names: [(UInt64, UInt64)] = []
-    /// Each entry's name and primary name, kept alive so that a remembered representation stays
-    /// that of the same text.
-    private var strings: [(name: String, primary: String)] = []
-    private var oldest = 0
-    private static let kept = 4
-
-    func primary(of name: String) -> String? {
-        let bits = Self.representation(name)
-        for i in names.indices where names[i] == bits { return strings[i].primary }
-        return nil
-    }
-
-    mutating func remember(_ name: String, primary: String) {
-        guard names.count == Self.kept else {
-            names.append(Self.representation(name))
-            strings.append((name, primary))
-            return
-        }
-        names[oldest] = Self.representation(name)
-        strings[oldest] = (name, primary)
-        oldest = (oldest + 1) % Self.kept
-    }
-
-    /// The two machine words a `String` value is made of.
-    static func representation(_ s: String) -> (UInt64, UInt64) { unsafeBitCast(s, to: (UInt64, UInt64).self) }
-}
-
-/// The event-queue lanes of the fixed delays a world schedules after (timeouts of each length,
-/// a constant latency), at most ``limit`` of them: the queue compares every lane's head on
-/// each pop, so a world with many distinct delays sends the rest to the heap. Looked up by a
-/// short linear search (the delays are few), never iterated for output.
-struct DelayLanes {
-    private var delays: [Int64] = []   // microseconds, by lane
-    private var lanes: [Int] = []
-    static let limit = 8
-
-    /// The lane for `delay`, added with `add` the first time; nil when ``limit`` lanes are taken.
-    mutating func lane(for delay: VirtualDuration, adding add: () -> Int) -> Int? {
-        let us = delay.microseconds
-        for i in delays.indices where delays[i] == us { return lanes[i] }
-        guard delays.count < Self.limit else { return nil }
-        delays.append(us)
-        lanes.append(add())
-        return lanes[lanes.count - 1]
-    }
-}
-
-/// The world's events: ids into its tables, so the queue stays a heap of small values.
-enum WorldEvent {
-    case timer(UInt64)
-    case requestArrives(UInt64)
-    case responseArrives(UInt64)
-    case failureArrives(UInt64)
-    case callTimeout(UInt64)
-    /// The earliest live deadline of a ``CallDeadlines`` queue (its number).
-    case callDeadlines(Int)
-}
-
-/// Where a call's result goes.
-enum Continuation {
-    case closure((CallResult) -> Void)
-    case receiver(CallReceiver, UInt64)
-}
-
-struct PendingCall {
-    /// When the call was made, among all ids the world handed out: orders the leftovers report.
-    var order: UInt64
-    /// The request line, kept for the leftovers report and failure traces.
-    var method: String
-    var authority: String
-    var path: String
-    /// The request itself, until it arrives at the callee (then handed over, not copied).
-    var request: HTTPRequest?
-    var caller: String
-    var callee: String?
-    /// The host serving `callee`, resolved when the call was made.
-    var calleeHost: Host?
-    var continuation: Continuation
-    var correlation: String
-    var journalIndex: Int?
-    var response: HTTPResponse?
-    var failure: TransportFailure?
-}
-
-struct PendingTimer {
-    var action: () -> Void
-    var correlation: String
 }
 
 /// `n` in decimal, zero-padded to at least four digits (`0007`, `12345`): the kernel's `pad`.

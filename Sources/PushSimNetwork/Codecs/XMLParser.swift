@@ -361,12 +361,12 @@ private struct XMLScanner {
         return nil
     }
 
-    /// Letters, `_`, `:` and every byte of a multi-byte sequence: one bit each in two words for
-    /// the ASCII bytes (0–63, 64–127), as `nameStartLow`/`High` and `nameCharLow`/`High` below.
+    /// Letters, `_`, `:` and every byte of a multi-byte sequence: one bit per ASCII byte, in a word
+    /// for 0–63 and one for 64–127 (`nameStartLow`, `nameStartHigh` below).
     func isNameStart(_ b: UInt8) -> Bool {
         b >= 0x80 || (b < 64 ? Self.nameStartLow >> UInt64(b) : Self.nameStartHigh >> UInt64(b &- 64)) & 1 != 0
     }
-    /// ``isNameStart(_:)``, digits, `-` and `.`.
+    /// ``isNameStart(_:)``, digits, `-` and `.`: those are all below 64, so only the low word differs.
     func isNameChar(_ b: UInt8) -> Bool {
         b >= 0x80 || (b < 64 ? Self.nameCharLow >> UInt64(b) : Self.nameStartHigh >> UInt64(b &- 64)) & 1 != 0
     }
