@@ -33,9 +33,9 @@ struct AtomReader {
             guard ByteWord.allPrintableASCII(UnsafeRawBufferPointer(buffer)) else { return nil }
             var r = AtomReader(buffer)
             _ = r.literal(Markup.declaration)
-            guard r.literal(Markup.feedStart), r.literal(Markup.titleStart), r.text() != nil,
+            guard r.literal(Markup.feedStart), r.literal(Markup.titleStart), r.skipText(),
                   r.literal(Markup.titleEnd), r.literal(Markup.idStart), r.skipEscaped(until: UInt8(ascii: "<")), r.literal(Markup.idEnd),
-                  r.literal(Markup.updatedStart), r.text() != nil, r.literal(Markup.updatedEnd) else { return nil }
+                  r.literal(Markup.updatedStart), r.skipText(), r.literal(Markup.updatedEnd) else { return nil }
             for link in [Markup.selfLinkStart, Markup.nextLinkStart] where r.literal(link) {
                 guard r.skipEscaped(until: UInt8(ascii: "\"")), r.literal(Markup.linkEnd) else { return nil }
             }
@@ -99,10 +99,10 @@ struct AtomReader {
             guard literal(Markup.entryStart) else { return nil }
         }
         if literal(Markup.idStart) {
-            guard skipEscaped(until: UInt8(ascii: "<")), literal(Markup.idEnd), literal(Markup.titleStart), text() != nil, literal(Markup.titleEnd)
+            guard skipEscaped(until: UInt8(ascii: "<")), literal(Markup.idEnd), literal(Markup.titleStart), skipText(), literal(Markup.titleEnd)
             else { return nil }
-            if literal(Markup.publishedStart) { guard text() != nil, literal(Markup.publishedEnd) else { return nil } }
-            guard literal(Markup.updatedStart), text() != nil, literal(Markup.updatedEnd) else { return nil }
+            if literal(Markup.publishedStart) { guard skipText(), literal(Markup.publishedEnd) else { return nil } }
+            guard literal(Markup.updatedStart), skipText(), literal(Markup.updatedEnd) else { return nil }
             if literal(Markup.selfLinkStart) { guard skipEscaped(until: UInt8(ascii: "\"")), literal(Markup.linkEnd) else { return nil } }
         }
         guard literal(Markup.contentStart), let element = name(), literal(Markup.descriptionAttributes) else { return nil }
@@ -135,6 +135,10 @@ struct AtomReader {
     /// characters, as in ``AtomRegistration/parseEntry(_:)-(XMLElement)``).
     static func tags(_ text: String) -> [String] {
         guard !text.isEmpty else { return [] }
+        // One tag without spaces at its ends (the usual case) is the text itself.
+        if text.utf8.first != UInt8(ascii: " "), text.utf8.last != UInt8(ascii: " "), !text.containsByte(where: { $0 == UInt8(ascii: ",") }) {
+            return [text]
+        }
         return (ASCIIText.split(text, separator: UInt8(ascii: ","), omittingEmpty: true) ?? []).compactMap { piece in
             guard piece.utf8.first == UInt8(ascii: " ") || piece.utf8.last == UInt8(ascii: " ") else { return piece }
             var utf8 = Substring(piece).utf8
@@ -209,16 +213,23 @@ struct AtomReader {
     /// Text up to the next `<`; nil when it holds `&`, `>` or `]`, or the input ends first.
     private mutating func text() -> String? {
         let start = i
+        guard skipText() else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    }
+
+    /// Reads past text that is not kept (a title or a time), as surely as ``text()`` reads it,
+    /// without making a string: false where ``text()`` answers nil.
+    private mutating func skipText() -> Bool {
         // Eight bytes at a time while none of them can end or spoil the text.
         i = ByteWord.skipWords(in: UnsafeRawBufferPointer(bytes), from: i, whileNoneOf: UInt8(ascii: "<"), UInt8(ascii: "&"),
                                UInt8(ascii: ">"), UInt8(ascii: "]"))
         while i < bytes.count {
             switch bytes[i] {
-            case UInt8(ascii: "<"): return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-            case UInt8(ascii: "&"), UInt8(ascii: ">"), UInt8(ascii: "]"): return nil
+            case UInt8(ascii: "<"): return true
+            case UInt8(ascii: "&"), UInt8(ascii: ">"), UInt8(ascii: "]"): return false
             default: i += 1
             }
         }
-        return nil
+        return false
     }
 }

@@ -17,6 +17,14 @@ struct AtomWriter {
     /// Appends markup as it is.
     mutating func raw(_ text: String) { bytes.appendUTF8(text) }
 
+    /// Appends a time as ``CalendarAnchor/iso8601(unixSeconds:)`` writes it (digits, `-`, `:`,
+    /// `.`, `T`, `Z`): nothing in it needs an escape, so it is copied as it is.
+    mutating func timeText(_ text: String) {
+        assert(!text.containsByte(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0x0D }),
+               "a time text with a byte to escape: \(text)")
+        bytes.appendUTF8(text)
+    }
+
     /// Appends markup already written as bytes.
     mutating func raw(_ markup: [UInt8]) { bytes.append(contentsOf: markup) }
 
@@ -111,7 +119,7 @@ extension AtomRegistration {
     /// A native request body's markup before and after its fields, per platform (by storage code),
     /// made once with the writer's own functions.
     private enum RequestMarkup {
-        private static let platforms = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }
+        static let platforms = RegistrationPlatform.allCases.sorted { $0.storageCode < $1.storageCode }
         static let heads: [[UInt8]] = platforms.map { platform in
             EntryMarkup.make {
                 $0.raw(declaration)
@@ -157,7 +165,20 @@ extension AtomRegistration {
             }
             $0.raw(">")
         }
-        static let ends = make { $0.close("content"); $0.close("entry") }
+        /// Per platform (by storage code): the description's name, its attributes and `<ETag>`.
+        static let descriptionToETag: [[UInt8]] = RequestMarkup.platforms.map { platform in
+            make { $0.raw(platform.descriptionElement); $0.raw(descriptionAttributes); $0.raw("<ETag>") }
+        }
+        static let etagToExpiration = make { $0.close("ETag"); $0.raw("<ExpirationTime>") }
+        static let expirationToID = make { $0.close("ExpirationTime"); $0.raw("<RegistrationId>") }
+        static let idEndTag = make { $0.close("RegistrationId") }
+        /// Per platform: the handle's start tag, and what follows the handle to the entry's end.
+        static let handleStart: [[UInt8]] = RequestMarkup.platforms.map { platform in
+            make { $0.raw("<"); $0.raw(platform.handleElement); $0.raw(">") }
+        }
+        static let handleToEnds: [[UInt8]] = RequestMarkup.platforms.map { platform in
+            make { $0.close(platform.handleElement); $0.close(platform.descriptionElement); $0.close("content"); $0.close("entry") }
+        }
     }
 
     /// Appends one stored registration as an Atom entry: what `entry(r, …).serialized()` gives,
@@ -175,23 +196,25 @@ extension AtomRegistration {
         w.raw(EntryMarkup.idToTitle)
         w.escaped(r.id)
         w.raw(EntryMarkup.titleToPublished)
-        w.escaped(published)
+        w.timeText(published)
         w.raw(EntryMarkup.publishedToUpdated)
-        w.escaped(updated)
+        w.timeText(updated)
         w.raw(EntryMarkup.updatedToLink)
         w.repeatAsAttribute(urlStart..<urlEnd, text: url)
         w.raw(EntryMarkup.linkToContent)
-        let element = r.platform.descriptionElement
-        w.raw(element)
-        w.raw(EntryMarkup.descriptionAttributes)
-        w.textElement("ETag", String(r.etag))
-        w.textElement("ExpirationTime", expiration)
-        w.textElement("RegistrationId", r.id)
+        let code = Int(r.platform.storageCode)
+        w.raw(EntryMarkup.descriptionToETag[code])
+        w.raw(String(r.etag))
+        w.raw(EntryMarkup.etagToExpiration)
+        w.timeText(expiration)
+        w.raw(EntryMarkup.expirationToID)
+        w.escaped(r.id)
+        w.raw(EntryMarkup.idEndTag)
         if !r.tags.isEmpty { w.textElement("Tags", r.tags.joined(separator: ",")) }
         if !r.pushVariables.isEmpty { w.textElement("PushVariables", PushVariables.json(r.pushVariables)) }
-        w.textElement(r.platform.handleElement, r.handle)
-        w.close(element)
-        w.raw(EntryMarkup.ends)
+        w.raw(EntryMarkup.handleStart[code])
+        w.escaped(r.handle)
+        w.raw(EntryMarkup.handleToEnds[code])
     }
 
     /// Appends one stored registration as an Atom entry, its times written by `time` (the hub

@@ -231,7 +231,7 @@ struct RequestFastPathTests {
     }
 
     @Test func tagsSplitAsTheTreeReadingDoes() {
-        for text in ["", ",", "a", " a ", "a,,b", " , a ,b ,", "username:x,from:y"] {
+        for text in ["", ",", "a", " a ", "a b", "ab ", " ab", "a,,b", " , a ,b ,", "username:x,from:y"] {
             let reference = text.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
             #expect(AtomReader.tags(text) == reference)
         }

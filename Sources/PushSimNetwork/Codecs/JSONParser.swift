@@ -35,8 +35,12 @@ public enum JSONParser {
 
     /// Parses one JSON document from UTF-8 `bytes`.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var scanner = JSONScanner(bytes: bytes)
-        return try scanner.parseDocument()
+        // Read in place: the scanner indexes a buffer pointer, without the array's retains and
+        // bounds checks on every byte.
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var scanner = JSONScanner(bytes: buffer)
+            return try scanner.parseDocument()
+        }
     }
 
     /// Parses one JSON document from `text` (error offsets count its UTF-8 bytes).
@@ -68,8 +72,10 @@ private struct JSONScanner {
         }
     }
 
-    let bytes: [UInt8]
+    /// The input, valid for the scanner's life (``JSONParser/parse(_:)-([UInt8])`` lends it).
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
+    /// A string's bytes once it has an escape (strings without one are made from the input).
     var scratch: [UInt8] = []
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -88,6 +94,9 @@ private struct JSONScanner {
                 i += 1
                 skipWhitespace()
                 if peek(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) { i += 1; value = isObject ? .object([]) : .array([]); break }
+                // Room for four levels at the first container (push payloads nest two or three
+                // deep), so that the stack is not regrown at each new depth.
+                if stack.isEmpty { stack.reserveCapacity(4) }
                 stack.append(Frame(isObject: isObject))
                 if isObject { stack[stack.count - 1].key = try parseKey(after: "'{'", or: "'}'") }
                 continue nextValue
@@ -146,13 +155,12 @@ private struct JSONScanner {
         i += 1
         var start = i
         var escaped = false
-        scratch.removeAll(keepingCapacity: true)
         // Runs of eight plain bytes are passed at once (tokens in push payloads run to 200
         // bytes); the word where a run stops is read byte by byte, up to `wordEnd`.
         var wordEnd = i
         while i < bytes.count {
             if i >= wordEnd {
-                i = bytes.withUnsafeBytes { ByteWord.skipPlainText(in: $0, from: i) }
+                i = ByteWord.skipPlainText(in: UnsafeRawBufferPointer(bytes), from: i)
                 wordEnd = i + 8
                 guard i < bytes.count else { break }
             }
@@ -161,11 +169,12 @@ private struct JSONScanner {
             case UInt8(ascii: "\""):
                 let end = i
                 i += 1
-                if !escaped { return String(decoding: bytes[start..<end], as: UTF8.self) }
-                scratch.append(contentsOf: bytes[start..<end])
+                if !escaped { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 return String(decoding: scratch, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                scratch.append(contentsOf: bytes[start..<i])
+                if !escaped { scratch.removeAll(keepingCapacity: true) }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
                 escaped = true
                 try parseEscape()
                 start = i
@@ -247,7 +256,7 @@ private struct JSONScanner {
             guard peekDigit() else { throw fail("expected a digit in the exponent, found \(found())") }
             while peekDigit() { i += 1 }
         }
-        return JSONNumber(text: String(decoding: bytes[start..<i], as: UTF8.self))
+        return JSONNumber(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
     }
 
     /// `true`, `false` or `null`, exactly.

@@ -55,6 +55,9 @@ private struct XMLScanner {
 
     mutating func parseDocument() throws(XMLParseError) -> XMLDocument {
         try checkCharacters()
+        // Room for the nesting of the documents PushSim reads (a toast is four deep), so that the
+        // stack is allocated once instead of regrown at each new depth.
+        stack.reserveCapacity(8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         if has("<?xml"), [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")].contains(byte(at: i + 5)) { try parseDeclaration() }
         try skipMisc(beforeRoot: true)
