@@ -35,8 +35,12 @@ package enum XMLDocumentParser {
 
     /// Parses a document from UTF-8 `bytes`.
     public static func parse(_ bytes: [UInt8]) throws(XMLParseError) -> XMLDocument {
-        var scanner = XMLScanner(bytes: bytes)
-        return try scanner.parseDocument()
+        // Read in place: the scanner indexes a buffer pointer, without the array's retains and
+        // bounds checks on every byte.
+        try bytes.withUnsafeBufferPointer { buffer throws(XMLParseError) in
+            var scanner = XMLScanner(bytes: buffer)
+            return try scanner.parseDocument()
+        }
     }
 
     /// Parses a document from `text` (columns count its UTF-8 bytes).
@@ -47,7 +51,8 @@ package enum XMLDocumentParser {
 
 /// The parser's state: input, read index, open elements and the pending text run.
 private struct XMLScanner {
-    let bytes: [UInt8]
+    /// The input, valid for the scanner's life (``XMLDocumentParser/parse(_:)-([UInt8])`` lends it).
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
     /// Open elements (children so far) with the offset of their start tag.
     var stack: [(element: XMLElement, offset: Int)] = []
@@ -229,8 +234,8 @@ private struct XMLScanner {
 
     /// Appends `range` of the input with CR LF and lone CR turned into LF.
     func appendNormalized(_ range: Range<Int>, to buffer: inout [UInt8]) {
-        let hasCR = bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).contains(0x0D) }
-        if !hasCR { return bytes.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) } }
+        let run = UnsafeBufferPointer(rebasing: bytes[range])
+        if !run.contains(0x0D) { return buffer.append(contentsOf: run) }
         for k in range where bytes[k] != 0x0D || k + 1 == range.upperBound || bytes[k + 1] != 0x0A {
             buffer.append(bytes[k] == 0x0D ? 0x0A : bytes[k])
         }
@@ -314,25 +319,21 @@ private struct XMLScanner {
 
     /// Whether `text`'s UTF-8 bytes are the input's bytes in `range` (of the same length).
     func sameBytes(_ text: String, _ range: Range<Int>) -> Bool {
-        bytes.withUnsafeBufferPointer { input in
-            text.utf8.withContiguousStorageIfAvailable { t in
-                range.isEmpty || bytesEqual(input.baseAddress! + range.lowerBound, t.baseAddress!, count: range.count)
-            } ?? text.utf8.elementsEqual(input[range])
-        }
+        text.utf8.withContiguousStorageIfAvailable { t in
+            range.isEmpty || bytesEqual(bytes.baseAddress! + range.lowerBound, t.baseAddress!, count: range.count)
+        } ?? text.utf8.elementsEqual(bytes[range])
     }
 
     /// The input bytes in `range` as a string (valid UTF-8: ``checkCharacters()`` passed).
     func string(_ range: Range<Int>) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Rejects invalid UTF-8 and characters outside XML's `Char` production anywhere.
     func checkCharacters() throws(XMLParseError) {
         // Fast path: registration bodies are ASCII; a byte of 0x20...0x7E, tab, LF or CR is a
         // whole, allowed character. Only a document with another byte is decoded scalar by scalar.
-        let plainASCII = bytes.withUnsafeBufferPointer { buffer in
-            buffer.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        }
+        let plainASCII = bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         if plainASCII { return }
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
@@ -388,9 +389,9 @@ private struct XMLScanner {
     func has(_ prefix: String) -> Bool {
         let n = prefix.utf8.count
         guard bytes.count - i >= n else { return false }
-        if let same = bytes.withUnsafeBufferPointer({ b in
-            prefix.utf8.withContiguousStorageIfAvailable { p in n == 0 || bytesEqual(b.baseAddress! + i, p.baseAddress!, count: n) }
-        }) { return same }
+        if let same = prefix.utf8.withContiguousStorageIfAvailable({ p in n == 0 || bytesEqual(bytes.baseAddress! + i, p.baseAddress!, count: n) }) {
+            return same
+        }
         return bytes[i..<i + n].elementsEqual(prefix.utf8)
     }
 
