@@ -24,9 +24,18 @@ enum TutorialAuthentication {
     /// The rest of the handler, on the first `Authorization` value: what that text alone decides
     /// (so ``TutorialBackend`` keeps it in a ``CredentialMemo``).
     static func authenticate(header: String) -> Outcome {
-        guard header.lowercased().hasPrefix("basic ") else { return .forbidden }
+        let credentials: Substring
+        if header.allBytes({ $0 < 0x80 }) {
+            // ASCII text: "basic " is six one-byte characters, so the test and the cut are made on
+            // bytes, as lower-casing a copy and counting characters would decide.
+            guard header.hasBytePrefixIgnoringASCIICase("basic ") else { return .forbidden }
+            credentials = Substring(header.utf8.dropFirst(6))
+        } else {
+            guard header.lowercased().hasPrefix("basic ") else { return .forbidden }
+            credentials = header.dropFirst("Basic ".count)
+        }
         // `Convert.FromBase64String` throws FormatException on malformed input.
-        guard let bytes = fromBase64String(header.dropFirst("Basic ".count)) else {
+        guard let bytes = fromBase64String(credentials) else {
             return .exception("FormatException: the credentials are not valid base64")
         }
         // `Split(':')[1]` throws IndexOutOfRangeException when there is no colon. The pieces are cut

@@ -10,8 +10,9 @@ extension TutorialBackend {
         let message = Self.bindString(body)
         guard let pns else { return reply.exception("NullReferenceException: pns is null (pns.ToLower())") }
         // The tag list means OR: the sender's own `from:` devices are targets too (defect g).
-        let tags = ["username:" + (toTag ?? ""), "from:" + user]
-        let text = "From " + user + ": " + (message ?? "")
+        // (Each string is written in one piece: `+` would make one string per step, per send.)
+        let tags = [String.concatenating("username:", toTag ?? ""), String.concatenating("from:", user)]
+        let text = String.concatenating("From ", user, ": ", message ?? "")
         let completion: (Result<NotificationOutcome, HubError>) -> Void = { result in
             switch result {
             case .success(let outcome):
@@ -24,13 +25,14 @@ extension TutorialBackend {
         // Payloads are built by concatenation, without escaping (defect d).
         switch pns.lowercased() {
         case "wns":
-            let toast = "<toast><visual><binding template=\"ToastText01\"><text id=\"1\">" + text + "</text></binding></visual></toast>"
+            let toast = String.concatenating("<toast><visual><binding template=\"ToastText01\"><text id=\"1\">", text,
+                                             "</text></binding></visual></toast>")
             hub.sendWindowsNativeNotification(toast, tags: tags, completion)
         case "apns":
-            let alert = "{\"aps\":{\"alert\":\"" + text + "\"}}"
+            let alert = String.concatenating("{\"aps\":{\"alert\":\"", text, "\"}}")
             hub.sendAppleNativeNotification(alert, tags: tags, completion)
         case "fcm":
-            let notif = "{\"message\":{ \"data\" : {\"message\":\"" + text + "\"}}}"
+            let notif = String.concatenating("{\"message\":{ \"data\" : {\"message\":\"", text, "\"}}}")
             hub.sendFcmV1NativeNotification(notif, tags: tags, completion)
         default:
             // No case matches (`gcm` from the iOS app's GCM switch): outcome stays null, 500 (defect b).

@@ -33,6 +33,21 @@ struct CredentialMemoTests {
         #expect(TutorialAuthentication.authenticate(header: "Basic " + Base64.encode([0x62, 0xE2, 0x3A, 0x62, 0xE2])) == .user("b\u{FFFD}"))
     }
 
+    /// The scheme is read on bytes for ASCII headers: the same answers as lower-casing a copy,
+    /// testing its prefix and dropping six characters, which non-ASCII headers still go through.
+    @Test func schemeIsReadAsLowercasingAndCountingCharactersWould() {
+        func reference(_ header: String) -> TutorialAuthentication.Outcome {
+            guard header.lowercased().hasPrefix("basic ") else { return .forbidden }
+            let s = String(header.dropFirst("Basic ".count))
+            return TutorialAuthentication.authenticate(header: "Basic " + s)
+        }
+        for h in ["", "B", "Basic", "Basic ", "basic dTE6dTE=", "BASIC dTE6dTE=", "bAsIc dTE6dTE=", "Basic\tdTE6dTE=", "Basicx dTE6dTE=",
+                  "Basic\r\ndTE6dTE=", "Basic  dTE6dTE=", "Bearer dTE6dTE=", "Basıc dTE6dTE=", "Basic \u{301}dTE6dTE=", "BASİC dTE6dTE=",
+                  "Basic dTE6dTE=\u{301}", "\u{212A}Basic dTE6dTE="] {
+            #expect(TutorialAuthentication.authenticate(header: h) == reference(h), "\(h.debugDescription)")
+        }
+    }
+
     @Test func memoizedOutcomeIsTheHandlersOutcome() {
         var memo = CredentialMemo<TutorialAuthentication.Outcome>()
         let headers = Self.samples.map { "Basic " + $0 } + ["basic dTE6dTE=", "Bearer x", "BASIC dTE6dTE=", "Basic", "Basic  dTE6dTE="]

@@ -333,7 +333,9 @@ private struct XMLScanner {
     func checkCharacters() throws(XMLParseError) {
         // Fast path: registration bodies are ASCII; a byte of 0x20...0x7E, tab, LF or CR is a
         // whole, allowed character. Only a document with another byte is decoded scalar by scalar.
-        let plainASCII = bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        // Eight bytes at a time first (a toast or an entry written on one line has no tab or line end).
+        let plainASCII = ByteWord.allPrintableASCII(UnsafeRawBufferPointer(bytes))
+            || bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         if plainASCII { return }
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
