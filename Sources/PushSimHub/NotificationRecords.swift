@@ -32,9 +32,11 @@ struct NotificationRecords {
 
     /// Adds `record` (its id must be new) and returns its slot.
     @discardableResult mutating func add(_ record: NotificationRecord) -> Int {
-        precondition(slotByID[record.id] == nil, "a record for \(record.id) exists")
+        // One hash of the id: the insert tells whether it was there.
+        let slot = all.count
+        let earlier = slotByID.updateValue(slot, forKey: record.id)
+        precondition(earlier == nil, "a record for \(record.id) exists")
         all.append(record)
-        slotByID[record.id] = all.count - 1
-        return all.count - 1
+        return slot
     }
 }

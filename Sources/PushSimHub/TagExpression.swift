@@ -97,6 +97,12 @@ public struct TagExpressionParser {
 
     /// The expression in `text`, or why the hub refuses it (syntax, too many tags, too deep).
     public static func parse(_ text: String) -> Result<TagExpression, TagExpressionError> {
+        // One tag alone, the usual targeted send (`username:alice`): what the reading below
+        // makes of it, without its buffer and its walk.
+        let count = text.utf8.count
+        if count >= 1, count <= TagRules.maxLength, text.allBytes({ $0 < 0x80 && TagRules.isTagCharacter(Unicode.Scalar($0)) }) {
+            return .success(.tag(text))
+        }
         var p = TagExpressionParser(text: text)
         do {
             p.skipSpaces()

@@ -97,6 +97,20 @@ struct TagExpressionTests {
         #expect(parse("ok || " + String(repeating: "a", count: 120)) != nil)
     }
 
+    /// A lone tag is read without the parser's walk: the same tag it reads inside parentheses,
+    /// and the same refusals at the edges (empty, too long, a byte outside the tag set).
+    @Test func aLoneTagReadsAsTheParserReadsIt() {
+        for tag in ["a", "username:alice", "from:u1", "A_b@c#d.e:f-0", String(repeating: "x", count: 120)] {
+            #expect(parse(tag) == .tag(tag))
+            #expect(parse(tag) == parse("(" + tag + ")"))
+        }
+        #expect(error(String(repeating: "x", count: 121))?.message == "tag longer than 120 characters")
+        #expect(error(String(repeating: "x", count: 121))?.offset == 0)
+        #expect(error("")?.message == "expected a tag before the end")
+        #expect(error("ü") != nil)
+        #expect(error("a b")?.message == "unexpected 'b'")
+    }
+
     // MARK: Size limits
 
     private func tags(_ n: Int) -> [String] { (1...n).map { "t\($0)" } }
