@@ -157,8 +157,12 @@ for rep in 0..<reps {
 }
 let best = results.min { $0.whole < $1.whole }!
 let bestWorkload = results.map { $0.whole - $0.setup }.min()!
-// One line for scripts (tools/moto-compare.sh): whole-run seconds of the best rep, and moto's
-// workload alone: the whole run without the devices' handle set-up, which moto has no part of
-// (it is given its tokens), best of the reps.
-print(String(format: "RESULT devices=%d whole_s=%.6f workload_s=%.6f create_us=%.3f publish_us=%.3f", total, best.whole, bestWorkload,
-             best.create * 1e6 / n, best.publish * 1e6 / n))
+let meanWhole = results.map(\.whole).reduce(0, +) / Double(results.count)
+let meanWorkload = results.map { $0.whole - $0.setup }.reduce(0, +) / Double(results.count)
+print(String(format: "mean of %d rep(s): whole run %.3f s, without the handle set-up %.3f s", results.count, meanWhole, meanWorkload))
+// One line for scripts (tools/moto-compare.sh): whole-run seconds, and moto's workload alone (the
+// whole run without the devices' handle set-up, which moto has no part of: it is given its
+// tokens); each as the best rep and as the mean over the reps (which spans minutes of this
+// machine's changing speed, as moto's one long run does).
+print(String(format: "RESULT devices=%d whole_s=%.6f workload_s=%.6f whole_mean_s=%.6f workload_mean_s=%.6f create_us=%.3f publish_us=%.3f",
+             total, best.whole, bestWorkload, meanWhole, meanWorkload, best.create * 1e6 / n, best.publish * 1e6 / n))

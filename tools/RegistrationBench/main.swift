@@ -119,6 +119,9 @@ let best = results.min { $0.setup + $0.sends < $1.setup + $1.sends }!
 let n = Double(total)
 print(String(format: "best: setup %.2f µs/device, sends %.2f µs/device, path %.2f µs/device (goal ≤ 10); whole run %.3f s",
              best.setup * 1e6 / n, best.sends * 1e6 / n, (best.setup + best.sends) * 1e6 / n, best.whole))
-// One line for scripts (tools/moto-compare.sh): whole-run seconds of the best rep.
-print(String(format: "RESULT devices=%d whole_s=%.6f setup_us=%.3f send_us=%.3f", total, best.whole,
+let meanWhole = results.map(\.whole).reduce(0, +) / Double(results.count)
+print(String(format: "mean of %d rep(s): whole run %.3f s", results.count, meanWhole))
+// One line for scripts (tools/moto-compare.sh): whole-run seconds of the best rep, and their mean
+// over the reps (which spans minutes of this machine's changing speed, as moto's one long run does).
+print(String(format: "RESULT devices=%d whole_s=%.6f whole_mean_s=%.6f setup_us=%.3f send_us=%.3f", total, best.whole, meanWhole,
              best.setup * 1e6 / n, best.sends * 1e6 / n))
