@@ -54,6 +54,27 @@ func registration(for device: Device, user: String) -> RegistrationDescription {
     return RegistrationDescription(platform: platform, handle: device.handle!, tags: ["username:\(user)"])
 }
 
+/// Creates the registration of `device`, the `index`th: with one call (`--create one-call`, as
+/// moto's create_platform_endpoint; the hub picks the id), or with the tutorial backend's two.
+func register(_ client: NotificationHubClient, _ device: Device, index: Int, _ done: @escaping () -> Void) {
+    let description = registration(for: device, user: "u\(index)")
+    if oneCallCreate {
+        return client.createRegistration(description) { result in
+            guard case .success = result else { fatalError("d\(index): registration refused: \(result)") }
+            done()
+        }
+    }
+    client.createRegistrationId { result in
+        guard case .success(let id) = result else { fatalError("d\(index): registration id refused: \(result)") }
+        var withID = description
+        withID.registrationID = id
+        client.createOrUpdateRegistration(withID) { result in
+            guard case .success = result else { fatalError("d\(index): registration refused: \(result)") }
+            done()
+        }
+    }
+}
+
 /// The text device `to` must show, and the native send that carries it.
 func text(to: Int) -> String { "hello u\(to)" }
 func publish(_ client: NotificationHubClient, to device: Device, index: Int,
@@ -94,24 +115,7 @@ func runOnce(seed: UInt64) -> RepResult {
 
     var created = 0
     sim.at(sim.world.now + .seconds(1)) {
-        for (i, d) in devices.enumerated() where oneCallCreate {
-            // One call per endpoint, as moto's create_platform_endpoint: the hub picks the id.
-            client.createRegistration(registration(for: d, user: "u\(i)")) { result in
-                guard case .success = result else { fatalError("d\(i): registration refused: \(result)") }
-                created += 1
-            }
-        }
-        for (i, d) in devices.enumerated() where !oneCallCreate {
-            client.createRegistrationId { result in
-                guard case .success(let id) = result else { fatalError("d\(i): registration id refused: \(result)") }
-                var description = registration(for: d, user: "u\(i)")
-                description.registrationID = id
-                client.createOrUpdateRegistration(description) { result in
-                    guard case .success = result else { fatalError("d\(i): registration refused: \(result)") }
-                    created += 1
-                }
-            }
-        }
+        for (i, d) in devices.enumerated() { register(client, d, index: i) { created += 1 } }
     }
     let createStart = wallClock()
     _ = createPhase(sim)
