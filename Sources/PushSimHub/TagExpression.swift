@@ -99,8 +99,8 @@ public struct TagExpressionParser {
     public static func parse(_ text: String) -> Result<TagExpression, TagExpressionError> {
         // One tag alone, the usual targeted send (`username:alice`): what the reading below
         // makes of it, without its buffer and its walk.
-        let count = text.utf8.count
-        if count >= 1, count <= TagRules.maxLength, text.allBytes({ $0 < 0x80 && TagRules.isTagCharacter(Unicode.Scalar($0)) }) {
+        let length = text.utf8.count
+        if length >= 1, length <= TagRules.maxLength, text.allBytes({ $0 < 0x80 && TagRules.isTagCharacter(Unicode.Scalar($0)) }) {
             return .success(.tag(text))
         }
         var p = TagExpressionParser(text: text)
@@ -109,7 +109,8 @@ public struct TagExpressionParser {
             let e = try p.parseOr()
             p.skipSpaces()
             if p.i < p.bytes.count { throw p.error("unexpected '\(p.character(at: p.i))'") }
-            let count = e.tags.count
+            // The tags the reading counted (one per tag it read), not `e.tags` built again.
+            let count = p.tagCount
             if e.usesOnlyOr && count > maxTagsOrOnly {
                 return .failure(TagExpressionError(offset: 0, message: "A tag expression using only || can name at most \(maxTagsOrOnly) tags; this one names \(count)"))
             }

@@ -138,8 +138,8 @@ package struct HandleRegistry {
 
     /// Records a sign of life of `handle` at `time` (a delivery, a renewed registration).
     public mutating func touch(_ handle: String, at time: VirtualTime) {
-        guard let slot = slot(of: handle) else { return }
-        rows[Int(slot)].lastActiveAt = time.microseconds
+        guard let place = place(of: handle) else { return }
+        touch(at: place, time: time)
     }
 
     /// Where `handle` is kept, if it was issued: a number that stands for it from then on (rows
