@@ -12,35 +12,36 @@ struct FCMMessageMemo {
     private static let prefix = Array(#"{"message":{"token":""#.utf8)
     private static let payloadPrefix = Array(#"{"token":""#.utf8)
 
-    /// Bytes after the token's closing quote in the remembered body.
-    private var rest: [UInt8] = []
-    private var template: FCMMessage?
-    /// The device payload of the remembered message after its token's closing quote.
-    private var payloadSuffix: [UInt8] = []
+    /// The remembered body and message, kept as they are: remembering copies nothing, since
+    /// most bodies a push service sees are not copies of the one before (each message of a
+    /// targeted send differs), and a copy that is never used again is pure cost.
+    private var remembered: (body: [UInt8], restStart: Int, message: FCMMessage, payloadHead: Int)?
 
     /// The message in `body`, from the memo when it can be, else parsed (and remembered if good).
     mutating func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {
         let split = Self.token(in: body)
-        if let (token, restStart) = split, let template, body.count - restStart == rest.count, sameBytes(body, from: restStart, as: rest) {
-            var message = template
+        if let (token, restStart) = split, let remembered, Self.sameBytes(body, from: restStart, as: remembered.body, from: remembered.restStart) {
+            var message = remembered.message
             message.target = .token(String(decoding: body[token], as: UTF8.self))
-            message.devicePayload = Self.devicePayload(token: body[token], suffix: payloadSuffix)
+            message.devicePayload = Self.devicePayload(token: body[token], suffix: remembered.message.devicePayload[remembered.payloadHead...])
             return .success(message)
         }
         let parsed = FCMMessage.parse(body: body)
         if case .success(let message) = parsed, let (token, restStart) = split {
-            let head = Self.devicePayload(token: body[token], suffix: [])
-            if message.devicePayload.starts(with: head) {
-                rest = Array(body[restStart...])
-                template = message
-                payloadSuffix = Array(message.devicePayload[head.count...])
+            // The device payload must start `{"token":"<token>"` for a copy's payload to be this
+            // one with the copy's token in its place.
+            let payload = message.devicePayload, headCount = Self.payloadPrefix.count + token.count + 1
+            if Self.sameBytes(payload, from: 0, as: Self.payloadPrefix, from: 0, count: Self.payloadPrefix.count),
+               Self.sameBytes(payload, from: Self.payloadPrefix.count, as: body, from: token.lowerBound, count: token.count),
+               payload.count >= headCount, payload[headCount - 1] == UInt8(ascii: "\"") {
+                remembered = (body, restStart, message, headCount)
             }
         }
         return parsed
     }
 
     /// `{"token":"<token>"` followed by `suffix`, in one allocation.
-    private static func devicePayload(token: ArraySlice<UInt8>, suffix: [UInt8]) -> [UInt8] {
+    private static func devicePayload(token: ArraySlice<UInt8>, suffix: ArraySlice<UInt8>) -> [UInt8] {
         var payload: [UInt8] = []
         payload.reserveCapacity(payloadPrefix.count + token.count + 1 + suffix.count)
         payload += payloadPrefix
@@ -50,11 +51,12 @@ struct FCMMessageMemo {
         return payload
     }
 
-    /// Whether `body` from `start` on holds exactly the bytes of `other`, compared in place.
-    private func sameBytes(_ body: [UInt8], from start: Int, as other: [UInt8]) -> Bool {
-        body.withUnsafeBytes { b in
-            other.withUnsafeBytes { o in b.count - start == o.count && bytesEqual(b.baseAddress! + start, o.baseAddress!, count: o.count) }
-        }
+    /// Whether `a` from `aStart` on and `b` from `bStart` on hold the same bytes (`count` of them,
+    /// or all that follow, which must then be as many), compared in place.
+    private static func sameBytes(_ a: [UInt8], from aStart: Int, as b: [UInt8], from bStart: Int, count: Int? = nil) -> Bool {
+        let n = count ?? a.count - aStart
+        guard aStart + n <= a.count, bStart + n <= b.count, count != nil || b.count - bStart == n else { return false }
+        return a.withUnsafeBytes { a in b.withUnsafeBytes { b in n == 0 || bytesEqual(a.baseAddress! + aStart, b.baseAddress! + bStart, count: n) } }
     }
 
     /// The range of the token in a body shaped `{"message":{"token":"<token>"…` and the index just
