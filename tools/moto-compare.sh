@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # PushSim against moto's in-process SNS, side by side, in one run. moto's own workload: N endpoints
 # (default 10,000), one message published to each.
-#   moto:     tools/moto_workload.py (@mock_aws): one platform application, N platform endpoints,
-#             one publish per endpoint (moto pinned below, installed from PyPI into a throwaway venv
+#   moto:     tools/moto_workload.py (@mock_aws): one platform application per platform of
+#             --platforms (APNS, GCM, WNS), N platform endpoints taking them in turn, one publish
+#             per endpoint (moto pinned below, installed from PyPI into a throwaway venv
 #             at .build/moto-venv);
 #   PushSim, like for like: endpoint-bench (release): an app server's hub SDK client creates one
 #             registration per device handle (one call, POST /registrations, as moto's one
@@ -58,7 +59,7 @@ field() { echo "$1" | sed -n "s/^RESULT .* $2=\([0-9.]*\).*/\1/p"; }
 for round in $(seq 1 "$ROUNDS"); do
     echo "== round $round of $ROUNDS"
     echo "== moto: $DEVICES endpoints, one publish each"
-    MOTO_OUT=$("$VENV/bin/python" tools/moto_workload.py --endpoints "$DEVICES")
+    MOTO_OUT=$("$VENV/bin/python" tools/moto_workload.py --endpoints "$DEVICES" --platforms "$PLATFORMS")
     echo "$MOTO_OUT" | grep -v '^RESULT'
     echo "== PushSim, like for like: $DEVICES registrations through the hub SDK, one send each, delivered ($REPS reps)"
     ENDPOINT_OUT=$("$SCRATCH/release/endpoint-bench" --devices "$DEVICES" --platforms "$PLATFORMS" --reps "$REPS")
