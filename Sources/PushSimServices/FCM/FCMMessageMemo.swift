@@ -15,15 +15,19 @@ struct FCMMessageMemo {
     /// The remembered body and message, kept as they are: remembering copies nothing, since
     /// most bodies a push service sees are not copies of the one before (each message of a
     /// targeted send differs), and a copy that is never used again is pure cost.
-    private var remembered: (body: [UInt8], restStart: Int, message: FCMMessage, payloadHead: Int)?
+    private var template: FCMMessage?
+    /// The body `template` was parsed from, and where its bytes after the token start.
+    private var templateBody: [UInt8] = [], templateRestStart = 0
+    /// The length of `{"token":"<token>"` at the start of the template's device payload.
+    private var payloadHead = 0
 
     /// The message in `body`, from the memo when it can be, else parsed (and remembered if good).
     mutating func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {
         let split = Self.token(in: body)
-        if let (token, restStart) = split, let remembered, Self.sameBytes(body, from: restStart, as: remembered.body, from: remembered.restStart) {
-            var message = remembered.message
+        if let (token, restStart) = split, let template, Self.sameBytes(body, from: restStart, as: templateBody, from: templateRestStart) {
+            var message = template
             message.target = .token(String(decoding: body[token], as: UTF8.self))
-            message.devicePayload = Self.devicePayload(token: body[token], suffix: remembered.message.devicePayload[remembered.payloadHead...])
+            message.devicePayload = Self.devicePayload(token: body[token], suffix: template.devicePayload[payloadHead...])
             return .success(message)
         }
         let parsed = FCMMessage.parse(body: body)
@@ -34,7 +38,7 @@ struct FCMMessageMemo {
             if Self.sameBytes(payload, from: 0, as: Self.payloadPrefix, from: 0, count: Self.payloadPrefix.count),
                Self.sameBytes(payload, from: Self.payloadPrefix.count, as: body, from: token.lowerBound, count: token.count),
                payload.count >= headCount, payload[headCount - 1] == UInt8(ascii: "\"") {
-                remembered = (body, restStart, message, headCount)
+                (template, templateBody, templateRestStart, payloadHead) = (message, body, restStart, headCount)
             }
         }
         return parsed
