@@ -174,7 +174,15 @@ enum FCMMessageSchema {
         var unparsable: [FCMError.FieldViolation] = []
         /// The first value of the wrong type.
         var wrongValue: FCMError?
-        private var path: [PathStep] = []
+        /// The fields and items from the request down to the value being checked. Room for the
+        /// depth of a usual message (`message.android.notification.title`) is made once, instead
+        /// of the array regrowing at each new depth of every message.
+        private var path: [PathStep]
+
+        init() {
+            path = []
+            path.reserveCapacity(6)
+        }
 
         private enum PathStep {
             case field(String)
