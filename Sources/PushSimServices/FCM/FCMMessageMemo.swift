@@ -12,9 +12,11 @@ struct FCMMessageMemo {
     private static let prefix = Array(#"{"message":{"token":""#.utf8)
     private static let payloadPrefix = Array(#"{"token":""#.utf8)
 
-    /// The remembered body and message, kept as they are: remembering copies nothing, since
-    /// most bodies a push service sees are not copies of the one before (each message of a
-    /// targeted send differs), and a copy that is never used again is pure cost.
+    // The last good message and its body are kept as they are: remembering copies nothing,
+    // since most bodies a push service sees are not copies of the one before (each message of a
+    // targeted send differs), and a copy that is never used again is pure cost.
+
+    /// The last good message whose body had the token first.
     private var template: FCMMessage?
     /// The body `template` was parsed from, and where its bytes after the token start.
     private var templateBody: [UInt8] = [], templateRestStart = 0
@@ -59,7 +61,7 @@ struct FCMMessageMemo {
     /// or all that follow, which must then be as many), compared in place.
     private static func sameBytes(_ a: [UInt8], from aStart: Int, as b: [UInt8], from bStart: Int, count: Int? = nil) -> Bool {
         let n = count ?? a.count - aStart
-        guard aStart + n <= a.count, bStart + n <= b.count, count != nil || b.count - bStart == n else { return false }
+        guard n >= 0, aStart + n <= a.count, bStart + n <= b.count, count != nil || b.count - bStart == n else { return false }
         return a.withUnsafeBytes { a in b.withUnsafeBytes { b in n == 0 || bytesEqual(a.baseAddress! + aStart, b.baseAddress! + bStart, count: n) } }
     }
 
