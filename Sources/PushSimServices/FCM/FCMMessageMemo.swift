@@ -26,7 +26,8 @@ struct FCMMessageMemo {
     /// The message in `body`, from the memo when it can be, else parsed (and remembered if good).
     mutating func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {
         let split = Self.token(in: body)
-        if let (token, restStart) = split, let template, Self.sameBytes(body, from: restStart, as: templateBody, from: templateRestStart) {
+        if let (token, restStart) = split, let template, body.count - restStart == templateBody.count - templateRestStart,
+           Self.sameBytes(body, from: restStart, as: templateBody, from: templateRestStart, count: body.count - restStart) {
             var message = template
             message.target = .token(String(decoding: body[token], as: UTF8.self))
             message.devicePayload = Self.devicePayload(token: body[token], suffix: template.devicePayload[payloadHead...])
@@ -57,11 +58,10 @@ struct FCMMessageMemo {
         return payload
     }
 
-    /// Whether `a` from `aStart` on and `b` from `bStart` on hold the same bytes (`count` of them,
-    /// or all that follow, which must then be as many), compared in place.
-    private static func sameBytes(_ a: [UInt8], from aStart: Int, as b: [UInt8], from bStart: Int, count: Int? = nil) -> Bool {
-        let n = count ?? a.count - aStart
-        guard n >= 0, aStart + n <= a.count, bStart + n <= b.count, count != nil || b.count - bStart == n else { return false }
+    /// Whether the `count` bytes of `a` from `aStart` and of `b` from `bStart` are the same (false
+    /// when either array is shorter), compared in place.
+    private static func sameBytes(_ a: [UInt8], from aStart: Int, as b: [UInt8], from bStart: Int, count n: Int) -> Bool {
+        guard n >= 0, aStart >= 0, bStart >= 0, aStart + n <= a.count, bStart + n <= b.count else { return false }
         return a.withUnsafeBytes { a in b.withUnsafeBytes { b in n == 0 || bytesEqual(a.baseAddress! + aStart, b.baseAddress! + bStart, count: n) } }
     }
 
