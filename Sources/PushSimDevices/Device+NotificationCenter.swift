@@ -24,7 +24,9 @@ extension Device {
         if let sound { fields.append(TraceEvent.Field(.sound, .string(sound))) }
         if let collapseID { fields.append(TraceEvent.Field(.collapseID, .string(collapseID))) }
         world.record(layer: "device", host: name, kind: .notificationShown, fields: fields)
-        onNotificationShown?(inbox[inbox.count - 1])
+        let shown = inbox[inbox.count - 1]
+        if let inboxRetention { inboxDropped += inboxRetention.trim(&inbox) }
+        onNotificationShown?(shown)
     }
 
     /// Sets the app icon badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's `value`).

@@ -49,8 +49,20 @@ public final class Device: Host {
     public internal(set) var loggedInUser: String?
 
     // What a test can look at
-    /// Every notification shown, in order, replaced ones included (see ``displayed``).
+    /// Every notification shown, in order, replaced ones included (see ``displayed``), unless
+    /// ``inboxRetention`` dropped the oldest.
     public internal(set) var inbox: [ShownNotification] = []
+    /// How many notifications to keep in ``inbox`` (the newest); nil (the default, and in
+    /// scenarios) keeps all. `pushsim serve` sets it, so that a phone sent to for days does not
+    /// keep every notification in memory.
+    public var inboxRetention: Retention? {
+        didSet { if let inboxRetention { inboxDropped += inboxRetention.trim(&inbox, now: true) } }
+    }
+    /// How many of the oldest notifications ``inboxRetention`` dropped; the inbox's first kept
+    /// notification is the `inboxDropped`-th (from 0) the device ever showed.
+    public internal(set) var inboxDropped = 0
+    /// How many notifications the device has shown since it was made, the dropped ones included.
+    public var shownCount: Int { inboxDropped + inbox.count }
     /// Every call the app made to its backend, in the order they ended (calls in flight are not here).
     public internal(set) var calls: [AppCallRecord] = []
     /// The app icon badge, as the last `aps.badge` or WNS badge notification set it; nil until one does.

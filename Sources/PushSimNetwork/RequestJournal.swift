@@ -21,24 +21,42 @@ public struct RequestJournal {
         public var completedAt: VirtualTime?
     }
 
-    /// Every call recorded, in the order made.
+    /// The calls kept, in the order made: every call recorded, unless ``retention`` dropped the
+    /// oldest. Call number `n` of the journal (counting from 0 since the world began) is
+    /// `entries[n - dropped]`.
     public private(set) var entries: [Entry] = []
     /// When false, nothing is kept (for very large runs).
     public var isRecording = true
+    /// How many calls to keep (the newest; see ``PushSimKernel/Retention``); nil (the default,
+    /// and in scenarios, whose expectations read the whole run) keeps every call. A world that
+    /// runs for days, such as `pushsim serve`'s, sets it.
+    public var retention: Retention? {
+        didSet { if let retention { dropped += retention.trim(&entries, now: true) } }
+    }
+    /// How many of the oldest calls were dropped to keep within ``retention``.
+    public private(set) var dropped = 0
+    /// Calls recorded since the world began, the dropped ones included.
+    public var count: Int { dropped + entries.count }
 
-    /// An empty journal that records.
+    /// An empty journal that records and keeps every call.
     public init() {}
 
     mutating func begin(_ entry: Entry) -> Int? {
         guard isRecording else { return nil }
         entries.append(entry)
-        return entries.count - 1
+        if let retention { dropped += retention.trim(&entries) }
+        return count - 1
     }
 
     mutating func complete(_ index: Int?, with result: CallResult, at t: VirtualTime) {
-        guard let index else { return }
-        entries[index].result = result
-        entries[index].completedAt = t
+        guard let index, index >= dropped else { return }   // a dropped call's outcome is not kept either
+        entries[index - dropped].result = result
+        entries[index - dropped].completedAt = t
+    }
+
+    /// The entries from call number `first` on (see ``entries``): the kept ones among them.
+    public func entries(from first: Int) -> ArraySlice<Entry> {
+        entries[min(entries.count, max(0, first - dropped))...]
     }
 
     /// Entries whose request went to `host` (primary name).

@@ -88,6 +88,22 @@ public final class World {
     /// stamping wall time). See ``unixSeconds(judging:)``.
     public var outsideClockLag = VirtualDuration.zero
 
+    /// The one-way latency of a message between the world and a caller outside it (one that is
+    /// not a host of it, such as `pushsim serve`'s `sdk#3`), in place of the network's; nil (the
+    /// default, and in scenarios): such a caller's messages take the network's latency like any
+    /// host's. `pushsim serve` sets it to zero: a real client's request has already crossed a real
+    /// network to reach the world, and a simulated hop on top would move virtual time ahead of the
+    /// wall clock on every request. Fault rules still apply to these messages.
+    public var outsideLatency: VirtualDuration? {
+        get { hot.outsideLatency }
+        set { hot.outsideLatency = newValue }
+    }
+
+    /// The due time of the first event still queued (it may turn out to be a cancelled one), or
+    /// nil when nothing is queued: when a server that paces the world by the wall clock should
+    /// look again.
+    public var nextEventTime: VirtualTime? { loop.queue.first?.time }
+
     /// The Unix second by which to judge a time that `caller` stamped (a SAS token's `se`, a JWT's
     /// `iat` or `exp`): the world's now for its own hosts; for a caller outside the world (one
     /// that is not a host of it, such as `sdk#3`), the outside clock's, ``outsideClockLag`` behind.
@@ -268,6 +284,9 @@ public final class World {
             record(layer: "network", host: caller, kind: .faultInjected,
                    [.fault: .string(label), .lost: "request", .to: .string(callee)])
         case .deliver(let latency):
+            if let outside = hot.outsideLatency, resolve(caller) == nil {
+                return schedule(.requestArrives(id), after: outside, inOrder: true)
+            }
             schedule(.requestArrives(id), after: latency, inOrder: latencyIsFixed)
         }
     }
@@ -284,8 +303,10 @@ public final class World {
             record(layer: "network", host: exchange.caller, kind: .httpLateResponse, [.status: .int(response.status)])
             return
         }
+        // A caller outside the world gets its answer after the outside latency (see ``outsideLatency``).
+        let outside = hot.outsideLatency.flatMap { resolve(exchange.caller) == nil ? $0 : nil }
         // Without a traced response or fault rules the host names are not needed: not even copied then.
-        if !hot.tracesResponses, let latency = plainLatency {
+        if !hot.tracesResponses, let latency = outside ?? plainLatency {
             calls.update(exchange.id) { $0.response = response }
             return schedule(.responseArrives(exchange.id), after: latency, inOrder: true)
         }
@@ -299,7 +320,7 @@ public final class World {
             record(layer: "network", host: server, kind: .faultInjected,
                    [.fault: .string(label), .lost: "response", .to: .string(caller)])
         case .deliver(let latency):
-            schedule(.responseArrives(exchange.id), after: latency, inOrder: latencyIsFixed)
+            schedule(.responseArrives(exchange.id), after: outside ?? latency, inOrder: outside != nil || latencyIsFixed)
         }
     }
 

@@ -47,4 +47,6 @@ struct WorldHotState {
     var journal = RequestJournal()
     /// Latency and fault rules every message passes.
     var faults = NetworkFaults()
+    /// The latency between the world and callers outside it (see `World.outsideLatency`).
+    var outsideLatency: VirtualDuration?
 }

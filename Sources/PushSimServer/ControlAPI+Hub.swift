@@ -7,11 +7,11 @@ extension ControlAPI {
     /// The hub's registrations, read as a client would: `GET /{hub}/registrations` with a
     /// full-rights SAS token, from the in-world host `pushsim-control` (so the read is in the
     /// journal and the trace like any other call), the Atom feed turned into JSON.
-    func registrations(top: Int) -> HTTPResponse {
+    func registrations(top: Int) -> Outcome {
         let hub = state.simulation.hub
         let configuration = hub.configuration
         guard let rule = configuration.accessRules.first(where: { $0.rights.contains(.manage) }) else {
-            return ServerAnswer.error(500, "The hub has no access rule with the Manage claim to read registrations with.")
+            return .answer(ServerAnswer.error(500, "The hub has no access rule with the Manage claim to read registrations with."))
         }
         let world = state.world
         let resource = "https://\(configuration.host)/\(configuration.hubName)"
@@ -20,7 +20,11 @@ extension ControlAPI {
         let request = HTTPRequest(method: "GET", authority: configuration.host, path: "/\(configuration.hubName)/registrations",
                                   query: [("api-version", NotificationHub.apiVersion), ("$top", String(max(1, min(top, 1_000))))],
                                   headers: HTTPHeaders("Authorization", sas))
-        let response = state.call(request, from: WorldState.controlName)
+        return state.call(request, from: WorldState.controlName, transform: Self.registrationsJSON)
+    }
+
+    /// The hub's Atom feed of registrations as the control API's JSON (other answers as they are).
+    private static func registrationsJSON(_ response: HTTPResponse) -> HTTPResponse {
         guard response.status == 200 else { return response }
         guard let feed = AtomRegistration.parseFeed(response.body) else {
             return ServerAnswer.error(502, "The hub answered a registration feed that could not be read.")
@@ -42,38 +46,106 @@ extension ControlAPI {
     }
 }
 
-/// The world's request journal as JSON, from entry `since` on: who called whom, what, when, and
-/// the outcome (bodies are left out; the `--record` file has the wire's).
-enum ControlJournal {
+/// The world's request journal as JSON: who called whom, what, when, and the outcome (bodies are
+/// left out; the `--record` file has the wire's), in pages of at most ``pageSize`` entries.
+///
+/// Query: `since=n` (the first journal number to look at), `host=` (caller or callee, by primary
+/// name), `path=` (a prefix of the request's path), `status=` (a status code, or `failure` for a
+/// transport failure), `from=` and `to=` (virtual times since zero: sent at or after `from`,
+/// before `to`). The answer says `total` (calls since the world began), `dropped` (the oldest,
+/// no longer kept: see ``ServeRetention``), `matched` (kept calls the filters keep, from `since`
+/// on), and `next` (where the next page starts).
+struct ControlJournal {
     static let pageSize = 1_000
 
-    static func json(_ world: World, since: Int) -> JSONValue {
-        let entries = world.journal.entries
-        let start = min(since, entries.count)
-        let end = min(entries.count, start + pageSize)
+    var since = 0
+    var host: String?
+    var pathPrefix: String?
+    var status: String?
+    var from: VirtualTime?
+    var to: VirtualTime?
+
+    /// The filters of a query, or the 400 saying which one cannot be read.
+    static func parse(_ value: (String) -> String?) -> Result<ControlJournal, ControlRefusal> {
+        var filter = ControlJournal()
+        if let text = value("since") {
+            guard let n = Int(text), n >= 0 else { return .failure(refusal("since", text, "a journal number from 0")) }
+            filter.since = n
+        }
+        filter.host = value("host")
+        filter.pathPrefix = value("path")
+        if let text = value("status") {
+            guard text == "failure" || Int(text).map({ (100...599).contains($0) }) == true else {
+                return .failure(refusal("status", text, "a status code from 100 to 599, or failure"))
+            }
+            filter.status = text
+        }
+        for (name, keyPath) in [("from", \ControlJournal.from), ("to", \ControlJournal.to)] {
+            guard let text = value(name) else { continue }
+            guard let d = VirtualDuration.parse(Substring(text)), d.microseconds >= 0 else {
+                return .failure(refusal(name, text, "a virtual time since zero, e.g. 90s or 1h"))
+            }
+            filter[keyPath: keyPath] = .zero + d
+        }
+        return .success(filter)
+    }
+
+    private static func refusal(_ name: String, _ text: String, _ allowed: String) -> ControlRefusal {
+        ControlRefusal(response: ServerAnswer.error(400, "'\(text)' is not a value for \"\(name)\": give \(allowed)."))
+    }
+
+    func keeps(_ e: RequestJournal.Entry) -> Bool {
+        if let host, e.from != host && e.to != host { return false }
+        if let pathPrefix, !e.request.path.hasPrefix(pathPrefix) { return false }
+        if let from, e.sentAt < from { return false }
+        if let to, e.sentAt >= to { return false }
+        if let status {
+            switch e.result {
+            case .response(let r)?: if String(r.status) != status { return false }
+            case .failure?: if status != "failure" { return false }
+            case nil: return false
+            }
+        }
+        return true
+    }
+
+    func json(_ world: World) -> JSONValue {
+        let journal = world.journal
+        let first = max(since, journal.dropped)
+        var page: [JSONValue] = []
+        var matched = 0
+        var next = journal.count
+        for (offset, e) in journal.entries(from: first).enumerated() where keeps(e) {
+            matched += 1
+            if page.count < Self.pageSize { page.append(Self.entryJSON(e, number: first + offset)) }
+            else if next == journal.count { next = first + offset }
+        }
         return .object([
-            "total": .number(JSONNumber(Int64(entries.count))),
-            "since": .number(JSONNumber(Int64(start))),
-            "next": .number(JSONNumber(Int64(end))),
-            "entries": .array((start..<end).map { i in
-                let e = entries[i]
-                var members: [(String, JSONValue)] = [
-                    ("index", .number(JSONNumber(Int64(i)))),
-                    ("sentAt", .string(e.sentAt.description)),
-                    ("correlation", .string(e.correlation)),
-                    ("from", .string(e.from)), ("to", .string(e.to)),
-                    ("method", .string(e.request.method)),
-                    ("url", .string("https://\(e.request.authority)\(e.request.target)")),
-                    ("requestBytes", .number(JSONNumber(Int64(e.request.body.count)))),
-                ]
-                switch e.result {
-                case .response(let r)?: members.append(("status", .number(JSONNumber(Int64(r.status)))))
-                case .failure(let f)?: members.append(("failure", .string(f.rawValue)))
-                case nil: members.append(("inFlight", .bool(true)))
-                }
-                if let t = e.completedAt { members.append(("completedAt", .string(t.description))) }
-                return .object(members)
-            }),
+            "total": .number(JSONNumber(Int64(journal.count))),
+            "dropped": .number(JSONNumber(Int64(journal.dropped))),
+            "since": .number(JSONNumber(Int64(first))),
+            "matched": .number(JSONNumber(Int64(matched))),
+            "next": .number(JSONNumber(Int64(next))),
+            "entries": .array(page),
         ])
+    }
+
+    static func entryJSON(_ e: RequestJournal.Entry, number: Int) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("index", .number(JSONNumber(Int64(number)))),
+            ("sentAt", .string(e.sentAt.description)),
+            ("correlation", .string(e.correlation)),
+            ("from", .string(e.from)), ("to", .string(e.to)),
+            ("method", .string(e.request.method)),
+            ("url", .string("https://\(e.request.authority)\(e.request.target)")),
+            ("requestBytes", .number(JSONNumber(Int64(e.request.body.count)))),
+        ]
+        switch e.result {
+        case .response(let r)?: members.append(("status", .number(JSONNumber(Int64(r.status)))))
+        case .failure(let f)?: members.append(("failure", .string(f.rawValue)))
+        case nil: members.append(("inFlight", .bool(true)))
+        }
+        if let t = e.completedAt { members.append(("completedAt", .string(t.description))) }
+        return .object(members)
     }
 }

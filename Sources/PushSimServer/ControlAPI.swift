@@ -17,19 +17,27 @@ import PushSimScenario
 /// | `POST /_pushsim/devices {"name","platform","client"?,"user"?}` | 201: a new device, app installed, with its push handle |
 /// | `GET /_pushsim/devices/{name}` | one device |
 /// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle}` | acts on it |
-/// | `GET /_pushsim/devices/{name}/notifications[?settle=1s]` | what it showed (text, payload text, service, virtual time) |
-/// | `GET /_pushsim/journal[?since=n]` | the world's request journal from entry `n` |
+/// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
+/// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
 ///
-/// A device action starts a new causal chain, then runs the world until every call the device
-/// made since has its answer, then 1 s of virtual time more so that what the services send back
-/// (notifications kept while it was offline) arrives; the answer is the device afterwards.
+/// A device action starts a new causal chain and answers with the device once every call it made
+/// since has its answer (see ``perform(_:on:status:)``). A handler answers at once or gives a
+/// ``Wait`` (see ``WorldState``).
 struct ControlAPI {
     let state: WorldState
-    /// Virtual time the world runs after a device action's own calls are answered.
+    /// In a replay of `POST /_pushsim/reset` under `wall`: the anchor the recorded reset took.
+    var replayAnchor: CalendarAnchor? = nil
+    /// Virtual time the world runs after a device action's own calls are answered (`manual` only).
     static let actionSettle = VirtualDuration.seconds(1)
+    /// The longest a long poll (`?wait=`) may wait, in wall-clock seconds.
+    static let longestWait = 300.0
 
-    func handle(_ request: WireRequest) -> HTTPResponse {
+    func handle(_ request: WireRequest) -> Outcome {
+        if let token = state.controlToken, request.header("Authorization") != "Bearer " + token {
+            return .answer(ServerAnswer.error(401, "The control API needs the server's control token: Authorization: Bearer <token> "
+                + "(pushsim serve --control-token)."))
+        }
         let parts = request.path.split(separator: "/").map { percentDecode($0) }.dropFirst()   // drop "_pushsim"
         let query = splitTarget(request.target).query
         func value(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
@@ -38,38 +46,35 @@ struct ControlAPI {
         let route = p.count >= 2 && p[0] == "devices" ? ["devices", "{name}"] + p.dropFirst(2) : p
         switch (m, route.joined(separator: "/")) {
         case ("GET", ""), ("GET", "info"):
-            return ServerAnswer.json(200, ConnectionInfo(simulation: state.simulation, baseURL: state.baseURL)
-                .json(serviceAccountPath: state.serviceAccountPath))
-        case ("GET", "clock"): return ServerAnswer.json(200, state.clockJSON())
-        case ("POST", "clock/advance"): return advance(request)
+            return .answer(ServerAnswer.json(200, ConnectionInfo(simulation: state.simulation, baseURL: state.baseURL)
+                .json(serviceAccountPath: state.serviceAccountPath)))
+        case ("GET", "clock"): return .answer(ServerAnswer.json(200, state.clockJSON()))
+        case ("POST", "clock/advance"): return .answer(advance(request))
         case ("POST", "reset"):
-            state.reset()
-            return ServerAnswer.json(200, .object(["reset": true, "clock": state.clockJSON()]))
+            state.reset(anchor: replayAnchor)
+            return .answer(ServerAnswer.json(200, .object(["reset": true, "clock": state.clockJSON()])))
         case ("GET", "devices"):
-            return ServerAnswer.json(200, .object(["devices": .array(state.simulation.devices.map(deviceJSON))]))
+            return .answer(ServerAnswer.json(200, .object(["devices": .array(state.simulation.devices.map(deviceJSON))])))
         case ("POST", "devices"): return createDevice(request)
         case ("GET", "devices/{name}"):
-            guard let device = state.simulation.device(p[1]) else { return noDevice(p[1]) }
-            return ServerAnswer.json(200, deviceJSON(device))
+            guard let device = state.simulation.device(p[1]) else { return .answer(noDevice(p[1])) }
+            return .answer(ServerAnswer.json(200, deviceJSON(device)))
         case ("GET", "devices/{name}/notifications"):
-            guard let device = state.simulation.device(p[1]) else { return noDevice(p[1]) }
-            if let settle = value("settle") {
-                guard let d = VirtualDuration.parse(Substring(settle)) else { return badDuration(settle, "settle") }
-                state.settle(for: d)
-            }
-            return ServerAnswer.json(200, .object(["device": .string(p[1]), "clock": state.clockJSON(),
-                                                   "notifications": .array(device.inbox.map { notificationJSON($0) })]))
+            guard let device = state.simulation.device(p[1]) else { return .answer(noDevice(p[1])) }
+            return notifications(of: device, settle: value("settle"), wait: value("wait"), count: value("count"))
         case ("POST", _) where p.count == 3 && p[0] == "devices": return act(p[2], on: p[1])
         case ("GET", "journal"):
-            let since = Int(value("since") ?? "0") ?? 0
-            return ServerAnswer.json(200, ControlJournal.json(state.world, since: max(0, since)))
+            switch ControlJournal.parse(value) {
+            case .failure(let refusal): return .answer(refusal.response)
+            case .success(let filter): return .answer(ServerAnswer.json(200, filter.json(state.world)))
+            }
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
         default:
             let known = ["info", "clock", "reset", "devices", "journal", "hub"]
             if let first = p.first, known.contains(first) {
-                return ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info.")
+                return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }
-            return ServerAnswer.error(404, "No control operation at \(m) \(request.path).")
+            return .answer(ServerAnswer.error(404, "No control operation at \(m) \(request.path)."))
         }
     }
 
@@ -87,60 +92,120 @@ struct ControlAPI {
         return ServerAnswer.json(200, state.clockJSON())
     }
 
+    // MARK: Notifications
+
+    /// `GET /_pushsim/devices/{name}/notifications[?settle=d | ?wait=d[&count=n]]`.
+    ///
+    /// - `settle=d`: the world runs `d` further first. Under `manual` that is an advance (it moves
+    ///   the clock and counts in `advancedMicroseconds`); under `wall` the answer waits until the
+    ///   wall clock has brought the world `d` further.
+    /// - `wait=d&count=n` (a long poll): answers as soon as the device has shown `n` notifications
+    ///   since it was made (default 1), or when `d` of wall time has passed, saying which
+    ///   (`"waited":{"count":n,"reached":true|false}`). Waiting never moves virtual time.
+    private func notifications(of device: Device, settle: String?, wait: String?, count: String?) -> Outcome {
+        let answer = { () -> HTTPResponse in notificationsAnswer(device, waited: nil) }
+        if let settle {
+            guard wait == nil else { return .answer(ServerAnswer.error(400, "Give settle or wait, not both.")) }
+            guard let d = VirtualDuration.parse(Substring(settle)), d.microseconds >= 0 else { return .answer(badDuration(settle, "settle")) }
+            if state.policy == .manual { state.advance(by: d); return .answer(answer()) }
+            let target = state.world.now + d
+            let world = state.world
+            return .wait(Wait(isDone: { world.now >= target }, finish: answer, virtualLimit: d))
+        }
+        guard let wait else {
+            if count != nil { return .answer(ServerAnswer.error(400, "count goes with wait: ?wait=5s&count=2.")) }
+            return .answer(answer())
+        }
+        guard let d = VirtualDuration.parse(Substring(wait)), d.microseconds >= 0,
+              Double(d.microseconds) / 1e6 <= Self.longestWait else {
+            return .answer(ServerAnswer.error(400, "'\(wait)' is not a wait: a wall-clock duration up to 300s, e.g. 500ms or 5s."))
+        }
+        var wanted = 1
+        if let count {
+            guard let n = Int(count), n >= 0, n <= 1_000_000 else {
+                return .answer(ServerAnswer.error(400, "'\(count)' is not a count: a whole number of notifications from 0 to 1000000."))
+            }
+            wanted = n
+        }
+        let reached = { device.shownCount >= wanted }
+        return .wait(Wait(isDone: reached,
+                          finish: { notificationsAnswer(device, waited: (wanted, true)) },
+                          wallSeconds: Double(d.microseconds) / 1e6,
+                          expire: { notificationsAnswer(device, waited: (wanted, reached())) }))
+    }
+
+    private func notificationsAnswer(_ device: Device, waited: (count: Int, reached: Bool)?) -> HTTPResponse {
+        var members: [(String, JSONValue)] = [
+            ("device", .string(device.name)), ("clock", state.clockJSON()),
+            ("shown", .number(JSONNumber(Int64(device.shownCount)))),
+            ("dropped", .number(JSONNumber(Int64(device.inboxDropped)))),
+        ]
+        if let waited {
+            members.append(("waited", .object(["count": .number(JSONNumber(Int64(waited.count))), "reached": .bool(waited.reached)])))
+        }
+        members.append(("notifications", .array(device.inbox.map { notificationJSON($0) })))
+        return ServerAnswer.json(200, .object(members))
+    }
+
     // MARK: Devices
 
-    private func createDevice(_ request: WireRequest) -> HTTPResponse {
+    private func createDevice(_ request: WireRequest) -> Outcome {
         let body: JSONValue
         switch Self.jsonBody(request) {
-        case .failure(let refusal): return refusal.response
+        case .failure(let refusal): return .answer(refusal.response)
         case .success(let b): body = b
         }
         guard let name = body["name"]?.stringValue, !name.isEmpty, name.utf8.count <= 64,
               name.allBytes({ isTokenByte($0) && $0 != UInt8(ascii: "#") }) else {
-            return ServerAnswer.error(400, "A device needs a \"name\" of 1 to 64 letters, digits, '-', '_' or '.'.")
+            return .answer(ServerAnswer.error(400, "A device needs a \"name\" of 1 to 64 letters, digits, '-', '_' or '.'."))
         }
         guard let platformText = body["platform"]?.stringValue, let platform = DevicePlatform(rawValue: platformText) else {
-            return ServerAnswer.error(400, "A device needs a \"platform\": ios, android or windows.")
+            return .answer(ServerAnswer.error(400, "A device needs a \"platform\": ios, android or windows."))
         }
         var client = ClientFlavour.tutorial
         if let c = body["client"]?.stringValue {
-            guard let flavour = ClientFlavour(rawValue: c) else { return ServerAnswer.error(400, "\"client\" is tutorial or recommended, not '\(c)'.") }
+            guard let flavour = ClientFlavour(rawValue: c) else { return .answer(ServerAnswer.error(400, "\"client\" is tutorial or recommended, not '\(c)'.")) }
             client = flavour
         }
         let world = state.world
         guard world.primaryName(name) == nil, name != WorldState.callerName, name != WorldState.controlName else {
-            return ServerAnswer.error(409, "The name '\(name)' is taken by a device or a host of the world.")
+            return .answer(ServerAnswer.error(409, "The name '\(name)' is taken by a device or a host of the world."))
         }
         let device = state.simulation.addDevice(name, platform, client: client, user: body["user"]?.stringValue)
-        if let problem = perform("install", on: device) { return problem }
-        return ServerAnswer.json(201, deviceJSON(device))
+        state.adopt(device)
+        return perform("install", on: device, status: 201)
     }
 
-    private func act(_ action: String, on name: String) -> HTTPResponse {
-        guard let device = state.simulation.device(name) else { return noDevice(name) }
-        if let problem = perform(action, on: device) { return problem }
-        return ServerAnswer.json(200, deviceJSON(device))
+    private func act(_ action: String, on name: String) -> Outcome {
+        guard let device = state.simulation.device(name) else { return .answer(noDevice(name)) }
+        return perform(action, on: device, status: 200)
     }
 
-    /// Runs a device action as a causal chain of its own and waits for its work; nil when done.
-    private func perform(_ action: String, on device: Device) -> HTTPResponse? {
+    /// Runs a device action as a causal chain of its own and answers `status` with the device once
+    /// every call the device made since has its answer: under `manual` the world runs on the spot
+    /// (then ``actionSettle`` more, as an advance, so that what the services send back arrives);
+    /// under `wall` the answer waits for the world to get there.
+    private func perform(_ action: String, on device: Device, status: Int) -> Outcome {
         let actions: [String: (Device) -> Void] = [
             "install": { $0.install() }, "uninstall": { $0.uninstall() }, "launch": { $0.launch() },
             "offline": { $0.goOffline() }, "online": { $0.goOnline() }, "refresh-handle": { $0.refreshHandle() },
         ]
         guard let run = actions[action] else {
-            return ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, refresh-handle.")
+            return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, refresh-handle."))
         }
         let world = state.world
-        let firstEntry = world.journal.entries.count
+        let firstEntry = world.journal.count
         world.newCorrelation()
         world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: "\(device.name) \(action)"])
         run(device)
-        state.drive(until: {
-            world.journal.entries[firstEntry...].allSatisfy { $0.from != device.name || $0.result != nil }
-        }, limit: WorldState.callTimeout + .seconds(1))
-        state.settle(for: Self.actionSettle)
-        return nil
+        let callsDone = { world.journal.entries(from: firstEntry).allSatisfy { $0.from != device.name || $0.result != nil } }
+        let answer = { ServerAnswer.json(status, deviceJSON(device)) }
+        if state.policy == .manual {
+            state.runWorld(to: world.now + WorldState.callTimeout + .seconds(1), until: callsDone)
+            state.advance(by: Self.actionSettle)
+            return .answer(answer())
+        }
+        return .wait(Wait(isDone: callsDone, finish: answer, virtualLimit: WorldState.callTimeout + .seconds(1)))
     }
 
     private func noDevice(_ name: String) -> HTTPResponse {
@@ -160,7 +225,7 @@ struct ControlAPI {
             "handle": d.handle.map { .string($0) } ?? .null,
             "pushService": .string(d.platform.registrationPlatform),
             "user": d.loggedInUser.map { .string($0) } ?? .null,
-            "notifications": .number(JSONNumber(Int64(d.inbox.count))),
+            "notifications": .number(JSONNumber(Int64(d.shownCount))),
         ])
     }
 

@@ -2,8 +2,11 @@ import Foundation
 import PushSimKernel
 import PushSimNetwork
 
-/// The `--record` file: one JSON Lines object per request answered, in the order answered
-/// (which is the order the world took them: one queue serialises them).
+/// The `--record` file: one JSON Lines object per request answered, in the order answered. `entry`
+/// numbers the requests in the order they entered the world (one queue serialises them); under
+/// `--clock wall` a request whose answer waited for the world may be answered after requests that
+/// entered later, so a replay enters them by `entry`. A long poll that ended by its wall-clock
+/// bound has `"expired":true`.
 ///
 /// `{"seq":1,"virtualTime":"0+00:00:00.020","virtualMicroseconds":20000,"route":"api.push.apple.com",
 ///   "request":{"method":"POST","target":"/3/device/…","headers":[["apns-topic","…"],…],"body":"…"},
@@ -46,20 +49,25 @@ final class RequestRecorder {
         handle.write(Data((line + "\n").utf8))
     }
 
-    func record(seq: Int, at time: VirtualTime, arrived: VirtualTime, connection: Int, route: String,
-                request: WireRequest, response: HTTPResponse) {
-        let line = JSONValue.object([
-            "seq": .number(JSONNumber(Int64(seq))),
-            "arrivedMicroseconds": .number(JSONNumber(arrived.microseconds)),
-            "connection": .number(JSONNumber(Int64(connection))),
-            "virtualTime": .string(time.description),
-            "virtualMicroseconds": .number(JSONNumber(time.microseconds)),
-            "route": .string(route),
-            "request": .object([("method", .string(request.method)), ("target", .string(request.target))]
-                               + [("headers", Self.fields(request.headers))] + Self.body(request.body)),
-            "response": .object([("status", .number(JSONNumber(Int64(response.status)))),
-                                 ("headers", Self.fields(response.headers.fields))] + Self.body(response.body)),
-        ]).serialized()
+    func record(seq: Int, entry: Int, at time: VirtualTime, arrived: VirtualTime, connection: Int, route: String,
+                request: WireRequest, response: HTTPResponse, expired: Bool) {
+        var members: [(String, JSONValue)] = [
+            ("seq", .number(JSONNumber(Int64(seq)))),
+            ("entry", .number(JSONNumber(Int64(entry)))),
+            ("arrivedMicroseconds", .number(JSONNumber(arrived.microseconds))),
+            ("connection", .number(JSONNumber(Int64(connection)))),
+            ("virtualTime", .string(time.description)),
+            ("virtualMicroseconds", .number(JSONNumber(time.microseconds))),
+            ("route", .string(route)),
+        ]
+        if expired { members.append(("expired", .bool(true))) }
+        members += [
+            ("request", .object([("method", .string(request.method)), ("target", .string(request.target))]
+                                + [("headers", Self.fields(request.headers))] + Self.body(request.body))),
+            ("response", .object([("status", .number(JSONNumber(Int64(response.status)))),
+                                  ("headers", Self.fields(response.headers.fields))] + Self.body(response.body))),
+        ]
+        let line = JSONValue.object(members).serialized()
         handle.write(Data((line + "\n").utf8))
     }
 

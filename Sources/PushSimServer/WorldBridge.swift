@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PushSimKernel
 import PushSimNetwork
 import PushSimScenario
@@ -10,79 +11,109 @@ import PushSimScenario
 /// For each request, on the queue:
 /// 1. the clock catches up (``ClockPolicy``);
 /// 2. the ``Router`` picks the control API, or a world host by its real name;
-/// 3. a world request enters the world from the external host `sdk` as a new causal chain, and
-///    the world runs (other due events too) until that call's answer is back, which is returned
-///    as the fake gave it: status, header fields, body;
-/// 4. the exchange goes to the record, if one is kept.
+/// 3. a world request enters the world from the external host `sdk` as a new causal chain;
+/// 4. its answer is built at the event that produces it: at once under `manual` (the world runs
+///    on the spot), or under `wall` when the wall clock lets the world reach that event (the
+///    connection waits off the queue meanwhile, and other requests are served);
+/// 5. the exchange goes to the record, if one is kept.
 ///
-/// `@unchecked Sendable`: its only stored state is the queue (thread-safe) and `state`, which
-/// is created in `init` before the bridge is shared and touched only inside `queue.sync` after.
+/// `@unchecked Sendable`: its stored state is the queue (thread-safe), the wake-up condition
+/// (a lock), and `state`, which is created in `init` before the bridge is shared and touched only
+/// inside `queue.sync` after.
 public final class WorldBridge: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pushsim.serve.world")
     private let state: WorldState
     private let scenarioPath: String?
     /// Whether the record's header line is written (once, when the server's address is known).
     private var wroteHeader = false
+    /// Wakes connections waiting for an answer when the world has moved (see ``awaitAnswer(_:)``).
+    private let moved = NSCondition()
+    /// Counts the world's moves, under `moved`'s lock: a waiter that saw one number sleeps only
+    /// while it is unchanged, so a wake-up between its look and its sleep is not lost.
+    private var moves = 0
 
     /// Builds the world from `setup`. `anchor` fixes the Unix time of virtual time zero (tests);
     /// nil takes the wall clock's current second. `recordPath` starts a JSON Lines record there.
     /// `scenarioPath` names the scenario the setup came from, for the record's header.
+    /// `retention` bounds what the world keeps of its traffic.
+    /// `controlToken`, when given, is the bearer token every control-API request must carry.
     public init(setup: WorldSetup, clock: ClockPolicy = .wall, anchor: CalendarAnchor? = nil, recordPath: String? = nil,
-                scenarioPath: String? = nil) throws {
-        state = WorldState(setup: setup, policy: clock, anchor: anchor)
+                scenarioPath: String? = nil, retention: ServeRetention = ServeRetention(), controlToken: String? = nil) throws {
+        state = WorldState(setup: setup, policy: clock, anchor: anchor, retention: retention)
+        state.controlToken = controlToken
         self.scenarioPath = scenarioPath
         if let recordPath { state.recorder = try RequestRecorder(path: recordPath) }
     }
 
-    /// Answers one request (blocks the calling thread while the world works on it). `connection`
-    /// numbers the TCP connection it came on (from 1, in accept order; 0 when there is none): the
-    /// request enters the world from `sdk#<connection>`, because a real service ties some state to
-    /// a connection (APNs adopts one provider token per connection and refuses a new one within
-    /// 20 minutes on the same connection; a client that opens a connection per request is not
-    /// refused).
+    /// Answers one request (blocks the calling thread until the world has produced its answer).
+    /// `connection` numbers the TCP connection it came on (from 1, in accept order; 0 when there
+    /// is none): the request enters the world from `sdk#<connection>`, because a real service ties
+    /// some state to a connection (APNs adopts one provider token per connection and refuses a
+    /// new one within 20 minutes on the same connection; a client that opens a connection per
+    /// request is not refused).
     public func answer(_ request: WireRequest, connection: Int = 0) -> HTTPResponse {
-        queue.sync {
+        let (ticket, done) = queue.sync { () -> (Int, PendingAnswer?) in
             state.catchUp()
-            return answerNow(request, connection: connection)
+            let pending = enter(request, connection: connection, arrived: state.world.now)
+            return (pending.ticket, state.take(pending.ticket))
+        }
+        signalMove()
+        return done?.response ?? awaitAnswer(ticket)
+    }
+
+    /// Waits off the queue until the answer to `ticket` is built: looks again whenever another
+    /// request moved the world, when the next event falls due by the wall clock (`wall`), or when
+    /// a long poll's bound ends.
+    private func awaitAnswer(_ ticket: Int) -> HTTPResponse {
+        while true {
+            let seen = moved.withLock { moves }
+            let (answer, wake) = queue.sync { () -> (PendingAnswer?, UInt64?) in
+                state.catchUp()
+                state.expireWaits()
+                return (state.take(ticket), state.nextWake())
+            }
+            if let response = answer?.response { signalMove(); return response }
+            // At most 50 ms between looks, whatever the world says: a safety net, not the pace.
+            let now = DispatchTime.now().uptimeNanoseconds
+            let until = min(wake ?? .max, now &+ 50_000_000)
+            guard until > now else { continue }
+            let date = Date(timeIntervalSinceNow: Double(until - now) / 1e9)
+            moved.lock()
+            while moves == seen && Date() < date { if !moved.wait(until: date) { break } }
+            moved.unlock()
         }
     }
 
-    /// Replays one recorded request: runs the world to `arrived` (the virtual time it entered the
-    /// world when it was recorded), then answers it as ``answer(_:connection:)`` did, without
-    /// looking at the wall clock whatever the policy. For a bridge built with the recorded seed,
-    /// anchor and clock policy.
-    public func replay(_ request: WireRequest, arrived: VirtualTime, connection: Int) -> HTTPResponse {
-        queue.sync {
-            if arrived > state.world.now { state.settle(for: arrived - state.world.now) }
-            return answerNow(request, connection: connection)
-        }
+    private func signalMove() {
+        moved.lock()
+        moves &+= 1
+        moved.broadcast()
+        moved.unlock()
     }
 
-    /// Answers `request` at the world's now (on the queue).
-    private func answerNow(_ request: WireRequest, connection: Int) -> HTTPResponse {
+    /// Routes `request` and enters it into the world (on the queue).
+    private func enter(_ request: WireRequest, connection: Int, arrived: VirtualTime, replayExpiry: VirtualTime? = nil,
+                       replayAnchor: CalendarAnchor? = nil) -> PendingAnswer {
         writeHeaderOnce()
-        let arrived = state.world.now
         let route = state.router.route(request)
-        let response: HTTPResponse
+        let outcome: Outcome
         let routeName: String
         switch route {
         case .control?:
             routeName = "control"
-            response = ControlAPI(state: state).handle(request)
+            outcome = ControlAPI(state: state, replayAnchor: replayAnchor).handle(request)
         case .host(let authority)?:
             routeName = authority
-            response = state.call(Router.worldRequest(request, authority: authority),
-                                  from: connection == 0 ? WorldState.callerName : "\(WorldState.callerName)#\(connection)")
+            outcome = state.call(Router.worldRequest(request, authority: authority),
+                                 from: connection == 0 ? WorldState.callerName : "\(WorldState.callerName)#\(connection)")
         case nil:
             routeName = "none"
-            response = ServerAnswer.error(404, "Nothing is served at \(request.method) \(request.path). "
+            outcome = .answer(ServerAnswer.error(404, "Nothing is served at \(request.method) \(request.path). "
                 + "Fakes: /{hub}/… (Notification Hubs), /v1/projects/{p}/messages:send and /token (FCM), "
-                + "/3/device/{token} (APNs), /?token=… and /accesstoken.srf (WNS); control API: /_pushsim/.")
+                + "/3/device/{token} (APNs), /?token=… and /accesstoken.srf (WNS); control API: /_pushsim/."))
         }
-        state.answered += 1
-        state.recorder?.record(seq: state.answered, at: state.world.now, arrived: arrived, connection: connection, route: routeName,
-                               request: request, response: response)
-        return response
+        return state.enter(request, connection: connection, route: routeName, outcome: outcome, arrived: arrived,
+                           replayExpiry: replayExpiry)
     }
 
     /// The record's header, before its first exchange (by then the server is configured).
@@ -98,9 +129,7 @@ public final class WorldBridge: @unchecked Sendable {
     public func recordRefused(_ request: WireRequest, _ response: HTTPResponse) {
         queue.sync {
             writeHeaderOnce()
-            state.answered += 1
-            state.recorder?.record(seq: state.answered, at: state.world.now, arrived: state.world.now, connection: 0, route: "refused",
-                                   request: request, response: response)
+            _ = state.enter(request, connection: 0, route: "refused", outcome: .answer(response), arrived: state.world.now)
         }
     }
 
@@ -110,7 +139,6 @@ public final class WorldBridge: @unchecked Sendable {
             state.baseURL = baseURL
             state.serviceAccountPath = serviceAccountPath
             state.acceptTokensSignedForTheServer()
-
         }
     }
 
@@ -129,6 +157,53 @@ public final class WorldBridge: @unchecked Sendable {
         queue.sync {
             state.recorder?.close()
             state.recorder = nil
+        }
+    }
+
+    // MARK: Replay
+
+    /// One exchange of a `--record` file, as ``replay(_:)`` needs it.
+    public struct RecordedRequest: Sendable {
+        /// The request as it came off the wire.
+        public var request: WireRequest
+        /// The virtual time it entered the world.
+        public var arrived: VirtualTime
+        /// The connection it came on (0 for none).
+        public var connection: Int
+        /// For a long poll that ended by its wall-clock bound: the virtual time it ended.
+        public var expiredAt: VirtualTime?
+        /// For `POST /_pushsim/reset` under `wall`: the anchor the new world got.
+        public var resetAnchor: CalendarAnchor?
+        /// A request entered at `arrived` on `connection`.
+        public init(request: WireRequest, arrived: VirtualTime, connection: Int, expiredAt: VirtualTime? = nil,
+                    resetAnchor: CalendarAnchor? = nil) {
+            self.request = request; self.arrived = arrived; self.connection = connection
+            self.expiredAt = expiredAt; self.resetAnchor = resetAnchor
+        }
+    }
+
+    /// Replays recorded requests, given in the order they entered the world: runs the world to
+    /// each one's arrival, enters it as the served run did (under `manual`, running the world on
+    /// the spot; under `wall`, leaving it open while later requests enter), and once all are in,
+    /// runs the world until every answer is built. Returns the answers in the same order. For a
+    /// bridge built with the recorded seed, anchor and clock policy; the wall clock is not read.
+    public func replay(_ requests: [RecordedRequest]) -> [HTTPResponse] {
+        queue.sync {
+            state.isReplaying = true
+            var pendings: [PendingAnswer] = []
+            for r in requests {
+                if r.arrived > state.world.now { state.runWorld(to: r.arrived) }
+                pendings.append(enter(r.request, connection: r.connection, arrived: state.world.now, replayExpiry: r.expiredAt,
+                                      replayAnchor: r.resetAnchor))
+            }
+            var rounds = 0
+            while !state.open.isEmpty, state.stuck == nil, rounds < 1_000 {
+                let next = state.open.compactMap { $0.virtualDeadline ?? $0.replayExpiry }.min() ?? state.world.now + .seconds(31)
+                state.runWorld(to: max(next, state.world.now))
+                rounds += 1
+            }
+            state.endOpenWaits()
+            return pendings.map { $0.response ?? ServerAnswer.error(503, "No answer was built in the replay.") }
         }
     }
 }

@@ -69,26 +69,20 @@ public struct WorldSetup {
     }
 }
 
-/// How virtual time relates to the wall clock at the boundary.
+/// How virtual time relates to the wall clock at the boundary (the PushSimServer article's "How
+/// time maps" says it in full).
 ///
 /// In both policies the world's ``PushSimKernel/CalendarAnchor`` (the Unix time of virtual time
-/// zero) is the wall clock's whole second when the world was made (at start, and at each reset),
-/// so a client that stamps times from its own clock (`iat` of an APNs provider token or a Google
-/// assertion, `se` of a SAS token, `apns-expiration`) agrees with the fakes at first. Virtual time
-/// then moves by:
-/// - `wall`: virtual now = wall time elapsed since the world was made + the sum of clock advances.
-///   Before each request the world runs up to that instant (timers fall due as they would have),
-///   so real SDKs' waits, retries and token lifetimes behave. Stamps from the client's clock stay
-///   right until the first advance; after advances totalling `d` they are `d` behind virtual time
-///   (an APNs token older than an hour is refused): stamp from `GET /_pushsim/clock` then.
-/// - `manual`: virtual now = the sum of clock advances + the simulated latency of the work done;
-///   wall time never enters the world, so the same requests give the same answers and the same
-///   record on every run (tests use this).
-///
-/// In both, a request runs the world until its answer is back (the world's usual one-way
-/// latency, 10 ms by default, applies between the SDK and the fake as for any in-world caller),
-/// so the virtual clock may be a few milliseconds ahead of the wall-derived instant; it never
-/// goes back.
+/// zero) is the wall clock's whole second when the server started, so a client that stamps times
+/// from its own clock (`iat` of an APNs provider token or a Google assertion, `se` of a SAS token,
+/// `apns-expiration`) agrees with the fakes at first, and a message between such a client and the
+/// host it calls takes no virtual time. Virtual time then moves by:
+/// - `wall`: virtual now = wall time elapsed since the world was made + the sum of clock advances,
+///   whatever the traffic. The world never runs past that instant: a request whose answer needs
+///   in-world work waits for the wall clock to bring the world there.
+/// - `manual`: virtual now = the sum of clock advances (settles included) + the simulated latency
+///   of work a request waited for; wall time never enters the world, so the same requests give
+///   the same answers and the same record on every run (tests use this).
 public enum ClockPolicy: String, Sendable, CaseIterable {
     /// Virtual time follows the wall clock, plus the clock advances.
     case wall

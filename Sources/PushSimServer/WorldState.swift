@@ -7,10 +7,22 @@ import Darwin
 import PushSimKernel
 import PushSimNetwork
 import PushSimScenario
+import PushSimDevices
 
 /// Everything the served world is: the ``Simulation`` and the boundary's bookkeeping (clock
-/// mapping, record). Confined to ``WorldBridge``'s serial queue: it is not `Sendable`, and only
-/// code running on that queue creates, reads or changes it.
+/// mapping, the requests waiting for their answers, the record). Confined to ``WorldBridge``'s
+/// serial queue: it is not `Sendable`, and only code running on that queue creates, reads or
+/// changes it.
+///
+/// How virtual time moves (see ``ClockPolicy``):
+/// - `wall`: the world never runs past *wall time since the world was made + advances*. A
+///   request whose answer needs the world to work (a backend calling the hub, a device action)
+///   waits, in wall time, until the world has reached the event that answers it; other requests
+///   are served meanwhile.
+/// - `manual`: a request runs the world on the spot until its answer is back (bounded by the call
+///   timeout); waiting, as for a long poll, never moves virtual time.
+/// In both, a message between the world and a client outside it takes no virtual time
+/// (``PushSimNetwork/World/outsideLatency``): the real network already took real time.
 final class WorldState {
     /// The in-world name of every external caller (SDKs, curl): their requests come from it.
     static let callerName = "sdk"
@@ -18,14 +30,13 @@ final class WorldState {
     static let controlName = "pushsim-control"
     /// How long a request may wait in the world for its answer (the in-world call timeout).
     static let callTimeout = VirtualDuration.seconds(30)
-    /// The world runs forward in steps this long while it waits for something.
-    static let step = VirtualDuration.milliseconds(1)
 
     let setup: WorldSetup
     let policy: ClockPolicy
+    let retention: ServeRetention
     private(set) var simulation: Simulation
     let router: Router
-    /// Wall-clock reading (monotonic, ns) when the world was made; `wall` policy only.
+    /// Monotonic wall-clock reading (ns) when the world was made.
     private var wallStart: UInt64
     /// The sum of clock advances since the world was made.
     private(set) var advanced = VirtualDuration.zero
@@ -35,32 +46,66 @@ final class WorldState {
     /// Where the FCM service-account file was written, if it was.
     var serviceAccountPath: String?
     /// Requests answered since start (never reset: numbers the record's lines).
-    var answered = 0
+    private(set) var answered = 0
+    /// Requests entered since start (never reset: numbers the tickets).
+    private var entered = 0
+    /// Requests entered whose answers are not built yet, in entry order.
+    private(set) var open: [PendingAnswer] = []
+    /// Answers built and not yet taken by their connection, by ticket.
+    private var ready: [Int: PendingAnswer] = [:]
     /// Why the world cannot run any more (an event or time limit hit), once it happened.
     private(set) var stuck: String?
+    /// True while a replay runs: the wall clock is not read, and recorded expiries end long polls.
+    var isReplaying = false
+    /// When set, every control-API request must carry `Authorization: Bearer <this>` (401 without).
+    var controlToken: String?
 
     /// The anchor every world gets, when the server was given one (else the wall clock's).
-    private let fixedAnchor: CalendarAnchor?
+    private var fixedAnchor: CalendarAnchor?
 
-    init(setup: WorldSetup, policy: ClockPolicy, anchor: CalendarAnchor?) {
+    init(setup: WorldSetup, policy: ClockPolicy, anchor: CalendarAnchor?, retention: ServeRetention = ServeRetention()) {
         self.setup = setup
         self.policy = policy
+        self.retention = retention
+        let anchor = anchor ?? Self.wallAnchor()
+        // Under `manual`, a reset keeps the first world's anchor: the record's header gives the
+        // one anchor a replay needs, whenever the resets came.
         self.fixedAnchor = anchor
-        simulation = setup.makeSimulation(anchor: anchor ?? Self.wallAnchor())
+        simulation = Self.makeSimulation(setup, anchor: anchor, retention: retention)
         router = Router(hubName: simulation.hub.configuration.hubName, hubHost: simulation.hub.configuration.host)
         wallStart = DispatchTime.now().uptimeNanoseconds
     }
 
+    private static func makeSimulation(_ setup: WorldSetup, anchor: CalendarAnchor, retention: ServeRetention) -> Simulation {
+        let simulation = setup.makeSimulation(anchor: anchor)
+        simulation.world.outsideLatency = .zero
+        // A server runs for days: the default event limit (there to stop a runaway scenario) would
+        // stop it after some millions of sends. A limit the setup chose stays.
+        if simulation.world.limits.maxEvents == RunLimits().maxEvents { simulation.world.limits.maxEvents = .max }
+        simulation.world.journal.retention = Retention(keeping: retention.journalEntries)
+        for device in simulation.devices { device.inboxRetention = Retention(keeping: retention.notificationsPerDevice) }
+        return simulation
+    }
+
     var world: World { simulation.world }
+
+    /// Keeps a device added after start within the retention limits.
+    func adopt(_ device: Device) {
+        device.inboxRetention = Retention(keeping: retention.notificationsPerDevice)
+    }
 
     /// A client signs its SAS tokens for the endpoint it was given, this server: the hub accepts
     /// `<baseURL>/<hub>` (and the same with `localhost`) besides its own resource URI.
     func acceptTokensSignedForTheServer() { simulation.acceptClients(at: baseURL) }
 
-    /// Throws the world away and builds it again from the setup, anchored at the wall clock now
-    /// (or at the server's fixed anchor).
-    func reset() {
-        simulation = setup.makeSimulation(anchor: fixedAnchor ?? Self.wallAnchor())
+    /// Throws the world away and builds it again from the setup. Under `wall` its virtual zero is
+    /// the wall clock's second now (or `anchor`, in a replay); under `manual` it keeps the anchor it
+    /// had. Requests still waiting are answered first, with what they have.
+    func reset(anchor replayAnchor: CalendarAnchor? = nil) {
+        for pending in open { finish(pending) }
+        open = []
+        let anchor = replayAnchor ?? (policy == .manual ? fixedAnchor : nil) ?? Self.wallAnchor()
+        simulation = Self.makeSimulation(setup, anchor: anchor, retention: retention)
         acceptTokensSignedForTheServer()
         wallStart = DispatchTime.now().uptimeNanoseconds
         advanced = .zero
@@ -76,13 +121,18 @@ final class WorldState {
 
     // MARK: Time
 
-    /// Runs the world up to the instant the clock policy says it is now (`wall`), so timers due
-    /// in the meantime fire in order before the next request; does nothing under `manual`.
+    /// The virtual instant the wall clock says it is: wall time since the world was made + advances.
+    private var wallNowVirtual: VirtualTime {
+        VirtualTime.zero + VirtualDuration(microseconds: Int64((DispatchTime.now().uptimeNanoseconds &- wallStart) / 1_000)) + advanced
+    }
+
+    /// Under `wall`, runs the world up to the instant the wall clock says it is now, so timers due
+    /// in the meantime fire in order and waiting requests get their answers; does nothing under
+    /// `manual` and in a replay.
     func catchUp() {
-        guard policy == .wall else { return }
-        let elapsed = VirtualDuration(microseconds: Int64((DispatchTime.now().uptimeNanoseconds &- wallStart) / 1_000))
-        let target = VirtualTime.zero + elapsed + advanced
-        if target > world.now { noteEnd(world.run(until: target)) }
+        guard policy == .wall, !isReplaying else { return }
+        let target = wallNowVirtual
+        if target > world.now { runWorld(to: target) }
     }
 
     /// Moves virtual time forward by `d`, running everything that falls due.
@@ -90,52 +140,163 @@ final class WorldState {
         advanced = advanced + d
         // Clients outside keep their own clocks: what they stamp is judged `advanced` behind.
         world.outsideClockLag = advanced
-        noteEnd(world.run(until: world.now + d))
+        runWorld(to: world.now + d)
     }
 
-    /// Runs the world in small steps until `done()` holds, nothing is left to run, `limit` of
-    /// virtual time has passed, or a run limit is hit. Returns whether `done()` held.
-    @discardableResult
-    func drive(until done: () -> Bool, limit: VirtualDuration) -> Bool {
-        let deadline = world.now + limit
-        while !done() {
-            guard stuck == nil, world.now < deadline else { return false }
-            let end = world.run(until: world.now + Self.step)
+    /// Runs the world to `target`, stopping after each event that lets a waiting request be
+    /// answered (and at each waiting request's virtual deadline) to answer it right there; stops
+    /// early, right after such an event, once `condition` holds.
+    func runWorld(to target: VirtualTime, until condition: (() -> Bool)? = nil) {
+        while stuck == nil {
+            if let condition, condition() { return }
+            var stoppedEarly = false
+            let stop = open.compactMap(\.virtualDeadline).reduce(target) { min($0, $1) }
+            let end: RunEnd
+            if open.isEmpty && condition == nil {
+                end = world.run(until: stop)
+            } else {
+                end = world.run(until: stop, stopWhen: { [unowned self] in
+                    stoppedEarly = open.contains { canFinish($0) } || condition?() == true
+                    return stoppedEarly
+                })
+            }
             noteEnd(end)
-            if end == .quiescent { return done() }
+            finishReady()
+            if !stoppedEarly && world.now >= target { break }
         }
-        return true
+        if stuck != nil { finishReady() }
     }
-
-    /// Runs the world for `d` of virtual time (what it does after a device action with nothing to wait for).
-    func settle(for d: VirtualDuration) { noteEnd(world.run(until: world.now + d)) }
 
     private func noteEnd(_ end: RunEnd) {
         if case .limitReached(let message) = end { stuck = message }
     }
 
+    // MARK: Requests waiting for the world
+
+    /// Enters a request whose handler gave `outcome`: answers it now, or keeps it open until the
+    /// world makes its wait hold. Under `manual` (and when replaying a `manual` record) the world
+    /// runs on the spot, up to the wait's virtual limit, to make it hold.
+    func enter(_ request: WireRequest, connection: Int, route: String, outcome: Outcome, arrived: VirtualTime,
+               replayExpiry: VirtualTime? = nil) -> PendingAnswer {
+        entered += 1
+        let wait: Wait
+        switch outcome {
+        case .answer(let response):
+            wait = Wait(isDone: { true }, finish: { response })
+        case .wait(let w):
+            wait = w
+        }
+        let pending = PendingAnswer(ticket: entered, request: request, connection: connection, route: route, arrived: arrived,
+                                    wait: wait, wallNow: DispatchTime.now().uptimeNanoseconds)
+        pending.replayExpiry = replayExpiry
+        open.append(pending)
+        finishReady()
+        if pending.response == nil, policy == .manual, let deadline = pending.virtualDeadline {
+            runWorld(to: deadline, until: { pending.response != nil })
+        }
+        return pending
+    }
+
+    /// Whether `pending` can be answered now: its wait holds, or a virtual bound has come.
+    private func canFinish(_ pending: PendingAnswer) -> Bool {
+        if stuck != nil { return true }
+        if let deadline = pending.virtualDeadline, world.now >= deadline { return true }
+        if let expiry = pending.replayExpiry, world.now >= expiry { return true }
+        return pending.wait.isDone()
+    }
+
+    /// Answers every open request that can be answered, in entry order.
+    private func finishReady() {
+        guard open.contains(where: canFinish) else { return }
+        var still: [PendingAnswer] = []
+        for pending in open {
+            if canFinish(pending) {
+                if let expiry = pending.replayExpiry, world.now >= expiry, !pending.wait.isDone(), let expire = pending.wait.expire {
+                    settle(pending, expire(), expired: true)
+                } else {
+                    finish(pending)
+                }
+            } else {
+                still.append(pending)
+            }
+        }
+        open = still
+    }
+
+    private func finish(_ pending: PendingAnswer) { settle(pending, pending.wait.finish(), expired: false) }
+
+    private func settle(_ pending: PendingAnswer, _ response: HTTPResponse, expired: Bool) {
+        pending.response = response
+        pending.expired = expired
+        answered += 1
+        recorder?.record(seq: answered, entry: pending.ticket, at: world.now, arrived: pending.arrived, connection: pending.connection,
+                         route: pending.route, request: pending.request, response: response, expired: expired)
+        ready[pending.ticket] = pending
+    }
+
+    /// Ends the long polls whose wall-clock bound has passed, with their `expire` answers.
+    func expireWaits() {
+        guard !isReplaying, open.contains(where: { $0.wallDeadline != nil }) else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var still: [PendingAnswer] = []
+        for pending in open {
+            if let deadline = pending.wallDeadline, now >= deadline, let expire = pending.wait.expire {
+                settle(pending, expire(), expired: true)
+            } else {
+                still.append(pending)
+            }
+        }
+        open = still
+    }
+
+    /// Answers every request still open with what it has (the end of a replay).
+    func endOpenWaits() {
+        for pending in open {
+            if let expire = pending.wait.expire { settle(pending, expire(), expired: true) } else { finish(pending) }
+        }
+        open = []
+        ready = [:]
+    }
+
+    /// The answer to `ticket` once built (taken: it is given out once).
+    func take(_ ticket: Int) -> PendingAnswer? { ready.removeValue(forKey: ticket) }
+
+    /// Monotonic nanoseconds at which a request waiting for its answer should look again: when the
+    /// next event falls due by the wall clock (under `wall`), or a long poll's bound ends; nil when
+    /// only another request can change anything.
+    func nextWake() -> UInt64? {
+        var wake = open.compactMap(\.wallDeadline).min()
+        if policy == .wall, let next = world.nextEventTime {
+            let offset = next.microseconds - advanced.microseconds   // wall microseconds since the world was made
+            let at = wallStart &+ UInt64(max(0, offset)) &* 1_000
+            wake = min(wake ?? at, at)
+        }
+        return wake
+    }
+
     // MARK: Calls into the world
 
-    /// Sends `request` into the world from `caller` as the start of a new causal chain, runs the
-    /// world until its answer is back, and returns that answer, or a JSON error for a transport
-    /// failure (504 when no answer came in ``callTimeout``, 502 otherwise).
-    func call(_ request: HTTPRequest, from caller: String = WorldState.callerName) -> HTTPResponse {
-        if let stuck { return ServerAnswer.error(503, "The simulated world has stopped: \(stuck). Reset it with POST /_pushsim/reset.") }
+    /// Sends `request` into the world from `caller` as the start of a new causal chain, and waits
+    /// for its answer: the fake's answer as given, or a JSON error for a transport failure (504
+    /// when no answer came in ``callTimeout``, 502 otherwise); `transform` turns a response into
+    /// the request's answer (the control API reads the hub this way).
+    func call(_ request: HTTPRequest, from caller: String = WorldState.callerName,
+              transform: @escaping (HTTPResponse) -> HTTPResponse = { $0 }) -> Outcome {
+        if let stuck { return .answer(ServerAnswer.error(503, "The simulated world has stopped: \(stuck). Reset it with POST /_pushsim/reset.")) }
         world.newCorrelation()
-        var result: CallResult?
-        world.call(request, from: caller, timeout: Self.callTimeout) { [unowned world] in
-            result = $0
-            world.requestStop()   // the answer is back: run nothing more for this request
-        }
-        noteEnd(world.run(until: world.now + Self.callTimeout + .seconds(1)))
-        switch result {
-        case .response(let response)?: return response
-        case .failure(let failure)?:
-            let status = failure == .timedOut ? 504 : 502
-            return ServerAnswer.error(status, "\(request.authority) did not answer in the simulated world: \(failure.rawValue).")
-        case nil:
-            return ServerAnswer.error(503, "The simulated world has stopped: \(stuck ?? "no answer came").")
-        }
+        let box = CallResultBox()
+        let authority = request.authority
+        world.call(request, from: caller, timeout: Self.callTimeout) { box.result = $0 }
+        return .wait(Wait(isDone: { box.result != nil }, finish: { [unowned self] in
+            switch box.result {
+            case .response(let response)?: return transform(response)
+            case .failure(let failure)?:
+                let status = failure == .timedOut ? 504 : 502
+                return ServerAnswer.error(status, "\(authority) did not answer in the simulated world: \(failure.rawValue).")
+            case nil:
+                return ServerAnswer.error(503, "The simulated world has stopped: \(stuck ?? "no answer came").")
+            }
+        }, virtualLimit: Self.callTimeout + .seconds(1)))
     }
 
     /// Virtual now as JSON: the world's clock, its Unix time, and the sum of advances.
@@ -152,4 +313,21 @@ final class WorldState {
             "policy": .string(policy.rawValue),
         ])
     }
+}
+
+/// Where a call's continuation leaves its result for the wait that reads it.
+final class CallResultBox {
+    var result: CallResult?
+}
+
+/// How much `pushsim serve` keeps of what grows with traffic, so that a server sent to for days
+/// holds flat memory (the `--record` file aside, which keeps everything on disk).
+public struct ServeRetention: Sendable, Equatable {
+    /// Calls kept in the request journal (`GET /_pushsim/journal`), the newest; default 10,000.
+    public var journalEntries = 10_000
+    /// Notifications kept per device (`GET /_pushsim/devices/{name}/notifications`), the newest;
+    /// default 1,000.
+    public var notificationsPerDevice = 1_000
+    /// The defaults.
+    public init() {}
 }

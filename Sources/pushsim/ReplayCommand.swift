@@ -5,7 +5,7 @@ import PushSimServer
 /// `pushsim replay FILE`: re-runs a `pushsim serve --record` file. It rebuilds the world from the
 /// record's header (seed, the Unix time of virtual zero, the server's address, the scenario if
 /// any), feeds it every recorded request at the virtual time it arrived, on the connection it came
-/// on, and compares each answer with the recorded one: status, headers and body. The first
+/// on, in the order the requests entered the world, and compares each answer with the recorded one: status, headers and body. The first
 /// difference is printed with both versions; exit 0 when every answer is the same, 1 otherwise.
 enum ReplayCommand {
     static func fail(_ message: String) -> Never {
@@ -33,7 +33,9 @@ enum ReplayCommand {
         let clock = header["clock"]?.stringValue.flatMap(ClockPolicy.init(rawValue:)) ?? .manual
         do { bridge = try WorldBridge(setup: setup, clock: clock, anchor: CalendarAnchor(unixSecondsAtZero: anchor)) } catch { fail("\(error)") }
         bridge.configure(baseURL: baseURL, serviceAccountPath: header["serviceAccountFile"]?.stringValue)
-        var replayed = 0
+        // Each exchange, then entered in the order it entered the world (`entry`; the line order for
+        // records written before entries were numbered).
+        var exchanges: [(entry: Int, seq: String, recorded: JSONValue, replay: WorldBridge.RecordedRequest)] = []
         for (index, line) in lines.dropFirst().enumerated() {
             guard let entry = try? JSONParser.parse(Array(line.utf8)), let request = entry["request"], let recorded = entry["response"],
                   let method = request["method"]?.stringValue, let target = request["target"]?.stringValue else {
@@ -42,15 +44,27 @@ enum ReplayCommand {
             if entry["route"]?.stringValue == "refused" { continue }   // never reached the world
             let wire = WireRequest(method: method, target: target, headers: fields(request["headers"]), body: body(request))
             let arrived = VirtualTime(microseconds: entry["arrivedMicroseconds"]?.int64Value ?? 0)
-            let answer = bridge.replay(wire, arrived: arrived, connection: Int(entry["connection"]?.int64Value ?? 0))
-            let seq = entry["seq"]?.description ?? String(index + 1)
-            if let difference = compare(recorded, answer) {
-                print("replay: exchange \(seq) (\(method) \(target)) differs: \(difference)".escapingControlCharacters)
+            let answeredAt = VirtualTime(microseconds: entry["virtualMicroseconds"]?.int64Value ?? 0)
+            let expired = entry["expired"] == .bool(true)
+            var resetAnchor: CalendarAnchor?
+            if method == "POST", target.hasPrefix("/_pushsim/reset"), let recordedBody = try? JSONParser.parse(body(recorded)),
+               let anchorSeconds = recordedBody["clock"]?["anchorUnixSeconds"]?.int64Value {
+                resetAnchor = CalendarAnchor(unixSecondsAtZero: anchorSeconds)
+            }
+            exchanges.append((Int(entry["entry"]?.int64Value ?? Int64(index + 1)), entry["seq"]?.description ?? String(index + 1), recorded,
+                              WorldBridge.RecordedRequest(request: wire, arrived: arrived, connection: Int(entry["connection"]?.int64Value ?? 0),
+                                                          expiredAt: expired ? answeredAt : nil, resetAnchor: resetAnchor)))
+        }
+        exchanges.sort { $0.entry < $1.entry }
+        let answers = bridge.replay(exchanges.map(\.replay))
+        for (exchange, answer) in zip(exchanges, answers) {
+            if let difference = compare(exchange.recorded, answer) {
+                let r = exchange.replay.request
+                print("replay: exchange \(exchange.seq) (\(r.method) \(r.target)) differs: \(difference)".escapingControlCharacters)
                 exit(1)
             }
-            replayed += 1
         }
-        print("replay: \(replayed) exchanges replayed from \(raw[0]); every answer is the same")
+        print("replay: \(answers.count) exchanges replayed from \(raw[0]); every answer is the same")
         exit(0)
     }
 

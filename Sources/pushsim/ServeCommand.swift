@@ -14,6 +14,8 @@ enum ServeCommand {
         var recordPath: String?
         var clock = ClockPolicy.wall
         var serviceAccountPath: String?
+        var retention = ServeRetention()
+        var controlToken: String?
     }
 
     static let usage = """
@@ -21,7 +23,8 @@ enum ServeCommand {
     fake Notification Hub, FCM, APNs and WNS, and a control API (/_pushsim/) drives devices and time.
 
     USAGE: pushsim serve [--port <n>] [--host <ipv4>] [--seed <n>] [--scenario <file>] [--record <file>]
-                         [--clock wall|manual] [--service-account <file>]
+                         [--clock wall|manual] [--service-account <file>] [--keep-journal <n>]
+                         [--keep-notifications <n>] [--control-token <token>]
 
     OPTIONS:
       --port <n>              TCP port (default 0: a free one, printed at start)
@@ -32,6 +35,10 @@ enum ServeCommand {
       --clock wall|manual     wall: virtual time follows the wall clock plus advances (default);
                               manual: it moves only by advances and simulated latency (repeatable)
       --service-account <f>   where to write the FCM service-account JSON (default: in the temporary folder)
+      --keep-journal <n>      calls kept in the request journal, the newest (default 10000)
+      --keep-notifications <n>
+                              notifications kept per device, the newest (default 1000)
+      --control-token <t>     the control API (/_pushsim/) answers 401 without Authorization: Bearer <t>
       -h, --help              show this help
 
     Stop with Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0 stopped cleanly; 2 usage error or cannot listen.
@@ -54,6 +61,14 @@ enum ServeCommand {
             case "--scenario": settings.scenarioPath = arguments.value(arg)
             case "--record": settings.recordPath = arguments.value(arg)
             case "--service-account": settings.serviceAccountPath = arguments.value(arg)
+            case "--keep-journal": settings.retention.journalEntries = arguments.number(arg, in: 0...100_000_000)
+            case "--keep-notifications": settings.retention.notificationsPerDevice = arguments.number(arg, in: 0...100_000_000)
+            case "--control-token":
+                let token = arguments.value(arg)
+                guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                    fail("--control-token takes visible ASCII characters without spaces")
+                }
+                settings.controlToken = token
             case "--clock":
                 let v = arguments.value(arg)
                 guard let c = ClockPolicy(rawValue: v) else { fail("--clock takes wall or manual, not '\(v)'") }
@@ -75,7 +90,8 @@ enum ServeCommand {
         }
         let bridge: WorldBridge
         do {
-            bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath, scenarioPath: settings.scenarioPath)
+            bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath, scenarioPath: settings.scenarioPath,
+                                     retention: settings.retention, controlToken: settings.controlToken)
         } catch { fail("\(error)") }
         let server = HTTPServer(bridge: bridge, configuration: HTTPServer.Configuration(host: settings.host, port: settings.port))
         signal(SIGPIPE, SIG_IGN)
@@ -91,6 +107,12 @@ enum ServeCommand {
         bridge.configure(baseURL: server.baseURL, serviceAccountPath: accountPath)
         print(info.banner(serviceAccountPath: accountPath, clock: settings.clock, seed: setup.seed))
         if let record = settings.recordPath { print("Recording every exchange to \(record).") }
+        if !["127.0.0.1", "localhost"].contains(settings.host) {
+            print(settings.controlToken == nil
+                  ? "WARNING: listening on \(settings.host), beyond loopback: anyone who reaches this port can reset the world and inject faults "
+                    + "through /_pushsim/. Start with --control-token <token> to require a bearer token there."
+                  : "Listening on \(settings.host), beyond loopback: the control API requires the bearer token given with --control-token.")
+        }
         fflush(nil)
 
         let stop = DispatchSemaphore(value: 0)

@@ -12,11 +12,19 @@ import Glibc
 // port with a manual clock; the clients are plain sockets writing prebuilt requests.
 //
 //   swift run -c release serve-bench [--sends N] [--connections 1,8,64]
+//
+// The soak: N sends over 8 connections with the wall clock (as `pushsim serve` runs by default),
+// resident memory read every tenth of the way, and the world's clock against the wall clock at
+// the end (it must stay within 1 s: virtual now = wall time since start + advances).
+//
+//   swift run -c release serve-bench --soak 1000000
 
 let sends = Int(argument("--sends", "20000")) ?? 20_000
-let connectionCounts = argument("--connections", "1,8,64").split(separator: ",").compactMap { Int($0) }
+let soak = Int(argument("--soak", "0")) ?? 0
+let connectionCounts = soak > 0 ? [8] : argument("--connections", "1,8,64").split(separator: ",").compactMap { Int($0) }
 
-let bridge = try! WorldBridge(setup: WorldSetup(seed: 1), clock: .manual, anchor: CalendarAnchor())
+let serverStart = wallClock()
+let bridge = try! WorldBridge(setup: WorldSetup(seed: 1), clock: soak > 0 ? .wall : .manual, anchor: CalendarAnchor())
 let server = HTTPServer(bridge: bridge)
 let port = try! server.start()
 signal(SIGPIPE, SIG_IGN)
@@ -104,6 +112,30 @@ let tokenAnswer = bridge.answer(wire(http("POST /token HTTP/1.1", ["Content-Type
 let accessToken = (try! JSONParser.parse(tokenAnswer.body))["access_token"]!.stringValue!
 let send = http("POST /v1/projects/\(id.fcmProjectID)/messages:send HTTP/1.1", ["Authorization: Bearer " + accessToken, "Content-Type: application/json"],
                 #"{"message":{"token":"\#(handle)","data":{"k":"v"}}}"#)
+
+if soak > 0 {
+    let count = 8
+    let connections = (0..<count).map { _ in Connection() }
+    let tenth = max(1, soak / 10 / count)
+    print("serve-bench --soak: \(soak) FCM sends over \(count) connections, wall clock")
+    print("sends      seconds  resident MiB  virtual - wall (ms)")
+    let start = wallClock()
+    for step in 1...10 {
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            for _ in 0..<tenth { precondition(connections[i].exchange(send) == 200, "a send failed") }
+        }
+        let virtual = bridge.withSimulation { $0.world.now.microseconds }
+        let wall = Int64((wallClock() - serverStart) / 1_000)
+        print(String(format: "%8d  %8.1f  %12.1f  %+10.1f", step * tenth * count, seconds(since: start), Double(residentKiB()) / 1024,
+                     Double(virtual - wall) / 1000))
+    }
+    let total = tenth * count * 10
+    print(String(format: "RESULT soak sends=%d seconds=%.1f sends_per_s=%.0f resident_mib=%.1f peak_mib=%.1f", total, seconds(since: start),
+                 Double(total) / seconds(since: start), Double(residentKiB()) / 1024, Double(peakResidentKiB()) / 1024))
+    connections.forEach { close($0.fd) }
+    server.stop()
+    exit(0)
+}
 
 // In process: the same request answered by the bridge, no socket.
 let inProcessStart = wallClock()
