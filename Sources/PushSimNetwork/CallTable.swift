@@ -75,6 +75,12 @@ struct CallTable {
         return (slots[s]!.callee ?? "?", slots[s]!.caller)
     }
 
+    /// The journal number of stored call `id`, or nil when it is not stored or not journalled.
+    func journalIndex(_ id: UInt64) -> Int? {
+        guard let s = slot(id) else { return nil }
+        return slots[s]!.journalIndex
+    }
+
     /// Changes the stored call `id` in place (it must be stored).
     mutating func update(_ id: UInt64, _ change: (inout PendingCall) -> Void) {
         let s = slot(id)!

@@ -19,6 +19,9 @@ public struct RequestJournal {
         public var result: CallResult?
         /// When the result arrived; nil while the call is in flight.
         public var completedAt: VirtualTime?
+        /// The label of the injected fault that decided the answer (a service's outage, a token's
+        /// refusal, a lost answer), if one did: an injected answer is never taken for a bug.
+        public var injected: String?
     }
 
     /// The calls kept, in the order made: every call recorded, unless ``retention`` dropped the
@@ -52,6 +55,11 @@ public struct RequestJournal {
         guard let index, index >= dropped else { return }   // a dropped call's outcome is not kept either
         entries[index - dropped].result = result
         entries[index - dropped].completedAt = t
+    }
+
+    mutating func labelInjected(_ index: Int, _ label: String) {
+        guard index >= dropped, index < count else { return }
+        entries[index - dropped].injected = label
     }
 
     /// The entries from call number `first` on (see ``entries``): the kept ones among them.

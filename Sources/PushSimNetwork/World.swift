@@ -297,6 +297,12 @@ public final class World {
                 .target: .string(request.target), .bytes: .int(request.body.count)])
     }
 
+    /// Labels the journal entry of the call behind `exchange` with the injected fault that decided
+    /// its answer (see ``RequestJournal/Entry/injected``).
+    public func labelInjected(_ exchange: Exchange, _ label: String) {
+        if let index = calls.journalIndex(exchange.id) { journal.labelInjected(index, label) }
+    }
+
     /// Answers the request behind `exchange`. A reply to a call that already timed out is lost.
     public func respond(to exchange: Exchange, with response: HTTPResponse) {
         guard calls.isAwaitingResponse(exchange.id) else {

@@ -2,26 +2,30 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimServices
 
-/// `fault apns|fcm|wns outage|throttle|internal-error|slow <duration> from <time> to <time>
-/// [retry-after <duration>] [probability <ratio>]`: an injected service fault as data.
+/// `fault apns|fcm|wns <kind> [<delay>] from <time> to <time> [retry-after <duration>]
+/// [probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id>]`: an injected service
+/// fault as data, read into ``FaultWords`` (the same words `pushsim serve`'s control API takes).
+/// Kinds: `outage`, `throttle`, `internal-error`, `slow <delay>`, `lost-answer`, and each
+/// service's token states (APNs `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`; FCM
+/// `UNREGISTERED`, `SENDER_ID_MISMATCH`; WNS `channel-expired`), which need a token, device or app.
 extension ScenarioParser.Session {
-    static let faultUsage = "write fault apns|fcm|wns outage|throttle|internal-error|slow <duration> from <time> to <time> "
-        + "[retry-after <duration>] [probability <n>/<d>]"
+    static let faultUsage = "write fault apns|fcm|wns <kind> [<delay>] from <time> to <time> [retry-after <duration>] "
+        + "[probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id>]"
 
     mutating func faultStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
         let usage = Self.faultUsage
-        let service = try t.word("a push service: apns, fcm or wns", hint: usage)
-        guard PushServiceDescriptor.named(service.text) != nil else {
+        let service = try t.word("a push service: " + FaultWords.services.joined(separator: ", "), hint: usage)
+        guard let kinds = FaultWords.kinds(for: service.text) else {
             throw ScenarioDiagnostic(location: t.location(service), message: "unknown push service \(service.quoted)", hint: usage)
         }
-        let kind = try t.word("a fault: outage, throttle, internal-error or slow", hint: usage)
-        guard ["outage", "throttle", "internal-error", "slow"].contains(kind.text) else {
+        let kind = try t.word("a fault: " + kinds.joined(separator: ", "), hint: usage)
+        guard kinds.contains(kind.text) else {
             throw ScenarioDiagnostic(location: t.location(kind), message: "unknown fault \(kind.quoted)",
-                                     hint: "faults are outage, throttle, internal-error, slow <duration>")
+                                     hint: "the faults of \(service.text) are " + kinds.joined(separator: ", "))
         }
-        var slowBy: VirtualDuration?
-        if kind.text == "slow" { slowBy = try t.duration() }
+        var words = FaultWords(service: service.text, kind: kind.text)
+        if kind.text == "slow" { words.delay = try t.duration() }
         try t.keyword("from", hint: usage)
         let (fromSpec, fromToken) = try t.time()
         try t.keyword("to", hint: usage)
@@ -34,20 +38,36 @@ extension ScenarioParser.Session {
             throw ScenarioDiagnostic(location: t.location(toToken), message: "the fault ends at \(toToken.text), not after it starts",
                                      hint: "from must come before to")
         }
-        var retryAfter = VirtualDuration.seconds(30)
-        var probability = Ratio.always
-        while let option = t.peek, option.isWord("retry-after") || option.isWord("probability") {
+        let options = ["retry-after", "probability", "count", "token", "device", "app"]
+        while let option = t.peek, options.contains(where: { option.isWord($0) }) {
             _ = t.next()
-            if option.text == "retry-after" { retryAfter = try t.duration() } else { probability = try t.ratio() }
+            switch option.text {
+            case "retry-after": words.retryAfter = try t.duration()
+            case "probability": words.probability = try t.ratio()
+            case "count":
+                let (n, token): (Int, ScenarioToken) = try t.number("a count of requests")
+                guard n >= 1 else {
+                    throw ScenarioDiagnostic(location: t.location(token), message: "a fault's count is at least 1", hint: usage)
+                }
+                words.count = n
+            default:
+                guard words.scope == .service else {
+                    throw ScenarioDiagnostic(location: t.location(option), message: "a fault is about one token, device or app, not two",
+                                             hint: usage)
+                }
+                let value = try t.text("the \(option.text) the fault is about", hint: usage)
+                switch option.text {
+                case "token": words.scope = .token(value.text)
+                case "device": words.scope = .device(value.text)
+                default: words.scope = .app(value.text)
+                }
+            }
         }
         try t.finish(hint: usage)
-        let effect: ServiceFault.Effect
-        switch kind.text {
-        case "outage": effect = .outage(retryAfter: retryAfter)
-        case "throttle": effect = .throttle(retryAfter: retryAfter)
-        case "slow": effect = .slow(slowBy ?? .zero)
-        default: effect = .internalError
+        if let problem = words.problem {
+            throw ScenarioDiagnostic(location: t.location(kind), message: problem.message, hint: usage)
         }
-        settings.append(.fault(service: service.text, ServiceFault(effect: effect, from: from, to: to, probability: probability)))
+        guard let fault = words.fault(window: from..<to) else { return }
+        settings.append(.fault(service: service.text, fault))
     }
 }

@@ -146,6 +146,7 @@ struct ControlJournal {
         case nil: members.append(("inFlight", .bool(true)))
         }
         if let t = e.completedAt { members.append(("completedAt", .string(t.description))) }
+        if let label = e.injected { members.append(("injected", .string(label))) }
         return .object(members)
     }
 }

@@ -20,6 +20,9 @@ import PushSimScenario
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
+/// | `POST /_pushsim/faults {"service","kind",…}` | 201: a fault injected now (see `ControlAPI+Faults.swift`) |
+/// | `GET /_pushsim/faults` | the faults not yet over, with what is left of each |
+/// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
 ///
 /// A device action starts a new causal chain and answers with the device once every call it made
 /// since has its answer (see ``perform(_:on:status:)``). A handler answers at once or gives a
@@ -69,8 +72,10 @@ struct ControlAPI {
             case .success(let filter): return .answer(ServerAnswer.json(200, filter.json(state.world)))
             }
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
+        case (_, "faults"): return .answer(faults(request, id: nil))
+        case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }

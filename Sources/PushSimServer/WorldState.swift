@@ -57,6 +57,13 @@ final class WorldState {
     private(set) var stuck: String?
     /// True while a replay runs: the wall clock is not read, and recorded expiries end long polls.
     var isReplaying = false
+    /// Faults injected through the control API so far (never reset: names them `f1`, `f2`, …).
+    private var faultsInjected = 0
+    /// The name of the next fault injected through the control API.
+    func nextFaultID() -> String {
+        faultsInjected += 1
+        return "f\(faultsInjected)"
+    }
     /// When set, every control-API request must carry `Authorization: Bearer <this>` (401 without).
     var controlToken: String?
 

@@ -178,20 +178,26 @@ public final class APNsService: FakePushService, CallReceiver {
         // Drawn before anything else, so that the apns stream moves the same whether or not a fault hits.
         let fallbackID = random.uuidString()
         var reply = Reply(exchange: exchange)
-        if let fault = faultInterpreter.match(faults, at: world.now) {
-            guard let rejection = APNsRejection.injected(fault.effect) else {
-                if case .slow(let d) = fault.effect { reply.delay = d }
-                world.recordInjected(fault, service: Self.name, status: nil, reason: "")
-                return process(request, environment: environment, fallbackID: fallbackID, reply: reply, world: world)
-            }
-            world.recordInjected(fault, service: Self.name, status: rejection.status, reason: rejection.reason)
+        if let fault = faultInterpreter.match(&faults, at: world.now),
+           let rejection = apply(fault, to: &reply, world: world) {
             return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
         }
         process(request, environment: environment, fallbackID: fallbackID, reply: reply, world: world)
     }
 
+    /// Traces an injected fault and returns the rejection it answers with, or nil when the request
+    /// goes on (a `.slow` fault delays the answer, a `.lostAnswer` loses it).
+    private func apply(_ fault: ServiceFault, to reply: inout Reply, world: World) -> APNsRejection? {
+        let rejection = APNsRejection.injected(fault, anchor: world.anchor)
+        if case .slow(let d) = fault.effect { reply.delay = d }
+        if case .lostAnswer = fault.effect { reply.isLost = true }
+        world.recordInjected(fault, service: Self.name, status: rejection?.status, reason: rejection?.reason ?? "", exchange: reply.exchange)
+        return rejection
+    }
+
     /// Checks and accepts (or rejects) a provider request that no injected fault stopped.
     private func process(_ request: HTTPRequest, environment: String, fallbackID: String, reply: Reply, world: World) {
+        var reply = reply
         if let rejection = providerTokens.check(request.headers["authorization"], caller: reply.exchange.caller,
                                                 now: world.now, stampClock: world.unixSeconds(judging: reply.exchange.caller)) {
             return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
@@ -204,6 +210,11 @@ public final class APNsService: FakePushService, CallReceiver {
         // A token from the other environment is unknown here: BadDeviceToken (§1.5, A-RESP, A-FORUM-807380).
         guard let record = issued.recordReadInPlace(notification.token), record.environment == environment else {
             return reject(.badDeviceToken, id: notification.apnsID, reply: reply, world: world)
+        }
+        if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now,
+                                                               target: FaultTarget(token: notification.token, device: record.device, app: record.app)),
+           let rejection = apply(fault, to: &reply, world: world) {
+            return reject(rejection, id: notification.apnsID, reply: reply, world: world)
         }
         let suffix = notification.pushType.topicSuffix ?? ""
         let topicMatches = notification.topic.utf8.count == record.app.utf8.count + suffix.utf8.count

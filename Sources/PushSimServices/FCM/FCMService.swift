@@ -191,14 +191,7 @@ public final class FCMService: FakePushService, CallReceiver {
             world.record(layer: "fcm", host: Self.name, kind: .fcmRejected, [.status: .int(e.httpStatus), .error: .string(e.errorCode ?? e.status)])
             reply.send(e.response, world: world)
         }
-        if let fault = faultInterpreter.match(faults, at: world.now) {
-            if let e = FCMError.injected(fault.effect) {
-                world.recordInjected(fault, service: Self.name, status: e.httpStatus, reason: e.errorCode ?? e.status)
-                return fail(e)
-            }
-            if case .slow(let d) = fault.effect { reply.delay = d }
-            world.recordInjected(fault, service: Self.name, status: nil, reason: "")
-        }
+        if let fault = faultInterpreter.match(&faults, at: world.now), let e = apply(fault, to: &reply, world: world) { return fail(e) }
         // "/v1/projects/<p>/messages:send"
         guard request.method == "POST", let projectName = project(inSendPath: request.path) else {
             return fail(FCMError(404, "NOT_FOUND", "The requested URL \(request.path) was not found on this server.", errorCode: nil))
@@ -224,6 +217,10 @@ public final class FCMService: FakePushService, CallReceiver {
                         : .invalidArgument("The registration token is not a valid FCM registration token", field: "message.token"))
         }
         let record = issued.recordReadInPlace(at: place)
+        if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now, target: FaultTarget(token: token, device: record.device, app: record.app)),
+           let e = apply(fault, to: &reply, world: world) {
+            return fail(e)
+        }
         guard record.environment == project.projectNumber else { return fail(.senderIDMismatch) }
         if record.invalidatedAt != nil { return fail(.unregistered) }
         // No sign of life for 270 days: the token expired (§2.6, F-TOK).
@@ -234,6 +231,16 @@ public final class FCMService: FakePushService, CallReceiver {
             return fail(.unregistered)
         }
         accept(message, project: project, record: record, place: place, reply: reply, world: world)
+    }
+
+    /// Traces an injected fault and returns the error it answers with, or nil when the send goes
+    /// on (a `.slow` fault delays the answer, a `.lostAnswer` loses it).
+    private func apply(_ fault: ServiceFault, to reply: inout Reply, world: World) -> FCMError? {
+        let e = FCMError.injected(fault.effect)
+        if case .slow(let d) = fault.effect { reply.delay = d }
+        if case .lostAnswer = fault.effect { reply.isLost = true }
+        world.recordInjected(fault, service: Self.name, status: e?.httpStatus, reason: e.map { $0.errorCode ?? $0.status } ?? "", exchange: reply.exchange)
+        return e
     }
 
     private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, place: HandlePlace? = nil, reply: Reply, world: World) {

@@ -12,6 +12,9 @@ public protocol FakePushService: Host {
     static var descriptor: PushServiceDescriptor { get }
     /// Injected faults, asked in order on the requests the fake subjects to faults; the first that hits wins.
     var faults: [ServiceFault] { get set }
+    /// The names of the token states a fault can put a token in (``ServiceFault/Effect/refuse(_:)``),
+    /// in the service's own words (APNs `BadDeviceToken`, FCM `UNREGISTERED`, …).
+    static var refusalKinds: [String] { get }
     /// The host names a client reaches this service by from outside the world (lower-case): what
     /// `pushsim serve` takes from a `Host` header to pick this fake.
     static var publicHosts: [String] { get }

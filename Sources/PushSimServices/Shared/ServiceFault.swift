@@ -56,6 +56,14 @@ public struct ServiceFault: Sendable, Equatable {
         case internalError
         /// The request is handled normally but its answer leaves this much later.
         case slow(VirtualDuration)
+        /// The request is handled normally (a send is delivered) but its answer is lost on the way
+        /// back: the caller times out, and a retry sends it twice.
+        case lostAnswer
+        /// The service's own answer for a token in some state, by the service's name for it: APNs
+        /// `BadDeviceToken`, `Unregistered` (410, its timestamp the fault's start),
+        /// `DeviceTokenNotForTopic`; FCM `UNREGISTERED`, `SENDER_ID_MISMATCH`; WNS
+        /// `channel-expired` (410). Each fake lists its own (`refusalKinds`).
+        case refuse(String)
 
         /// The effect a keyword names: `outage`, `throttle` (both need a duration: the
         /// retry-after), `internal-error` (no duration), `slow` (needs the delay). Nil otherwise.
@@ -65,6 +73,7 @@ public struct ServiceFault: Sendable, Equatable {
             case ("throttle", let d?): self = .throttle(retryAfter: d)
             case ("internal-error", nil): self = .internalError
             case ("slow", let d?): self = .slow(d)
+            case ("lost-answer", nil): self = .lostAnswer
             default: return nil
             }
         }
@@ -76,14 +85,43 @@ public struct ServiceFault: Sendable, Equatable {
             case .throttle: return "throttle"
             case .internalError: return "internal-error"
             case .slow: return "slow"
+            case .lostAnswer: return "lost-answer"
+            case .refuse(let kind): return kind
             }
         }
+
+        /// Whether the effect is a token's refusal, which the service gives only once it has read
+        /// the request and found the token (after its credentials are checked).
+        public var isRefusal: Bool { if case .refuse = self { return true } else { return false } }
 
         var label: String {
             switch self {
             case .outage(let d), .throttle(let d): return "\(name) retry-after \(d)"
-            case .internalError: return name
+            case .internalError, .lostAnswer, .refuse: return name
             case .slow(let d): return "slow \(d)"
+            }
+        }
+    }
+
+    /// Which requests a fault is about.
+    public enum Scope: Sendable, Equatable {
+        /// Every provider request to the service.
+        case service
+        /// Requests to one token (APNs device token, FCM registration token, WNS channel URI or
+        /// the token in its query).
+        case token(String)
+        /// Requests to any token of one simulated device, by its name.
+        case device(String)
+        /// Requests to any token of one app (APNs bundle id, FCM and WNS app id).
+        case app(String)
+
+        /// `token <t>`, `device <name>`, `app <id>`, or nothing for the whole service.
+        var label: String {
+            switch self {
+            case .service: return ""
+            case .token(let t): return " token " + (t.utf8.count > 12 ? String(t.prefix(8)) + "…" : t)
+            case .device(let d): return " device " + d
+            case .app(let a): return " app " + a
             }
         }
     }
@@ -95,33 +133,78 @@ public struct ServiceFault: Sendable, Equatable {
     public var probability: Ratio
     /// What a hit request gets.
     public var effect: Effect
+    /// Which requests it is about; default the whole service.
+    public var scope: Scope
+    /// How many more requests it may hit; nil: no bound but the window. Counted down on each hit.
+    public var remaining: Int?
+    /// A name given by whoever injected it (the control API's `f1`, `f2`, …), shown in the label.
+    public var id: String?
 
-    /// A rule in force over `window` (`[from, to)` in virtual time), hitting each request with `probability`.
-    public init(effect: Effect, window: Range<VirtualTime>, probability: Ratio = .always) {
+    /// A rule in force over `window` (`[from, to)` in virtual time), hitting each request in
+    /// `scope` with `probability`, at most `count` times (nil: no bound).
+    public init(effect: Effect, window: Range<VirtualTime>, probability: Ratio = .always, scope: Scope = .service,
+                count: Int? = nil, id: String? = nil) {
         self.window = window
         self.probability = probability
         self.effect = effect
+        self.scope = scope
+        self.remaining = count
+        self.id = id
     }
 
     /// The parser-friendly form: `from` inclusive, `to` exclusive. `to` must not be before `from`.
-    public init(effect: Effect, from: VirtualTime, to: VirtualTime, probability: Ratio = .always) {
+    public init(effect: Effect, from: VirtualTime, to: VirtualTime, probability: Ratio = .always, scope: Scope = .service,
+                count: Int? = nil, id: String? = nil) {
         precondition(from <= to, "a service fault window must not end (\(to)) before it starts (\(from))")
-        self.init(effect: effect, window: from..<to, probability: probability)
+        self.init(effect: effect, window: from..<to, probability: probability, scope: scope, count: count, id: id)
     }
+
+    /// Whether it may still hit a request at `now` or later: its window has not ended and its
+    /// count is not spent.
+    public func isActive(at now: VirtualTime) -> Bool { now < window.upperBound && remaining.map { $0 > 0 } ?? true }
+
+    /// Whether the service asks it before reading the request (a whole-service outage, throttle,
+    /// error, delay or loss), rather than once it has found the request's token.
+    var isAskedFirst: Bool { scope == .service && !effect.isRefusal }
 
     /// A short description for the trace, in the scenario language's words:
     /// `outage retry-after 30s from 10s to 40s`, `slow 5s from 0s to 1m probability 1/2`.
     public var label: String {
         let from = window.lowerBound - .zero, to = window.upperBound - .zero
-        var text = "\(effect.label) from \(from) to \(to)"
+        var text = "\(effect.label)\(scope.label) from \(from) to \(to)"
         if probability != .always { text += " probability \(probability)" }
+        if let remaining { text += " count \(remaining)" }
+        if let id { text = id + ": " + text }
         return text
     }
 }
 
+/// What a fault scoped to a token, a device or an app is compared with: the request's token and
+/// the record the service keeps for it.
+struct FaultTarget {
+    var token: String
+    var device: String
+    var app: String
+
+    func isIn(_ scope: ServiceFault.Scope) -> Bool {
+        switch scope {
+        case .service: return true
+        case .token(let t): return t == token
+        case .device(let d): return d == device
+        case .app(let a): return a == app
+        }
+    }
+}
+
 /// The interpreter: picks the rule that hits a request. Rules are asked in order and the first
-/// one that hits wins (as turmoil's and PushSim's link rules do); a rule outside its window
-/// draws nothing, and neither does one whose probability is `always` or `never`.
+/// one that hits wins (as turmoil's and PushSim's link rules do); a rule outside its window or
+/// scope, or with its count spent, draws nothing, and neither does one whose probability is
+/// `always` or `never`. A hit counts down the rule's ``ServiceFault/remaining``.
+///
+/// A service asks twice: first, before it reads the request, for the whole-service rules
+/// (``match(_:at:)``: an outage answers before credentials are checked); then, once it has found
+/// the request's token, for the rest (``match(_:at:target:)``: a token refusal, or any fault
+/// scoped to a token, a device or an app).
 struct ServiceFaultInterpreter {
     private var random: SeededRandom
 
@@ -129,9 +212,22 @@ struct ServiceFaultInterpreter {
     /// service's own stream so that token and id generation never depend on the fault rules.
     init(world: World, service: String) { random = world.randomStream(service + "/faults") }
 
-    mutating func match(_ rules: [ServiceFault], at now: VirtualTime) -> ServiceFault? {
-        for rule in rules where rule.window.contains(now) {
-            if random.chance(rule.probability) { return rule }
+    /// The whole-service rule that hits a request before it is read, if any.
+    mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime) -> ServiceFault? {
+        match(&rules, at: now) { $0.isAskedFirst }
+    }
+
+    /// The rule about `target` (or a whole-service refusal) that hits the request, if any.
+    mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime, target: FaultTarget) -> ServiceFault? {
+        match(&rules, at: now) { !$0.isAskedFirst && target.isIn($0.scope) }
+    }
+
+    private mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime, where applies: (ServiceFault) -> Bool) -> ServiceFault? {
+        for i in rules.indices where rules[i].window.contains(now) && rules[i].remaining != 0 && applies(rules[i]) {
+            if random.chance(rules[i].probability) {
+                if let left = rules[i].remaining { rules[i].remaining = left - 1 }
+                return rules[i]
+            }
         }
         return nil
     }
@@ -142,8 +238,11 @@ struct ServiceFaultInterpreter {
 struct Reply {
     let exchange: Exchange
     var delay: VirtualDuration = .zero
+    /// A `.lostAnswer` fault took the answer: it is never sent, and the caller times out.
+    var isLost = false
 
     func send(_ response: HTTPResponse, world: World) {
+        if isLost { return }
         guard delay > .zero else { return world.respond(to: exchange, with: response) }
         world.schedule(after: delay) { world.respond(to: exchange, with: response) }
     }
@@ -151,12 +250,17 @@ struct Reply {
 
 extension World {
     /// Traces an injected service fault: `fault.injected` with `fault` (the rule's label),
-    /// `injected: true`, and the `status` sent (or the `delay` added for `.slow`).
-    func recordInjected(_ fault: ServiceFault, service: String, status: Int?, reason: String) {
+    /// `injected: true`, and the `status` sent (or the `delay` added for `.slow`, or `lost` for
+    /// `.lostAnswer`); the journal entry of the call it hit (`exchange`) is labelled with it too.
+    func recordInjected(_ fault: ServiceFault, service: String, status: Int?, reason: String, exchange: Exchange) {
+        labelInjected(exchange, fault.label)
         switch fault.effect {
         case .slow(let d):
             record(layer: service, host: service, kind: .faultInjected,
                    [.fault: .string(fault.label), .injected: true, .delay: .string(d.description)])
+        case .lostAnswer:
+            record(layer: service, host: service, kind: .faultInjected,
+                   [.fault: .string(fault.label), .injected: true, .lost: "response"])
         default:
             record(layer: service, host: service, kind: .faultInjected,
                    [.fault: .string(fault.label), .injected: true, .status: .int(status ?? 0), .reason: .string(reason)])

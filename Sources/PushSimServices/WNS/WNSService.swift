@@ -195,20 +195,25 @@ public final class WNSService: FakePushService, CallReceiver {
             world.record(layer: "wns", host: Self.name, kind: .wnsRejected, [.status: .int(r.status), .error: .string(r.description)])
             reply.send(r.response(messageID: messageID), world: world)
         }
-        if let fault = faultInterpreter.match(faults, at: world.now) {
-            if let r = WNSRejection.injected(fault.effect) {
-                world.recordInjected(fault, service: Self.name, status: r.status, reason: r.description)
-                return fail(r)
-            }
+        /// Traces an injected fault; the rejection it answers with, or nil when the send goes on.
+        func apply(_ fault: ServiceFault) -> WNSRejection? {
+            let r = WNSRejection.injected(fault.effect)
             if case .slow(let d) = fault.effect { reply.delay = d }
-            world.recordInjected(fault, service: Self.name, status: nil, reason: "")
+            if case .lostAnswer = fault.effect { reply.isLost = true }
+            world.recordInjected(fault, service: Self.name, status: r?.status, reason: r?.description ?? "", exchange: exchange)
+            return r
         }
+        if let fault = faultInterpreter.match(&faults, at: world.now), let r = apply(fault) { return fail(r) }
         // Access token first: 401 when missing, malformed or expired (W-HDR).
         guard case .valid(let sid)? = accessTokens.check(authorization: request.headers["Authorization"], now: world.now) else {
             return fail(WNSRejection(401, "The access token is missing, malformed or expired"))
         }
         guard let token = request.queryValue("token"), request.path == "/", let record = issued.recordReadInPlace(token) else {
             return fail(WNSRejection(404, "The channel URI is not valid or is not recognized by WNS"))
+        }
+        if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now, target: FaultTarget(token: token, device: record.device, app: record.app)),
+           let r = apply(fault) {
+            return fail(r)
         }
         if let expires = record.expiresAt, world.now >= expires {
             return fail(WNSRejection(410, "The channel expired"))
