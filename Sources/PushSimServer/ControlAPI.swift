@@ -23,6 +23,7 @@ import PushSimScenario
 /// | `POST /_pushsim/faults {"service","kind",…}` | 201: a fault injected now (see `ControlAPI+Faults.swift`) |
 /// | `GET /_pushsim/faults` | the faults not yet over, with what is left of each |
 /// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
+/// | `POST /_pushsim/expect {"expect":"…"}` | one expectation in the scenario language, judged now (or waited for, with `by`) |
 ///
 /// A device action starts a new causal chain and answers with the device once every call it made
 /// since has its answer (see ``perform(_:on:status:)``). A handler answers at once or gives a
@@ -73,9 +74,10 @@ struct ControlAPI {
             }
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
         case (_, "faults"): return .answer(faults(request, id: nil))
+        case ("POST", "expect"): return expect(request)
         case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }

@@ -35,6 +35,8 @@ final class WorldState {
     let policy: ClockPolicy
     let retention: ServeRetention
     private(set) var simulation: Simulation
+    /// Judges `POST /_pushsim/expect`; observes the world from when it was made.
+    private(set) var expectations: LiveExpectations
     let router: Router
     /// Monotonic wall-clock reading (ns) when the world was made.
     private var wallStart: UInt64
@@ -79,6 +81,7 @@ final class WorldState {
         // one anchor a replay needs, whenever the resets came.
         self.fixedAnchor = anchor
         simulation = Self.makeSimulation(setup, anchor: anchor, retention: retention)
+        expectations = LiveExpectations(observing: simulation, crossUserEnforced: setup.options.backend == .hardened)
         router = Router(hubName: simulation.hub.configuration.hubName, hubHost: simulation.hub.configuration.host)
         wallStart = DispatchTime.now().uptimeNanoseconds
     }
@@ -113,6 +116,7 @@ final class WorldState {
         open = []
         let anchor = replayAnchor ?? (policy == .manual ? fixedAnchor : nil) ?? Self.wallAnchor()
         simulation = Self.makeSimulation(setup, anchor: anchor, retention: retention)
+        expectations = LiveExpectations(observing: simulation, crossUserEnforced: setup.options.backend == .hardened)
         acceptTokensSignedForTheServer()
         wallStart = DispatchTime.now().uptimeNanoseconds
         advanced = .zero
@@ -144,10 +148,16 @@ final class WorldState {
 
     /// Moves virtual time forward by `d`, running everything that falls due.
     func advance(by d: VirtualDuration) {
-        advanced = advanced + d
         // Clients outside keep their own clocks: what they stamp is judged `advanced` behind.
-        world.outsideClockLag = advanced
+        countAsAdvance(d)
         runWorld(to: world.now + d)
+    }
+
+    /// Counts `d` of virtual time the world ran on the spot for a request (under `manual`) as an
+    /// advance: the clients' clocks are judged that much further behind.
+    func countAsAdvance(_ d: VirtualDuration) {
+        advanced = advanced + d
+        world.outsideClockLag = advanced
     }
 
     /// Runs the world to `target`, stopping after each event that lets a waiting request be
