@@ -27,7 +27,7 @@ extension NotificationHub {
         guard let handle = request.headers["ServiceBusNotification-DeviceHandle"], !handle.isEmpty else {
             return fail(400, "A direct send needs the ServiceBusNotification-DeviceHandle header.", exchange, world)
         }
-        directSend(s, handles: [handle], batch: false, isTest: request.queryValue("test") != nil, exchange, world)
+        directSend(s, handles: [handle], batch: false, isTest: request.queryValue("test") != nil, request, exchange, world)
     }
 
     func batchDirectSend(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
@@ -53,10 +53,11 @@ extension NotificationHub {
         case .failure(let r): return fail(r.status, r.detail, exchange, world, headers: r.headers)
         case .success(let read): s = read
         }
-        directSend(s, handles: list.compactMap(\.stringValue), batch: true, isTest: request.queryValue("test") != nil, exchange, world)
+        directSend(s, handles: list.compactMap(\.stringValue), batch: true, isTest: request.queryValue("test") != nil, request, exchange, world)
     }
 
-    private func directSend(_ s: SendRequest, handles: [String], batch: Bool, isTest: Bool, _ exchange: Exchange, _ world: World) {
+    private func directSend(_ s: SendRequest, handles: [String], batch: Bool, isTest: Bool, _ request: HTTPRequest,
+                            _ exchange: Exchange, _ world: World) {
         if isTest, let refusal = takeTestSendQuota(world) { return fail(refusal.status, refusal.detail, exchange, world, headers: refusal.headers) }
         guard let platform = s.platform else { return fail(400, "A direct send needs a native format.", exchange, world) }
         let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
@@ -71,7 +72,7 @@ extension NotificationHub {
                      [.notification: .string(n.id), .handles: .int(targets.count), .batch: .bool(batch)])
         if isTest { return testSend(n, SendTargets(targets), exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Location": "\(hubURL)/messages/\(n.id)?api-version=\(Self.apiVersion)"]))
+            "Location": String.concatenating(hubURL, "/messages/", n.id, "?", Self.echoedAPIVersion(request))]))
         fanOut(n, SendTargets(targets), world: world)
     }
 }

@@ -42,7 +42,7 @@ extension NotificationHub {
         world.record(layer: "hub", host: Self.name, kind: .hubScheduled,
                      [.notification: .string(id), .format: .string(s.format), .tags: .string(s.tagsText), .at: .string(world.anchor.iso8601(due)), .dueIn: "\(due - world.now)"])
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Location": "\(hubURL)/schedulednotifications/\(id)?api-version=\(Self.apiVersion)"]))
+            "Location": String.concatenating(hubURL, "/schedulednotifications/", id, "?", Self.echoedAPIVersion(request))]))
     }
 
     func cancelScheduled(_ id: String, _ exchange: Exchange, _ world: World) {

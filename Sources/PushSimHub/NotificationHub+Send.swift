@@ -69,8 +69,9 @@ extension NotificationHub {
 
     /// `POST /<hub>/messages/`: a send to the registrations and installations matching
     /// `ServiceBusNotification-Tags` (everyone when absent). Answers with the notification id in
-    /// `Location` (NH-REST), then fans out. `?direct` sends to `ServiceBusNotification-DeviceHandle`
-    /// instead (+DirectSend); `&test` makes it a test send (+TestSend).
+    /// `Location` (NH-REST; its query is the request's `api-version`, ``echoedAPIVersion(_:)``),
+    /// then fans out. `?direct` sends to `ServiceBusNotification-DeviceHandle` instead
+    /// (+DirectSend); `&test` makes it a test send (+TestSend).
     ///
     /// The status: the REST reference page of every native and template send says 200 "Message
     /// successfully sent" (e.g. https://learn.microsoft.com/en-us/rest/api/notificationhubs/send-apns-native-notification),
@@ -98,7 +99,7 @@ extension NotificationHub {
         }
         if isTest { return testSend(n, targets, exchange, world) }
         world.respond(to: exchange, with: HTTPResponse(status: configuration.sendAcceptedStatus.rawValue, headers: [
-            "Location": String.concatenating(hubURL, "/messages/", n.id, "?api-version=", Self.apiVersion)]))
+            "Location": String.concatenating(hubURL, "/messages/", n.id, "?", Self.echoedAPIVersion(request))]))
         fanOut(n, targets, world: world)
     }
 

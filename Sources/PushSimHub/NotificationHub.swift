@@ -15,8 +15,9 @@ import PushSimNetwork
 public final class NotificationHub: Host, CallReceiver {
     /// Its host name on the simulated network (it also answers at ``HubConfiguration/host``).
     public static let name = "hub"
-    /// The `api-version` the hub writes into the `Location`s it answers; any value is accepted on
-    /// requests, but one must be present (400 otherwise).
+    /// The `api-version` the hub writes into a `Location` when the request somehow has none; any
+    /// value is accepted on requests, but one must be present (400 otherwise), and the `Location`s
+    /// echo the request's (``echoedAPIVersion(_:)``).
     public static let apiVersion = "2015-01"
 
     /// The settings it was made with.
@@ -176,7 +177,7 @@ public final class NotificationHub: Host, CallReceiver {
 
     // MARK: Registrations
 
-    /// `POST /{hub}/registrationIDs/`: 201 with the new id in two headers.
+    /// `POST /{hub}/registrationIDs/`: 201, no body, with the new id in two headers.
     /// - `Location: https://<ns>/<hub>/registrationids/<id>?api-version=<the request's>`, as the
     ///   .NET SDK's recording of a live hub shows it
     ///   (`…Tests/MockData/CreateRegistrationIdAsync_CallMethod_GetRegistrationId.http`, NH-DOTNET).
@@ -186,10 +187,19 @@ public final class NotificationHub: Host, CallReceiver {
     /// - `Content-Location: …/registrations/<id>?api-version=…`, as the Create Registration ID page
     ///   describes the answer (NH-REST), for clients written from the page. The recording has no
     ///   `Content-Location`; PushSim keeps it because the page promises it.
+    /// - `Content-Type: application/atom+xml;type=entry;charset=utf-8`, the value the page lists
+    ///   for this answer (NH-REST). The recording has none (its body is empty either way); it costs
+    ///   a client nothing and matches what a client written from the page expects.
+    ///
+    /// The page's `Content-Location` format has no query, but that is how the pages write every
+    /// address; the `Location` clients read keeps the recording's `?api-version=…`, since the SDKs'
+    /// check above takes the segments of the path only and a bare `…/registrations/<id>` would
+    /// leave them with no id.
     private func createRegistrationID(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
         world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Content-Type": "application/atom+xml;type=entry;charset=utf-8",
             "Content-Location": registrationURL(id, collection: "registrations", request),
             "Location": registrationURL(id, collection: "registrationids", request)]))
     }
@@ -197,7 +207,19 @@ public final class NotificationHub: Host, CallReceiver {
     /// `<hub URL>/<collection>/<id>?api-version=<the request's>`, as the live hub writes a new
     /// registration's address.
     private func registrationURL(_ id: String, collection: String, _ request: HTTPRequest) -> String {
-        String.concatenating(hubURL, "/", collection, "/", id, "?api-version=", request.queryValue("api-version") ?? Self.apiVersion)
+        String.concatenating(hubURL, "/", collection, "/", id, "?", Self.echoedAPIVersion(request))
+    }
+
+    /// `api-version=<the request's>`, the query of every `Location` the hub answers with: the live
+    /// hub echoes the version the request asked for (NH-DOTNET's recordings of a live hub: requests
+    /// with `?api-version=2017-04` to `registrationids`, `messages` and `schedulednotifications`
+    /// get a `Location` ending in `?api-version=2017-04`). The value is form-encoded as
+    /// ``EntryAddress`` writes echoed values, so an odd one cannot break the URL; ``apiVersion``
+    /// stands in if the request has none.
+    static func echoedAPIVersion(_ request: HTTPRequest) -> String {
+        var out = Array("api-version=".utf8)
+        EntryAddress.formEncode(request.queryValue("api-version") ?? apiVersion, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `$filter=DeviceToken eq '…'` (APNs, upper-case hex), `ChannelUri eq '…'`, `FcmV1RegistrationId eq '…'`,

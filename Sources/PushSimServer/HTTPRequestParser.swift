@@ -14,6 +14,10 @@ import PushSimNetwork
 /// - Pipelining: bytes after one request stay buffered and become the next request.
 /// - Empty lines before a request line are skipped (§2.2); a bare LF ends a line as CRLF does.
 /// - Anything else malformed → 400; `HTTP/2.0` or another major version → 505.
+/// - The HTTP/2 connection preface (`PRI * HTTP/2.0␍␊␍␊SM␍␊␍␊`, RFC 9113 §3.4) as a connection's
+///   first bytes is ``Result/http2Preface``, not a 505: a client speaking HTTP/2 with prior
+///   knowledge cannot read an HTTP/1.1 answer, so the connection answers in HTTP/2
+///   (`HTTP2Refusal`). Later in a connection the same line is an `HTTP/2.0` request line, 505.
 ///
 /// After an error the parser stays failed: the connection answers the error and closes.
 public struct HTTPRequestParser: Sendable {
@@ -50,6 +54,10 @@ public struct HTTPRequestParser: Sendable {
         case incomplete
         /// The bytes cannot be a good request; answer the status and close.
         case failure(Failure)
+        /// The connection opened with the HTTP/2 connection preface (its 24 bytes consumed; what
+        /// follows is left unread). Answer with `HTTP2Refusal.bytes` and close. The parser stays
+        /// here: every later ``HTTPRequestParser/next()`` says the same.
+        case http2Preface
     }
 
     /// The limits this parser enforces.
@@ -60,6 +68,10 @@ public struct HTTPRequestParser: Sendable {
     private var pending = WireRequest(method: "", target: "")
     private var headerBytes = 0
     private var failed: Failure?
+    /// True until the connection's first bytes are known not to be the HTTP/2 preface.
+    private var mayBePreface = true
+    /// Set once the HTTP/2 preface was read.
+    private var sawPreface = false
     /// Set when a request with `Expect: 100-continue` has its head read and its body is awaited.
     public private(set) var wantsContinue = false
 
@@ -88,6 +100,13 @@ public struct HTTPRequestParser: Sendable {
     /// The next whole request, ``Result/incomplete`` until one is buffered, or the failure.
     public mutating func next() -> Result {
         if let failed { return .failure(failed) }
+        if mayBePreface {
+            switch prefaceCheck() {
+            case .some(true): return .http2Preface
+            case .none: return .incomplete
+            case .some(false): break
+            }
+        }
         do throws(Failure) {
             while true {
                 switch state {
@@ -147,6 +166,22 @@ public struct HTTPRequestParser: Sendable {
     }
 
     // MARK: Pieces
+
+    /// Whether the connection opened with the HTTP/2 preface: true (consumed) or false once known,
+    /// nil while the bytes so far are a proper beginning of it.
+    private mutating func prefaceCheck() -> Bool? {
+        if sawPreface { return true }
+        let preface = HTTP2Refusal.clientPreface
+        let n = min(buffer.count - start, preface.count)
+        guard buffer[start..<(start + n)].elementsEqual(preface[0..<n]) else {
+            mayBePreface = false
+            return false
+        }
+        guard n == preface.count else { return nil }
+        start += n
+        sawPreface = true
+        return true
+    }
 
     /// The next line without its CRLF (or LF), or nil when none is complete yet. A line longer
     /// than `limit` fails with `status` as soon as that many bytes are buffered without an end.

@@ -14,7 +14,8 @@ import Darwin
 /// queue; ``ScenarioLoopback`` hands them to a running scenario), and writes the
 /// answers back, so pipelined requests are answered in order. Keep-alive is the default;
 /// `Connection: close`, HTTP/1.0 without keep-alive, a protocol error or ``stop()`` end a
-/// connection. A connection quiet for ``Configuration/idleTimeoutSeconds`` is closed. Beyond
+/// connection; one that opens with the HTTP/2 preface gets `HTTP2Refusal.bytes` and is closed.
+/// A connection quiet for ``Configuration/idleTimeoutSeconds`` is closed. Beyond
 /// ``Configuration/maxConnections`` open at once, a new one gets 503 and is closed.
 ///
 /// A client that goes away mid-request (mid-body, mid-header) costs only its own thread: nothing
@@ -187,6 +188,13 @@ public final class HTTPServer: @unchecked Sendable {
                     let response = ServerAnswer.error(failure.status, failure.message)
                     bridge.recordRefused(WireRequest(method: "-", target: "-"), response)
                     Socket.writeAll(fd, HTTPResponseWriter.bytes(response, keepAlive: false))
+                    Socket.lingeringClose(fd)
+                    return
+                case .http2Preface:
+                    // HTTP/2 with prior knowledge: answered in HTTP/2 (SETTINGS, then GOAWAY
+                    // HTTP_1_1_REQUIRED), recorded as a refusal, then closed.
+                    bridge.recordRefused(WireRequest(method: "PRI", target: "*"), HTTP2Refusal.recorded)
+                    Socket.writeAll(fd, HTTP2Refusal.bytes)
                     Socket.lingeringClose(fd)
                     return
                 case .incomplete:

@@ -107,6 +107,29 @@ import PushSimNetwork
         #expect(status(parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n")) == 400)
     }
 
+    /// The HTTP/2 connection preface as a connection's first bytes is its own outcome (issue 41),
+    /// recognised whether it arrives whole or in pieces, and only at the start.
+    @Test func theHTTP2PrefaceIsRecognisedAtTheStartOnly() {
+        let preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+        #expect(parse(preface) == .http2Preface)
+        #expect(parse(preface + "\u{0}\u{0}\u{0}\u{4}\u{0}\u{0}\u{0}\u{0}\u{0}") == .http2Preface)   // its SETTINGS after it
+        var pieces = HTTPRequestParser()
+        for b in preface.utf8.dropLast() {
+            pieces.feed([b])
+            #expect(pieces.next() == .incomplete)
+        }
+        pieces.feed(Array(preface.utf8.suffix(1)))
+        #expect(pieces.next() == .http2Preface)
+        #expect(pieces.next() == .http2Preface)   // it stays there
+        // Not the preface: a request starting like it, a broken preface, the preface after a request.
+        #expect(request(parse("POST / HTTP/1.1\r\n\r\n"))?.method == "POST")
+        #expect(status(parse("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n")) == 505)
+        var later = HTTPRequestParser()
+        later.feed(Array(("GET / HTTP/1.1\r\n\r\n" + preface).utf8))
+        #expect(request(later.next())?.method == "GET")
+        #expect(status(later.next()) == 505)
+    }
+
     @Test func aFailedParserStaysFailed() {
         var parser = HTTPRequestParser()
         parser.feed(Array("nonsense\r\n\r\nGET / HTTP/1.1\r\n\r\n".utf8))

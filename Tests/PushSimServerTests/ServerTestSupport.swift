@@ -121,7 +121,10 @@ struct RawClient {
     }
 
     /// Everything until the server closes (or 5 s pass).
-    func readAll() -> String {
+    func readAll() -> String { String(decoding: readAllBytes(), as: UTF8.self) }
+
+    /// Everything until the server closes (or 5 s pass), as bytes (HTTP/2 frames are binary).
+    func readAllBytes() -> [UInt8] {
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -129,7 +132,7 @@ struct RawClient {
             guard n > 0 else { break }
             out += buffer[0..<n]
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Reads until `count` complete answers (by Content-Length) have arrived.

@@ -61,6 +61,7 @@ public enum WireSurface {
                     if !r.keepAlive { break loop }
                 case .incomplete: break loop
                 case .failure(let f): outcome.append("refused-\(f.status)"); break loop
+                case .http2Preface: outcome.append("http2-preface"); break loop
                 }
             }
             return outcome.isEmpty ? "incomplete" : outcome.joined(separator: ",")
