@@ -27,7 +27,7 @@ extension Device {
             guard contentAvailable else { return discard(service, "a background push without content-available wakes nothing") }
             return wakeInBackground(service: service)
         }
-        if let badge { setBadge(badge, service: service) }
+        if let badge { setBadge(AppBadge.setting(badge), value: .int(Int64(badge)), service: service) }
         if let text {
             return show(text, service: service, badge: badge, sound: sound, collapseID: request.headers["apns-collapse-id"])
         }

@@ -29,10 +29,15 @@ extension Device {
         onNotificationShown?(shown)
     }
 
-    /// Sets the app icon badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's `value`).
-    func setBadge(_ value: Int, service: String) {
-        badge = value
-        record(.appBadgeUpdated, [.service: .string(service), .badge: .int(value)])
+    /// Sets the app icon's badge (`aps.badge`, 0 clears it, A-GEN; a WNS badge notification's
+    /// `value`, W-BADGE). The trace's `app.badge-updated` gives `value` as the notification wrote
+    /// it (`0`, `none`, `7`, `alert`), so a reader of the trace gets the same ``AppBadge/setting(_:)``.
+    func setBadge(_ setting: AppBadge.Setting, value: TraceValue, service: String) {
+        switch setting {
+        case .show(let shown): badge = shown
+        case .clear: badge = nil
+        }
+        record(.appBadgeUpdated, [.service: .string(service), .badge: value])
     }
 
     /// A background (silent) push: the OS wakes the app unless the background budget

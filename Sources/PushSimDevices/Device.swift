@@ -65,8 +65,9 @@ public final class Device: Host {
     public var shownCount: Int { inboxDropped + inbox.count }
     /// Every call the app made to its backend, in the order they ended (calls in flight are not here).
     public internal(set) var calls: [AppCallRecord] = []
-    /// The app icon badge, as the last `aps.badge` or WNS badge notification set it; nil until one does.
-    public internal(set) var badge: Int?
+    /// The app icon's badge, as the last `aps.badge` or WNS badge notification set it: a number
+    /// or a Windows glyph; nil while none shows (none set yet, or cleared by `0` or `none`).
+    public internal(set) var badge: AppBadge?
     /// How many times FCM told the app that stored messages were deleted (`onDeletedMessages()`, F-COLL).
     public internal(set) var deletedMessagesNotices = 0
 

@@ -24,12 +24,32 @@ public struct NotificationPayload: Sendable {
         NotificationPayload(format: "fcmv1", body: json, contentType: "application/json;charset=utf-8", headers: [])
     }
 
-    /// Toast, tile, badge or raw XML; `X-WNS-Type` is taken from the root element, as the SDK's
-    /// `WindowsNotification` does (see ``wnsType(of:)``). Nil for other XML (the SDK throws
-    /// `ArgumentException`).
-    public static func windows(_ xml: String) -> NotificationPayload? {
-        guard let type = wnsType(of: xml) else { return nil }
-        return NotificationPayload(format: "windows", body: xml, contentType: "application/xml", headers: [("X-WNS-Type", type)])
+    /// A Windows notification with the caller's WNS `headers`, typed as the SDK's
+    /// `WindowsNotification(payLoad, wnsHeaders)` types it before sending (NH-DOTNET
+    /// `OnValidateAndPopulateHeaders`): when the caller's `X-WNS-Type` is `wns/raw` (name and
+    /// value in any case, the SDK's headers being `OrdinalIgnoreCase`), the body is sent as it is,
+    /// any bytes, with `Content-Type: application/octet-stream` and `X-WNS-Type: wns/raw`
+    /// (`Equals(Raw, StringComparison.OrdinalIgnoreCase)`, read as ``ordinalUpper(_:)`` does).
+    /// Otherwise the body must be toast, tile, badge or raw XML and `X-WNS-Type` is taken from
+    /// its root element (see ``wnsType(of:)``), replacing any other type the caller gave, as the
+    /// SDK's `AddOrUpdateHeader` does; nil for other bodies (the SDK throws `ArgumentException`).
+    /// A type the caller gave keeps its place among `headers` (the later of two wins, as in a
+    /// dictionary); a type taken from the root goes first.
+    public static func windows(_ body: String, headers: [(String, String)] = []) -> NotificationPayload? {
+        var headers = headers
+        var given: Int?
+        var k = 0
+        while k < headers.count {
+            guard sameFieldName(headers[k].0, "X-WNS-Type") else { k += 1; continue }
+            if let first = given { headers[first].1 = headers[k].1; headers.remove(at: k) } else { given = k; k += 1 }
+        }
+        if let given, ordinalUpper(headers[given].1) == "WNS/RAW" {
+            headers[given].1 = "wns/raw"
+            return NotificationPayload(format: "windows", body: body, contentType: "application/octet-stream", headers: headers)
+        }
+        guard let type = wnsType(of: body) else { return nil }
+        if let given { headers[given].1 = type } else { headers.insert(("X-WNS-Type", type), at: 0) }
+        return NotificationPayload(format: "windows", body: body, contentType: "application/xml", headers: headers)
     }
 
     /// The `X-WNS-Type` the SDK's `WindowsNotification` gives an XML payload, or nil where it
@@ -47,8 +67,21 @@ public struct NotificationPayload: Sendable {
     /// (`AddDeclarationToXml`); PushSim sends the payload as given.
     public static func wnsType(of xml: String) -> String? {
         guard let root = (try? XMLDocumentParser.parse(xml))?.root.name else { return nil }
+        switch ordinalUpper(root) {
+        case "TOAST": return "wns/toast"
+        case "TILE": return "wns/tile"
+        case "BADGE": return "wns/badge"
+        case "RAW": return "wns/raw"
+        default: return nil
+        }
+    }
+
+    /// `text` upper-cased as .NET's ordinal comparisons that ignore case read it: each
+    /// character by its invariant upper case, so of the non-ASCII letters only dotless `ı` and
+    /// long `ſ` become ASCII ones (`I`, `S`); the Kelvin sign and `İ` stay as they are.
+    static func ordinalUpper(_ text: String) -> String {
         var upper = ""
-        for scalar in root.unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "a"..."z": upper.unicodeScalars.append(Unicode.Scalar(scalar.value - 0x20)!)
             case "\u{0131}": upper += "I"
@@ -56,13 +89,7 @@ public struct NotificationPayload: Sendable {
             default: upper.unicodeScalars.append(scalar)
             }
         }
-        switch upper {
-        case "TOAST": return "wns/toast"
-        case "TILE": return "wns/tile"
-        case "BADGE": return "wns/badge"
-        case "RAW": return "wns/raw"
-        default: return nil
-        }
+        return upper
     }
 
     /// A native payload for a format with no typed payload above (a push service the SDK does not

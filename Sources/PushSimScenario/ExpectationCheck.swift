@@ -45,8 +45,13 @@ enum ExpectationCheck {
             }
             return result(inOrder, describe(shown, name))
         case .badge(let name, let value):
-            let set = memory.badge(on: name, by: by)
-            return result(set == value, "\(name)'s badge was " + (set.map(String.init) ?? "never set"))
+            let showing: AppBadge?, seen: String
+            switch memory.badge(on: name, by: by) {
+            case .show(let badge)?: (showing, seen) = (badge, "\(name)'s badge was \(badge)")
+            case .clear?: (showing, seen) = (nil, "\(name)'s badge was cleared (none)")
+            case nil: (showing, seen) = (nil, "\(name)'s badge was never set")
+            }
+            return result(showing == value, seen)
         case .woke(let name, let count):
             let n = memory.wakeCount(on: name, by: by)
             return result(n == count, "background pushes woke \(name) \(n) time\(n == 1 ? "" : "s")")

@@ -37,14 +37,17 @@ public final class OperatorConsole: Host {
 
     /// The hub payload for a format, with `headers` added: the SDK's typed payload where it has one,
     /// else the body as given (``NotificationPayload/native(format:body:contentType:headers:)``).
-    /// Nil for Windows XML that is not a toast, tile, badge or raw, which the SDK refuses and
+    /// A Windows payload gets the headers as the SDK's `WindowsNotification(payLoad, wnsHeaders)`
+    /// does, so that `header "X-WNS-Type" "wns/raw"` sends the body raw and any other type is
+    /// taken from the root (``NotificationPayload/windows(_:headers:)``). Nil for a Windows body,
+    /// not raw, that is not toast, tile, badge or raw XML, which the SDK refuses and
     /// ``send(format:payload:tagExpression:headers:)`` then sends as it is.
     static func payload(_ format: String, _ body: String, headers: [(String, String)] = []) -> NotificationPayload? {
         var payload: NotificationPayload?
         switch format {
         case "apple": payload = .apple(body)
         case "fcmv1": payload = .fcmV1(body)
-        case "windows": payload = .windows(body)
+        case "windows": return .windows(body, headers: headers)
         default: payload = .native(format: format, body: body)
         }
         payload?.headers += headers

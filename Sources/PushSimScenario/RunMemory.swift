@@ -12,8 +12,8 @@ import PushSimBackend
 final class RunMemory {
     /// A device's logged-in user from `time` on (nil: nobody).
     private struct Login { var time: VirtualTime; var user: String? }
-    /// A badge the app set at `time` (nil when the event's value is not a number).
-    private struct Badge { var time: VirtualTime; var value: Int? }
+    /// What a badge update at `time` did: showed a badge or cleared it.
+    private struct Badge { var time: VirtualTime; var setting: AppBadge.Setting }
 
     private var logins: [String: [Login]] = [:]   // device → changes in order (looked up only)
     private var badges: [String: [Badge]] = [:]   // device → badges set, in order (looked up only)
@@ -38,7 +38,11 @@ final class RunMemory {
              .deviceInstall where e.layer == "device", .deviceRestore where e.layer == "device":
             logins[e.host, default: []].append(Login(time: e.time, user: nil))
         case .appBadgeUpdated:
-            badges[e.host, default: []].append(Badge(time: e.time, value: e[.badge].flatMap { Int($0.description) }))
+            // The value as the notification wrote it (`3`, `0`, `none`, `alert`); the device
+            // records only values it could read.
+            if let setting = e[.badge].flatMap({ AppBadge.setting($0.description) }) {
+                badges[e.host, default: []].append(Badge(time: e.time, setting: setting))
+            }
         case .appWoken:
             wakes[e.host, default: []].append(e.time)
         default: break
@@ -52,10 +56,10 @@ final class RunMemory {
         logins[device]?.last { $0.time <= time }?.user ?? nil
     }
 
-    /// The last badge the app on `device` set at or before `time` (nil if none was set, or if the
-    /// last one recorded was not a number).
-    func badge(on device: String, by time: VirtualTime) -> Int? {
-        badges[device]?.last { $0.time <= time }?.value ?? nil
+    /// The last badge update on `device` at or before `time`: the badge it showed, or `.clear`;
+    /// nil when nothing set a badge by then.
+    func badge(on device: String, by time: VirtualTime) -> AppBadge.Setting? {
+        badges[device]?.last { $0.time <= time }?.setting
     }
 
     /// How many background pushes woke the app on `device` at or before `time`.

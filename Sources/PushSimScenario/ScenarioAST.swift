@@ -154,9 +154,10 @@ public enum ExpectationKind: Equatable, Sendable {
     case showsNothing(device: String)
     /// `expect <device> shows <n> notifications`
     case showsCount(device: String, count: Int)
-    /// `expect <device> badge <n>|none`: the app icon's badge at the end (or at the deadline), as
-    /// the last `aps.badge` or WNS badge notification set it; `none` when nothing ever set one.
-    case badge(device: String, value: Int?)
+    /// `expect <device> badge <n>|<glyph>|none`: the app icon's badge at the end (or at the
+    /// deadline), as the last `aps.badge` or WNS badge notification set it; `none` (nil) when no
+    /// badge shows: none was set, or `0` or `none` cleared it (`badge 0` reads as `none`).
+    case badge(device: String, value: AppBadge?)
     /// `expect <device> woke <n> time(s)`: how many background pushes woke the app (an iOS
     /// `content-available` push, within the OS's background budget; A-BG).
     case woke(device: String, count: Int)

@@ -70,8 +70,7 @@ extension ScenarioParser.Session {
             try t.keyword("shows", hint: "write expect <device> never shows \"<text>\"")
             kind = .neverShows(device: device.text, text: try t.string("the text in double quotes", hint: "write never shows \"<text>\"").text)
         } else if what.text == "badge" {
-            if t.skip("none") { kind = .badge(device: device.text, value: nil) }
-            else { kind = .badge(device: device.text, value: try t.number("a badge number, or none", as: Int.self).0) }
+            kind = .badge(device: device.text, value: try badge(&t))
         } else if what.text == "woke" {
             let (count, _) = try t.number("how many times background pushes woke the app", as: Int.self)
             guard t.skip("times") || t.skip("time") else {
@@ -90,6 +89,24 @@ extension ScenarioParser.Session {
                                      hint: "after the device comes shows, never shows, badge, woke or an operation: \(names.joined(separator: ", "))")
         }
         return kind
+    }
+
+    /// The badge after `expect <device> badge`: a number, a Windows glyph by its badge-schema
+    /// name (W-BADGE), or `none`; nil for `none` and for `0`, which shows no badge either.
+    private func badge(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> AppBadge? {
+        let glyphs = BadgeGlyph.allCases.map(\.rawValue).joined(separator: ", ")
+        let hint = "a badge is a number, none, or a Windows glyph: \(glyphs)"
+        guard let token = t.peek, token.isWord else { throw t.expected("a badge: a number, a glyph or none", hint: hint) }
+        if ScenarioParser.isDigits(token.text[...]) {
+            let (n, _) = try t.number("a badge number", as: Int.self)
+            return n == 0 ? nil : .number(n)
+        }
+        _ = t.next()
+        if token.text == "none" { return nil }
+        guard let glyph = BadgeGlyph(rawValue: token.text) else {
+            throw ScenarioDiagnostic(location: t.location(token), message: "unknown badge \(token.quoted)", hint: hint)
+        }
+        return .glyph(glyph)
     }
 
     /// `expect user <name> shows "<text>" [once] on every device`

@@ -80,7 +80,7 @@ struct DeviceNotificationCenterTests {
     @Test func badgeOnlyUpdatesTheBadgeAndShowsNothing() {
         let (sim, phone) = run(.ios, [(5, #"{"aps":{"alert":"x","badge":3}}"#, []), (6, #"{"aps":{"badge":0}}"#, [])])
         #expect(shown(phone) == ["x"])
-        #expect(phone.badge == 0) // 0 clears the badge
+        #expect(phone.badge == nil) // 0 clears the badge: none shows
         #expect(sim.events("app.badge-updated", on: "dev").map { $0[.badge] } == [.int(3), .int(0)])
         #expect(sim.events("notification.dropped", on: "dev").isEmpty)
     }
