@@ -146,6 +146,7 @@ public struct ConnectionInfo: Sendable, Equatable {
         pushsim serve: listening on \(baseURL) (seed \(seed), clock \(clock.rawValue); virtual time 0 = Unix \(anchorUnixSeconds))
           Notification Hubs  \(baseURL)/\(hubName)/registrations?api-version=2015-01   (hub '\(hubName)')
             connection string  \(loopbackConnectionString)
+              (for SDKs that take the endpoint as given; REST recipes and SDKs that build https:// from sb:// need the TLS front: Endpoint=sb://127.0.0.1:8443/;…)
             (in-world name)    \(hubConnectionString)
             SAS resource (sr)  \(baseURL)/\(hubName) or https://\(hubHost)/\(hubName)
           FCM HTTP v1        \(baseURL)/v1/projects/\(fcmProjectID)/messages:send   (project '\(fcmProjectID)')

@@ -94,14 +94,14 @@ import Testing
     /// A long poll answers as soon as the device has shown the notifications asked for, and says
     /// so; one that is not met ends at its wall-clock bound. Under `wall` the delivery comes when
     /// the wall clock reaches it (10 ms after the send).
-    @Test func aLongPollAnswersWhenTheNotificationIsShown() async throws {
+    @Test func aLongPollAnswersWhenTheNotificationIsShown() throws {
         let bridge = try WorldBridge(setup: WorldSetup(seed: 5), clock: .wall, anchor: testAnchor)
         let handle = try newPhone(bridge, "poll-iphone")
         let started = DispatchTime.now().uptimeNanoseconds
-        async let polled = Task.detached { self.ask(bridge, "GET", "/_pushsim/devices/poll-iphone/notifications?wait=10s&count=1", connection: 2) }.value
-        try await Task.sleep(nanoseconds: 50_000_000)
+        let polled = onAThread { self.ask(bridge, "GET", "/_pushsim/devices/poll-iphone/notifications?wait=10s&count=1", connection: 2) }
+        usleep(50_000)
         #expect(push(bridge, to: handle, "Hello poll", unixNow: testAnchor.unixSecondsAtZero).status == 200)
-        let answer = json(await polled)
+        let answer = json(polled.wait())
         let waited = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         #expect(waited < 5, "the poll answered after \(waited) s")
         #expect(answer["waited"]?["reached"] == .bool(true))
@@ -114,16 +114,16 @@ import Testing
 
     /// Under `manual`, waiting never moves virtual time: the poll is answered when another request
     /// moves the world far enough (here an advance after the send).
-    @Test func aLongPollUnderManualWaitsForTheWorldToMove() async throws {
+    @Test func aLongPollUnderManualWaitsForTheWorldToMove() throws {
         let bridge = try WorldBridge(setup: WorldSetup(seed: 5), clock: .manual, anchor: testAnchor)
         let handle = try newPhone(bridge, "manual-poll")
-        async let polled = Task.detached { self.ask(bridge, "GET", "/_pushsim/devices/manual-poll/notifications?wait=10s", connection: 2) }.value
-        try await Task.sleep(nanoseconds: 50_000_000)
+        let polled = onAThread { self.ask(bridge, "GET", "/_pushsim/devices/manual-poll/notifications?wait=10s", connection: 2) }
+        usleep(50_000)
         let before = virtualMicroseconds(bridge)
         #expect(push(bridge, to: handle, "Hello manual", unixNow: testAnchor.unixSecondsAtZero).status == 200)
         #expect(virtualMicroseconds(bridge) == before, "a send straight to APNs takes no virtual time")
         _ = ask(bridge, "POST", "/_pushsim/clock/advance", body: #"{"by":"1s"}"#)
-        let answer = json(await polled)
+        let answer = json(polled.wait())
         #expect(answer["waited"]?["reached"] == .bool(true))
         #expect(answer["notifications"]?.arrayValue?.last?["text"]?.stringValue == "Hello manual")
     }
@@ -163,3 +163,23 @@ import Testing
         #expect(journal["since"]?.int64Value == dropped)
     }
 }
+
+/// A request answered on a thread of its own, as a second connection's thread asks: a long poll
+/// blocks its thread, so it must not take one of Swift concurrency's few shared threads (on two
+/// cores, two such polls from tests running side by side would starve every other test).
+final class ThreadAnswer: @unchecked Sendable {   // `answer` is written once, before `done` is signalled
+    private let done = DispatchSemaphore(value: 0)
+    private var answer: HTTPResponse?
+    init(_ ask: @escaping @Sendable () -> HTTPResponse) {
+        Thread.detachNewThread { [self] in
+            answer = ask()
+            done.signal()
+        }
+    }
+    func wait() -> HTTPResponse {
+        done.wait()
+        return answer!
+    }
+}
+
+func onAThread(_ ask: @escaping @Sendable () -> HTTPResponse) -> ThreadAnswer { ThreadAnswer(ask) }
