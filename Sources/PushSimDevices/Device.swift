@@ -166,6 +166,34 @@ public final class Device: Host {
         launch()
     }
 
+    /// The user clears the app's data in the OS settings, as each platform does it:
+    /// - Android (Settings → Apps → Clear storage): the app's storage and its Firebase
+    ///   installation go; the next start gets a new FCM registration token, and the old one is
+    ///   no longer valid (F-TOK: a token changes when "the user clears app data"). The app is
+    ///   started again here, as the user would open it.
+    /// - Windows (Settings → Apps → Advanced options → Reset): the app's data goes and the app
+    ///   asks for a channel again when it starts; PushSim gives it a new channel and the old one
+    ///   is refused from then on. Whether WNS hands back the same URI is unconfirmed.
+    /// - iOS has no such setting (the user deletes the app and installs it again): recorded as
+    ///   ignored, with the reason.
+    /// The push service is not told: it finds out when a push for the old handle reaches the
+    /// device, as after an uninstall.
+    public func clearData() {
+        guard isAppInstalled else { return record(.deviceIgnored, [.action: "clear-data", .why: "the app is not installed"]) }
+        guard platform != .ios else {
+            return record(.deviceIgnored, [.action: "clear-data", .why: "iOS has no way to clear an app's data: uninstall and install it instead"])
+        }
+        appInstance += 1
+        generation += 1
+        (isRegistering, registerAgain) = (false, false)   // a routine of the cleared app never ends
+        storage = [:]
+        authorization = nil
+        loggedInUser = nil
+        handle = nil
+        record(.deviceClearData)
+        launch()
+    }
+
     /// Removes the app and its storage. The push service is not told: it finds out when a push
     /// for the old handle reaches the device (A-FORUM-670868, F-TOK).
     public func uninstall() {

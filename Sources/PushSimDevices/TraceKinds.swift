@@ -41,6 +41,8 @@ extension TraceKind {
     public static let deviceHandleReceived = TraceKind("device.handle-received")
     /// `device.handle-refresh`
     public static let deviceHandleRefresh = TraceKind("device.handle-refresh")
+    /// The app's data was cleared (Android's Clear storage, Windows' Reset): a new handle follows.
+    public static let deviceClearData = TraceKind("device.clear-data")
     /// `device.ignored`
     public static let deviceIgnored = TraceKind("device.ignored")
     /// `device.install`

@@ -26,7 +26,7 @@ final class RunMemory {
     static let defectMarkingKinds: Set<TraceKind> = [.appRegistrationFailed, .appRetry, .backendUnknownPNS, .backendException,
                                                       .backendTagsUnchecked, .backendErrorSwallowed]
     /// The kinds of event it reads: while a run's trace is not kept, events nobody reads are not built.
-    static let reads: Set<TraceKind> = defectMarkingKinds.union([.appLogin, .appLogout, .deviceUninstall, .deviceInstall,
+    static let reads: Set<TraceKind> = defectMarkingKinds.union([.appLogin, .appLogout, .deviceUninstall, .deviceClearData, .deviceInstall,
                                                                  .deviceRestore, .appBadgeUpdated, .appWoken])
 
     /// Takes in one recorded event.
@@ -34,7 +34,7 @@ final class RunMemory {
         switch e.kind {   // the kind before the layer: a hash comparison before a string one
         case .appLogin where e.layer == "device":
             logins[e.host, default: []].append(Login(time: e.time, user: e[.user]?.description))
-        case .appLogout where e.layer == "device", .deviceUninstall where e.layer == "device",
+        case .appLogout where e.layer == "device", .deviceUninstall where e.layer == "device", .deviceClearData where e.layer == "device",
              .deviceInstall where e.layer == "device", .deviceRestore where e.layer == "device":
             logins[e.host, default: []].append(Login(time: e.time, user: nil))
         case .appBadgeUpdated:

@@ -98,6 +98,8 @@ public enum ActionKind: Equatable, Sendable {
     case launch
     /// The push handle changes while the app stays installed (FCM token rotation, APNs token change).
     case refreshHandle
+    /// The user clears the app's data (`clear-data`): Android and Windows give a new handle.
+    case clearData
     /// Install the app from another device's backup (`restore from <device>`).
     case restore(from: String)
     /// The operator sends straight through the hub: `operator send apple|fcmv1|windows "<payload>"

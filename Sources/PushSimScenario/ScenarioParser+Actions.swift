@@ -5,7 +5,7 @@ import PushSimNetwork
 
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
-    static let actionVerbs = ["install", "uninstall", "launch", "restore", "refresh-handle", "login", "logout", "register", "send",
+    static let actionVerbs = ["install", "uninstall", "launch", "restore", "refresh-handle", "clear-data", "login", "logout", "register", "send",
                               "request", "offline", "online"]
     static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
     static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
@@ -87,6 +87,7 @@ extension ScenarioParser.Session {
         case "logout": kind = .logout
         case "launch": kind = .launch
         case "refresh-handle": kind = .refreshHandle
+        case "clear-data": kind = .clearData
         case "restore":
             try t.keyword("from", hint: "write restore from <device>: install the app from that device's backup")
             let other = try t.word("the device whose backup is restored", hint: "write restore from <device>")

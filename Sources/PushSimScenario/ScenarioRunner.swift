@@ -170,6 +170,7 @@ public enum ScenarioRunner {
         case .logout: device.logout()
         case .launch: device.launch()
         case .refreshHandle: device.refreshHandle()
+        case .clearData: device.clearData()
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
         case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend, .hubRegistration, .hubInstallation, .hubListRegistrations:
             break // the operator's, scheduled by the runner
@@ -189,6 +190,7 @@ public enum ScenarioRunner {
         case .logout: return "logout"
         case .launch: return "launch"
         case .refreshHandle: return "refresh-handle"
+        case .clearData: return "clear-data"
         case .restore(let other): return "restore from \(other)"
         case .hubSend(let format, _, let expression, _): return "send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
         case .hubSchedule(let format, _, let when, let expression, _):

@@ -16,7 +16,7 @@ import PushSimScenario
 /// | `GET /_pushsim/devices` | every device |
 /// | `POST /_pushsim/devices {"name","platform","client"?,"user"?}` | 201: a new device, app installed, with its push handle |
 /// | `GET /_pushsim/devices/{name}` | one device |
-/// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle}` | acts on it |
+/// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle|clear-data}` | acts on it |
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
@@ -137,7 +137,7 @@ struct ControlAPI {
         let reached = { device.shownCount >= wanted }
         return .wait(Wait(isDone: reached,
                           finish: { notificationsAnswer(device, waited: (wanted, true)) },
-                          wallSeconds: Double(d.microseconds) / 1e6,
+                          wallSeconds: min(Double(d.microseconds) / 1e6, state.longestWait),
                           expire: { notificationsAnswer(device, waited: (wanted, reached())) }))
     }
 
@@ -196,9 +196,10 @@ struct ControlAPI {
         let actions: [String: (Device) -> Void] = [
             "install": { $0.install() }, "uninstall": { $0.uninstall() }, "launch": { $0.launch() },
             "offline": { $0.goOffline() }, "online": { $0.goOnline() }, "refresh-handle": { $0.refreshHandle() },
+            "clear-data": { $0.clearData() },
         ]
         guard let run = actions[action] else {
-            return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, refresh-handle."))
+            return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, refresh-handle, clear-data."))
         }
         let world = state.world
         let firstEntry = world.journal.count
