@@ -37,10 +37,13 @@ public final class WorldBridge: @unchecked Sendable {
     /// `scenarioPath` names the scenario the setup came from, for the record's header.
     /// `retention` bounds what the world keeps of its traffic.
     /// `controlToken`, when given, is the bearer token every control-API request must carry.
+    /// `longestWait` bounds every long poll, in wall-clock seconds (default 300, the most one may ask).
     public init(setup: WorldSetup, clock: ClockPolicy = .wall, anchor: CalendarAnchor? = nil, recordPath: String? = nil,
-                scenarioPath: String? = nil, retention: ServeRetention = ServeRetention(), controlToken: String? = nil) throws {
+                scenarioPath: String? = nil, retention: ServeRetention = ServeRetention(), controlToken: String? = nil,
+                longestWait: Double = 300) throws {
         state = WorldState(setup: setup, policy: clock, anchor: anchor, retention: retention)
         state.controlToken = controlToken
+        state.longestWait = longestWait
         self.scenarioPath = scenarioPath
         if let recordPath { state.recorder = try RequestRecorder(path: recordPath) }
     }

@@ -66,6 +66,9 @@ final class WorldState {
         faultsInjected += 1
         return "f\(faultsInjected)"
     }
+    /// The longest a long poll waits, in wall-clock seconds, whatever it asks (a fuzzer sets it
+    /// near zero, so that no input holds it for minutes).
+    var longestWait = 300.0
     /// When set, every control-API request must carry `Authorization: Bearer <this>` (401 without).
     var controlToken: String?
 

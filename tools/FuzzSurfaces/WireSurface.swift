@@ -43,12 +43,22 @@ public enum WireSurface {
                      "Content-Type: application/json"], #"{"aps":{"alert":"later"}}"#),
             request("POST /_pushsim/devices HTTP/1.1", ["Content-Type: application/json"], #"{"name":"d1","platform":"android"}"#),
             request("POST /_pushsim/clock/advance HTTP/1.1", [], #"{"by":"1h"}"#),
+            request("POST /_pushsim/faults HTTP/1.1", ["Content-Type: application/json"],
+                    #"{"service":"apns","kind":"outage","for":"30s","count":2,"probability":"1/2","retryAfter":"5s"}"#),
+            request("POST /_pushsim/faults HTTP/1.1", [], #"{"service":"fcm","kind":"UNREGISTERED","token":"t","count":1}"#),
+            request("POST /_pushsim/faults HTTP/1.1", [], #"{"service":"wns","kind":"slow","delay":"2s","device":"d1"}"#),
+            request("GET /_pushsim/faults HTTP/1.1", [], ""),
+            request("DELETE /_pushsim/faults/f1 HTTP/1.1", [], ""),
+            request("POST /_pushsim/expect HTTP/1.1", [], #"{"expect":"d1 shows \"hi\" by +1s"}"#),
+            request("POST /_pushsim/expect HTTP/1.1", [], #"{"expect":"apns received at least 1 request with status 410"}"#),
+            request("GET /_pushsim/devices/d1/notifications?wait=1s&count=2 HTTP/1.1", [], ""),
+            request("GET /_pushsim/journal?host=apns&path=/3/&status=503&from=1s&to=2h&since=0 HTTP/1.1", [], ""),
             Array("POST /_pushsim/devices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam\r\n1e\r\ne\":\"d2\",\"platform\":\"ios\"}     \r\n0\r\n\r\n".utf8),
         ]
         return FuzzSurface(name: "wire", summary: "raw HTTP/1.1 bytes into pushsim serve's parser and router, in a fresh served world",
                            corpus: corpus, inputsPerProcess: 20_000) { bytes in
             if KnownCrashes.skip && KnownCrashes.iso8601YearTraps(bytes) { return "skipped-known" }
-            guard let bridge = try? WorldBridge(setup: WorldSetup(seed: 1), clock: .manual, anchor: anchor) else { return "no-world" }
+            guard let bridge = try? WorldBridge(setup: WorldSetup(seed: 1), clock: .manual, anchor: anchor, longestWait: 0) else { return "no-world" }
             bridge.configure(baseURL: "http://127.0.0.1:8080", serviceAccountPath: nil)
             defer { bridge.close() }
             var parser = HTTPRequestParser()
