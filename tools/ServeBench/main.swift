@@ -18,13 +18,25 @@ import Glibc
 // the end (it must stay within 1 s: virtual now = wall time since start + advances).
 //
 //   swift run -c release serve-bench --soak 1000000
+//
+// The long poll: how long after a phone shows a notification a waiting
+// `GET …/notifications?wait=5s&count=n` answers, over loopback with the wall clock. A send is
+// answered at once and shown 10 ms of virtual (= wall) time later, so the figure is the poll's
+// answer time minus (the send's answer time + 10 ms); N rounds, median and 90th percentile.
+//
+//   swift run -c release serve-bench --poll 200
+//
+// The cost of faults scoped to other tokens: --scoped-faults K injects K token-scoped faults
+// (outages of tokens nobody sends to) before the throughput runs, for a side-by-side run without.
 
 let sends = Int(argument("--sends", "20000")) ?? 20_000
 let soak = Int(argument("--soak", "0")) ?? 0
+let pollRounds = Int(argument("--poll", "0")) ?? 0
+let scopedFaults = Int(argument("--scoped-faults", "0")) ?? 0
 let connectionCounts = soak > 0 ? [8] : argument("--connections", "1,8,64").split(separator: ",").compactMap { Int($0) }
 
 let serverStart = wallClock()
-let bridge = try! WorldBridge(setup: WorldSetup(seed: 1), clock: soak > 0 ? .wall : .manual, anchor: CalendarAnchor())
+let bridge = try! WorldBridge(setup: WorldSetup(seed: 1), clock: soak > 0 || pollRounds > 0 ? .wall : .manual, anchor: CalendarAnchor())
 let server = HTTPServer(bridge: bridge)
 let port = try! server.start()
 signal(SIGPIPE, SIG_IGN)
@@ -112,6 +124,43 @@ let tokenAnswer = bridge.answer(wire(http("POST /token HTTP/1.1", ["Content-Type
 let accessToken = (try! JSONParser.parse(tokenAnswer.body))["access_token"]!.stringValue!
 let send = http("POST /v1/projects/\(id.fcmProjectID)/messages:send HTTP/1.1", ["Authorization: Bearer " + accessToken, "Content-Type: application/json"],
                 #"{"message":{"token":"\#(handle)","data":{"k":"v"}}}"#)
+
+for i in 0..<scopedFaults {
+    let body = #"{"service":"fcm","kind":"outage","token":"not-a-token-\#(i)"}"#
+    precondition(setupConnection.exchange(http("POST /_pushsim/faults HTTP/1.1", ["Content-Type: application/json"], body)) == 201)
+}
+if scopedFaults > 0 { print("serve-bench: \(scopedFaults) FCM outages scoped to tokens nobody sends to are active") }
+
+if pollRounds > 0 {
+    // A notification message (a data message is handed to the app, not shown).
+    let shownSend = http("POST /v1/projects/\(id.fcmProjectID)/messages:send HTTP/1.1",
+                         ["Authorization: Bearer " + accessToken, "Content-Type: application/json"],
+                         #"{"message":{"token":"\#(handle)","notification":{"title":"t","body":"b"}}}"#)
+    let poller = Connection(), sender = Connection()
+    var lags: [Double] = []
+    for round in 1...pollRounds {
+        let request = http("GET /_pushsim/devices/bench-pixel/notifications?wait=5s&count=\(round) HTTP/1.1", [], "")
+        let answered = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var pollDone: UInt64 = 0
+        Thread.detachNewThread {
+            precondition(poller.exchange(request) == 200)
+            pollDone = wallClock()
+            answered.signal()
+        }
+        usleep(2_000)   // the poll is waiting
+        precondition(sender.exchange(shownSend) == 200)
+        let shownAt = wallClock() + 10_000_000   // the delivery: 10 ms after the send's answer
+        answered.wait()
+        lags.append(Double(Int64(pollDone) - Int64(shownAt)) / 1e6)
+    }
+    lags.sort()
+    let median = lags[lags.count / 2], p90 = lags[lags.count * 9 / 10]
+    print(String(format: "serve-bench --poll: %d rounds; poll answered after the phone showed: median %.2f ms, p90 %.2f ms, max %.2f ms",
+                 pollRounds, median, p90, lags.last!))
+    print(String(format: "RESULT poll rounds=%d median_ms=%.2f p90_ms=%.2f", pollRounds, median, p90))
+    server.stop()
+    exit(0)
+}
 
 if soak > 0 {
     let count = 8
