@@ -55,4 +55,6 @@ client "the hub's 410 for an expired registration, after a clock advance (azure-
 echo "== pushsim replay: the same requests at the same virtual times get the same answers"
 kill -TERM $server; wait $server || true
 trap - EXIT
-.build/debug/pushsim replay "$record"
+.build/debug/pushsim replay "$record" --html .build/conformance-page.html
+grep -q "ann-pixel" .build/conformance-page.html || { echo "conformance: the replay's teaching page does not show the session's phones"; exit 1; }
+echo "the session's teaching page: .build/conformance-page.html ($(wc -c < .build/conformance-page.html) bytes)"

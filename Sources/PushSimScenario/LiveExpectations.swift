@@ -23,13 +23,15 @@ public final class LiveExpectations {
         }
     }
 
+    /// Every invariant's verdict on what the world did so far, with `leftovers` its unfinished work.
+    public func invariants(leftovers: [Leftover]) -> [InvariantResult] { checkers.map { $0.result(leftovers: leftovers) } }
+
     /// The verdict on `expectation` now: what has happened up to the world's now (or its `by`)
     /// counts, and invariants are judged on what the world has left unfinished so far.
     public func evaluate(_ expectation: Expectation, in simulation: Simulation) -> ExpectationResult {
         var invariants: [InvariantResult] = []
         if case .invariant = expectation.kind {
-            let leftovers = simulation.world.leftovers()
-            invariants = checkers.map { $0.result(leftovers: leftovers) }
+            invariants = self.invariants(leftovers: simulation.world.leftovers())
         }
         return ExpectationCheck.evaluate(expectation, in: simulation, memory: memory, invariants: invariants)
     }

@@ -24,6 +24,7 @@ import PushSimScenario
 /// | `GET /_pushsim/faults` | the faults not yet over, with what is left of each |
 /// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
 /// | `POST /_pushsim/expect {"expect":"…"}` | one expectation in the scenario language, judged now (or waited for, with `by`) |
+/// | `GET /_pushsim/page` | the session as a teaching page (HTML; see `ControlAPI+Page.swift`) |
 ///
 /// A device action starts a new causal chain and answers with the device once every call it made
 /// since has its answer (see ``perform(_:on:status:)``). A handler answers at once or gives a
@@ -75,9 +76,10 @@ struct ControlAPI {
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
         case (_, "faults"): return .answer(faults(request, id: nil))
         case ("POST", "expect"): return expect(request)
+        case ("GET", "page"): return .answer(page())
         case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }

@@ -40,10 +40,11 @@ public final class WorldBridge: @unchecked Sendable {
     /// `longestWait` bounds every long poll, in wall-clock seconds (default 300, the most one may ask).
     public init(setup: WorldSetup, clock: ClockPolicy = .wall, anchor: CalendarAnchor? = nil, recordPath: String? = nil,
                 scenarioPath: String? = nil, retention: ServeRetention = ServeRetention(), controlToken: String? = nil,
-                longestWait: Double = 300) throws {
+                longestWait: Double = 300, keepsTrace: Bool = false) throws {
         state = WorldState(setup: setup, policy: clock, anchor: anchor, retention: retention)
         state.controlToken = controlToken
         state.longestWait = longestWait
+        state.keepsTrace = keepsTrace
         self.scenarioPath = scenarioPath
         if let recordPath { state.recorder = try RequestRecorder(path: recordPath) }
     }
@@ -153,6 +154,16 @@ public final class WorldBridge: @unchecked Sendable {
     /// Runs `body` on the world's queue with the simulation (tests and tools; keep it short).
     public func withSimulation<T: Sendable>(_ body: (Simulation) -> T) -> T {
         queue.sync { body(state.simulation) }
+    }
+
+    /// The session as a teaching page (swim-lanes, step-through, what each phone showed, the
+    /// invariants' verdicts), for a bridge that keeps its trace (`keepsTrace`, as a replay made for
+    /// the page does); `title` heads it and `source` says where the session came from.
+    public func sessionPage(title: String, source: String) -> String {
+        queue.sync {
+            ServedSessionPage.html(of: state.simulation, expectations: state.expectations, title: title, source: source,
+                                   seed: state.setup.seed)
+        }
     }
 
     /// Flushes and closes the record; later requests are no longer recorded.

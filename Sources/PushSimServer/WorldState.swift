@@ -66,6 +66,20 @@ final class WorldState {
         faultsInjected += 1
         return "f\(faultsInjected)"
     }
+    /// Whether the world keeps its trace (a replay that makes a teaching page); a served world
+    /// does not: nothing it answers reads the trace, and it would grow with every request.
+    var keepsTrace = false {
+        didSet { simulation.world.isRecordingTrace = keepsTrace }
+    }
+    /// The requests since the world was made (or reset), for `GET /_pushsim/page`, which replays
+    /// them into a world that keeps its trace; at most ``sessionLimit`` (then ``sessionOverflowed``).
+    private(set) var session: [WorldBridge.RecordedRequest] = []
+    /// Where each open request's entry in ``session`` is, by ticket (to note a long poll's expiry).
+    private var sessionIndex: [Int: Int] = [:]
+    /// How many requests ``session`` keeps (default 10,000: a test's session); 0 keeps none.
+    var sessionLimit = 10_000
+    /// Whether the session outgrew ``sessionLimit`` since the world was made.
+    private(set) var sessionOverflowed = false
     /// The longest a long poll waits, in wall-clock seconds, whatever it asks (a fuzzer sets it
     /// near zero, so that no input holds it for minutes).
     var longestWait = 300.0
@@ -119,7 +133,11 @@ final class WorldState {
         open = []
         let anchor = replayAnchor ?? (policy == .manual ? fixedAnchor : nil) ?? Self.wallAnchor()
         simulation = Self.makeSimulation(setup, anchor: anchor, retention: retention)
+        simulation.world.isRecordingTrace = keepsTrace
         expectations = LiveExpectations(observing: simulation, crossUserEnforced: setup.options.backend == .hardened)
+        session = []
+        sessionIndex = [:]
+        sessionOverflowed = false
         acceptTokensSignedForTheServer()
         wallStart = DispatchTime.now().uptimeNanoseconds
         advanced = .zero
@@ -209,12 +227,28 @@ final class WorldState {
         let pending = PendingAnswer(ticket: entered, request: request, connection: connection, route: route, arrived: arrived,
                                     wait: wait, wallNow: DispatchTime.now().uptimeNanoseconds)
         pending.replayExpiry = replayExpiry
+        if route != "refused" && !Self.isPageRequest(request) { keepInSession(pending) }
         open.append(pending)
         finishReady()
         if pending.response == nil, policy == .manual, let deadline = pending.virtualDeadline {
             runWorld(to: deadline, until: { pending.response != nil })
         }
         return pending
+    }
+
+    /// `GET /_pushsim/page` reads the world without changing it, and is not replayed into the page.
+    static func isPageRequest(_ request: WireRequest) -> Bool { request.path == "/_pushsim/page" }
+
+    private func keepInSession(_ pending: PendingAnswer) {
+        guard !sessionOverflowed else { return }
+        guard session.count < sessionLimit else {
+            sessionOverflowed = true
+            session = []
+            sessionIndex = [:]
+            return
+        }
+        sessionIndex[pending.ticket] = session.count
+        session.append(WorldBridge.RecordedRequest(request: pending.request, arrived: pending.arrived, connection: pending.connection))
     }
 
     /// Whether `pending` can be answered now: its wait holds, or a virtual bound has come.
@@ -248,6 +282,7 @@ final class WorldState {
     private func settle(_ pending: PendingAnswer, _ response: HTTPResponse, expired: Bool) {
         pending.response = response
         pending.expired = expired
+        if let i = sessionIndex.removeValue(forKey: pending.ticket), expired, i < session.count { session[i].expiredAt = world.now }
         answered += 1
         recorder?.record(seq: answered, entry: pending.ticket, at: world.now, arrived: pending.arrived, connection: pending.connection,
                          route: pending.route, request: pending.request, response: response, expired: expired)

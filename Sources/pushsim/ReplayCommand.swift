@@ -7,13 +7,22 @@ import PushSimServer
 /// any), feeds it every recorded request at the virtual time it arrived, on the connection it came
 /// on, in the order the requests entered the world, and compares each answer with the recorded one: status, headers and body. The first
 /// difference is printed with both versions; exit 0 when every answer is the same, 1 otherwise.
+/// `--html OUT` writes the session as a teaching page too (the replayed world keeps its trace),
+/// before the comparison, so a page is written even when an answer differs.
 enum ReplayCommand {
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("pushsim replay: \(message)\n\nUsage: pushsim replay <record-file>\n".utf8))
+        FileHandle.standardError.write(Data("pushsim replay: \(message)\n\nUsage: pushsim replay <record-file> [--html <page.html>]\n".utf8))
         exit(2)
     }
 
-    static func run(_ raw: [String]) -> Never {
+    static func run(_ arguments: [String]) -> Never {
+        var raw = arguments
+        var htmlPath: String?
+        if let i = raw.firstIndex(of: "--html") {
+            guard i + 1 < raw.count else { fail("--html needs the page's file name") }
+            htmlPath = raw[i + 1]
+            raw.removeSubrange(i...(i + 1))
+        }
         guard raw.count == 1, !raw[0].hasPrefix("-") else { fail("name one record file written by pushsim serve --record") }
         guard let text = try? String(contentsOfFile: raw[0], encoding: .utf8) else { fail("cannot read \(raw[0])") }
         let lines = text.split(separator: "\n")
@@ -31,7 +40,9 @@ enum ReplayCommand {
         }
         let bridge: WorldBridge
         let clock = header["clock"]?.stringValue.flatMap(ClockPolicy.init(rawValue:)) ?? .manual
-        do { bridge = try WorldBridge(setup: setup, clock: clock, anchor: CalendarAnchor(unixSecondsAtZero: anchor)) } catch { fail("\(error)") }
+        do {
+            bridge = try WorldBridge(setup: setup, clock: clock, anchor: CalendarAnchor(unixSecondsAtZero: anchor), keepsTrace: htmlPath != nil)
+        } catch { fail("\(error)") }
         bridge.configure(baseURL: baseURL, serviceAccountPath: header["serviceAccountFile"]?.stringValue)
         // Each exchange, then entered in the order it entered the world (`entry`; the line order for
         // records written before entries were numbered).
@@ -57,6 +68,12 @@ enum ReplayCommand {
         }
         exchanges.sort { $0.entry < $1.entry }
         let answers = bridge.replay(exchanges.map(\.replay))
+        // The page first: it is written whether or not the answers match.
+        if let htmlPath {
+            let page = bridge.sessionPage(title: "pushsim serve session (\(answers.count) requests)", source: raw[0])
+            do { try page.write(toFile: htmlPath, atomically: true, encoding: .utf8) } catch { fail("cannot write \(htmlPath): \(error)") }
+            print("replay: the session's teaching page is \(htmlPath)")
+        }
         for (exchange, answer) in zip(exchanges, answers) {
             if let difference = compare(exchange.recorded, answer) {
                 let r = exchange.replay.request

@@ -216,6 +216,18 @@ class PushSim:
             raise PushSimError(error.code, message, answer, f"{method} {path}") from None
         return json.loads(raw) if raw else None
 
+    def page(self):
+        """`GET /_pushsim/page`: the session since the last reset as a teaching page (HTML text):
+        swim-lanes, a step-through of every host's state, what each phone showed."""
+        request = urllib.request.Request(self.base_url + "/_pushsim/page")
+        if self._control_token:
+            request.add_header("Authorization", "Bearer " + self._control_token)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return response.read().decode()
+        except urllib.error.HTTPError as error:
+            raise PushSimError(error.code, error.read().decode(errors="replace"), None, "GET /_pushsim/page") from None
+
     # -- what SDKs need
 
     def info(self, refresh=False):

@@ -1,6 +1,7 @@
 """The pytest plugin (entry point `pytest11`): a session-scoped `pushsim serve` and a
 function-scoped `pushsim` fixture that resets the world before each test. When a test fails, the
-world's journal is saved to `<reports>/<test>.journal.json` (default reports folder:
+world's journal is saved to `<reports>/<test>.journal.json` and its teaching page to
+`<reports>/<test>.page.html` (default reports folder:
 `.pushsim-reports` in the directory pytest was started from)."""
 
 from __future__ import annotations
@@ -86,6 +87,13 @@ def _save_journal(sim, request):
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(journal, indent=1) + "\n")
     config.stash.setdefault(_saved_key, []).append(str(path))
+    # The session as a teaching page, beside the journal.
+    page = path.with_name(f"{name}.page.html")
+    try:
+        page.write_text(sim.page())
+        config.stash.setdefault(_saved_key, []).append(str(page))
+    except (OSError, PushSimError) as error:
+        page.write_text(f"<!DOCTYPE html><p>pushsim could not make the page: {error}</p>\n")
 
 
 _saved_key = pytest.StashKey[list]()
@@ -94,6 +102,6 @@ _saved_key = pytest.StashKey[list]()
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     saved = config.stash.get(_saved_key, [])
     if saved:
-        terminalreporter.section("pushsim journals of failed tests")
+        terminalreporter.section("pushsim journals and pages of failed tests")
         for path in saved:
             terminalreporter.write_line(path)
