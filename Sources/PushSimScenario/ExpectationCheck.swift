@@ -72,7 +72,8 @@ enum ExpectationCheck {
             let counts = Self.receivedCounter(for: host, in: simulation)
             let sent = simulation.world.journal.requests(to: host).filter { counts($0.request) && $0.sentAt <= by }
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
-            return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent))
+            return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent)
+                          + Self.headersSeen(conditions, in: sent))
         case .notificationState(let id, let state):
             let seen = simulation.hub.notificationState(id)?.rawValue
             return result(seen == state, seen.map { "\(id) is \($0)" } ?? "the hub has no notification \(id)")
@@ -122,6 +123,26 @@ enum ExpectationCheck {
         }
         guard !order.isEmpty else { return "" }
         return "; answers: " + order.map { "\($0) ×\(counts[$0]!)" }.joined(separator: ", ")
+    }
+
+    /// For each header a condition names: the values the requests (or their answers) carried,
+    /// `; answer header "apns-id": none` or `; request header "apns-priority": "5" ×2, "10" ×1`, so
+    /// that a failed header expectation shows what was there instead (empty without header conditions).
+    static func headersSeen(_ conditions: [ExchangeCondition], in entries: [RequestJournal.Entry]) -> String {
+        var out = ""
+        for case .header(let side, let name, _) in conditions {
+            var order: [String] = [], counts: [String: Int] = [:]
+            for entry in entries {
+                let headers = side == .request ? entry.request.headers : entry.result?.response?.headers
+                let value = headers?[name].map(jsonString) ?? "absent"
+                if counts[value] == nil { order.append(value) }
+                counts[value, default: 0] += 1
+            }
+            let seen = order.isEmpty ? "no requests" : order.prefix(5).map { "\($0) ×\(counts[$0]!)" }.joined(separator: ", ")
+                + (order.count > 5 ? ", … (\(order.count) values)" : "")
+            out += "; \(side.rawValue) header \(jsonString(name)): \(seen)"
+        }
+        return out
     }
 
     private static func describe(_ shown: [ShownNotification], _ device: String) -> String {

@@ -111,12 +111,17 @@ public final class OperatorConsole: Host {
         let sentAt = world.now
         let completion: (Result<NotificationOutcome, HubError>) -> Void = { [self] result in
             let status: Int?
+            let failure: String?
             switch result {
-            case .success(let outcome): status = outcome.httpStatus
-            case .failure(let e): status = e.status
+            case .success(let outcome):
+                status = outcome.httpStatus
+                failure = status == nil ? "the hub's answer had no status" : nil
+            case .failure(let e):
+                status = e.status
+                // A sentence, not the error's dump: what was refused and why.
+                failure = status == nil ? "the SDK refused the send before it reached the hub (\(e.kind.rawValue)): \(e.detail)" : nil
             }
-            calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status,
-                                       failure: status == nil ? "\(result)" : nil))
+            calls.append(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: status, failure: failure))
             world.record(layer: "operator", host: Self.name, kind: .operatorResult,
                          [.result: .string(status.map(String.init) ?? "no HTTP answer")])
         }

@@ -65,8 +65,13 @@ public struct ScenarioReport: Sendable {
             .joined(separator: "; ")
     }
 
-    /// The command that replays this run exactly.
-    public var replayCommand: String { "swift run pushsim run \(shellQuoted(scenario.path)) --seed \(seed)" }
+    /// The command that replays this run exactly: ``replayProgram`` `run <the path as given> --seed <n>`.
+    public var replayCommand: String { "\(Self.replayProgram) run \(shellQuoted(scenario.path)) --seed \(seed)" }
+
+    /// How replay commands name the `pushsim` program. The command-line tool sets it once, before
+    /// anything runs, to the binary that is running (so the line works from any folder, with the
+    /// scenario's path as given); in a library run it is `swift run pushsim`, from the project root.
+    nonisolated(unsafe) public static var replayProgram = "swift run pushsim"
 
     /// The text report: the seed first, one line per expectation, the replay command on failure.
     public func text() -> String {

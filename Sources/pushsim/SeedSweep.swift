@@ -27,7 +27,7 @@ enum SeedSweep {
             failed += failures.count
             print("\(file): \(sweep.results.count) seeds in \(String(format: "%.2f", elapsed)) s, \(failures.count) failed".escapingControlCharacters)
             for (seed, detail) in failures.prefix(20) {
-                print("  seed \(seed): \(detail)\n    replay: swift run pushsim run \(file) --seed \(seed)".escapingControlCharacters)
+                print("  seed \(seed): \(detail)\n    replay: \(ScenarioReport.replayProgram) run \(file) --seed \(seed)".escapingControlCharacters)
             }
             if failures.count > 20 { print("  … and \(failures.count - 20) more failing seeds") }
         }

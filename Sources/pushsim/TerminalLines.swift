@@ -1,6 +1,7 @@
 /// Keeps the command's human-readable output within a terminal's width: every line longer than
 /// ``width`` columns is cut to `width - 1` characters and ends in `…`, unless `--wide` asks for
-/// whole lines. Machine formats (`--format json`, `--trace`, JUnit) are never cut.
+/// whole lines. Machine formats (`--format json`, `--trace`, JUnit) are never cut, and neither is
+/// a `replay:` line: it is a command to paste.
 enum TerminalLines {
     /// Columns per line by default (characters, as a terminal counts most of them).
     static let width = 120
@@ -14,11 +15,14 @@ enum TerminalLines {
         }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in
-                guard line.count > width else { return String(line) }
+                guard line.count > width, !isCommand(line) else { return String(line) }
                 return wrap ? wrapped(String(line), width: width) : String(line.prefix(width - 1)) + "…"
             }
             .joined(separator: "\n")
     }
+
+    /// Whether `line` is a command to paste (`replay: …`), which is never cut.
+    static func isCommand(_ line: Substring) -> Bool { line.drop { $0 == " " }.hasPrefix("replay: ") }
 
     /// `line` broken at the last space that fits, again and again; a word longer than a line is cut.
     static func wrapped(_ line: String, width: Int) -> String {

@@ -8,6 +8,8 @@ import PushSim
 // one. Should PushSim itself crash, `CrashNotice` says which scenario was running.
 
 if CommandLine.arguments.dropFirst().first == "--version" { print("pushsim \(PushSim.version)"); exit(0) }
+// Replay lines name this binary, so that they work from any folder (see ScenarioReport.replayProgram).
+ScenarioReport.replayProgram = ProgramName.running
 // `pushsim serve` has its own flags and never returns (see ServeCommand).
 if CommandLine.arguments.dropFirst().first == "serve" { ServeCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "replay" { ReplayCommand.run(Array(CommandLine.arguments.dropFirst(2))) }

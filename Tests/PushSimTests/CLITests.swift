@@ -17,7 +17,29 @@ import Testing
         #expect(r.status == 1)
         #expect(r.out.contains("FAIL  7:1  expect bob-iphone shows \"something that never comes\""))
         #expect(r.out.contains("seen: bob-iphone showed nothing"))
-        #expect(r.out.contains("replay: swift run pushsim run \(file) --seed 1"))
+        // The binary that ran, by its absolute path, and the scenario's path as given.
+        #expect(r.out.contains("replay: \(URL(fileURLWithPath: Repo.pushsim).standardizedFileURL.path) run \(file) --seed 1"))
+    }
+
+    /// The replay line works from any folder: pasted in another one, it runs the same scenario
+    /// with the same seed and fails the same way. (Before: `swift run pushsim …`, which works only
+    /// from the project's root.)
+    @Test func theReplayLineWorksFromAnotherFolder() throws {
+        let file = Repo.fixtures + "/false-expectation.scenario"
+        let first = try runPushsim(["run", file])
+        let line = try #require(first.out.split(separator: "\n").first { $0.contains("replay: ") })
+        let words = line.split(separator: " ").drop { $0 != "replay:" }.dropFirst().map(String.init)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(words.first))
+        process.arguments = Array(words.dropFirst())
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("FAIL  7:1  expect bob-iphone shows \"something that never comes\""))
     }
 
     @Test func seedOptionOverridesTheFilesSeedInTheReplayCommand() throws {
