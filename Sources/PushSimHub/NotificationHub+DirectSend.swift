@@ -71,8 +71,8 @@ extension NotificationHub {
         world.record(layer: "hub", host: Self.name, kind: .hubDirectSend,
                      [.notification: .string(n.id), .handles: .int(targets.count), .batch: .bool(batch)])
         if isTest { return testSend(n, SendTargets(targets), exchange, world) }
-        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Location": String.concatenating(hubURL, "/messages/", n.id, "?", Self.echoedAPIVersion(request))]))
+        respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Location": String.concatenating(hubURL, "/messages/", n.id, "?", Self.echoedAPIVersion(request))]), world)
         fanOut(n, SendTargets(targets), world: world)
     }
 }

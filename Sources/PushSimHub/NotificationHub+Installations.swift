@@ -29,7 +29,7 @@ extension NotificationHub {
             stored.follow(installations.lookup(id, now: world.now), issue: { store.reserveNumber() })
             installations.upsert(stored)
             traceUpsert(stored, kind: .hubInstallationUpserted, world: world)
-            world.respond(to: exchange, with: HTTPResponse(status: 200))
+            respond(to: exchange, with: HTTPResponse(status: 200), world)
         }
     }
 
@@ -68,7 +68,7 @@ extension NotificationHub {
             installations.upsert(stored)
             traceUpsert(stored, kind: .hubInstallationPatched, world: world,
                         operations: operations.map { "\($0.op.rawValue) \($0.path)" }.joined(separator: ", "))
-            world.respond(to: exchange, with: HTTPResponse(status: 200))
+            respond(to: exchange, with: HTTPResponse(status: 200), world)
         }
     }
 
@@ -77,15 +77,15 @@ extension NotificationHub {
             return fail(404, "Installation not found.", exchange, world)   // the live hub's words (NH-DOTNET's recordings)
         }
         // The live hub labels the JSON `application/xml; charset=utf-8` (NH-DOTNET's recordings).
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
-                                                       text: InstallationJSON.hubAnswer(i.model(anchor: world.anchor))))
+        respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                 text: InstallationJSON.hubAnswer(i.model(anchor: world.anchor))), world)
     }
 
     func deleteInstallation(_ id: String, _ exchange: Exchange, _ world: World) {
         let existed = installations.lookup(id, now: world.now) != nil
         installations.remove(id)
         world.record(layer: "hub", host: Self.name, kind: .hubInstallationDeleted, [.id: .string(id), .existed: .bool(existed)])
-        world.respond(to: exchange, with: HTTPResponse(status: 204))
+        respond(to: exchange, with: HTTPResponse(status: 204), world)
     }
 
     /// Checks an installation and compiles its templates. `currentExpiry` (for a PATCH that does

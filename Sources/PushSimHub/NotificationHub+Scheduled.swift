@@ -41,8 +41,8 @@ extension NotificationHub {
                                          tags: s.expression.map { "\($0)" })
         world.record(layer: "hub", host: Self.name, kind: .hubScheduled,
                      [.notification: .string(id), .format: .string(s.format), .tags: .string(s.tagsText), .at: .string(world.anchor.iso8601(due)), .dueIn: "\(due - world.now)"])
-        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Location": String.concatenating(hubURL, "/schedulednotifications/", id, "?", Self.echoedAPIVersion(request))]))
+        respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+            "Location": String.concatenating(hubURL, "/schedulednotifications/", id, "?", Self.echoedAPIVersion(request))]), world)
     }
 
     func cancelScheduled(_ id: String, _ exchange: Exchange, _ world: World) {
@@ -53,7 +53,7 @@ extension NotificationHub {
         records[id]?.state = .cancelled
         records[id]?.endedAt = world.now
         world.record(layer: "hub", host: Self.name, kind: .hubScheduledCancelled, [.notification: .string(id), .wasDue: .string(world.anchor.iso8601(pending.due))])
-        world.respond(to: exchange, with: HTTPResponse(status: 200))
+        respond(to: exchange, with: HTTPResponse(status: 200), world)
     }
 
     /// Sends a scheduled notification to what matches now.

@@ -98,8 +98,8 @@ extension NotificationHub {
                          [.notification: .string(n.id), .properties: .string(p.pairs.map(\.name).joined(separator: ",")), .templates: .int(targets.count)])
         }
         if isTest { return testSend(n, targets, exchange, world) }
-        world.respond(to: exchange, with: HTTPResponse(status: configuration.sendAcceptedStatus.rawValue, headers: [
-            "Location": String.concatenating(hubURL, "/messages/", n.id, "?", Self.echoedAPIVersion(request))]))
+        respond(to: exchange, with: HTTPResponse(status: configuration.sendAcceptedStatus.rawValue, headers: [
+            "Location": String.concatenating(hubURL, "/messages/", n.id, "?", Self.echoedAPIVersion(request))]), world)
         fanOut(n, targets, world: world)
     }
 

@@ -49,19 +49,19 @@ extension NotificationHub {
 
     func notificationDetails(_ id: String, _ exchange: Exchange, _ world: World) {
         guard let r = records[id] else { return fail(404, "The notification with id \(id) was not found.", exchange, world) }
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
-                                                       text: r.detailsXML(location: "\(hubURL)/messages/\(id)", anchor: world.anchor)))
+        respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                 text: r.detailsXML(location: "\(hubURL)/messages/\(id)", anchor: world.anchor)), world)
     }
 
     /// The feedback "container": a URL of `GET /{hub}/feedback` (see ``PNSFeedback``).
     func feedbackContainer(_ exchange: Exchange, _ world: World) {
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
-                                                       text: "\(hubURL)/feedback?api-version=\(Self.apiVersion)"))
+        respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
+                                                 text: "\(hubURL)/feedback?api-version=\(Self.apiVersion)"), world)
     }
 
     func feedbackDocument(_ exchange: Exchange, _ world: World) {
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
-                                                       text: PNSFeedback.document(feedbackRecords)))
+        respond(to: exchange, with: HTTPResponse(status: 200, headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                 text: PNSFeedback.document(feedbackRecords)), world)
     }
 
     /// The PNS feedback records so far, oldest first.

@@ -46,14 +46,14 @@ extension NotificationHub {
         world.record(layer: "hub", host: Self.name, kind: .hubTestSend,
                      [.notification: .string(n.id), .matching: .int(all.count), .targets: .int(targets.count)])
         let status = configuration.sendAcceptedStatus.rawValue
-        records[slot: n.recordSlot].onFinished = { record in
+        records[slot: n.recordSlot].onFinished = { [unowned self] record in
             let results = record.results.sorted { $0.ordinal < $1.ordinal }.map(\.result)
             let success = record.counts.filter { $0.outcome == .success }.reduce(0) { $0 + $1.count }
             world.record(layer: "hub", host: Self.name, kind: .hubTestSendResult,
                          [.notification: .string(n.id), .success: .int(success), .failure: .int(results.count - success)])
-            world.respond(to: exchange, with: HTTPResponse(status: status,
-                                                           headers: ["Content-Type": "application/xml; charset=utf-8"],
-                                                           text: Self.testOutcomeXML(success: success, failure: results.count - success, results)))
+            respond(to: exchange, with: HTTPResponse(status: status,
+                                                     headers: ["Content-Type": "application/xml; charset=utf-8"],
+                                                     text: Self.testOutcomeXML(success: success, failure: results.count - success, results)), world)
         }
         fanOut(n, targets, world: world)
     }

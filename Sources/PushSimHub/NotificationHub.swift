@@ -60,12 +60,21 @@ public final class NotificationHub: Host, CallReceiver {
     var sasMemo = SASVerificationMemo()
     /// Times written lately in registration answers.
     var timeTexts = TimeTextMemo()
+    /// Injected faults of the hub itself, asked in order at the top of every REST request; the
+    /// first that hits wins (see NotificationHub+Faults.swift). Only whole-service rules are
+    /// asked: a rule scoped to a token, a device or an app, or a token refusal, never hits here.
+    public var faults: [ServiceFault] = []
+    /// Picks the fault that hits a request, drawing from the hub's own `hub/faults` stream.
+    var faultInterpreter: ServiceFaultInterpreter
+    /// Answers a `.slow` or `.lostAnswer` fault holds back, by the call they answer (looked up only).
+    var heldReplies: [UInt64: Reply] = [:]
 
     /// A hub with no registrations, registered in `world` as ``name`` and as its Service Bus host.
     public init(world: World, configuration: HubConfiguration) {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
         self.trackingRandom = world.randomStream(NotificationHub.name + "/tracking")
+        self.faultInterpreter = ServiceFaultInterpreter(world: world, service: NotificationHub.name)
         self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"
         self.registrationsURL = hubURL + "/registrations"
@@ -101,6 +110,8 @@ public final class NotificationHub: Host, CallReceiver {
     /// tag and for all registrations read unfiltered, Listen for the rest, which includes reading
     /// the registrations of one handle with `$filter`).
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
+        // Injected faults of the hub first: an outage answers before the request is read.
+        if !faults.isEmpty && answeredByFault(exchange, world) { return }
         // The segments after the hub's name; the empty one before the first `/` and the hub's name
         // are taken off in place (copying the rest into new arrays cost more than the split).
         var rest = ASCIIText.split(request.path, separator: UInt8(ascii: "/"), omittingEmpty: false)
@@ -198,10 +209,10 @@ public final class NotificationHub: Host, CallReceiver {
     private func createRegistrationID(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
-        world.respond(to: exchange, with: HTTPResponse(status: 201, headers: [
+        respond(to: exchange, with: HTTPResponse(status: 201, headers: [
             "Content-Type": "application/atom+xml;type=entry;charset=utf-8",
             "Content-Location": registrationURL(id, collection: "registrations", request),
-            "Location": registrationURL(id, collection: "registrationids", request)]))
+            "Location": registrationURL(id, collection: "registrationids", request)]), world)
     }
 
     /// `<hub URL>/<collection>/<id>?api-version=<the request's>`, as the live hub writes a new
@@ -270,12 +281,12 @@ public final class NotificationHub: Host, CallReceiver {
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"]
         if let next { headers.add(ContinuationToken.headerName, next.headerValue) }
         let listing = EntryAddress.listing(host: configuration.host, request)
-        world.respond(to: exchange, with: HTTPResponse(status: 200, headers: headers,
-                                                       body: AtomRegistration.feedDocument(entries, url: listing.url, address: listing.entries,
-                                                                                          anchor: world.anchor,
-                                                                                          updated: timeText(world.now, world),
-                                                                                          next: next.map { nextPageURL(request, $0) },
-                                                                                          time: { timeText($0, world) })))
+        respond(to: exchange, with: HTTPResponse(status: 200, headers: headers,
+                                                 body: AtomRegistration.feedDocument(entries, url: listing.url, address: listing.entries,
+                                                                                    anchor: world.anchor,
+                                                                                    updated: timeText(world.now, world),
+                                                                                    next: next.map { nextPageURL(request, $0) },
+                                                                                    time: { timeText($0, world) })), world)
     }
 
     /// The registrations `found` and the ones the hub `shown` for installations (see
@@ -497,7 +508,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         store.remove(id)
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationDeleted, [.id: .string(id), .why: "delete request"])
-        world.respond(to: exchange, with: HTTPResponse(status: 200))
+        respond(to: exchange, with: HTTPResponse(status: 200), world)
     }
 
     static let staleETag = "Precondition failed. The current version of the registration does not have the specified ETag."
@@ -516,9 +527,9 @@ public final class NotificationHub: Host, CallReceiver {
                               _ exchange: Exchange, _ world: World) {
         var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)]
         if let location { headers.add("Content-Location", location) }
-        world.respond(to: exchange, with: HTTPResponse(status: status, headers: headers,
+        respond(to: exchange, with: HTTPResponse(status: status, headers: headers,
             body: AtomRegistration.entryDocument(r, address: .single(registrationsURL, request), anchor: world.anchor,
-                                                 time: { timeText($0, world) })))
+                                           time: { timeText($0, world) })), world)
     }
 
     /// `world.anchor.iso8601(t)`, remembered for the seconds written lately.
@@ -532,7 +543,7 @@ public final class NotificationHub: Host, CallReceiver {
         world.record(layer: "hub", host: Self.name, kind: .hubRejected, [.status: .int(status), .detail: .string(detail)])
         let text = HubErrorDetail.text(detail, trackingID: HubErrorDetail.trackingID(&trackingRandom),
                                        unixSeconds: world.anchor.unixSeconds(world.now))
-        world.respond(to: exchange, with: HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")] + headers),
-                                                       body: AtomRegistration.errorDocument(code: status, detail: text)))
+        respond(to: exchange, with: HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")] + headers),
+                                                 body: AtomRegistration.errorDocument(code: status, detail: text)), world)
     }
 }

@@ -9,6 +9,8 @@ extension TraceFieldName {
     public static let callee = TraceFieldName("callee")
     /// `defect`
     public static let defect = TraceFieldName("defect")
+    /// `delay`
+    public static let delay = TraceFieldName("delay")
     /// `error`
     public static let error = TraceFieldName("error")
     /// `fault`
@@ -17,6 +19,8 @@ extension TraceFieldName {
     public static let from = TraceFieldName("from")
     /// `handle`
     public static let handle = TraceFieldName("handle")
+    /// `injected`
+    public static let injected = TraceFieldName("injected")
     /// `lost`
     public static let lost = TraceFieldName("lost")
     /// `message`

@@ -1,21 +1,25 @@
 import PushSimKernel
 import PushSimNetwork
 import PushSimServices
+import PushSimHub
 
 /// A service fault in words: what a scenario's `fault` statement and `pushsim serve`'s
 /// `POST /_pushsim/faults` both say. One reading for both, so that the same words make the same
-/// ``PushSimServices/ServiceFault`` and the same answers, whichever way it was injected.
+/// ``PushSimNetwork/ServiceFault`` and the same answers, whichever way it was injected.
 ///
 /// | kind | takes | each service answers |
 /// |---|---|---|
-/// | `outage` | `retry-after` (default 30 s) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE` + `Retry-After`, WNS 503 |
-/// | `throttle` | `retry-after` (default 30 s) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED` + `Retry-After`, WNS 406 + `X-WNS-CONTINUE-AFTER` |
-/// | `internal-error` | | APNs 500 `InternalServerError`, FCM 500 `INTERNAL`, WNS 500 |
+/// | `outage` | `retry-after` (default 30 s) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE` + `Retry-After`, WNS 503, hub 503 |
+/// | `throttle` | `retry-after` (default 30 s) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED` + `Retry-After`, WNS 406 + `X-WNS-CONTINUE-AFTER`, hub 429 + `Retry-After` |
+/// | `internal-error` | | APNs 500 `InternalServerError`, FCM 500 `INTERNAL`, WNS 500, hub 500 |
 /// | `slow` | a delay | the usual answer, that much later |
 /// | `lost-answer` | | the usual work (a send is delivered), but the answer never arrives: the caller times out |
 /// | a token state | a token, device or app | APNs `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`; FCM `UNREGISTERED`, `SENDER_ID_MISMATCH`; WNS `channel-expired` |
+///
+/// `hub` is the notification hub itself: the common kinds only, hitting every REST request to
+/// it (registrations, installations, sends); it takes no token, device or app.
 public struct FaultWords: Sendable, Equatable {
-    /// `apns`, `fcm` or `wns`.
+    /// `apns`, `fcm`, `wns`, or `hub` (the notification hub).
     public var service: String
     /// One of ``kinds(for:)``.
     public var kind: String
@@ -27,7 +31,7 @@ public struct FaultWords: Sendable, Equatable {
     public var probability = Ratio.always
     /// How many requests it may hit at most; nil: any number.
     public var count: Int?
-    /// Which requests: the whole service, or one token, device or app.
+    /// Which requests: the whole service, or one token, device or app (never for the hub).
     public var scope = ServiceFault.Scope.service
 
     /// Words for a `kind` fault of `service`, the rest at their defaults.
@@ -39,12 +43,17 @@ public struct FaultWords: Sendable, Equatable {
     /// The kinds every service takes.
     public static let commonKinds = ["outage", "throttle", "internal-error", "slow", "lost-answer"]
 
-    /// The push services faults can be injected into: `apns`, `fcm`, `wns`.
-    public static var services: [String] { SimulatedPushServices.fakes.map { $0.descriptor.name } }
+    /// What faults can be injected into: the push services `apns`, `fcm`, `wns`, then `hub`, the
+    /// notification hub itself.
+    public static var services: [String] { SimulatedPushServices.fakes.map { $0.descriptor.name } + [hub] }
+
+    /// The notification hub's name among ``services``: `hub`.
+    public static let hub = NotificationHub.name
 
     /// The kinds `service` takes (nil for a service no fake plays): the common ones, then its
-    /// token states.
+    /// token states; the hub takes the common ones only.
     public static func kinds(for service: String) -> [String]? {
+        if service == hub { return commonKinds }
         guard let fake = SimulatedPushServices.fakes.first(where: { $0.descriptor.name == service }) else { return nil }
         return commonKinds + fake.refusalKinds
     }
@@ -67,6 +76,10 @@ public struct FaultWords: Sendable, Equatable {
         if let count, count < 1 {
             return FaultProblem(part: .count, message: "a fault's count is a whole number of requests from 1")
         }
+        if service == Self.hub, let member = scope.member {
+            return FaultProblem(part: .scope, message: "the hub takes no \(member): a hub fault hits every request to the hub, "
+                + "whatever its token, device or app")
+        }
         if !Self.commonKinds.contains(kind) && scope == .service {
             return FaultProblem(part: .scope, message: "'\(kind)' is the state of a token: say which token, device or app it is about")
         }
@@ -86,6 +99,19 @@ public struct FaultWords: Sendable, Equatable {
         default: effect = .refuse(kind)
         }
         return ServiceFault(effect: effect, window: window, probability: probability, scope: scope, count: count, id: id)
+    }
+}
+
+extension ServiceFault.Scope {
+    /// The word (and control API member) that names the scope: `token`, `device` or `app`; nil
+    /// for the whole service.
+    var member: String? {
+        switch self {
+        case .service: return nil
+        case .token: return "token"
+        case .device: return "device"
+        case .app: return "app"
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
 import PushSimServices

@@ -2,14 +2,15 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimServices
 
-/// `fault apns|fcm|wns <kind> [<delay>] from <time> to <time> [retry-after <duration>]
+/// `fault apns|fcm|wns|hub <kind> [<delay>] from <time> to <time> [retry-after <duration>]
 /// [probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id>]`: an injected service
 /// fault as data, read into ``FaultWords`` (the same words `pushsim serve`'s control API takes).
 /// Kinds: `outage`, `throttle`, `internal-error`, `slow <delay>`, `lost-answer`, and each
 /// service's token states (APNs `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`; FCM
 /// `UNREGISTERED`, `SENDER_ID_MISMATCH`; WNS `channel-expired`), which need a token, device or app.
+/// `hub` is the notification hub itself: the first five kinds, no token, device or app.
 extension ScenarioParser.Session {
-    static let faultUsage = "write fault apns|fcm|wns <kind> [<delay>] from <time> to <time> [retry-after <duration>] "
+    static let faultUsage = "write fault apns|fcm|wns|hub <kind> [<delay>] from <time> to <time> [retry-after <duration>] "
         + "[probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id>]"
 
     mutating func faultStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
@@ -39,6 +40,7 @@ extension ScenarioParser.Session {
                                      hint: "from must come before to")
         }
         let options = ["retry-after", "probability", "count", "token", "device", "app"]
+        var scopeToken: ScenarioToken?
         while let option = t.peek, options.contains(where: { option.isWord($0) }) {
             _ = t.next()
             switch option.text {
@@ -55,6 +57,7 @@ extension ScenarioParser.Session {
                     throw ScenarioDiagnostic(location: t.location(option), message: "a fault is about one token, device or app, not two",
                                              hint: usage)
                 }
+                scopeToken = option
                 let value = try t.text("the \(option.text) the fault is about", hint: usage)
                 switch option.text {
                 case "token": words.scope = .token(value.text)
@@ -65,7 +68,8 @@ extension ScenarioParser.Session {
         }
         try t.finish(hint: usage)
         if let problem = words.problem {
-            throw ScenarioDiagnostic(location: t.location(kind), message: problem.message, hint: usage)
+            let at = problem.part == .scope ? scopeToken ?? kind : kind
+            throw ScenarioDiagnostic(location: t.location(at), message: problem.message, hint: usage)
         }
         guard let fault = words.fault(window: from..<to) else { return }
         settings.append(.fault(service: service.text, fault))

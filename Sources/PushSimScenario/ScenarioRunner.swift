@@ -125,8 +125,8 @@ public enum ScenarioRunner {
         return options
     }
 
-    /// Applies a scenario's network settings (latency, loss, partitions) and the services'
-    /// injected faults to a built world whose devices are already added; returns a diagnostic per
+    /// Applies a scenario's network settings (latency, loss, partitions) and the injected faults
+    /// of the services and the hub to a built world whose devices are already added; returns a diagnostic per
     /// network rule that names a host the world does not have, and per fault for a service no
     /// fake plays (none today: nothing is dropped silently when a service is added).
     @discardableResult
@@ -139,10 +139,10 @@ public enum ScenarioRunner {
                 simulation.world.faults.latencyMin = min
                 simulation.world.faults.latencyMax = max
             case .fault(let service, let fault):
-                // A service the parser knows (PushServiceDescriptor.all) but no fake here plays is reported.
-                guard let descriptor = PushServiceDescriptor.named(service), simulation.injectFault(fault, into: descriptor) else {
+                // A service the parser knows (FaultWords.services) but nothing here plays is reported.
+                guard simulation.injectFault(fault, into: service) else {
                     problems.append(ScenarioDiagnostic(location: fileStart, message: "no fake push service \"\(service)\" takes faults",
-                                                       hint: "faults go to " + PushServiceDescriptor.all.map(\.name).joined(separator: ", ")))
+                                                       hint: "faults go to " + FaultWords.services.joined(separator: ", ")))
                     break
                 }
             case .linkLatency(let min, let max, let between):

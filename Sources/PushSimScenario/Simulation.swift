@@ -150,6 +150,19 @@ public final class Simulation {
         return true
     }
 
+    /// Adds `fault` to what `name` names (`fault <name> …`): the fake push service of that name
+    /// (`apns`, `fcm`, `wns`), or the notification hub itself (`hub`, ``NotificationHub/faults``,
+    /// where only whole-service rules hit). False when nothing here answers to the name.
+    @discardableResult
+    public func injectFault(_ fault: ServiceFault, into name: String) -> Bool {
+        if name == NotificationHub.name {
+            hub.faults.append(fault)
+            return true
+        }
+        guard let service = PushServiceDescriptor.named(name) else { return false }
+        return injectFault(fault, into: service)
+    }
+
     /// Adds `count` compact devices of one platform running this simulation's app, addressed
     /// `<name>#0` … (see ``DeviceFleet``): for populations too large for a ``Device`` each.
     public func addFleet(_ name: String, _ platform: DevicePlatform, count: Int) -> DeviceFleet {

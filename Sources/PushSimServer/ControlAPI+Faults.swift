@@ -1,11 +1,12 @@
 import PushSimKernel
 import PushSimNetwork
 import PushSimServices
+import PushSimHub
 import PushSimScenario
 
 /// Faults at run time: `POST`, `GET` and `DELETE` on `/_pushsim/faults`. A fault posted here is
-/// read by ``PushSimScenario/FaultWords`` into the same ``PushSimServices/ServiceFault`` a
-/// scenario's `fault` statement makes, and injected into the same fake, so it gets the same
+/// read by ``PushSimScenario/FaultWords`` into the same ``PushSimNetwork/ServiceFault`` a
+/// scenario's `fault` statement makes, and injected into the same fake (or the hub), so it gets the same
 /// answers; it is labelled as injected in the trace and the journal (`"injected"`), and the
 /// `--record` file holds the request that made it, so `pushsim replay` makes it again.
 ///
@@ -14,12 +15,13 @@ import PushSimScenario
 /// 201 {"id":"f1","service":"apns","kind":"outage","does":"503 ServiceUnavailable", …}
 /// ```
 ///
-/// Members: `service` (apns, fcm, wns), `kind` (outage, throttle, internal-error, slow,
-/// lost-answer, or a token state: APNs BadDeviceToken, Unregistered, DeviceTokenNotForTopic; FCM
-/// UNREGISTERED, SENDER_ID_MISMATCH; WNS channel-expired), `for` (a virtual duration; default:
-/// until deleted), `count` (at most this many requests), `token`, `device` or `app` (the scope;
-/// default the whole service), `probability` (`"1/4"` or 0.25), `retryAfter` (outage and
-/// throttle; default 30s), `delay` (slow).
+/// Members: `service` (apns, fcm, wns, or hub: the notification hub itself), `kind` (outage,
+/// throttle, internal-error, slow, lost-answer, or a token state: APNs BadDeviceToken,
+/// Unregistered, DeviceTokenNotForTopic; FCM UNREGISTERED, SENDER_ID_MISMATCH; WNS
+/// channel-expired), `for` (a virtual duration; default: until deleted), `count` (at most this
+/// many requests), `token`, `device` or `app` (the scope; default the whole service; never for
+/// the hub), `probability` (`"1/4"` or 0.25), `retryAfter` (outage and throttle; default 30s),
+/// `delay` (slow).
 extension ControlAPI {
     static let faultMembers = ["service", "kind", "for", "count", "token", "device", "app", "probability", "retryAfter", "delay"]
     /// The longest a fault may last: ten years of virtual time, the world's own time limit.
@@ -35,6 +37,9 @@ extension ControlAPI {
                 ended += fake.faults.count { $0.isActive(at: state.world.now) }
                 fake.faults = []
             }
+            let hub = state.simulation.hub
+            ended += hub.faults.count { $0.isActive(at: state.world.now) }
+            hub.faults = []
             return ServerAnswer.json(200, .object(["ended": .number(JSONNumber(Int64(ended)))]))
         case ("DELETE", let id?):
             for fake in state.simulation.services {
@@ -42,6 +47,11 @@ extension ControlAPI {
                     let fault = fake.faults.remove(at: i)
                     return ServerAnswer.json(200, .object(["ended": faultJSON(fault, service: type(of: fake).descriptor.name)]))
                 }
+            }
+            let hub = state.simulation.hub
+            if let i = hub.faults.firstIndex(where: { $0.id == id }) {
+                let fault = hub.faults.remove(at: i)
+                return ServerAnswer.json(200, .object(["ended": faultJSON(fault, service: FaultWords.hub)]))
             }
             return ServerAnswer.error(404, "No fault '\(id)'; GET /_pushsim/faults lists them.")
         default:
@@ -100,7 +110,7 @@ extension ControlAPI {
             if let problem = words.problem {
                 return ServerAnswer.error(400, "\"\(problem.part.rawValue)\": " + problem.message + ".")
             }
-            guard let descriptor = PushServiceDescriptor.named(service), let fake = state.simulation.fake(playing: descriptor) else {
+            guard service == FaultWords.hub || PushServiceDescriptor.named(service).flatMap(state.simulation.fake(playing:)) != nil else {
                 return ServerAnswer.error(400, "\"service\": no fake plays '\(service)' in this world.")
             }
             let now = state.world.now
@@ -108,7 +118,7 @@ extension ControlAPI {
             guard let fault = words.fault(window: now..<(now + (lasting ?? Self.longestFault)), id: id) else {
                 return ServerAnswer.error(400, "These members make no fault.")
             }
-            fake.inject(fault)
+            state.simulation.injectFault(fault, into: service)
             state.world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: .string("inject " + fault.label)])
             return ServerAnswer.json(201, faultJSON(fault, service: service))
         } catch {
@@ -140,11 +150,13 @@ extension ControlAPI {
         ControlRefusal(response: ServerAnswer.error(400, "\"\(name)\" must be \(allowed)."))
     }
 
-    /// Every fault not yet over, of every fake, in the fakes' order and then the order injected.
+    /// Every fault not yet over, of every fake and then of the hub, in that order and then the
+    /// order injected.
     private func activeFaults() -> [JSONValue] {
-        state.simulation.services.flatMap { fake in
-            fake.faults.filter { $0.isActive(at: state.world.now) }.map { faultJSON($0, service: type(of: fake).descriptor.name) }
-        }
+        let now = state.world.now
+        return state.simulation.services.flatMap { fake in
+            fake.faults.filter { $0.isActive(at: now) }.map { faultJSON($0, service: type(of: fake).descriptor.name) }
+        } + state.simulation.hub.faults.filter { $0.isActive(at: now) }.map { faultJSON($0, service: FaultWords.hub) }
     }
 
     func faultJSON(_ fault: ServiceFault, service: String) -> JSONValue {
@@ -161,7 +173,8 @@ extension ControlAPI {
             ("id", fault.id.map { .string($0) } ?? .null),
             ("service", .string(service)), ("kind", .string(fault.effect.name)),
         ] + scope + [
-            ("does", .string(fault.answerSummary(service: service, anchor: state.world.anchor))),
+            ("does", .string(service == FaultWords.hub ? NotificationHub.answerSummary(fault)
+                                                       : fault.answerSummary(service: service, anchor: state.world.anchor))),
             ("label", .string(fault.label)),
             ("from", .string(fault.window.lowerBound.description)),
             ("until", endsAtForever ? .null : .string(fault.window.upperBound.description)),

@@ -9,14 +9,10 @@ extension TraceFieldName {
     public static let app = TraceFieldName("app")
     /// `authority`
     public static let authority = TraceFieldName("authority")
-    /// `delay`
-    public static let delay = TraceFieldName("delay")
     /// `device`
     public static let device = TraceFieldName("device")
     /// `inactive-since`
     public static let inactiveSince = TraceFieldName("inactive-since")
-    /// `injected`
-    public static let injected = TraceFieldName("injected")
     /// `path`
     public static let path = TraceFieldName("path")
     /// `pending`

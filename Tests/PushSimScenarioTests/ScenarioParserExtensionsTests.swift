@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import Testing
 @testable import PushSimScenario
 import PushSimDevices

@@ -1,6 +1,7 @@
 import Foundation
 import PushSimKernel
 import PushSimNetwork
+import PushSimHub
 import PushSimScenario
 @testable import PushSimServer
 import Testing
@@ -66,6 +67,63 @@ import Testing
         let inScenario = apnsPush(scenario, to: handle)
         #expect(overHTTP.status >= 400)
         #expect(HTTPResponseWriter.bytes(overHTTP, keepAlive: true) == HTTPResponseWriter.bytes(inScenario, keepAlive: true), "\(posted)")
+    }
+
+    /// A native send to the hub (any SAS that is good for an hour from the test's anchor).
+    func hubSend(_ bridge: WorldBridge) -> HTTPResponse {
+        let sas = SharedAccessSignature.token(resource: "https://\(identity.hubNamespace).servicebus.windows.net/\(identity.hubName)",
+                                              keyName: "DefaultFullSharedAccessSignature", key: identity.hubFullKey,
+                                              expiresAtUnixSeconds: testAnchor.unixSecondsAtZero + 3_600)
+        return ask(bridge, "POST", "/\(identity.hubName)/messages/?api-version=2015-01",
+                   headers: [("Authorization", sas), ("ServiceBusNotification-Format", "apple"), ("Content-Type", "application/json")],
+                   body: #"{"aps":{"alert":"hi"}}"#)
+    }
+
+    /// The same hub fault said in a scenario and posted over HTTP gives byte-identical answers to
+    /// a hub send: the hub's own status, headers and XML error body, tracking part included.
+    @Test(arguments: [
+        (#"{"service":"hub","kind":"outage","for":"1h"}"#, "fault hub outage from {t} to {t+1h}", 503),
+        (#"{"service":"hub","kind":"throttle","for":"1h","retryAfter":"45s"}"#, "fault hub throttle from {t} to {t+1h} retry-after 45s", 429),
+        (#"{"service":"hub","kind":"internal-error","count":1}"#, "fault hub internal-error from {t} to {t+1h} count 1", 500),
+    ])
+    func aHubFaultSaidInAScenarioAndPostedAnswerAlike(posted: String, statement: String, status: Int) throws {
+        let (http, _) = try world("")
+        let t = virtualMicroseconds(http)
+        #expect(ask(http, "POST", "/_pushsim/faults", body: posted).status == 201)
+        let overHTTP = hubSend(http)
+
+        let said = statement.replacingOccurrences(of: "{t+1h}", with: "\(t + 3_600_000_000)us").replacingOccurrences(of: "{t}", with: "\(t)us")
+        let (scenario, _) = try world(said + "\n")
+        let inScenario = hubSend(scenario)
+        #expect(overHTTP.status == status)
+        #expect(String(decoding: overHTTP.body, as: UTF8.self).hasPrefix("<Error><Code>\(status)</Code><Detail>"))
+        #expect(HTTPResponseWriter.bytes(overHTTP, keepAlive: true) == HTTPResponseWriter.bytes(inScenario, keepAlive: true), "\(posted)")
+    }
+
+    /// Hub faults are listed, counted down and ended like the services'; the answer they give is
+    /// said when they are posted.
+    @Test func hubFaultsAreListedCountedAndEnded() throws {
+        let (bridge, _) = try world("")
+        let posted = json(ask(bridge, "POST", "/_pushsim/faults", body: #"{"service":"hub","kind":"throttle","count":1,"retryAfter":"10s"}"#))
+        #expect(posted["service"]?.stringValue == "hub")
+        #expect(posted["does"]?.stringValue == "429 with Retry-After: 10")
+        #expect(posted["scope"]?.stringValue == "service")
+        #expect(json(ask(bridge, "GET", "/_pushsim/faults"))["faults"]?.arrayValue?.map { $0["service"]?.stringValue } == ["hub"])
+        let throttled = hubSend(bridge)
+        #expect(throttled.status == 429 && throttled.headers["Retry-After"] == "10")
+        #expect(hubSend(bridge).status == 201)
+        #expect(json(ask(bridge, "GET", "/_pushsim/faults"))["faults"]?.arrayValue?.isEmpty == true, "its count is spent")
+
+        _ = ask(bridge, "POST", "/_pushsim/faults", body: #"{"service":"hub","kind":"outage"}"#)
+        #expect(json(ask(bridge, "POST", "/_pushsim/faults", body: #"{"service":"hub","kind":"slow","delay":"2s"}"#))["does"]?.stringValue
+                == "the usual answer, 2s later")
+        #expect(hubSend(bridge).status == 503)
+        #expect(json(ask(bridge, "DELETE", "/_pushsim/faults/f2"))["ended"]?["service"]?.stringValue == "hub")
+        _ = ask(bridge, "POST", "/_pushsim/faults", body: #"{"service":"apns","kind":"outage"}"#)
+        #expect(json(ask(bridge, "DELETE", "/_pushsim/faults"))["ended"]?.int64Value == 2, "the hub's slow rule and APNs' outage")
+        #expect(hubSend(bridge).status == 201)
+        let injected = json(ask(bridge, "GET", "/_pushsim/journal?status=503"))["entries"]?.arrayValue ?? []
+        #expect(injected.first?["injected"]?.stringValue?.hasPrefix("f2: outage") == true)
     }
 
     /// A count-bounded fault hits exactly that many requests; a time-bounded one ends with its
@@ -137,6 +195,9 @@ import Testing
         (#"{"service":"apns","kind":"Unregistered"}"#, "token, device or app"),
         (#"{"service":"fcm","kind":"Unregistered","token":"x"}"#, "UNREGISTERED"),
         (#"{"service":"apns","kind":"outage","token":"a","device":"b"}"#, "not two"),
+        (#"{"service":"hub","kind":"outage","device":"bob-iphone"}"#, "the hub takes no device"),
+        (#"{"service":"hub","kind":"slow","delay":"1s","token":"abc"}"#, "the hub takes no token"),
+        (#"{"service":"hub","kind":"Unregistered"}"#, "the kinds are outage, throttle, internal-error, slow, lost-answer"),
     ])
     func badFaultsAreRefusedWithTheMemberNamed(body: String, named: String) throws {
         let (bridge, _) = try world("")

@@ -75,11 +75,6 @@ extension WNSRejection {
     static let refusalKinds = ["channel-expired"]
 }
 
-/// A `Retry-After`-style whole number of seconds: rounded up, at least 1.
-func retryAfterSeconds(_ d: VirtualDuration) -> Int {
-    max(1, Int(d.secondsRoundedUp))
-}
-
 extension WNSRejection {
     /// A channel past its expiry: 410 (W-HDR; what the fake answers for a channel whose 30 days ran out).
     static let channelExpired = WNSRejection(410, "The channel expired")

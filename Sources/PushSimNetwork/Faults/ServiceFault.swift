@@ -1,6 +1,10 @@
 import PushSimKernel
-import PushSimNetwork
 
+// The fault model shared by the fake push services (PushSimServices) and the fake notification
+// hub (PushSimHub): the rules, their interpreter, the delayed or lost reply and the trace of a
+// hit. What each fake answers to a hit lives with the fake (ServiceFault+Answers.swift for APNs,
+// FCM and WNS; NotificationHub+Faults.swift for the hub).
+//
 // Swift API for the scenario language (design rule 9: faults are data plus a small interpreter).
 //
 //     public struct ServiceFault: Sendable, Equatable {
@@ -19,7 +23,8 @@ import PushSimNetwork
 //         public init(effect: Effect, window: Range<VirtualTime>, probability: Ratio = .always)
 //         public var label: String                        // e.g. "outage retry-after 30s from 10s to 40s"
 //     }
-//     APNsService.faults, FCMService.faults, WNSService.faults: [ServiceFault]  (public var; first match wins)
+//     APNsService.faults, FCMService.faults, WNSService.faults, NotificationHub.faults: [ServiceFault]
+//         (public var; first match wins)
 //
 // So `fault apns outage from 10s to 40s retry-after 30s` becomes
 //     simulation.apns.faults.append(ServiceFault(effect: .outage(retryAfter: .seconds(30)),
@@ -34,15 +39,20 @@ import PushSimNetwork
 // | throttle | 429 `TooManyRequests` | 429 `RESOURCE_EXHAUSTED`/`QUOTA_EXCEEDED` + `Retry-After` | 406 + `X-WNS-CONTINUE-AFTER` |
 // | internalError | 500 `InternalServerError` | 500 `INTERNAL` | 500 |
 // | slow(d) | the normal answer, `d` later | same | same |
+//
+// The notification hub takes the whole-service effects only (no token, device or app scope, no
+// refusal): outage 503, throttle 429 with `Retry-After`, internal error 500, each with the hub's
+// XML error body; slow and lost-answer as above (see NotificationHub+Faults.swift).
 
 /// One injected service fault: while `window` holds, each provider-API request is hit with
 /// probability `probability` (an integer ratio, design rule 5) and answered per `effect`.
 ///
 /// Service faults imitate what the real services do under load or failure and are always labelled
 /// in the trace as injected (`fault.injected`, `injected: true`), so that a checker never mistakes
-/// them for a bug (design rule 9, FoundationDB's tagging). They apply only to the provider
-/// APIs (`api.push.apple.com`, `fcm.googleapis.com`, `*.notify.windows.com`), never to the
-/// device channel nor to the OAuth/Live token endpoints.
+/// them for a bug (design rule 9, FoundationDB's tagging). In the push services they apply only
+/// to the provider APIs (`api.push.apple.com`, `fcm.googleapis.com`, `*.notify.windows.com`),
+/// never to the device channel nor to the OAuth/Live token endpoints; in the notification hub,
+/// to every REST request (registrations, installations, sends), whole-service rules only.
 public struct ServiceFault: Sendable, Equatable {
     /// What an affected request gets.
     public enum Effect: Sendable, Equatable {
@@ -181,10 +191,16 @@ public struct ServiceFault: Sendable, Equatable {
 
 /// What a fault scoped to a token, a device or an app is compared with: the request's token and
 /// the record the service keeps for it.
-struct FaultTarget {
-    var token: String
-    var device: String
-    var app: String
+package struct FaultTarget {
+    package var token: String
+    package var device: String
+    package var app: String
+
+    package init(token: String, device: String, app: String) {
+        self.token = token
+        self.device = device
+        self.app = app
+    }
 
     func isIn(_ scope: ServiceFault.Scope) -> Bool {
         switch scope {
@@ -205,20 +221,20 @@ struct FaultTarget {
 /// (``match(_:at:)``: an outage answers before credentials are checked); then, once it has found
 /// the request's token, for the rest (``match(_:at:target:)``: a token refusal, or any fault
 /// scoped to a token, a device or an app).
-struct ServiceFaultInterpreter {
+package struct ServiceFaultInterpreter {
     private var random: SeededRandom
 
-    /// Draws from the `<service>/faults` stream (e.g. `apns/faults`), separate from the
-    /// service's own stream so that token and id generation never depend on the fault rules.
-    init(world: World, service: String) { random = world.randomStream(service + "/faults") }
+    /// Draws from the `<service>/faults` stream (e.g. `apns/faults`, `hub/faults`), separate from
+    /// the service's own stream so that token and id generation never depend on the fault rules.
+    package init(world: World, service: String) { random = world.randomStream(service + "/faults") }
 
     /// The whole-service rule that hits a request before it is read, if any.
-    mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime) -> ServiceFault? {
+    package mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime) -> ServiceFault? {
         match(&rules, at: now) { $0.isAskedFirst }
     }
 
     /// The rule about `target` (or a whole-service refusal) that hits the request, if any.
-    mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime, target: FaultTarget) -> ServiceFault? {
+    package mutating func match(_ rules: inout [ServiceFault], at now: VirtualTime, target: FaultTarget) -> ServiceFault? {
         match(&rules, at: now) { !$0.isAskedFirst && target.isIn($0.scope) }
     }
 
@@ -235,13 +251,20 @@ struct ServiceFaultInterpreter {
 
 /// Where and when a provider request's answer goes: at once, or `delay` later while a `.slow`
 /// fault holds it (the work itself is done at once; only the answer waits).
-struct Reply {
-    let exchange: Exchange
-    var delay: VirtualDuration = .zero
+package struct Reply {
+    package let exchange: Exchange
+    package var delay: VirtualDuration = .zero
     /// A `.lostAnswer` fault took the answer: it is never sent, and the caller times out.
-    var isLost = false
+    package var isLost = false
 
-    func send(_ response: HTTPResponse, world: World) {
+    /// The answer to `exchange`, at once unless `delay` or `isLost` say otherwise.
+    package init(exchange: Exchange, delay: VirtualDuration = .zero, isLost: Bool = false) {
+        self.exchange = exchange
+        self.delay = delay
+        self.isLost = isLost
+    }
+
+    package func send(_ response: HTTPResponse, world: World) {
         if isLost { return }
         guard delay > .zero else { return world.respond(to: exchange, with: response) }
         world.schedule(after: delay) { world.respond(to: exchange, with: response) }
@@ -252,7 +275,7 @@ extension World {
     /// Traces an injected service fault: `fault.injected` with `fault` (the rule's label),
     /// `injected: true`, and the `status` sent (or the `delay` added for `.slow`, or `lost` for
     /// `.lostAnswer`); the journal entry of the call it hit (`exchange`) is labelled with it too.
-    func recordInjected(_ fault: ServiceFault, service: String, status: Int?, reason: String, exchange: Exchange) {
+    package func recordInjected(_ fault: ServiceFault, service: String, status: Int?, reason: String, exchange: Exchange) {
         labelInjected(exchange, fault.label)
         switch fault.effect {
         case .slow(let d):
@@ -266,4 +289,9 @@ extension World {
                    [.fault: .string(fault.label), .injected: true, .status: .int(status ?? 0), .reason: .string(reason)])
         }
     }
+}
+
+/// A `Retry-After`-style whole number of seconds: rounded up, at least 1.
+package func retryAfterSeconds(_ d: VirtualDuration) -> Int {
+    max(1, Int(d.secondsRoundedUp))
 }
