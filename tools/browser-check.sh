@@ -3,8 +3,11 @@
 # screenshot of each, and fails when a page
 #   - is blank: its script did not run (the step counter is empty) or its screenshot is tiny;
 #   - logs anything to the console (a script error, or a request the page's CSP refused);
-#   - makes any request that leaves the file (Chromium's network log, requests made for the page).
-# First it checks itself on a page built to do all three wrong, and fails if it misses one.
+#   - makes any request that leaves the file (Chromium's network log, requests made for the page);
+#   - cuts a lane off: in a 1600x900 window, the right edge of some run's diagram (its rightmost
+#     lane) or that lane's heading lies past the window or past the diagram's box, or the page
+#     itself scrolls sideways (measured by a script added to a copy of the page, see lanes_probe).
+# First it checks itself on a page built to do all four wrong, and fails if it misses one.
 #
 # Installs Debian's `chromium` with apt-get when it is missing; when that is impossible (no
 # apt-get, or not root and no sudo) it says so and exits 0 without checking anything.
@@ -43,6 +46,24 @@ flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --
        --disable-features=Translate,OptimizationHints,MediaRouter,SpellCheck
        --user-data-dir="$out/profile" --enable-logging=stderr --v=0 --virtual-time-budget=3000)
 
+# A copy of a page with this script added measures, after layout, whether every lane is in view and
+# writes what it found into the DOM (<pre id="lanes-fit">, read from --dump-dom): per run, the
+# diagram's left and right edges against the visible part of its box and of the window, and the
+# rightmost lane's heading.
+lanes_probe='<script>(function(){var de=document.documentElement,vw=de.clientWidth,bad=de.scrollWidth>vw,out=[];
+out.push("window "+vw+" px, page "+de.scrollWidth+" px wide");
+document.querySelectorAll("section.run").forEach(function(sec){var box=sec.querySelector(".diagram"),svg=box&&box.querySelector("svg.lanes");if(!svg)return;
+var b=box.getBoundingClientRect(),right=Math.min(vw,b.left+box.clientLeft+box.clientWidth),s=svg.getBoundingClientRect();
+var lt=svg.querySelectorAll("text.lt"),last=lt.length?lt[lt.length-1].getBoundingClientRect():s,w=+svg.getAttribute("width");
+var ok=s.left>=b.left-0.5&&s.right<=right+0.5&&last.right<=right+0.5;if(!ok)bad=true;
+out.push(sec.id+": "+lt.length+" lanes, diagram "+Math.round(s.left)+".."+Math.round(s.right)+" px (drawn "+w+" px wide, scale "+(s.width/w).toFixed(2)+"), rightmost lane heading ends at "+Math.round(last.right)+", visible to "+Math.round(right)+(ok?": ok":": CUT"));});
+var pre=document.createElement("pre");pre.id="lanes-fit";pre.textContent=(bad?"LANES-CUT":"LANES-FIT")+"\n"+out.join("\n");document.body.appendChild(pre);})();</script>'
+
+# lanes_copy PAGE: the page with lanes_probe just before its </body>.
+lanes_copy() {
+  PROBE="$lanes_probe" python3 -c 'import os,sys; t=open(sys.argv[1],encoding="utf-8").read(); i=t.rfind("</body>"); i=len(t) if i<0 else i; sys.stdout.write(t[:i]+os.environ["PROBE"]+t[i:])' "$1"
+}
+
 # check PAGE: renders it twice (DOM after scripts, then a screenshot); prints why it fails, if it does.
 check() {
   local page="$1" name problems=""
@@ -58,6 +79,13 @@ check() {
     problems+=" the step-through did not reach its last step;"
   fi
   if [ ! -s "$out/$name.png" ] || [ "$(wc -c <"$out/$name.png")" -lt 20000 ]; then problems+=" blank screenshot;"; fi
+  # Every lane in view at 1600x900 (the screenshot above is 1600 wide too): measured in a copy of
+  # the page with lanes_probe added.
+  lanes_copy "$page" >"$out/$name.lanes.html"
+  chromium "${flags[@]}" --window-size=1600,900 --dump-dom "file://$out/$name.lanes.html" >"$out/$name.lanes.dom" 2>>"$out/$name.lanes.log" || true
+  if ! grep -q 'id="lanes-fit">LANES-FIT' "$out/$name.lanes.dom"; then
+    problems+=" lanes cut off at 1600x900: $(grep -A6 'id="lanes-fit"' "$out/$name.lanes.dom" | grep -oE '(window [0-9]+ px, page [0-9]+ px wide|r[0-9]+: [^<]*CUT)' | paste -sd ';' - || echo 'not measured');"
+  fi
   if grep -q 'CONSOLE' "$out/$name.log"; then
     problems+=" console: $(grep 'CONSOLE' "$out/$name.log" | head -3 | sed 's/.*CONSOLE[^]]*] //' | tr '\n' ' ');"
   fi
@@ -71,10 +99,11 @@ check() {
 
 echo "== browser-check: self-test on a page that does everything wrong"
 cat >"$out/bad.html" <<'EOF'
-<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"><script>undefinedFunction();</script></body></html>
+<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"><script>undefinedFunction();</script>
+<section class="run" id="r0"><div class="diagram"><svg class="lanes" width="2400" height="40"><text class="lt" x="2300" y="14">hub</text></svg></div></section></body></html>
 EOF
 found="$(check "$out/bad.html")"
-for expected in "blank" "console" "leaving the file"; do
+for expected in "blank" "console" "leaving the file" "lanes cut off"; do
   case "$found" in *"$expected"*) ;; *) echo "browser-check: the self-test missed '$expected' (found:$found)" >&2; exit 1 ;; esac
 done
 echo "   caught:$found"
@@ -84,7 +113,8 @@ failed=0
 for page in "$out"/pages/*.html; do
   problems="$(check "$page")"
   if [ -n "$problems" ]; then echo "FAIL $(basename "$page"):$problems"; failed=$((failed + 1))
-  else echo "ok   $(basename "$page") ($(wc -c <"$page") bytes, screenshot $(basename "$page" .html).png)"; fi
+  else echo "ok   $(basename "$page") ($(wc -c <"$page") bytes, screenshot $(basename "$page" .html).png; at 1600x900:" \
+            "$(grep -A6 'id="lanes-fit"' "$out/$(basename "$page" .html).lanes.dom" | grep -oE '[0-9]+ lanes, diagram [0-9]+\.\.[0-9]+ px' | paste -sd ';' -))"; fi
 done
 
 if [ "${1:-}" = "--docc" ]; then
@@ -97,4 +127,4 @@ if [ "${1:-}" = "--docc" ]; then
   echo "screenshots copied to $docc"
 fi
 [ "$failed" = 0 ] || { echo "browser-check: $failed page(s) failed; pages, logs and screenshots in $out" >&2; exit 1; }
-echo "browser-check: all pages rendered, no console messages, no request left the file"
+echo "browser-check: all pages rendered, no console messages, no request left the file, every lane in view at 1600x900"

@@ -20,8 +20,12 @@ enum ExploreCommand {
     OVERVIEW: Find push bugs by exploration: each seed generates users, devices on the three platforms,
     a fault phase (lost messages, partitions, the push services' outages, throttling, errors and slow
     answers, all labelled as injected) and a healed phase that must converge. Every run is checked
-    (cross-user delivery, dead handles, accounting, logout privacy, convergence); each failure is
-    shrunk to a scenario file that `pushsim run` replays.
+    (cross-user delivery, dead handles, accounting, logout privacy, convergence). Failing seeds are
+    grouped by cause: the check that failed and the shape of the shrunk scenario (its statements with
+    devices, users, platforms, times and texts abstracted). One seed per cause is shrunk to a scenario
+    file that `pushsim run` replays; every other failing seed joins a cause when its own statements of
+    that shape fail the same check (a run or a few), and is shrunk otherwise. Causes are printed
+    largest first, one shrunk scenario each, with their seeds.
 
     USAGE: pushsim explore [--flavour tutorial|hardened] [--seeds <a>..<b>] [--shard <i>/<n>] [--jobs <n>]
                            [--time-budget <seconds>] [--out <folder>] [--failures <file>] [--devices <n>]
@@ -37,13 +41,14 @@ enum ExploreCommand {
                                    Kubernetes Indexed Job (--shard "$JOB_COMPLETION_INDEX/<n>")
       --jobs <n>                   worlds run at once, one per thread (default: the number of cores)
       --time-budget <seconds>      start no seed after this much wall time; the rest are reported skipped
-      --out <folder>               where shrunk scenarios are saved (default .build/explore)
-      --failures <file>            append one JSON line per failing seed (shards may share one file)
+      --out <folder>               where each cause's scenario is saved (default .build/explore)
+      --failures <file>            append one JSON line per failing seed, with its cause (shards may share one
+                                   file; `pushsim explore summary` groups them by cause)
       --devices <n>                most devices in a world (default 5)
       --no-faults                  the workload only, no injected faults
-      --no-shrink                  report failures without shrinking them
+      --no-shrink                  report failures without shrinking them (grouped by check and the defects marked)
 
-    Exit codes: 0 no seed failed; 1 a seed failed (each is printed with its replay commands); 2 usage error.
+    Exit codes: 0 no seed failed; 1 a seed failed (each cause is printed with its replay commands); 2 usage error.
     """
 
     static func fail(_ message: String) -> Never {
@@ -66,44 +71,78 @@ enum ExploreCommand {
             let outcome = Explorer.explore(seed: seed, options: options)
             return outcome.verdict.passed ? nil : outcome
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let swept = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let failing = sweep.results.compactMap(\.1)
         try? FileManager.default.createDirectory(atPath: settings.outDirectory, withIntermediateDirectories: true)
-        for outcome in failing { report(outcome, settings: settings) }
         let ran = sweep.results.count
-        print(String(format: "%d seeds in %.2f s (%.0f seeds/min), %d failed%@", ran, elapsed, Double(ran) / max(elapsed, 1e-9) * 60,
-                     failing.count, sweep.skipped > 0 ? ", \(sweep.skipped) skipped (time budget)" : ""))
+        if !failing.isEmpty {
+            print(String(format: "%d seeds run in %.2f s, %d failed; grouping them by cause (%@)", ran, swept, failing.count,
+                         settings.shrink ? "each cause shrunk once, the other seeds tried against its shape" : "not shrunk: by check and the defects marked"))
+            fflush(nil)
+        }
+        let jobs = settings.jobs
+        let (causes, work) = ExploreGrouping.causes(of: failing, shrink: settings.shrink, batch: jobs) { seeds, body in
+            let done = ParallelSeeds.run(seeds, jobs: jobs, body).results
+            var bySeed: [UInt64: ExploreGrouping.Step] = [:]   // looked up only
+            for (seed, step) in done { bySeed[seed] = step }
+            return seeds.map { bySeed[$0]! }
+        }
+        var outcomes: [UInt64: Explorer.Outcome] = [:]   // seed → outcome (looked up only)
+        for outcome in failing { outcomes[outcome.seed] = outcome }
+        for (i, cause) in causes.enumerated() { report(cause, number: i + 1, of: causes.count, outcomes: outcomes, settings: settings) }
+        let grouped = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 - swept
+        let grouping = failing.isEmpty ? "" : String(format: " in %d cause(s) (grouped in %.2f s", causes.count, grouped) + (settings.shrink
+            ? ": \(work.shrunk) shrunk in \(work.shrinkRuns) runs" + (work.unneeded > 0 ? " (\(work.unneeded) ahead of need)" : "")
+                + ", \(work.joined) joined a cause in \(work.joinRuns) runs)" : ")")
+        print(String(format: "%d seeds in %.2f s (%.0f seeds/min), %d failed%@%@", ran, swept, Double(ran) / max(swept, 1e-9) * 60,
+                     failing.count, grouping, sweep.skipped > 0 ? ", \(sweep.skipped) skipped (time budget)" : ""))
         fflush(nil)
         exit(failing.isEmpty ? 0 : 1)
     }
 
-    /// Prints, saves, shrinks and records one failing seed.
-    private static func report(_ outcome: Explorer.Outcome, settings: Settings) {
+    /// Seeds as `3, 8, 12, … 40 more`.
+    static func seedList(_ seeds: [UInt64], first: Int = 8) -> String {
+        seeds.prefix(first).map(String.init).joined(separator: ", ") + (seeds.count > first ? ", … \(seeds.count - first) more" : "")
+    }
+
+    /// Prints and saves one cause (its representative's scenario, shrunk when it was), and records
+    /// each of its seeds.
+    private static func report(_ cause: ExploreCause, number: Int, of count: Int, outcomes: [UInt64: Explorer.Outcome], settings: Settings) {
         let flavour = settings.options.flavour.rawValue
+        let outcome = cause.representative
         let failure = outcome.verdict.failures[0]
-        let found = "\(settings.outDirectory)/explore-\(flavour)-\(outcome.seed).scenario"
-        try? outcome.scenario.write(toFile: found, atomically: true, encoding: .utf8)
-        print("FAIL seed \(outcome.seed): \(failure)".escapingControlCharacters)
-        var saved = found
-        var statements = ScenarioShrinker.statementCount(outcome.scenario)
-        if settings.shrink, let shrunk = Explorer.shrink(outcome, check: failure.check) {
+        print("FAIL cause \(number) of \(count): \(cause.label), \(cause.seeds.count) seed(s): \(seedList(cause.seeds)) [cause \(cause.id)]")
+        print("  seed \(outcome.seed): \(failure)".escapingControlCharacters)
+        let saved: String
+        let statements: Int
+        if let shrunk = cause.shrunk {
             saved = "\(settings.outDirectory)/explore-\(flavour)-\(outcome.seed)-shrunk.scenario"
             try? shrunk.scenario.write(toFile: saved, atomically: true, encoding: .utf8)
             statements = shrunk.statements
             print("  shrunk to \(shrunk.statements) statements in \(shrunk.runs) runs:")
             for line in ScenarioShrinker.statements(shrunk.scenario) { print("    " + line.escapingControlCharacters) }
+        } else {
+            saved = "\(settings.outDirectory)/explore-\(flavour)-\(outcome.seed).scenario"
+            try? outcome.scenario.write(toFile: saved, atomically: true, encoding: .utf8)
+            statements = ScenarioShrinker.statementCount(outcome.scenario)
         }
         print("  replay: swift run pushsim run \(saved)")
         print("  regenerate: swift run pushsim explore --flavour \(flavour) --seeds \(outcome.seed)..\(outcome.seed)")
-        if let path = settings.failuresPath {
-            let record = JSONValue.object([
-                ("seed", .number(JSONNumber(text: String(outcome.seed)))), ("flavour", .string(flavour)),
-                ("check", .string(failure.check)), ("detail", .string(failure.detail)),
-                ("defects", .array(outcome.verdict.defects.map { .string($0) })),
+        guard let path = settings.failuresPath else { return }
+        var records = ""
+        for seed in cause.seeds {
+            let verdict = outcomes[seed]?.verdict ?? outcome.verdict
+            records += JSONValue.object([
+                ("seed", .number(JSONNumber(text: String(seed)))), ("flavour", .string(flavour)),
+                ("check", .string(cause.check)), ("detail", .string(verdict.failures.first?.detail ?? "")),
+                ("defects", .array(verdict.defects.map { .string($0) })),
+                ("cause", .string(cause.id)), ("cause_seeds", .number(JSONNumber(Int64(cause.seeds.count)))),
+                ("representative", .number(JSONNumber(text: String(outcome.seed)))),
+                ("shape", .array((cause.shape?.lines ?? []).map { .string($0) })),
                 ("statements", .number(JSONNumber(Int64(statements)))), ("scenario", .string(saved)),
             ]).serializedSortedKeys() + "\n"
-            append(record, to: path)
         }
+        append(records, to: path)
     }
 
     private static func append(_ line: String, to path: String) {
@@ -114,24 +153,37 @@ enum ExploreCommand {
         try? handle.close()
     }
 
-    /// `pushsim explore summary FILE...`: failures by check, with their seeds, from shard files.
+    /// `pushsim explore summary FILE...`: failures by cause (by check, for records written before
+    /// causes), largest first, with their seeds and a scenario to replay, from shard files.
     private static func summary(_ paths: [String]) -> Never {
         guard !paths.isEmpty else { fail("summary needs at least one failures file") }
-        var seedsByCheck: [String: [UInt64]] = [:]   // printed sorted by check
+        struct Group { var check: String; var seeds: Set<UInt64> = []; var scenario: (seed: UInt64, path: String)? }
+        var groups: [String: Group] = [:]   // cause → its seeds (printed sorted)
         var total = 0
         for path in paths {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
             for line in text.split(separator: "\n") {
                 guard let json = try? JSONParser.parse(Array(line.utf8)), let check = json["check"]?.stringValue,
                       let seed = json["seed"].flatMap({ UInt64($0.description) }) else { continue }
-                seedsByCheck[check, default: []].append(seed)
+                let cause = json["cause"]?.stringValue ?? "check " + check
+                groups[cause, default: Group(check: check)].seeds.insert(seed)
+                if let file = json["scenario"]?.stringValue, let representative = json["representative"].flatMap({ UInt64($0.description) }),
+                   groups[cause]!.scenario.map({ representative < $0.seed }) ?? true {
+                    groups[cause]!.scenario = (representative, file)
+                }
                 total += 1
             }
         }
-        print("\(total) failing seed(s) in \(paths.count) file(s)")
-        for check in seedsByCheck.keys.sorted() {
-            let seeds = Array(Set(seedsByCheck[check]!)).sorted()
-            print("  \(check): \(seeds.count) seed(s): \(seeds.prefix(20).map(String.init).joined(separator: ", "))\(seeds.count > 20 ? ", …" : "")")
+        print("\(total) failing seed(s) in \(paths.count) file(s), \(groups.count) cause(s)")
+        let order = groups.keys.sorted { a, b in
+            let (x, y) = (groups[a]!, groups[b]!)
+            return (x.seeds.count, y.seeds.min()!, b) > (y.seeds.count, x.seeds.min()!, a)
+        }
+        for key in order {
+            let group = groups[key]!
+            let seeds = group.seeds.sorted()
+            print("  \(group.check): \(seeds.count) seed(s): \(seedList(seeds, first: 20))" + (key.hasPrefix("check ") ? "" : " [cause \(key)]"))
+            if let scenario = group.scenario { print("    replay: swift run pushsim run \(scenario.path)") }
         }
         exit(total == 0 ? 0 : 1)
     }

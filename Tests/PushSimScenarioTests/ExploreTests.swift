@@ -116,3 +116,89 @@ struct ExploreTests {
         #expect(ScenarioShrinker.statementCount(text + "# c\n\n") == 6)
     }
 }
+
+/// `pushsim explore` groups failing seeds by cause: the check and the shape of the shrunk scenario.
+@Suite("Exploration: failures grouped by cause")
+struct ExploreCauseTests {
+    private let tutorial = ExploreOptions(flavour: .tutorial)
+
+    @Test func aShapeAbstractsNamesTimesPlatformsAndTexts() {
+        let one = """
+            scenario "a"
+            seed 8
+            backend tutorial
+            hub ttl 7d
+            device alice-ios1 ios user alice client tutorial
+            at 0s alice-ios1 install
+            at 19s alice-ios1 login alice password alice
+            at 415s operator send apple "{\\"aps\\":{\\"alert\\":\\"final to alice\\"}}" to "username:alice"
+            expect user alice shows "final to alice" once on every device by +1m
+            """
+        let two = """
+            scenario "b"
+            seed 99
+            backend tutorial
+            hub ttl 30d
+            # a comment
+            device bob-windows3 windows user bob client tutorial
+            at 0s bob-windows3 install
+            at 2s bob-windows3 login bob password bob
+            at 605084s operator send windows "<toast/>" to "username:bob"
+            expect user bob shows "final to bob" once on every device by +1m
+            """
+        let shape = ExploreShape(one)
+        #expect(shape == ExploreShape(two))
+        #expect(shape.lines == ["backend tutorial", "hub ttl #", "device D1 <platform> user U1 client tutorial", "at # D1 install",
+                                "at # D1 login U1 password U1", "at # operator send <platform> \"…\" to \"username:U1\"",
+                                "expect user U1 shows \"…\" once on every device by +1m"])
+        #expect(shape != ExploreShape(two.replacingOccurrences(of: "login bob", with: "logout").replacingOccurrences(of: " password bob", with: "")))
+        // Two devices of one user, and a second user, keep apart.
+        let three = ExploreShape("device a-ios1 ios user alice client tutorial\ndevice b-ios2 ios user bob client tutorial\nat 1s a-ios1 send \"m4\" to bob via apns,fcm,wns\nat 2s b-ios2 register with tags from:alice\n")
+        #expect(three.lines == ["device D1 <platform> user U1 client tutorial", "device D2 <platform> user U2 client tutorial",
+                                "at # D1 send \"…\" to U2 via <platform>", "at # D2 register with tags from:U1"])
+    }
+
+    @Test func aSeedsOwnStatementsOfACausesShapeAreFound() {
+        let shape = ExploreShape("scenario \"s\"\nseed 1\ndevice d1 ios user alice client tutorial\nat 0s d1 install\nat 9s d1 offline\n")
+        let member = ExploreShape("""
+            scenario "m"
+            seed 5
+            device x android user bob client tutorial
+            device y windows user bob client tutorial
+            at 0s x install
+            at 0s y install
+            at 3s y offline
+            at 4s x offline
+            """)
+        let found = shape.embeddings(in: member, limit: 10)
+        #expect(found == ["scenario \"m\"\nseed 5\ndevice x android user bob client tutorial\nat 0s x install\nat 4s x offline\n",
+                          "scenario \"m\"\nseed 5\ndevice y windows user bob client tutorial\nat 0s y install\nat 3s y offline\n"])
+    }
+
+    /// Must show: the failing seeds of a tutorial sweep fall into fewer causes than seeds, each seed
+    /// in exactly one, largest first; each cause's shrunk scenario still fails its check; and the
+    /// grouping does not depend on how many seeds are shrunk at once.
+    @Test func failingSeedsAreGroupedByCauseShrinkingOneSeedPerCause() throws {
+        let failing = (UInt64(1)...40).map { Explorer.explore(seed: $0, options: tutorial) }.filter { !$0.verdict.passed }
+        #expect(failing.count >= 10)
+        let (causes, work) = ExploreGrouping.causes(of: failing)
+        #expect(causes.count < failing.count)
+        #expect(work.shrunk < failing.count)                     // not every seed was shrunk
+        #expect(causes.flatMap(\.seeds).sorted() == failing.map(\.seed))
+        #expect(zip(causes, causes.dropFirst()).allSatisfy { $0.seeds.count > $1.seeds.count || ($0.seeds.count == $1.seeds.count && $0.seeds[0] < $1.seeds[0]) })
+        #expect(causes.contains { $0.joined > 0 })
+        for cause in causes {
+            let shrunk = try #require(cause.shrunk)
+            #expect(cause.representative.seed == cause.seeds[0])
+            #expect(Explorer.verdict(of: shrunk.scenario, path: "s")?.fails(cause.check) == true)
+            #expect(cause.shape == ExploreShape(shrunk.scenario) && cause.id.count == 8)
+        }
+        #expect(Set(causes.map(\.id)).count == causes.count)
+        let batched = ExploreGrouping.causes(of: Array(failing.reversed()), batch: 3).causes
+        #expect(batched.map(\.id) == causes.map(\.id) && batched.map(\.seeds) == causes.map(\.seeds))
+        // Unshrunk, seeds are grouped by check and the defects marked.
+        let cheap = ExploreGrouping.causes(of: failing, shrink: false)
+        #expect(cheap.work.shrunk == 0 && cheap.causes.allSatisfy { $0.shrunk == nil })
+        #expect(cheap.causes.flatMap(\.seeds).sorted() == failing.map(\.seed))
+    }
+}

@@ -15,7 +15,8 @@ import Testing
         let out = temporaryPath("explore-out"), failures = temporaryPath("failures.jsonl")
         let r = try runPushsim(["explore", "--flavour", "tutorial", "--seeds", "8..8", "--out", out, "--failures", failures])
         #expect(r.status == 1)
-        #expect(r.out.contains("FAIL seed 8: convergence:"))
+        #expect(r.out.contains("FAIL cause 1 of 1: convergence, 1 seed(s): 8 [cause "))
+        #expect(r.out.contains("  seed 8: convergence:"))
         let replay = try #require(r.out.split(separator: "\n").first { $0.contains("replay: swift run pushsim run ") })
         let file = String(replay.split(separator: " ").last!)
         #expect(file == out + "/explore-tutorial-8-shrunk.scenario")
@@ -25,8 +26,32 @@ import Testing
         let record = try String(contentsOfFile: failures, encoding: .utf8)
         #expect(record.contains("\"check\":\"convergence\"") && record.contains("\"seed\":8"))
         let summary = try runPushsim(["explore", "summary", failures, failures])
-        #expect(summary.out.contains("2 failing seed(s) in 2 file(s)"))
-        #expect(summary.out.contains("convergence: 1 seed(s): 8"))
+        #expect(summary.out.contains("2 failing seed(s) in 2 file(s), 1 cause(s)"))
+        #expect(summary.out.contains("convergence: 1 seed(s): 8 [cause "))
+    }
+
+    /// Failing seeds are reported by cause, largest first: one shrunk scenario and one saved file
+    /// per cause, its seeds listed, the JSON lines and the summary grouped the same way.
+    @Test func failuresAreGroupedByCause() throws {
+        let out = temporaryPath("explore-causes"), failures = temporaryPath("causes.jsonl")
+        let r = try runPushsim(["explore", "--flavour", "tutorial", "--seeds", "1..40", "--jobs", "2", "--out", out, "--failures", failures])
+        #expect(r.status == 1)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let headers = lines.filter { $0.hasPrefix("FAIL cause ") }
+        let last = try #require(lines.last)
+        let failed = try #require(last.firstMatch(of: /, (\d+) failed in (\d+) cause\(s\)/))
+        let (seeds, causes) = (Int(failed.1)!, Int(failed.2)!)
+        #expect(causes == headers.count && causes < seeds, "\(r.out)")
+        #expect(!r.out.contains("FAIL seed"))
+        let counts = headers.map { Int($0.firstMatch(of: /, (\d+) seed\(s\)/)!.1)! }
+        #expect(counts.reduce(0, +) == seeds && counts == counts.sorted(by: >))
+        #expect(lines.filter { $0.hasPrefix("  shrunk to ") }.count == causes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == causes)
+        let records = try String(contentsOfFile: failures, encoding: .utf8).split(separator: "\n")
+        #expect(records.count == seeds && records.allSatisfy { $0.contains("\"cause\":\"") && $0.contains("\"shape\":[") })
+        let summary = try runPushsim(["explore", "summary", failures])
+        #expect(summary.out.hasPrefix("\(seeds) failing seed(s) in 1 file(s), \(causes) cause(s)"))
+        #expect(summary.out.components(separatedBy: "    replay: swift run pushsim run ").count - 1 == causes)
     }
 
     @Test func runSweepsAHandWrittenScenarioOverSeeds() throws {

@@ -103,6 +103,27 @@ import PushSim
         #expect(other != first)
     }
 
+    /// Must show: in a 1600-pixel window every lane of both runs of each defect page is in view.
+    /// Each diagram fits the window's width less the page's padding, a section's padding and
+    /// border and the diagram's border; two runs stand side by side only when both diagrams fit
+    /// half of it (the page's `--run` width), else one above the other. (tools/browser-check.sh
+    /// measures the same in Chromium.)
+    @Test func everyLaneOfADefectPageFitsA1600PixelWindow() throws {
+        let chrome = 2 * (12 + 2) + 2, usable = 1600 - 2 * 12 - chrome
+        let folder = Repo.scenarios + "/defects"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".scenario") }.sorted()
+        #expect(files.count >= 10)
+        for file in files {
+            let page = TeachingPage.html(TeachingPage.runs(for: try Self.run("defects/" + file)))
+            let widths = page.matches(of: /<svg [^>]*class="lanes" width="(\d+)"/).map { Int($0.1)! }
+            #expect(widths.count == 2, "\(file)")
+            #expect(widths.allSatisfy { $0 <= usable }, "\(file): diagrams \(widths) px wide, \(usable) px in view")
+            let run = page.firstMatch(of: /main\.runs\{--run:(\d+)px\}/).map { Int($0.1)! }
+            #expect(run == widths.max().map { $0 + chrome }, "\(file)")
+            #expect(page.contains("main.n2{grid-template-columns:repeat(auto-fit,minmax(min(100%,var(--run)),1fr))}"))
+        }
+    }
+
     @Test func scenarioTextCannotInjectMarkupOrScript() throws {
         let text = """
             scenario "<script>alert(1)</script> & \\"quotes\\""

@@ -107,7 +107,7 @@ public struct ExploreWorkload {
         var online = true
     }
 
-    private static let userNames = ["alice", "bob", "carol"]
+    static let userNames = ["alice", "bob", "carol"]
 
     private mutating func write() {
         let flavour = options.flavour

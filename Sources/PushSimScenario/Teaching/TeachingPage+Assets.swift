@@ -3,8 +3,9 @@ extension TeachingPage {
     static let css = """
     body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
     header,footer{padding:8px 16px;background:#eef1f5}header h1{font-size:20px;margin:4px 0}header p{margin:0;color:#555}
-    main.runs{display:grid;gap:12px;padding:12px}main.n2{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}
-    @media (max-width:1100px){main.n2{grid-template-columns:minmax(0,1fr)}}
+    main.runs{display:grid;gap:12px;padding:12px;grid-template-columns:minmax(0,1fr)}
+    main.n2{grid-template-columns:repeat(auto-fit,minmax(min(100%,var(--run)),1fr))}main.n2.side{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}
+    button.layout{font:inherit;font-size:12px;padding:0 6px}button.layout[aria-pressed=true]{background:#3b6fd4;color:#fff}
     section.run{background:#fff;border:2px solid #d0d7de;border-radius:6px;padding:8px 12px;min-width:0}
     section.run.focus{border-color:#3b6fd4}h2{font-size:18px;margin:4px 0}h3{font-size:15px;margin:12px 0 4px}
     .sum{color:#555;margin:2px 0}.ok{color:#1a7f37;font-weight:600}.bad{color:#c62828;font-weight:600}
@@ -19,8 +20,8 @@ extension TeachingPage {
     table caption{text-align:left;font-weight:600;padding:2px 0}th,td{border:1px solid #d0d7de;padding:1px 4px;text-align:left;vertical-align:top;overflow-wrap:break-word}
     th{background:#f6f8fa}tr.changed td{background:#fff8c5}
     .diagram{overflow:auto;max-height:70vh;border:1px solid #d0d7de}
-    svg.lanes{font:11px ui-monospace,Menlo,Consolas,monospace;display:block}
-    svg .ll{stroke:#b8c0cc;stroke-dasharray:3 3}svg .lt{font-weight:700;text-anchor:middle}svg .ls{fill:#6e7781;text-anchor:middle}
+    svg.lanes{font:11px ui-monospace,Menlo,Consolas,monospace;display:block;max-width:100%;height:auto}
+    svg .ll{stroke:#b8c0cc;stroke-dasharray:3 3}svg .lt{font-size:10px;font-weight:700;text-anchor:middle}svg .ls{font-size:10px;fill:#6e7781;text-anchor:middle}
     svg .b0{fill:#ffffff}svg .b1{fill:#f3f5f8}svg .cl{font-weight:700;fill:#3b4a5e}svg .t{fill:#6e7781}
     svg .x line,svg .x path{stroke-width:1.6;fill:none}svg .x{cursor:pointer}
     .x.ok line,.x.ok path,.m-ok{stroke:#1a7f37;fill:#1a7f37}.x.refused line,.x.refused path,.m-refused{stroke:#b35900;fill:#b35900}
@@ -85,6 +86,8 @@ extension TeachingPage {
       sec.querySelector("input[type=range]").addEventListener("input",function(ev){setFocus(r);go(r,parseInt(ev.target.value,10));});
       r.at=1e9;go(r,0);});
     if(runs.length)setFocus(runs[0]);
+    var lay=document.querySelector("button.layout");
+    if(lay)lay.addEventListener("click",function(){var on=document.querySelector("main.runs").classList.toggle("side");lay.setAttribute("aria-pressed",on?"true":"false");});
     var m=/^#s=([0-9,]+|fail)$/.exec(location.hash);
     if(m&&m[1]==="fail")runs.forEach(function(r){r.at=-1;go(r,nextFail(r));});
     else if(m)m[1].split(",").forEach(function(k,i){if(runs[i]&&k!=="")go(runs[i],parseInt(k,10));});

@@ -4,8 +4,21 @@ import PushSimKernel
 /// callee, coloured by its outcome) or per notification a device shows, grouped by causal chain
 /// (a labelled band per chain, chains in the order they started, each chain's rows in trace
 /// order). Inline SVG; every text escaped.
+///
+/// Lanes are compact (120 px, headers in 10 px type cut to ``laneLabel`` characters) so that the
+/// eleven lanes of the largest defect page fit a 1600-pixel window; a diagram wider than its box
+/// is scaled down to fit it (down to ``smallestScale``, then the box scrolls).
 extension TeachingPage {
-    static let laneWidth = 160, leftMargin = 104, headerHeight = 58, rowHeight = 18, chainHeight = 22
+    static let laneWidth = 120, leftMargin = 72, headerHeight = 52, rowHeight = 18, chainHeight = 22
+    /// Characters of a lane's heading lines (host, platform and user, Swift type) in 10 px type.
+    static let laneLabel = 18
+    /// Width of one character of an arrow's label (11 px monospace), to keep labels inside the diagram.
+    static let labelCharWidth = 6.7
+    /// The smallest a diagram is scaled to fit its box before the box scrolls instead.
+    static let smallestScale = 0.6
+
+    /// The width of a diagram of `lanes` lanes, in pixels.
+    static func diagramWidth(lanes: Int) -> Int { leftMargin + lanes * laneWidth }
 
     /// The diagram of `run` (index `r` on the page), and how many rows it left out.
     static func lanesSVG(_ run: TeachingRunModel, r: Int, limits: Limits) -> (svg: String, omitted: Int) {
@@ -57,19 +70,21 @@ extension TeachingPage {
                 let step = stepOf[event].map { " data-step=\"\($0)\"" } ?? ""
                 let time = "<text class=\"t\" x=\"4\" y=\"\(y + 13)\">\(TeachingHTML.text(shortTime(e.time)))</text>"
                 if let i = exchangeOf[event], let from = column(run.exchanges[i].from), let to = column(run.exchanges[i].to) {
-                    body += arrow(run.exchanges[i], id: "r\(r)x\(i)", markers: "r\(r)", step: step, from: x(from), to: x(to), y: y, time: time)
+                    body += arrow(run.exchanges[i], id: "r\(r)x\(i)", markers: "r\(r)", step: step, from: x(from), to: x(to), y: y, time: time,
+                                  width: diagramWidth(lanes: run.lanes.count))
                 } else if e.kind == .notificationShown, let at = column(e.host) {
                     let text = "\(e.host) shows \u{201C}\(TeachingHTML.elide(e[.text]?.description ?? "", 40))\u{201D}"
                     body += "<g class=\"n\"\(step)><title>\(TeachingHTML.text("\(e.time) \(e.host) shows \"\(e[.text]?.description ?? "")\""))</title>\(time)"
-                        + "<circle cx=\"\(x(at))\" cy=\"\(y + 9)\" r=\"5\"/><text x=\"\(x(at) + 9)\" y=\"\(y + 13)\">\(TeachingHTML.text(text))</text></g>\n"
+                        + "<circle cx=\"\(x(at))\" cy=\"\(y + 9)\" r=\"5\"/>" + label(text, at: x(at) + 9, y: y + 13, width: diagramWidth(lanes: run.lanes.count)) + "</g>\n"
                 } else {
                     body += "<g class=\"x open\"\(step)>\(time)</g>\n"
                 }
                 y += rowHeight
             }
         }
-        let width = leftMargin + run.lanes.count * laneWidth
-        var head = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"lanes\" width=\"\(width)\" height=\"\(y + 8)\" viewBox=\"0 0 \(width) \(y + 8)\" role=\"img\">"
+        let width = diagramWidth(lanes: run.lanes.count)
+        var head = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"lanes\" width=\"\(width)\" height=\"\(y + 8)\" viewBox=\"0 0 \(width) \(y + 8)\" "
+            + "style=\"min-width:\(Int(Double(width) * smallestScale))px\" role=\"img\">"
             + "<title>\(TeachingHTML.text("Swim-lanes of \(run.report.scenario.name)"))</title>\n<defs>"
         for outcome in ["ok", "refused", "gone", "error", "failed", "open"] {
             head += "<marker id=\"r\(r)m-\(outcome)\" class=\"m-\(outcome)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\"/></marker>"
@@ -77,15 +92,17 @@ extension TeachingPage {
         head += "</defs>\n"
         for (i, lane) in run.lanes.enumerated() {
             head += "<line class=\"ll\" x1=\"\(x(i))\" y1=\"\(headerHeight - 6)\" x2=\"\(x(i))\" y2=\"\(y + 8)\"/>"
-                + "<text class=\"lt\" x=\"\(x(i))\" y=\"14\">\(TeachingHTML.text(TeachingHTML.elide(lane.host, 21)))</text>"
-                + "<text class=\"ls\" x=\"\(x(i))\" y=\"28\">\(TeachingHTML.text(TeachingHTML.elide(subtitle(lane), 23)))</text>"
-                + "<text class=\"ls\" x=\"\(x(i))\" y=\"42\">\(TeachingHTML.text(TeachingHTML.elide(lane.swiftType, 23)))</text>\n"
+                + "<text class=\"lt\" x=\"\(x(i))\" y=\"13\"><title>\(TeachingHTML.text(lane.title))</title>\(TeachingHTML.text(TeachingHTML.elide(lane.host, laneLabel)))</text>"
+                + "<text class=\"ls\" x=\"\(x(i))\" y=\"26\">\(TeachingHTML.text(TeachingHTML.elide(subtitle(lane), laneLabel)))</text>"
+                + "<text class=\"ls\" x=\"\(x(i))\" y=\"39\">\(TeachingHTML.text(TeachingHTML.elide(lane.swiftType, laneLabel)))</text>\n"
         }
         return (head + body + "</svg>", omitted)
     }
 
-    /// One exchange's arrow and label (a loop when a host calls itself).
-    static func arrow(_ ex: TeachingExchange, id: String, markers: String, step: String, from: Int, to: Int, y: Int, time: String) -> String {
+    /// One exchange's arrow and label (a loop when a host calls itself). A label that would run past
+    /// the diagram's right edge (`width`) ends at that edge instead.
+    static func arrow(_ ex: TeachingExchange, id: String, markers: String, step: String, from: Int, to: Int, y: Int, time: String,
+                      width: Int) -> String {
         let outcome = ex.outcome.rawValue
         let cls = "x \(outcome)" + (ex.injected ? " inj" : "")
         let tip = "\(ex.time) [\(ex.chain)] \(ex.from) → \(ex.to): \(ex.method) \(ex.target) → \(ex.answer)" + (ex.injected ? " (injected fault)" : "")
@@ -93,9 +110,15 @@ extension TeachingPage {
         let line = from == to
             ? "<path d=\"M\(from),\(y + 5)h24v8h-24\" marker-end=\"url(#\(markers)m-\(outcome))\"/>"
             : "<line x1=\"\(from)\" y1=\"\(y + 12)\" x2=\"\(to)\" y2=\"\(y + 12)\" marker-end=\"url(#\(markers)m-\(outcome))\"/>"
-        let textX = from == to ? from + 28 : min(from, to) + 6
         return "<g class=\"\(cls)\" id=\"\(id)\"\(step)><title>\(TeachingHTML.text(tip))</title>\(time)\(line)"
-            + "<text x=\"\(textX)\" y=\"\(y + 9)\">\(TeachingHTML.text(label))</text></g>\n"
+            + Self.label(label, at: from == to ? from + 28 : min(from, to) + 6, y: y + 9, width: width) + "</g>\n"
+    }
+
+    /// A label starting at `x`, or ending at the diagram's right edge when it would run past it.
+    static func label(_ text: String, at x: Int, y: Int, width: Int) -> String {
+        Double(x) + Double(text.count) * labelCharWidth <= Double(width - 4)
+            ? "<text x=\"\(x)\" y=\"\(y)\">\(TeachingHTML.text(text))</text>"
+            : "<text x=\"\(width - 4)\" y=\"\(y)\" text-anchor=\"end\">\(TeachingHTML.text(text))</text>"
     }
 
     /// A lane's second line: its title without the host name it starts with (`(ios, bob)`).

@@ -44,20 +44,33 @@ public enum TeachingPage {
         }
     }
 
+    /// Pixels a run's section adds around its diagram: padding 12 and border 2 on each side, and
+    /// the diagram box's border.
+    static let runChrome = 2 * (12 + 2) + 2
+
     /// The page for `runs` (one, or two side by side).
+    ///
+    /// Two runs stand side by side only when the window is wide enough for both diagrams at full
+    /// size; under that width (``sideBySideWidth(_:)``) they stand one above the other, every lane
+    /// of each in view. The `side by side` button puts them side by side anyway, the diagrams
+    /// scaled down to fit.
     public static func html(_ runs: [Run], limits: Limits = Limits()) -> String {
         precondition(!runs.isEmpty, "a teaching page needs at least one run")
         let first = runs[0].report
+        let models = runs.map { TeachingRunModel($0, limits: limits) }
+        let widest = models.map { diagramWidth(lanes: $0.lanes.count) }.max() ?? 0
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>\(TeachingHTML.text("PushSim: \(first.scenario.name)"))</title>\n<style>\(css)</style>\n</head>\n<body>\n"
+        out += "<title>\(TeachingHTML.text("PushSim: \(first.scenario.name)"))</title>\n<style>\(css)\nmain.runs{--run:\(widest + runChrome)px}</style>\n</head>\n<body>\n"
         out += "<header><h1>\(TeachingHTML.text(first.scenario.name))</h1><p>\(TeachingHTML.text(first.scenario.path)) · "
             + "made by <code>pushsim</code> from the run's trace alone · keys: ← → step, [ ] chain, f next failure, Home End"
-            + (runs.count > 1 ? ", 1 2 pick a run" : "") + "</p></header>\n"
+            + (runs.count > 1 ? ", 1 2 pick a run · <button type=\"button\" class=\"layout\" aria-pressed=\"false\" "
+                + "title=\"side by side, the diagrams scaled down to fit; else side by side only when both fit at full size (\(sideBySideWidth(widest)) px or wider)\">side by side</button>" : "")
+            + "</p></header>\n"
         out += "<main class=\"runs n\(runs.count)\">\n"
-        for (r, run) in runs.enumerated() {
-            out += section(TeachingRunModel(run, limits: limits), r: r, limits: limits)
+        for (r, model) in models.enumerated() {
+            out += section(model, r: r, limits: limits)
         }
         out += "</main>\n<footer>\(legend)</footer>\n<script>\(script)</script>\n</body>\n</html>\n"
         return out
@@ -134,6 +147,11 @@ public enum TeachingPage {
         }.joined(separator: ",") + "]}"
         return out
     }
+
+    /// The narrowest window (CSS pixels, without a scrollbar) in which two runs whose widest
+    /// diagram is `widest` pixels stand side by side at full size: the page's padding (12 each
+    /// side), two sections and the gap between them (12).
+    public static func sideBySideWidth(_ widest: Int) -> Int { 2 * 12 + 2 * (widest + runChrome) + 12 }
 
     static func summary(_ report: ScenarioReport) -> String {
         let how: String
