@@ -10,7 +10,10 @@ def test_a_failing_test_leaves_its_journal(pytester, pushsim_server):
             pushsim.device("zed-iphone", "ios")
             pushsim.expect('zed-iphone shows "never sent"').assert_holds()
     """)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--pushsim-bin", pushsim_server.binary)
+    # --opt=value and an explicit rootdir: pytest takes a separate argument that names an existing
+    # path (the binary) as a hint for its rootdir, which then depends on where the binary lives.
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--rootdir={pytester.path}",
+                                           f"--pushsim-bin={pushsim_server.binary}")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(['*AssertionError: FAIL  *zed-iphone shows "never sent"*',
                                  "*pushsim journals and pages of failed tests*"])
