@@ -36,7 +36,7 @@ import PushSimScenario
 public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unchecked Sendable {
     /// How long (wall clock, seconds) one request to an external backend may take.
     public let timeoutSeconds: Int
-    private let condition = NSCondition()
+    private let condition = MonotonicCondition()
     private var mailbox: [Job] = []
     private var attached = false
     private var baseURL = ""
@@ -149,7 +149,7 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
         }
         thread.name = "pushsim-external-backend"
         thread.start()
-        let deadline = Date(timeIntervalSinceNow: Double(timeout))
+        let deadline = DispatchTime.now() + .seconds(timeout)
         let chain = world.correlation
         while true {
             condition.lock()

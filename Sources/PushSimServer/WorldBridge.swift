@@ -27,7 +27,7 @@ public final class WorldBridge: @unchecked Sendable {
     /// Whether the record's header line is written (once, when the server's address is known).
     private var wroteHeader = false
     /// Wakes connections waiting for an answer when the world has moved (see ``awaitAnswer(_:)``).
-    private let moved = NSCondition()
+    private let moved = MonotonicCondition()
     /// Counts the world's moves, under `moved`'s lock: a waiter that saw one number sleeps only
     /// while it is unchanged, so a wake-up between its look and its sleep is not lost.
     private var moves = 0
@@ -81,9 +81,9 @@ public final class WorldBridge: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let until = min(wake ?? .max, now &+ 50_000_000)
             guard until > now else { continue }
-            let date = Date(timeIntervalSinceNow: Double(until - now) / 1e9)
+            let deadline = DispatchTime(uptimeNanoseconds: until)
             moved.lock()
-            while moves == seen && Date() < date { if !moved.wait(until: date) { break } }
+            while moves == seen { if !moved.wait(until: deadline) { break } }
             moved.unlock()
         }
     }

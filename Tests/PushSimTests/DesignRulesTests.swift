@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// The design rules of `DesignRules.md` that a reading of `Sources/` can check, checked on every
+/// `swift test`, so a rule is broken only on purpose (by changing the rule and this test together).
+@Suite("Design rules, read off the sources")
+struct DesignRulesTests {
+    /// Every Swift file under `Sources/`, as (path from the repository root, text), in path order.
+    static let sourceFiles: [(path: String, text: String)] = {
+        let sources = Repo.root.appendingPathComponent("Sources")
+        guard let walk = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+        return walk.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+            .compactMap { url in
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+                return (url.path.replacingOccurrences(of: Repo.root.path + "/", with: ""), text)
+            }
+    }()
+
+    /// `path:line: text` for each line of code (comments left out) containing one of `words`.
+    static func lines(containing words: [String], in files: [(path: String, text: String)]) -> [String] {
+        var found: [String] = []
+        for file in files {
+            for (i, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                let beforeComment = code.components(separatedBy: " //").first ?? code
+                if words.contains(where: { beforeComment.contains($0) }) { found.append("\(file.path):\(i + 1): \(code.prefix(100))") }
+            }
+        }
+        return found
+    }
+
+    @Test func theScanReadsTheSources() {
+        #expect(Self.sourceFiles.count > 200, "only \(Self.sourceFiles.count) files under Sources/")
+    }
+
+    /// Rule 2: nothing reads the calendar clock but the served world's anchor (one
+    /// `clock_gettime(CLOCK_REALTIME)` in `WorldState.wallAnchor`); the loopback server waits on the
+    /// monotonic clock (`DispatchTime`), never on a `Date`.
+    @Test func noCalendarClock() {
+        let found = Self.lines(containing: ["Date()", "Date(timeIntervalSinceNow", "Date.now", "NSCondition", "CFAbsoluteTimeGetCurrent",
+                                            "gettimeofday", "CLOCK_REALTIME"], in: Self.sourceFiles)
+        let allowed = found.filter { $0.hasPrefix("Sources/PushSimServer/WorldState.swift:") && $0.hasSuffix("clock_gettime(CLOCK_REALTIME, &ts)") }
+        #expect(allowed.count == 1 && found.count == 1, "calendar clock read at:\n\(found.joined(separator: "\n"))")
+    }
+}
