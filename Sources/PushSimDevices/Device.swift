@@ -129,10 +129,7 @@ public final class Device: Host {
         isAppInstalled = true
         installCount += 1
         appInstance += 1
-        generation += 1
-        (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
-        storage = [:]
-        handle = nil
+        forgetApp(keeping: [:])
         record(.deviceInstall, [.install: .int(installCount)])
         launch()
     }
@@ -146,12 +143,9 @@ public final class Device: Host {
         isAppInstalled = true
         installCount += 1
         appInstance += 1
-        generation += 1
-        (isRegistering, registerAgain) = (false, false)
         // The client logic decides what comes along (the recommended app keeps its registration
         // out of backups: two phones upserting one id would take turns losing it).
-        storage = logic.restoredStorage(other.storage)
-        handle = nil
+        forgetApp(keeping: logic.restoredStorage(other.storage))
         record(.deviceRestore, [.from: .string(other.name), .storedID: .string(storage[Device.registrationIDKey] ?? "none")])
         launch()
     }
@@ -184,12 +178,7 @@ public final class Device: Host {
             return record(.deviceIgnored, [.action: "clear-data", .why: "iOS has no way to clear an app's data: uninstall and install it instead"])
         }
         appInstance += 1
-        generation += 1
-        (isRegistering, registerAgain) = (false, false)   // a routine of the cleared app never ends
-        storage = [:]
-        authorization = nil
-        loggedInUser = nil
-        handle = nil
+        forgetApp(keeping: [:])
         record(.deviceClearData)
         launch()
     }
@@ -199,13 +188,20 @@ public final class Device: Host {
     public func uninstall() {
         guard isAppInstalled else { return record(.deviceIgnored, [.action: "uninstall", .why: "the app is not installed"]) }
         isAppInstalled = false
+        forgetApp(keeping: [:])
+        record(.deviceUninstall)
+    }
+
+    /// Ends the app as it ran and forgets what it held, for an install, a restore, a clear-data or
+    /// an uninstall: a new generation (answers to the old app's calls are dropped, and a routine
+    /// of the old app never ends), no credentials, no push handle, and `storage` as given.
+    private func forgetApp(keeping storage: [String: String]) {
         generation += 1
-        (isRegistering, registerAgain) = (false, false)   // a routine of the removed app never ends
-        storage = [:]
+        (isRegistering, registerAgain) = (false, false)
+        self.storage = storage
         authorization = nil
         loggedInUser = nil
         handle = nil
-        record(.deviceUninstall)
     }
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).

@@ -63,12 +63,9 @@ extension NotificationHub {
     func answeredByFault(_ exchange: Exchange, _ world: World) -> Bool {
         guard let fault = faultInterpreter.match(&faults, at: world.now) else { return false }
         let answer = Self.injectedAnswer(fault.effect)
-        world.recordInjected(fault, service: Self.name, status: answer?.status, reason: answer?.detail ?? "", exchange: exchange)
-        switch fault.effect {
-        case .slow(let d): heldReplies[exchange.id] = Reply(exchange: exchange, delay: d)
-        case .lostAnswer: heldReplies[exchange.id] = Reply(exchange: exchange, isLost: true)
-        default: break
-        }
+        var reply = Reply(exchange: exchange)
+        reply.take(fault, service: Self.name, status: answer?.status, reason: answer?.detail ?? "", world: world)
+        if reply.delay > .zero || reply.isLost { heldReplies[exchange.id] = reply }
         guard let answer else { return false }
         fail(answer.status, answer.detail, exchange, world, headers: answer.headers)
         return true

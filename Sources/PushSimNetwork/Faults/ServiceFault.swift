@@ -264,6 +264,20 @@ package struct Reply {
         self.isLost = isLost
     }
 
+    /// Lets an injected fault that hit this request hold its answer, and traces the hit
+    /// (``World/recordInjected(_:service:status:reason:exchange:)``): a `.slow` fault delays the
+    /// answer, a `.lostAnswer` loses it. `status` and `reason` are what the fault answers instead
+    /// (nil when the request goes on to its usual answer).
+    package mutating func take(_ fault: ServiceFault, service: String, status: Int?, reason: String, world: World) {
+        world.recordInjected(fault, service: service, status: status, reason: reason, exchange: exchange)
+        switch fault.effect {
+        case .slow(let d): delay = d
+        case .lostAnswer: isLost = true
+        default: break
+        }
+    }
+
+    /// Sends `response` as this reply says: at once, `delay` later, or never when lost.
     package func send(_ response: HTTPResponse, world: World) {
         if isLost { return }
         guard delay > .zero else { return world.respond(to: exchange, with: response) }

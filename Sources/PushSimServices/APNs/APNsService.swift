@@ -189,9 +189,7 @@ public final class APNsService: FakePushService, CallReceiver {
     /// goes on (a `.slow` fault delays the answer, a `.lostAnswer` loses it).
     private func apply(_ fault: ServiceFault, to reply: inout Reply, world: World) -> APNsRejection? {
         let rejection = APNsRejection.injected(fault, anchor: world.anchor)
-        if case .slow(let d) = fault.effect { reply.delay = d }
-        if case .lostAnswer = fault.effect { reply.isLost = true }
-        world.recordInjected(fault, service: Self.name, status: rejection?.status, reason: rejection?.reason ?? "", exchange: reply.exchange)
+        reply.take(fault, service: Self.name, status: rejection?.status, reason: rejection?.reason ?? "", world: world)
         return rejection
     }
 

@@ -237,9 +237,7 @@ public final class FCMService: FakePushService, CallReceiver {
     /// on (a `.slow` fault delays the answer, a `.lostAnswer` loses it).
     private func apply(_ fault: ServiceFault, to reply: inout Reply, world: World) -> FCMError? {
         let e = FCMError.injected(fault.effect)
-        if case .slow(let d) = fault.effect { reply.delay = d }
-        if case .lostAnswer = fault.effect { reply.isLost = true }
-        world.recordInjected(fault, service: Self.name, status: e?.httpStatus, reason: e.map { $0.errorCode ?? $0.status } ?? "", exchange: reply.exchange)
+        reply.take(fault, service: Self.name, status: e?.httpStatus, reason: e.map { $0.errorCode ?? $0.status } ?? "", world: world)
         return e
     }
 

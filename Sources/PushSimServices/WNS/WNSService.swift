@@ -198,9 +198,7 @@ public final class WNSService: FakePushService, CallReceiver {
         /// Traces an injected fault; the rejection it answers with, or nil when the send goes on.
         func apply(_ fault: ServiceFault) -> WNSRejection? {
             let r = WNSRejection.injected(fault.effect)
-            if case .slow(let d) = fault.effect { reply.delay = d }
-            if case .lostAnswer = fault.effect { reply.isLost = true }
-            world.recordInjected(fault, service: Self.name, status: r?.status, reason: r?.description ?? "", exchange: exchange)
+            reply.take(fault, service: Self.name, status: r?.status, reason: r?.description ?? "", world: world)
             return r
         }
         if let fault = faultInterpreter.match(&faults, at: world.now), let r = apply(fault) { return fail(r) }
