@@ -17,6 +17,24 @@ import PushSim
         return state
     }
 
+    /// Each lane names the source file of the code that plays it: the file must exist, so a page
+    /// never sends a reader to a file that moved (the first of a comma-separated list is a path from
+    /// the package root, the rest are names in the same folder).
+    @Test(arguments: ["tutorial/walkthrough.scenario", "defects/d-payload-concatenation.scenario", "faults/hub-outage.scenario",
+                      "lifecycle/reinstall-every-platform.scenario"])
+    func everyLaneNamesASourceFileThatExists(_ scenario: String) throws {
+        let model = TeachingRunModel(TeachingPage.Run(title: "t", report: try Self.run(scenario)), limits: TeachingPage.Limits())
+        #expect(model.lanes.count >= 4)
+        for lane in model.lanes where lane.host != TeachingLane.moreDevices {
+            let names = lane.file.components(separatedBy: ", ")
+            let folder = Repo.root.appendingPathComponent(names[0]).deletingLastPathComponent()
+            for (i, name) in names.enumerated() {
+                let path = i == 0 ? Repo.root.appendingPathComponent(name).path : folder.appendingPathComponent(name).path
+                #expect(FileManager.default.fileExists(atPath: path), "lane \(lane.host) names \(name), which does not exist")
+            }
+        }
+    }
+
     @Test func stateFollowsRegistrationsHandlesAndWhatDevicesShow() throws {
         let report = try Self.run("tutorial/alice-notifies-bob.scenario")
         let state = Self.finalState(report)

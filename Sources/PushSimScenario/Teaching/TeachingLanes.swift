@@ -64,7 +64,7 @@ extension TeachingLane {
                                 file: "Sources/PushSimHub/NotificationHub.swift", role: "a fake Azure Notification Hub: registrations, tags, fan-out")
         case "operator":
             return TeachingLane(host: host, title: "operator", swiftType: "OperatorConsole", target: "PushSimScenario",
-                                file: "Sources/PushSimScenario/OperatorConsole.swift", role: "sends straight through the hub, as a person at the portal would")
+                                file: "Sources/PushSimScenario/Run/OperatorConsole.swift", role: "sends straight through the hub, as a person at the portal would")
         default:
             if let service = PushServiceDescriptor.named(host) {
                 let type = ["apns": "APNsService", "fcm": "FCMService", "wns": "WNSService"][host] ?? host
@@ -82,8 +82,8 @@ extension TeachingLane {
         TeachingLane(host: "(every arrow)", title: "the network", swiftType: "World", target: "PushSimNetwork",
                      file: "Sources/PushSimNetwork/World.swift", role: "carries each request and answer on virtual time, with latency, loss and partitions"),
         TeachingLane(host: "(every step)", title: "the scenario", swiftType: "ScenarioRunner + Simulation", target: "PushSimScenario",
-                     file: "Sources/PushSimScenario/ScenarioRunner.swift", role: "builds the world from the file, runs its steps, checks the expectations"),
+                     file: "Sources/PushSimScenario/Run/ScenarioRunner.swift", role: "builds the world from the file, runs its steps, checks the expectations"),
         TeachingLane(host: "(badges)", title: "the invariants", swiftType: "InvariantChecker", target: "PushSimScenario",
-                     file: "Sources/PushSimScenario/Invariants.swift", role: "observe the trace from outside and judge the whole run"),
+                     file: "Sources/PushSimScenario/Checks/InvariantChecker.swift", role: "observe the trace from outside and judge the whole run"),
     ]
 }
