@@ -62,7 +62,7 @@ enum ExploreCommand {
         let flavour = settings.options.flavour.rawValue
         let seeds = Explorer.seeds(settings.seeds, shard: settings.shard.index, of: settings.shard.count)
         print("explore: flavour \(flavour), seeds \(settings.seeds.lowerBound)..\(settings.seeds.upperBound), shard \(settings.shard.index)/\(settings.shard.count) "
-              + "(\(seeds.count) seeds, \(settings.jobs) at once); one seed again: swift run pushsim explore --flavour \(flavour) --seeds <s>..<s>")
+              + "(\(seeds.count) seeds, \(settings.jobs) at once); one seed again: \(program) explore --flavour \(flavour) --seeds <s>..<s>")
         fflush(nil)
         let start = DispatchTime.now().uptimeNanoseconds
         let deadline = settings.timeBudget.map { start + UInt64($0 * 1e9) }
@@ -100,6 +100,10 @@ enum ExploreCommand {
         exit(failing.isEmpty ? 0 : 1)
     }
 
+    /// How the printed commands (`replay:`, `regenerate:`, `one seed again:`) name this program:
+    /// the binary that is running, as the run command's replay lines do (``ScenarioReport/replayProgram``).
+    static var program: String { ScenarioReport.replayProgram }
+
     /// Seeds as `3, 8, 12, … 40 more`.
     static func seedList(_ seeds: [UInt64], first: Int = 8) -> String {
         seeds.prefix(first).map(String.init).joined(separator: ", ") + (seeds.count > first ? ", … \(seeds.count - first) more" : "")
@@ -126,8 +130,8 @@ enum ExploreCommand {
             try? outcome.scenario.write(toFile: saved, atomically: true, encoding: .utf8)
             statements = ScenarioShrinker.statementCount(outcome.scenario)
         }
-        print("  replay: swift run pushsim run \(saved)")
-        print("  regenerate: swift run pushsim explore --flavour \(flavour) --seeds \(outcome.seed)..\(outcome.seed)")
+        print("  replay: \(program) run \(saved)")
+        print("  regenerate: \(program) explore --flavour \(flavour) --seeds \(outcome.seed)..\(outcome.seed)")
         guard let path = settings.failuresPath else { return }
         var records = ""
         for seed in cause.seeds {
@@ -183,7 +187,7 @@ enum ExploreCommand {
             let group = groups[key]!
             let seeds = group.seeds.sorted()
             print("  \(group.check): \(seeds.count) seed(s): \(seedList(seeds, first: 20))" + (key.hasPrefix("check ") ? "" : " [cause \(key)]"))
-            if let scenario = group.scenario { print("    replay: swift run pushsim run \(scenario.path)") }
+            if let scenario = group.scenario { print("    replay: \(program) run \(scenario.path)") }
         }
         exit(total == 0 ? 0 : 1)
     }

@@ -3,6 +3,9 @@ import Testing
 
 /// `pushsim explore` and `pushsim run --seeds` from the command line.
 @Suite struct CLIExploreTests {
+    /// The binary under test by its absolute path, as the printed commands name it.
+    let program = URL(fileURLWithPath: Repo.pushsim).standardizedFileURL.path
+
     @Test func theHardenedSystemPassesASmallSweep() throws {
         let r = try runPushsim(["explore", "--flavour", "hardened", "--seeds", "1..30", "--jobs", "2"])
         #expect(r.status == 0, "\(r.out)\(r.err)")
@@ -17,7 +20,7 @@ import Testing
         #expect(r.status == 1)
         #expect(r.out.contains("FAIL cause 1 of 1: convergence, 1 seed(s): 8 [cause "))
         #expect(r.out.contains("  seed 8: convergence:"))
-        let replay = try #require(r.out.split(separator: "\n").first { $0.contains("replay: swift run pushsim run ") })
+        let replay = try #require(r.out.split(separator: "\n").first { $0.contains("replay: \(program) run ") })
         let file = String(replay.split(separator: " ").last!)
         #expect(file == out + "/explore-tutorial-8-shrunk.scenario")
         let again = try runPushsim(["run", file])
@@ -51,7 +54,31 @@ import Testing
         #expect(records.count == seeds && records.allSatisfy { $0.contains("\"cause\":\"") && $0.contains("\"shape\":[") })
         let summary = try runPushsim(["explore", "summary", failures])
         #expect(summary.out.hasPrefix("\(seeds) failing seed(s) in 1 file(s), \(causes) cause(s)"))
-        #expect(summary.out.components(separatedBy: "    replay: swift run pushsim run ").count - 1 == causes)
+        #expect(summary.out.components(separatedBy: "    replay: \(program) run ").count - 1 == causes)
+    }
+
+    /// The commands explore prints name the binary that ran, as `pushsim run`'s replay lines do,
+    /// and the replay line works pasted in another folder. (Before: `swift run pushsim …`, which
+    /// works only from the project's root.)
+    @Test func theExploreCommandsNameTheBinaryThatRan() throws {
+        let out = temporaryPath("explore-program")
+        let r = try runPushsim(["explore", "--flavour", "tutorial", "--seeds", "8..8", "--no-shrink", "--jobs", "1", "--out", out])
+        #expect(r.status == 1)
+        #expect(r.out.hasPrefix("explore: flavour tutorial, seeds 8..8, shard 0/1 (1 seeds, 1 at once); "
+                                + "one seed again: \(program) explore --flavour tutorial --seeds <s>..<s>\n"), "\(r.out)")
+        #expect(r.out.contains("\n  replay: \(program) run \(out)/explore-tutorial-8.scenario\n"), "\(r.out)")
+        #expect(r.out.contains("\n  regenerate: \(program) explore --flavour tutorial --seeds 8..8\n"), "\(r.out)")
+        #expect(!r.out.contains("swift run"))
+        let line = try #require(r.out.split(separator: "\n").first { $0.hasPrefix("  replay: ") })
+        let words = line.split(separator: " ").dropFirst().map(String.init)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(words.first))
+        process.arguments = Array(words.dropFirst())
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
     }
 
     @Test func runSweepsAHandWrittenScenarioOverSeeds() throws {
