@@ -4,7 +4,13 @@ import PushSim
 /// `pushsim explore`: generates a world and a workload from each seed, runs it, checks every
 /// invariant and the convergence after the heal, and shrinks each failure to a scenario that
 /// `pushsim run` replays. `pushsim explore summary FILE...` merges the failure files of shards.
-enum ExploreCommand {
+/// Exit status 0 when no seed failed, 1 when one did, 2 for a usage error.
+struct ExploreCommand: Command {
+    static let name = "explore"
+    static let summary = "generate worlds from seeds, check every run, shrink what fails to a scenario"
+    static let isHelpTopic = false
+
+    /// What a sweep explores and where it puts what it finds (the flags, read).
     struct Settings {
         var options = ExploreOptions()
         var seeds: ClosedRange<UInt64> = 1...1_000
@@ -51,14 +57,52 @@ enum ExploreCommand {
     Exit codes: 0 no seed failed; 1 a seed failed (each cause is printed with its replay commands); 2 usage error.
     """
 
+    /// Ends the process on a usage error: `pushsim explore: <message>` and the short usage on
+    /// standard error, exit status 2.
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("pushsim explore: \(message)\n\nUsage: pushsim explore [--seeds <a>..<b>] … (see pushsim explore --help)\n".utf8))
-        exit(2)
+        UsageError.end("pushsim explore: \(message)", usage: "Usage: pushsim explore [--seeds <a>..<b>] … (see pushsim explore --help)")
     }
 
-    static func run(_ raw: [String]) -> Never {
-        if raw.first == "summary" { summary(Array(raw.dropFirst())) }
-        let settings = parse(raw)
+    /// What the command line asks for.
+    enum Task {
+        /// Explore seeds (`pushsim explore [flags]`).
+        case sweep(Settings)
+        /// Merge the failure files of shards (`pushsim explore summary FILE...`).
+        case summary(paths: [String])
+    }
+
+    /// What to do.
+    let task: Task
+
+    /// ``usage`` when `-h` or `--help` is among `arguments`, unless they start with `summary`
+    /// (whose words are all file names).
+    static func help(in arguments: [String]) -> String? {
+        arguments.first != "summary" && (arguments.contains("-h") || arguments.contains("--help")) ? usage : nil
+    }
+
+    /// Reads `summary FILE...`, or the flags of a sweep (see ``usage``).
+    init(arguments: [String]) {
+        if arguments.first == "summary" {
+            let paths = Array(arguments.dropFirst())
+            guard !paths.isEmpty else { Self.fail("summary needs at least one failures file") }
+            task = .summary(paths: paths)
+        } else {
+            task = .sweep(Self.parse(arguments))
+        }
+    }
+
+    /// Sweeps the seeds, or prints the summary of failure files.
+    func run() -> Int32 {
+        switch task {
+        case .sweep(let settings): return Self.sweep(settings)
+        case .summary(let paths): return Self.summary(paths)
+        }
+    }
+
+    /// Explores every seed of the shard on `jobs` threads, groups the failing seeds by cause and
+    /// reports each cause (``report(_:number:of:outcomes:settings:)``); returns 0 when no seed
+    /// failed, else 1.
+    private static func sweep(_ settings: Settings) -> Int32 {
         let flavour = settings.options.flavour.rawValue
         let seeds = Explorer.seeds(settings.seeds, shard: settings.shard.index, of: settings.shard.count)
         print("explore: flavour \(flavour), seeds \(settings.seeds.lowerBound)..\(settings.seeds.upperBound), shard \(settings.shard.index)/\(settings.shard.count) "
@@ -97,7 +141,7 @@ enum ExploreCommand {
         print(String(format: "%d seeds in %.2f s (%.0f seeds/min), %d failed%@%@", ran, swept, Double(ran) / max(swept, 1e-9) * 60,
                      failing.count, grouping, sweep.skipped > 0 ? ", \(sweep.skipped) skipped (time budget)" : ""))
         fflush(nil)
-        exit(failing.isEmpty ? 0 : 1)
+        return failing.isEmpty ? 0 : 1
     }
 
     /// How the printed commands (`replay:`, `regenerate:`, `one seed again:`) name this program:
@@ -149,8 +193,9 @@ enum ExploreCommand {
         append(records, to: path)
     }
 
+    /// Appends `line` to the file at `path`, created if need be; a usage error if it cannot be written.
     private static func append(_ line: String, to path: String) {
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else { fail("cannot write \(path)") }
         handle.seekToEndOfFile()
         handle.write(Data(line.utf8))
@@ -159,8 +204,8 @@ enum ExploreCommand {
 
     /// `pushsim explore summary FILE...`: failures by cause (by check, for records written before
     /// causes), largest first, with their seeds and a scenario to replay, from shard files.
-    private static func summary(_ paths: [String]) -> Never {
-        guard !paths.isEmpty else { fail("summary needs at least one failures file") }
+    /// Returns 0 when the files hold no failing seed, else 1.
+    private static func summary(_ paths: [String]) -> Int32 {
         struct Group { var check: String; var seeds: Set<UInt64> = []; var scenario: (seed: UInt64, path: String)? }
         var groups: [String: Group] = [:]   // cause → its seeds (printed sorted)
         var total = 0
@@ -189,11 +234,11 @@ enum ExploreCommand {
             print("  \(group.check): \(seeds.count) seed(s): \(seedList(seeds, first: 20))" + (key.hasPrefix("check ") ? "" : " [cause \(key)]"))
             if let scenario = group.scenario { print("    replay: \(program) run \(scenario.path)") }
         }
-        exit(total == 0 ? 0 : 1)
+        return total == 0 ? 0 : 1
     }
 
+    /// The settings a sweep's flags ask for (help already answered, see ``help(in:)``).
     private static func parse(_ raw: [String]) -> Settings {
-        if raw.contains("-h") || raw.contains("--help") { print(usage); exit(0) }
         var settings = Settings()
         var arguments = ArgumentReader(raw, fail: fail)
         while let arg = arguments.next() {

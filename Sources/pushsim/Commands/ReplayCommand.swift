@@ -8,33 +8,56 @@ import PushSimServer
 /// on, in the order the requests entered the world, and compares each answer with the recorded one: status, headers and body. The first
 /// difference is printed with both versions; exit 0 when every answer is the same, 1 otherwise.
 /// `--html OUT` writes the session as a teaching page too (the replayed world keeps its trace),
-/// before the comparison, so a page is written even when an answer differs.
-enum ReplayCommand {
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("pushsim replay: \(message)\n\nUsage: pushsim replay <record-file> [--html <page.html>]\n".utf8))
-        exit(2)
-    }
+/// before the comparison, so a page is written even when an answer differs. Exit status 2 for a
+/// usage error or a record that cannot be read.
+struct ReplayCommand: Command {
+    static let name = "replay"
+    static let summary = "re-runs a pushsim serve --record file, reports the first answer that differs"
+    static let isHelpTopic = false
+    /// The command's only usage text, printed after each usage error. Replay has no `--help`:
+    /// `pushsim replay --help` is a usage error (see ``help(in:)``).
+    static let usage = "Usage: pushsim replay <record-file> [--html <page.html>]"
 
-    static func run(_ arguments: [String]) -> Never {
+    /// Ends the process on a usage error: `pushsim replay: <message>` and ``usage`` on standard
+    /// error, exit status 2.
+    static func fail(_ message: String) -> Never { UsageError.end("pushsim replay: \(message)", usage: usage) }
+
+    /// Always nil: replay reads no `-h` or `--help` (either is a usage error, as before replay had a type).
+    static func help(in arguments: [String]) -> String? { nil }
+
+    /// The record file written by `pushsim serve --record`.
+    let recordPath: String
+    /// `--html <page.html>`: where to write the session's teaching page, if anywhere.
+    let htmlPath: String?
+
+    /// Reads one record file and, anywhere on the line, `--html <page.html>`.
+    init(arguments: [String]) {
         var raw = arguments
         var htmlPath: String?
         if let i = raw.firstIndex(of: "--html") {
-            guard i + 1 < raw.count else { fail("--html needs the page's file name") }
+            guard i + 1 < raw.count else { Self.fail("--html needs the page's file name") }
             htmlPath = raw[i + 1]
             raw.removeSubrange(i...(i + 1))
         }
-        guard raw.count == 1, !raw[0].hasPrefix("-") else { fail("name one record file written by pushsim serve --record") }
-        guard let text = try? String(contentsOfFile: raw[0], encoding: .utf8) else { fail("cannot read \(raw[0])") }
+        guard raw.count == 1, !raw[0].hasPrefix("-") else { Self.fail("name one record file written by pushsim serve --record") }
+        self.recordPath = raw[0]
+        self.htmlPath = htmlPath
+    }
+
+    /// Rebuilds the recorded world, replays every exchange and compares the answers; returns 0 when
+    /// every answer is the same, 1 at the first that differs (printed with both versions).
+    func run() -> Int32 {
+        guard let text = try? String(contentsOfFile: recordPath, encoding: .utf8) else { Self.fail("cannot read \(recordPath)") }
         let lines = text.split(separator: "\n")
         guard let first = lines.first, let header = try? JSONParser.parse(Array(first.utf8)), header["pushsimRecord"] != nil,
               let seed = header["seed"].flatMap({ UInt64($0.description) }), let anchor = header["anchorUnixSeconds"]?.int64Value,
               let baseURL = header["baseURL"]?.stringValue else {
-            fail("\(raw[0]) does not start with a pushsim record header")
+            Self.fail("\(recordPath) does not start with a pushsim record header")
         }
         var setup = WorldSetup(seed: seed)
         if let scenarioPath = header["scenario"]?.stringValue {
             switch PushSim.loadScenario(path: scenarioPath) {
-            case .failure(let error): fail("the recorded scenario cannot be loaded: \(error.rendered(limit: 5))")
+            case .failure(let error): Self.fail("the recorded scenario cannot be loaded: \(error.rendered(limit: 5))")
             case .success(let scenario): setup = ScenarioSetup.worldSetup(scenario, seed: seed)
             }
         }
@@ -42,7 +65,7 @@ enum ReplayCommand {
         let clock = header["clock"]?.stringValue.flatMap(ClockPolicy.init(rawValue:)) ?? .manual
         do {
             bridge = try WorldBridge(setup: setup, clock: clock, anchor: CalendarAnchor(unixSecondsAtZero: anchor), keepsTrace: htmlPath != nil)
-        } catch { fail("\(error)") }
+        } catch { Self.fail("\(error)") }
         bridge.configure(baseURL: baseURL, serviceAccountPath: header["serviceAccountFile"]?.stringValue)
         // Each exchange, then entered in the order it entered the world (`entry`; the line order for
         // records written before entries were numbered).
@@ -50,15 +73,15 @@ enum ReplayCommand {
         for (index, line) in lines.dropFirst().enumerated() {
             guard let entry = try? JSONParser.parse(Array(line.utf8)), let request = entry["request"], let recorded = entry["response"],
                   let method = request["method"]?.stringValue, let target = request["target"]?.stringValue else {
-                fail("line \(index + 2) of \(raw[0]) is not a recorded exchange")
+                Self.fail("line \(index + 2) of \(recordPath) is not a recorded exchange")
             }
             if entry["route"]?.stringValue == "refused" { continue }   // never reached the world
-            let wire = WireRequest(method: method, target: target, headers: fields(request["headers"]), body: body(request))
+            let wire = WireRequest(method: method, target: target, headers: Self.fields(request["headers"]), body: Self.body(request))
             let arrived = VirtualTime(microseconds: entry["arrivedMicroseconds"]?.int64Value ?? 0)
             let answeredAt = VirtualTime(microseconds: entry["virtualMicroseconds"]?.int64Value ?? 0)
             let expired = entry["expired"] == .bool(true)
             var resetAnchor: CalendarAnchor?
-            if method == "POST", target.hasPrefix("/_pushsim/reset"), let recordedBody = try? JSONParser.parse(body(recorded)),
+            if method == "POST", target.hasPrefix("/_pushsim/reset"), let recordedBody = try? JSONParser.parse(Self.body(recorded)),
                let anchorSeconds = recordedBody["clock"]?["anchorUnixSeconds"]?.int64Value {
                 resetAnchor = CalendarAnchor(unixSecondsAtZero: anchorSeconds)
             }
@@ -70,21 +93,22 @@ enum ReplayCommand {
         let answers = bridge.replay(exchanges.map(\.replay))
         // The page first: it is written whether or not the answers match.
         if let htmlPath {
-            let page = bridge.sessionPage(title: "pushsim serve session (\(answers.count) requests)", source: raw[0])
-            do { try page.write(toFile: htmlPath, atomically: true, encoding: .utf8) } catch { fail("cannot write \(htmlPath): \(error)") }
+            let page = bridge.sessionPage(title: "pushsim serve session (\(answers.count) requests)", source: recordPath)
+            do { try page.write(toFile: htmlPath, atomically: true, encoding: .utf8) } catch { Self.fail("cannot write \(htmlPath): \(error)") }
             print("replay: the session's teaching page is \(htmlPath)")
         }
         for (exchange, answer) in zip(exchanges, answers) {
-            if let difference = compare(exchange.recorded, answer) {
+            if let difference = Self.compare(exchange.recorded, answer) {
                 let r = exchange.replay.request
                 print("replay: exchange \(exchange.seq) (\(r.method) \(r.target)) differs: \(difference)".escapingControlCharacters)
-                exit(1)
+                return 1
             }
         }
-        print("replay: \(answers.count) exchanges replayed from \(raw[0]); every answer is the same")
-        exit(0)
+        print("replay: \(answers.count) exchanges replayed from \(recordPath); every answer is the same")
+        return 0
     }
 
+    /// A recorded header list (`[[name, value], …]`) as pairs; malformed pairs are left out.
     private static func fields(_ value: JSONValue?) -> [(name: String, value: String)] {
         (value?.arrayValue ?? []).compactMap { pair in
             guard let p = pair.arrayValue, p.count == 2, let n = p[0].stringValue, let v = p[1].stringValue else { return nil }
@@ -92,6 +116,7 @@ enum ReplayCommand {
         }
     }
 
+    /// A recorded request's or answer's body: `body` as UTF-8 text, else `bodyBase64` decoded, else empty.
     private static func body(_ value: JSONValue) -> [UInt8] {
         if let text = value["body"]?.stringValue { return Array(text.utf8) }
         if let b64 = value["bodyBase64"]?.stringValue, let data = Data(base64Encoded: b64) { return [UInt8](data) }

@@ -4,8 +4,14 @@ import PushSimServer
 
 /// `pushsim serve`: one simulated world behind an HTTP/1.1 server on loopback, for real SDKs and
 /// curl. Parses its own flags, prints where it listens and what a client needs, and runs until
-/// SIGINT or SIGTERM, then stops cleanly and flushes the record.
-enum ServeCommand {
+/// SIGINT or SIGTERM, then stops cleanly and flushes the record. Exit status 0 when stopped so, 2
+/// for a usage error or an address it cannot listen on.
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "serve one simulated world over HTTP/1.1 on loopback for real SDKs (see pushsim serve --help)"
+    static let isHelpTopic = false
+
+    /// The world to serve and how (the flags, read).
     struct Settings {
         var host = "127.0.0.1"
         var port = 0
@@ -44,14 +50,21 @@ enum ServeCommand {
     Stop with Ctrl-C (SIGINT) or SIGTERM. Exit codes: 0 stopped cleanly; 2 usage error or cannot listen.
     """
 
+    /// Ends the process on a usage error: `pushsim serve: <message>` and the short usage on standard
+    /// error, exit status 2.
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("pushsim serve: \(message)\n\nUsage: pushsim serve [--port <n>] … (see pushsim serve --help)\n".utf8))
-        exit(2)
+        UsageError.end("pushsim serve: \(message)", usage: "Usage: pushsim serve [--port <n>] … (see pushsim serve --help)")
     }
 
-    static func parse(_ raw: [String]) -> Settings {
+    /// The flags, read.
+    let settings: Settings
+
+    /// Reads the flags (see ``usage``; help already answered, see ``help(in:)``).
+    init(arguments: [String]) { settings = Self.parse(arguments) }
+
+    /// The settings the flags ask for.
+    private static func parse(_ raw: [String]) -> Settings {
         var settings = Settings()
-        if raw.contains("-h") || raw.contains("--help") { print(usage); exit(0) }
         var arguments = ArgumentReader(raw, fail: fail)
         while let arg = arguments.next() {
             switch arg {
@@ -79,12 +92,13 @@ enum ServeCommand {
         return settings
     }
 
-    static func run(_ raw: [String]) -> Never {
-        let settings = parse(raw)
+    /// Builds the world (from `--scenario`, if given), serves it and prints what a client needs;
+    /// returns 0 once SIGINT or SIGTERM has stopped the server.
+    func run() -> Int32 {
         var setup = WorldSetup(seed: settings.seed ?? 0)
         if let path = settings.scenarioPath {
             switch PushSim.loadScenario(path: path) {
-            case .failure(let error): FileHandle.standardError.write(Data((error.rendered(limit: 20) + "\n").utf8)); exit(2)
+            case .failure(let error): FileHandle.standardError.write(Data((error.rendered(limit: 20) + "\n").utf8)); return 2
             case .success(let scenario): setup = ScenarioSetup.worldSetup(scenario, seed: settings.seed)
             }
         }
@@ -92,17 +106,17 @@ enum ServeCommand {
         do {
             bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath, scenarioPath: settings.scenarioPath,
                                      retention: settings.retention, controlToken: settings.controlToken)
-        } catch { fail("\(error)") }
+        } catch { Self.fail("\(error)") }
         let server = HTTPServer(bridge: bridge, configuration: HTTPServer.Configuration(host: settings.host, port: settings.port))
         signal(SIGPIPE, SIG_IGN)
-        do { try server.start() } catch { fail("\(error)") }
+        do { try server.start() } catch { Self.fail("\(error)") }
 
         let info = bridge.connectionInfo(baseURL: server.baseURL)
         let accountPath = settings.serviceAccountPath
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-serve-\(server.port)-service-account.json").path
         do { try info.serviceAccountJSON().write(toFile: accountPath, atomically: true, encoding: .utf8) } catch {
             server.stop()
-            fail("cannot write the service-account file \(accountPath): \(error)")
+            Self.fail("cannot write the service-account file \(accountPath): \(error)")
         }
         bridge.configure(baseURL: server.baseURL, serviceAccountPath: accountPath)
         print(info.banner(serviceAccountPath: accountPath, clock: settings.clock, seed: setup.seed))
@@ -128,6 +142,6 @@ enum ServeCommand {
         server.stop()
         print("pushsim serve: stopped" + (settings.recordPath.map { "; record flushed to \($0)" } ?? ""))
         fflush(nil)
-        exit(0)
+        return 0
     }
 }

@@ -28,11 +28,11 @@ final class ExternalBackendServer: ExternalBackendConnector {
     private func start() {
         let parts = address.split(separator: ":")
         guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port) else {
-            Options.fail("--listen takes <ipv4>:<port>, such as 127.0.0.1:9310, not '\(address)'")
+            PushsimCommand.fail("--listen takes <ipv4>:<port>, such as 127.0.0.1:9310, not '\(address)'")
         }
         let server = HTTPServer(bridge: loopback, configuration: HTTPServer.Configuration(host: String(parts[0]), port: port))
         do { try server.start() } catch {
-            Options.fail("cannot serve the hub to your backend at \(address): \(error) (choose another address with --listen)")
+            PushsimCommand.fail("cannot serve the hub to your backend at \(address): \(error) (choose another address with --listen)")
         }
         self.server = server
         FileHandle.standardError.write(Data("pushsim: serving the hub to external backends at \(server.baseURL)\n".utf8))

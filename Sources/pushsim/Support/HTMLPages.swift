@@ -16,7 +16,7 @@ struct HTMLPages {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if several && !(exists && isDirectory.boolValue) {
             do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-            catch { Options.fail("--html: cannot make the folder \(path) for several pages: \(error)") }
+            catch { PushsimCommand.fail("--html: cannot make the folder \(path) for several pages: \(error)") }
         }
     }
 
@@ -35,7 +35,7 @@ struct HTMLPages {
     func write(_ report: ScenarioReport) -> String {
         let target = destination(for: report)
         let page = TeachingPage.html(TeachingPage.runs(for: report))
-        do { try page.write(toFile: target, atomically: true, encoding: .utf8) } catch { Options.fail("cannot write \(target): \(error)") }
+        do { try page.write(toFile: target, atomically: true, encoding: .utf8) } catch { PushsimCommand.fail("cannot write \(target): \(error)") }
         return target
     }
 }

@@ -5,13 +5,16 @@ import PushSim
 /// seeds whose run failed (an expectation, an enforced invariant or a limit), each with its
 /// replay command.
 enum SeedSweep {
-    static func run(_ files: [String], seeds: ClosedRange<UInt64>) -> Never {
+    /// Sweeps `seeds` over each of `files` in turn; returns the exit status: 0 when no run failed,
+    /// 1 when one did, 2 when a file cannot be read or parsed (its mistakes on `output`'s standard
+    /// error; the files after it are not run).
+    static func run(_ files: [String], seeds: ClosedRange<UInt64>, output: Output) -> Int32 {
         var failed = 0
         for file in files {
             let scenario: Scenario
             switch PushSim.loadScenario(path: file) {
             case .success(let s): scenario = s
-            case .failure(let error): writeError(error.rendered(limit: 20)); exit(2)
+            case .failure(let error): output.error(error.rendered(limit: 20)); return 2
             }
             let start = DispatchTime.now().uptimeNanoseconds
             let sweep = ParallelSeeds.run(Array(seeds), jobs: ParallelSeeds.cores) { seed -> String? in
@@ -31,7 +34,7 @@ enum SeedSweep {
             }
             if failures.count > 20 { print("  … and \(failures.count - 20) more failing seeds") }
         }
-        fflush(nil)
-        exit(failed == 0 ? 0 : 1)
+        output.flush()
+        return failed == 0 ? 0 : 1
     }
 }
