@@ -12,13 +12,21 @@ struct ExploreCommand: Command {
 
     /// What a sweep explores and where it puts what it finds (the flags, read).
     struct Settings {
+        /// What each world holds: `--flavour`, `--devices`, `--no-faults`.
         var options = ExploreOptions()
+        /// `--seeds <a>..<b>` (default 1..1000).
         var seeds: ClosedRange<UInt64> = 1...1_000
+        /// `--shard <i>/<n>`: only the seeds s with s mod n = i (default 0/1, every seed).
         var shard = (index: 0, count: 1)
+        /// `--jobs <n>`: worlds run at once, one per thread (default the number of cores).
         var jobs = ParallelSeeds.cores
+        /// `--time-budget <seconds>`: wall-clock seconds after which no seed is started.
         var timeBudget: Double?
+        /// `--out <folder>`: where each cause's scenario is saved.
         var outDirectory = ".build/explore"
+        /// `--failures <file>`: the JSON Lines file each failing seed is appended to.
         var failuresPath: String?
+        /// False with `--no-shrink`: failures grouped by check and defects, not shrunk.
         var shrink = true
     }
 

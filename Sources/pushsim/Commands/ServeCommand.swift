@@ -13,14 +13,23 @@ struct ServeCommand: Command {
 
     /// The world to serve and how (the flags, read).
     struct Settings {
+        /// `--host <ipv4>`: the address to listen on.
         var host = "127.0.0.1"
+        /// `--port <n>`: the TCP port (0: a free one, printed at start).
         var port = 0
+        /// `--seed <n>`: the world's seed (nil: the scenario's, else 0).
         var seed: UInt64?
+        /// `--scenario <file>`: the scenario whose settings and devices start the world.
         var scenarioPath: String?
+        /// `--record <file>`: where every exchange is written as JSON Lines.
         var recordPath: String?
+        /// `--clock wall|manual`: how virtual time moves.
         var clock = ClockPolicy.wall
+        /// `--service-account <file>`: where the FCM service-account JSON is written (nil: the temporary folder).
         var serviceAccountPath: String?
+        /// `--keep-journal`, `--keep-notifications`: how much history the world keeps.
         var retention = ServeRetention()
+        /// `--control-token <t>`: the bearer token the control API requires, if any.
         var controlToken: String?
     }
 

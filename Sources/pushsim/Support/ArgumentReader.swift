@@ -1,9 +1,12 @@
 /// Reads a subcommand's flags one at a time; every mistake ends in the subcommand's `fail`
 /// (a usage message and exit status 2).
 struct ArgumentReader {
+    /// The arguments not read yet, in order.
     private var remaining: [String]
+    /// How a mistake ends the process (the subcommand's usage error).
     private let fail: (String) -> Never
 
+    /// A reader of `arguments` (the words after the subcommand's name) whose mistakes end in `fail`.
     init(_ arguments: [String], fail: @escaping (String) -> Never) {
         self.remaining = arguments
         self.fail = fail

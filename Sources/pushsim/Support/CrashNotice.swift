@@ -16,8 +16,11 @@ import Darwin
 enum CrashNotice {
     /// The message the handler writes, prepared outside the handler (which may not allocate).
     nonisolated(unsafe) private static var message = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+    /// Bytes of ``message`` in use.
     nonisolated(unsafe) private static var length = 0
+    /// Bytes reserved for the message (a longer one is cut).
     private static let capacity = 4_096
+    /// The signals a crash raises.
     private static let signals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT]
 
     /// Installs the handler for the fatal signals, on an alternate stack of 64 KiB.
@@ -59,6 +62,8 @@ enum CrashNotice {
         length = bytes.count
     }
 
+    /// The signal handler: writes the prepared message to standard error, then raises the signal
+    /// again with its default action.
     private static let handle: @convention(c) (Int32) -> Void = { signal in
         _ = write(2, CrashNotice.message, CrashNotice.length)
         raise(signal)   // SA_RESETHAND restored the default action: the process ends as it would have

@@ -6,9 +6,13 @@ import PushSim
 /// and each page is named `<folder>-<file>.html` after the scenario file and the folder it is in
 /// (`defects-a-retry-reuses-dead-id.html`). A defect scenario's page holds its hardened twin too.
 struct HTMLPages {
+    /// `--html`: the page's file, or the folder of the pages.
     let path: String
+    /// Whether several scenarios run (then ``path`` is a folder).
     let several: Bool
 
+    /// Pages for `path`; with `several`, the folder is created if need be (a usage error if it
+    /// cannot be).
     init(path: String, several: Bool) {
         self.path = path
         self.several = several

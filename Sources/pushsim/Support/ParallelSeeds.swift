@@ -14,6 +14,8 @@ enum ParallelSeeds {
         var skipped: Int
     }
 
+    /// Runs `body` once per seed of `seeds` on `jobs` threads (at most one per seed), starting no
+    /// seed once the uptime clock reaches `deadline` (nanoseconds, `DispatchTime` uptime).
     static func run<T: Sendable>(_ seeds: [UInt64], jobs: Int, deadline: UInt64? = nil,
                                  _ body: @escaping @Sendable (UInt64) -> T) -> Sweep<T> {
         let box = Box<T>()
@@ -31,9 +33,13 @@ enum ParallelSeeds {
     /// fields goes through `lock`).
     private final class Box<T: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
+        /// The index in the seeds of the next seed to hand out.
         private var next = 0
+        /// `(seed, result)` for every seed finished, in the order they finished.
         private(set) var results: [(UInt64, T)] = []
 
+        /// The next seed to run, or nil when every seed is handed out or `deadline` has passed
+        /// (then no seed is handed out any more).
         func take(_ seeds: [UInt64], deadline: UInt64?) -> UInt64? {
             lock.lock(); defer { lock.unlock() }
             guard next < seeds.count else { return nil }
@@ -42,6 +48,7 @@ enum ParallelSeeds {
             return seeds[next - 1]
         }
 
+        /// Records `result` as the result of `seed`.
         func put(_ seed: UInt64, _ result: T) {
             lock.lock(); defer { lock.unlock() }
             results.append((seed, result))

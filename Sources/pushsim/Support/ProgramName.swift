@@ -4,6 +4,7 @@ import Foundation
 /// (`/home/me/PushSim/.build/debug/pushsim`, quoted if need be), or `pushsim` when it was found on
 /// `PATH` under that name, so that a replay line can be pasted in any folder.
 enum ProgramName {
+    /// The running binary's name, as described above.
     static var running: String {
         let invoked = CommandLine.arguments.first ?? "pushsim"
         if !invoked.contains("/") { return invoked.isEmpty ? "pushsim" : invoked }   // found on PATH

@@ -4,6 +4,7 @@ import PushSim
 /// ignoring case. A file that cannot be parsed is kept only when its path matches (so that its
 /// mistakes are still reported).
 enum ScenarioSelection {
+    /// The files of `files` that `text` selects, in order; all of them when `text` is nil or empty.
     static func filter(_ files: [String], by text: String?) -> [String] {
         guard let text, !text.isEmpty else { return files }
         let needle = text.lowercased()

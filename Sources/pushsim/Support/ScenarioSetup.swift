@@ -8,6 +8,7 @@ import PushSimServer
 /// `applyNetworkAndFaults(of:to:)`): simulation options first, devices, then the network and the
 /// services' faults.
 enum ScenarioSetup {
+    /// The setup of a world built from `scenario`, with `seed` (nil: the scenario's, else 0).
     static func worldSetup(_ scenario: Scenario, seed: UInt64?) -> WorldSetup {
         let devices = scenario.devices.map {
             WorldSetup.DeviceSpec(name: $0.name, platform: $0.platform, client: $0.client, user: $0.user,
