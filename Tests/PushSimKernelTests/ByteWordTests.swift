@@ -24,6 +24,23 @@ struct ByteWordTests {
         }
     }
 
+    /// `anyASCIIUppercase` answers as a byte-by-byte search, for every byte value in every
+    /// position of buffers of every length up to 17 (words and tails).
+    @Test func anyUppercaseAnswersAsByteByByte() {
+        for length in 1...17 {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "m"), count: length)
+                    bytes[position] = UInt8(value)
+                    let plain = bytes.contains { (0x41...0x5A).contains($0) }
+                    #expect(bytes.withUnsafeBytes { ByteWord.anyASCIIUppercase($0) } == plain, "\(length) \(position) \(value)")
+                }
+            }
+        }
+        #expect(!"".utf8.withContiguousStorageIfAvailable { ByteWord.anyASCIIUppercase(UnsafeRawBufferPointer($0)) }!)
+        #expect("abc0123456789defABC".containsASCIIUppercase && !"ab\u{C0}c0123456789def".containsASCIIUppercase)
+    }
+
     @Test func printableASCIIOverBuffersOfEveryLengthAndTail() {
         for length in 0..<20 {
             let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)

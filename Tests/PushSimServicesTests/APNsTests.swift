@@ -80,9 +80,9 @@ struct APNsErrorTests {
 
     /// The header lookup by length finds what comparing with every known name finds: each known
     /// name in random letter case, names of the same lengths, and random names.
-    @Test func knownHeaderIndexAgreesWithComparingEveryName() {
+    @Test func headersFastPathAgreesWithComparingEveryName() {
         var random = SeededRandom(seed: 20261128)
-        let known = APNsRequestCheck.knownHeaders
+        let known = APNsRequestHeaders.names
         var names = known + ["content-type", "apns-ids", "apns-idx", "authorizatio", "apns-prioritx", "x-apns-topic", "", "apns-collapse-i"]
         for _ in 0..<2_000 {
             let base = random.pick(known)!
@@ -90,8 +90,19 @@ struct APNsErrorTests {
             names.append(random.string(count: base.utf8.count, from: "aeinoprstyz-ABC"))
         }
         for name in names {
-            #expect(APNsRequestCheck.knownHeaderIndex(name) == known.firstIndex(where: { sameFieldName($0, name) }), "\(name)")
+            #expect(APNsHeadersFastPath.index(of: name) == known.firstIndex(where: { sameFieldName($0, name) }), "\(name)")
         }
+    }
+
+    /// The fast path's read keeps each known header's value under its name, and a known name twice
+    /// (in any case) gives nil, what `DuplicateHeaders` answers.
+    @Test func headersFastPathReadsEachKnownHeaderOnce() {
+        let read = APNsHeadersFastPath.read(["APNS-Topic": "a.b", "apns-id": "x", "content-type": "y", "apns-collapse-id": "c"])
+        #expect(read?.topic == "a.b" && read?.apnsID == "x" && read?.collapseID == "c" && read?.priority == nil)
+        var twice = HTTPHeaders()
+        twice.add("apns-priority", "10")
+        twice.add("APNS-PRIORITY", "5")
+        #expect(APNsHeadersFastPath.read(twice) == nil)
     }
 
     @Test func collapseIdOver64BytesIsBadCollapseId() {

@@ -110,7 +110,7 @@ struct MalformedRequestTests {
         var fuzzer = Fuzzer(random: SeededRandom(seed: seed).fork("fuzz/apns"),
                             authorities: [APNsService.name, APNsService.productionHost, APNsService.sandboxHost,
                                           APNsService.developmentAlias, APNsService.deviceHost],
-                            headerNames: APNsRequestCheck.knownHeaders)
+                            headerNames: APNsRequestHeaders.names)
         let statuses = fuzz("apns", seed: seed, iterations: 300, world: bench.world, probe: bench.provider, device: bench.phone,
                             fuzzer: &fuzzer) { f in
             switch f.random.int(below: 9) {
@@ -127,7 +127,7 @@ struct MalformedRequestTests {
                                    body: Array(f.json(keys: keys).serialized().utf8))
             case 2: return HTTPRequest(method: "POST", authority: APNsService.deviceHost, path: DeviceChannel.connectPath)
             case 3:
-                let headers = (0..<f.random.int(below: 4)).map { _ in (f.random.pick(APNsRequestCheck.knownHeaders.dropFirst())!, f.garbage()) }
+                let headers = (0..<f.random.int(below: 4)).map { _ in (f.random.pick(APNsRequestHeaders.names.dropFirst())!, f.garbage()) }
                 return bench.request(headers: headers)
             case 4: return bench.request(body: apnsPayload(bytes: 20 + f.random.int(below: 5_200)))
             case 5: return bench.request(topic: APNsBench.bundle + ".voip", headers: [("apns-push-type", "voip"), ("apns-expiration", f.garbage())])

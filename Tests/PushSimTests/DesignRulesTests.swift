@@ -43,4 +43,33 @@ struct DesignRulesTests {
         let allowed = found.filter { $0.hasPrefix("Sources/PushSimServer/WorldState.swift:") && $0.hasSuffix("clock_gettime(CLOCK_REALTIME, &ts)") }
         #expect(allowed.count == 1 && found.count == 1, "calendar clock read at:\n\(found.joined(separator: "\n"))")
     }
+
+    /// Rule 16: rule code (the fakes, the hub, the backends, the devices) holds no pointer; those
+    /// live in the byte toolkit, the codecs, the wire formats, and files named `…Memo` or
+    /// `…FastPath`. An `@exclusivity(unchecked)` declaration is always the release-build twin of a
+    /// checked one: in the `#else` branch of an `#if DEBUG`.
+    @Test func speedLivesBehindNamedDoors() {
+        let ruleFolders = ["Sources/PushSimServices/", "Sources/PushSimHub/", "Sources/PushSimBackend/", "Sources/PushSimDevices/"]
+        let ruleFiles = Self.sourceFiles.filter { file in
+            ruleFolders.contains { file.path.hasPrefix($0) } && !file.path.contains("/WireFormats/")
+                && !file.path.hasSuffix("Memo.swift") && !file.path.hasSuffix("FastPath.swift")
+        }
+        #expect(ruleFiles.count > 100, "only \(ruleFiles.count) rule files found")
+        let found = Self.lines(containing: ["Unsafe", "ByteWord.", "loadUnaligned"], in: ruleFiles)
+        #expect(found.isEmpty, "pointers in rule code:\n\(found.joined(separator: "\n"))")
+        var unpaired: [String] = [], unchecked = 0
+        for file in Self.sourceFiles {
+            var branch = ""
+            for (i, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code == "#if DEBUG" { branch = "debug" } else if code == "#else" && branch == "debug" { branch = "release" }
+                else if code == "#endif" { branch = "" }
+                guard code.hasPrefix("@exclusivity(unchecked)") else { continue }
+                unchecked += 1
+                if branch != "release" { unpaired.append("\(file.path):\(i + 1): \(code)") }
+            }
+        }
+        #expect(unchecked > 0, "no unchecked declaration found: is the scan reading Sources/?")
+        #expect(unpaired.isEmpty, "@exclusivity(unchecked) outside an #if DEBUG … #else:\n\(unpaired.joined(separator: "\n"))")
+    }
 }

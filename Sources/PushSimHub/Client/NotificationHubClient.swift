@@ -72,27 +72,15 @@ public final class NotificationHubClient {
     /// three segments, the second `registrationids` in any case (the SDK's `location.Segments`
     /// check); nil otherwise.
     static func registrationID(inLocation location: String?) -> String? {
-        guard var location, let scheme = location.byteOffset(of: "://") else { return nil }
-        return location.withUTF8 { b -> String? in
-            var pathStart = scheme + 3
-            while pathStart < b.count && b[pathStart] != UInt8(ascii: "/") { pathStart += 1 }
-            var pathEnd = pathStart
-            while pathEnd < b.count && b[pathEnd] != UInt8(ascii: "?") && b[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
-            // The path's slashes: exactly three, `/<hub>/registrationids/<id>`.
-            var slashes = (0, 0, 0), count = 0
-            for k in pathStart..<pathEnd where b[k] == UInt8(ascii: "/") {
-                switch count {
-                case 0: slashes.0 = k
-                case 1: slashes.1 = k
-                case 2: slashes.2 = k
-                default: return nil
-                }
-                count += 1
-            }
-            guard count == 3, pathEnd > slashes.2 + 1, slashes.2 - slashes.1 - 1 == Self.registrationIDsSegment.count else { return nil }
-            for (k, expected) in Self.registrationIDsSegment.enumerated() where b[slashes.1 + 1 + k].asciiLowercased != expected { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: b[(slashes.2 + 1)..<pathEnd]), as: UTF8.self)
-        }
+        guard let location, let scheme = location.byteOffset(of: "://") else { return nil }
+        let afterScheme = location.utf8.dropFirst(scheme + 3)
+        guard let slash = afterScheme.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let path = afterScheme[slash...].prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        // `/<hub>/registrationids/<id>` splits into "", the hub, `registrationids` and the id.
+        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard segments.count == 4, !segments[3].isEmpty,
+              segments[2].elementsEqual(registrationIDsSegment, by: { $0.asciiLowercased == $1 }) else { return nil }
+        return String(Substring(segments[3]))
     }
 
     private static let registrationIDsSegment = Array("registrationids".utf8)

@@ -170,24 +170,13 @@ extension NotificationHub {
         return json.objectMembers != nil
     }
 
-    /// The prefixes of the headers a send passes on to a PNS, lower-cased: each push service's
+    /// The prefixes of the headers a send passes on to a PNS: each push service's
     /// ``PushServiceDescriptor/hubHeaderPrefix`` (`apns-`, `x-wns-`; NH-REST).
-    static let forwardedPrefixes = PushServiceDescriptor.all.compactMap { $0.hubHeaderPrefix?.lowercased() }
+    static let forwardedHeaders = HeaderPrefixesFastPath(PushServiceDescriptor.all.compactMap(\.hubHeaderPrefix))
 
-    /// The first bytes of ``forwardedPrefixes`` (lower-case letters).
-    static let forwardedFirstLetters = Set(forwardedPrefixes.compactMap(\.utf8.first))
-
-    /// Whether a send's header goes on to the PNS: one of ``forwardedPrefixes``, in any case.
-    /// ASCII names (all real ones) are compared in place; others lower-cased first, as before.
-    static func isForwardedToPNS(_ name: String) -> Bool {
-        // Most names a send carries (Content-Type, Authorization, ServiceBusNotification-…)
-        // differ from every prefix in their first letter, whatever its case.
-        guard let first = name.utf8.first else { return false }
-        if first < 0x80 && !forwardedFirstLetters.contains(first | 0x20) { return false }
-        if name.allBytes({ $0 < 0x80 }) { return forwardedPrefixes.contains { fieldName(name, hasPrefix: $0) } }
-        let lower = name.lowercased()
-        return forwardedPrefixes.contains { lower.hasPrefix($0) }
-    }
+    /// Whether a send's header goes on to the PNS: its name starts with one of the push services'
+    /// prefixes, in any case.
+    static func isForwardedToPNS(_ name: String) -> Bool { forwardedHeaders.matches(name) }
 
     /// `ntf-000001`, `ntf-000002`, … (also the id of a scheduled send).
     func nextNotificationID() -> String {

@@ -243,7 +243,7 @@ public final class FCMService: FakePushService, CallReceiver {
 
     private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, place: HandlePlace? = nil, reply: Reply, world: World) {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
-        let (name, body) = message.validateOnly ? Self.successBody(project: project.projectID, messageID: "fake_message_id")
+        let (name, body) = message.validateOnly ? FCMSuccessBody.plain(project: project.projectID, messageID: "fake_message_id")
             : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
         world.record(layer: "fcm", host: Self.name, kind: .fcmAccepted,
                      [Self.messageIDField: .string(name), .device: .string(record?.device ?? "-"), .validateOnly: .bool(message.validateOnly)])
@@ -255,42 +255,16 @@ public final class FCMService: FakePushService, CallReceiver {
     }
 
     /// The message name for a new message id, `0:<Unix ms>%<16 hex digits>` (the shape of real
-    /// FCM ids), and the success body naming it. Written as bytes straight into the body, and
-    /// the name read back from it: a fan-out makes one per copy.
+    /// FCM ids), and the success body naming it.
     private func successBody(project: String, milliseconds: Int64) -> (name: String, body: [UInt8]) {
         if plainProjectID != project {
             guard !project.needsJSONEscape else {
-                return Self.successBody(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
+                return FCMSuccessBody.plain(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
             }
             plainProjectID = project
         }
-        var body: [UInt8] = []
-        body.reserveCapacity(Self.bodyHead.count + project.utf8.count + Self.messagesInfix.count + 40)
-        body += Self.bodyHead
-        body.appendUTF8(project)
-        body += Self.messagesInfix
-        body.appendDecimal(Int(milliseconds))
-        body.append(UInt8(ascii: "%"))
-        random.appendHex(bytes: 8, to: &body)
-        let name = String(decoding: body[Self.nameStart...], as: UTF8.self)
-        body.append(UInt8(ascii: "\""))
-        body.append(UInt8(ascii: "}"))
-        return (name, body)
+        return FCMSuccessBodyFastPath.write(project: project, milliseconds: milliseconds, random: &random)
     }
-
-    /// `projects/<project>/messages/<messageID>` and its success body, JSON-escaped as needed.
-    private static func successBody(project: String, messageID: String) -> (name: String, body: [UInt8]) {
-        let name = String.concatenating("projects/", project, "/messages/", messageID)
-        var body = "{\"name\":"
-        appendJSONString(name, to: &body)
-        body += "}"
-        return (name, Array(body.utf8))
-    }
-
-    private static let bodyHead = Array(#"{"name":"projects/"#.utf8)
-    /// Where the name starts in the body (after `{"name":"`).
-    private static let nameStart = #"{"name":""#.utf8.count
-    private static let messagesInfix = Array("/messages/0:".utf8)
 
     private static let jsonContentType: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
 

@@ -35,6 +35,32 @@ extension String {
 }
 
 extension String {
+    /// The string from UTF-8 byte `offset` on (all of it for 0 or less, empty at or past the end),
+    /// read in place: `/3/device/<token>` gives its token on every push.
+    @inlinable package func utf8Suffix(from offset: Int) -> String {
+        guard offset > 0 else { return self }
+        guard offset < utf8.count else { return "" }
+        if let tail = utf8.withContiguousStorageIfAvailable({ String(decoding: UnsafeBufferPointer(rebasing: $0[offset...]), as: UTF8.self) }) {
+            return tail
+        }
+        return String(decoding: Array(utf8.dropFirst(offset)), as: UTF8.self)
+    }
+
+    /// Whether every byte is an ASCII hex digit, either case (true for the empty string), read
+    /// eight bytes at a time: a device token is checked on every push.
+    package var isAllHexDigits: Bool {
+        var text = self
+        return text.withUTF8 { ByteWord.allHexDigits(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether any byte is an ASCII capital letter (`A`–`Z`), read eight bytes at a time.
+    package var containsASCIIUppercase: Bool {
+        var text = self
+        return text.withUTF8 { ByteWord.anyASCIIUppercase(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension String {
     /// `parts` joined, written with one allocation: on short pieces, `+`, `append` and
     /// interpolation cost several hundred instructions each, which hot paths (an id or a URL per
     /// notification copy) avoid.

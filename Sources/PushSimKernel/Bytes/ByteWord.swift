@@ -56,6 +56,22 @@
         return word | upper >> 2
     }
 
+    /// Whether any byte of `bytes` is an ASCII capital letter (`A`–`Z`), eight at a time: the range
+    /// test of ``asciiLowercased(_:)``, bytes of 128 and above left out.
+    @inlinable @inline(__always) package static func anyASCIIUppercase(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        while i + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if inRange(word & ~highs, 0x41, 0x5A) & ~word != 0 { return true }
+            i &+= 8
+        }
+        while i < bytes.count {
+            if bytes[i] &- UInt8(ascii: "A") < 26 { return true }
+            i &+= 1
+        }
+        return false
+    }
+
     /// Whether every byte of `bytes` is a hex digit (`0-9`, `a-f`, `A-F`), eight at a time: the
     /// digit test ORs in 0x20, which maps `A-F` onto `a-f` and leaves digits as they are.
     @inlinable @inline(__always) package static func allHexDigits(_ bytes: UnsafeRawBufferPointer) -> Bool {

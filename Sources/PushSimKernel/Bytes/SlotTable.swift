@@ -9,12 +9,15 @@
 /// add). Callers choose the hash: handles use `stableHash` (a few instructions per 8 bytes, the
 /// same in every process), installations `Hasher` (seeded per process). Either way the table is
 /// looked up and never iterated, so where entries sit never shows.
-struct SlotTable {
-    private var entries: [UInt64] = []   // 0: empty; else hash bits << 32 | (slot + 1)
+package struct SlotTable {
+    @usableFromInline var entries: [UInt64] = []   // 0: empty; else hash bits << 32 | (slot + 1)
     private var used = 0
 
+    /// An empty table.
+    package init() {}
+
     /// The slot whose key has hash `hash` and for which `keyMatches` is true.
-    func slot(hash: Int, keyMatches: (Int32) -> Bool) -> Int32? {
+    @inlinable package func slot(hash: Int, keyMatches: (Int32) -> Bool) -> Int32? {
         guard !entries.isEmpty else { return nil }
         let bits = Self.bits(hash)
         var i = home(bits)
@@ -30,7 +33,7 @@ struct SlotTable {
 
     /// Makes the key with hash `hash` (recognised by `keyMatches`) point to `slot`: replaces the
     /// entry of an existing key, or adds one.
-    mutating func set(_ slot: Int32, hash: Int, keyMatches: (Int32) -> Bool) {
+    package mutating func set(_ slot: Int32, hash: Int, keyMatches: (Int32) -> Bool) {
         if !entries.isEmpty {
             let bits = Self.bits(hash)
             var i = home(bits)
@@ -46,7 +49,7 @@ struct SlotTable {
     }
 
     /// Adds `slot` under `hash` (the caller has checked that its key is not present).
-    mutating func insert(_ slot: Int32, hash: Int) {
+    package mutating func insert(_ slot: Int32, hash: Int) {
         if (used + 1) * 4 > entries.count * 3 { grow() }
         place(Self.bits(hash) << 32 | UInt64(UInt32(slot + 1)))
         used += 1
@@ -54,7 +57,7 @@ struct SlotTable {
 
     /// How far entries sit from their home position, on average (0 when none is displaced): a
     /// check that keys spread over the table (tests).
-    var averageDisplacement: Double {
+    package var averageDisplacement: Double {
         var total = 0, count = 0
         for (i, e) in entries.enumerated() where e != 0 {
             let h = home(e >> 32)
@@ -64,8 +67,8 @@ struct SlotTable {
         return count == 0 ? 0 : Double(total) / Double(count)
     }
 
-    private static func bits(_ hash: Int) -> UInt64 { UInt64(UInt(bitPattern: hash)) >> 32 }
-    private func home(_ bits: UInt64) -> Int { Int((bits * UInt64(entries.count)) >> 32) }
+    @usableFromInline static func bits(_ hash: Int) -> UInt64 { UInt64(UInt(bitPattern: hash)) >> 32 }
+    @usableFromInline func home(_ bits: UInt64) -> Int { Int((bits * UInt64(entries.count)) >> 32) }
 
     private mutating func place(_ e: UInt64) {
         var i = home(e >> 32)
