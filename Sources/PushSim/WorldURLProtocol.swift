@@ -24,7 +24,7 @@ import FoundationNetworking
 /// How a session finds its world: the URL loading system makes protocol objects itself and tells
 /// them only the request (and not the session's extra header fields, on Linux), so each world
 /// gets a protocol class of its own, a specialisation of a generic subclass numbered by the
-/// world's slot in a registry (``WorldRegistry``). Sessions of different worlds can run in
+/// world's slot in a registry (`WorldRegistry`). Sessions of different worlds can run in
 /// parallel.
 public class WorldURLProtocol: URLProtocol {
     /// The in-world name of the caller.

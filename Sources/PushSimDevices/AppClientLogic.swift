@@ -12,7 +12,7 @@ import PushSimNetwork
 /// ``Device/storage`` for what the app keeps, ``Device/authorization`` for the logged-in user's
 /// Basic credentials, and ``Device/record(_:_:)`` to trace what it decides. It runs inside the
 /// world, one event at a time: it must not block or keep time of its own (schedule with
-/// ``Device/world``).
+/// `Device.world`).
 public protocol AppClientLogic: AnyObject {
     /// Registers `handle` for the logged-in user (the user logged in, or asked to register again
     /// with other tags). Called only with the app installed, a handle and credentials.

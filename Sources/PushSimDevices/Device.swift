@@ -4,7 +4,7 @@ import PushSimNetwork
 /// A simulated phone or PC: the operating system side (push handle, app install, network) and
 /// the app running the tutorial's client logic in one of two flavours.
 ///
-/// The OS gets its handle from its push service over the device channel (``DeviceChannel``):
+/// The OS gets its handle from its push service over the device channel (`DeviceChannel`):
 /// APNs on iOS, FCM on Android, WNS on Windows. A push arriving for a handle that is not the
 /// installed app's current one is refused with 410, which is how the service learns the app is gone.
 public final class Device: Host {
@@ -206,7 +206,7 @@ public final class Device: Host {
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
     /// When the handle does not come (no answer, an error), the recommended app asks again after
-    /// the ``AppRetry`` delays; the tutorial app waits for its next start.
+    /// the `AppRetry` delays; the tutorial app waits for its next start.
     public func launch() { launch(attempt: 0) }
 
     func launch(attempt: Int) {

@@ -7,7 +7,7 @@ import PushSimNetwork
 ///
 /// Member `i` is addressed `<name>#<i>` on the network (a sub-address of the fleet's host), so it
 /// talks to its push service exactly as a ``Device`` does: it asks for a handle over the
-/// ``DeviceChannel`` (`POST /register`, one request per member) and receives pushes at `/push`,
+/// `DeviceChannel` (`POST /register`, one request per member) and receives pushes at `/push`,
 /// answering 200, or 410 when the push carries a handle that is not its current one (the app was
 /// uninstalled or reinstalled). Members go offline and online one by one through the world
 /// (`world.setOnline("<name>#<i>", …)`), and reconnecting asks the service for what it kept.
@@ -27,7 +27,7 @@ public final class DeviceFleet: Host, CallReceiver {
     /// register it with a backend or hub.
     public var onHandle: ((Int, String) -> Void)?
 
-    /// Unowned: the world owns its hosts (see ``Device/world``).
+    /// Unowned: the world owns its hosts (see ``Device.world``).
     private unowned let world: World
     private let link: PushServiceLink
     /// The state every push to a member touches: each member's install count, whether installed,

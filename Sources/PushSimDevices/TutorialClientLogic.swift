@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 /// The tutorial app's client logic, as written (NH-IOS; the tutorial's steps 3 and 4):
-/// registration by ``TutorialRegisterClient`` (the stored id reused after a 410: defect a; the
+/// registration by `TutorialRegisterClient` (the stored id reused after a 410: defect a; the
 /// iOS token taken from `[deviceToken description]`: defect h); a handle only enables the Log In
 /// button; logout is one `DELETE`, never retried; the message is sent wrapped in quotes without
 /// escaping (`"\"%@\""`: defect d); data messages are shown whoever is logged in; backups carry
@@ -13,7 +13,7 @@ open class TutorialClientLogic: AppClientLogic {
     /// The tutorial's logic; it keeps no state of its own.
     public init() {}
 
-    /// Registers through ``TutorialRegisterClient``: on a 410 it runs the routine once more, with
+    /// Registers through `TutorialRegisterClient`: on a 410 it runs the routine once more, with
     /// the same stored id (defect a).
     open func register(on device: Device, handle: String) {
         TutorialRegisterClient(device: device).register(handle: handle, retry: true)

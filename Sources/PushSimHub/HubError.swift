@@ -31,7 +31,7 @@ public struct HubError: Error, Equatable, Sendable, CustomStringConvertible {
     public var status: Int?
     /// The hub's `<Detail>` message (the text before its tracking part), or the transport failure.
     public var detail: String
-    /// The tracking id the hub's `<Detail>` ends with (`…_G1`, see ``HubErrorDetail``); nil when
+    /// The tracking id the hub's `<Detail>` ends with (`…_G1`, see `HubErrorDetail`); nil when
     /// the SDK refused before sending or no answer came. Not compared by `==`: it differs per answer.
     public var trackingID: String?
 

@@ -17,7 +17,7 @@ public final class NotificationHub: Host, CallReceiver {
     public static let name = "hub"
     /// The `api-version` the hub writes into a `Location` when the request somehow has none; any
     /// value is accepted on requests, but one must be present (400 otherwise), and the `Location`s
-    /// echo the request's (``echoedAPIVersion(_:)``).
+    /// echo the request's (`echoedAPIVersion(_:)`).
     public static let apiVersion = "2015-01"
 
     /// The settings it was made with.

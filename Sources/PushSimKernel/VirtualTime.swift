@@ -130,7 +130,7 @@ public struct VirtualDuration: Hashable, Comparable, Sendable, CustomStringConve
 
     /// Reads a written duration (see ``parse(_:)``), telling a malformed one from one too long.
     ///
-    /// Read by UTF-8 bytes in place (see ``scan(utf8:)``): the grapheme-cluster reading it replaces
+    /// Read by UTF-8 bytes in place (see `scan(utf8:)`): the grapheme-cluster reading it replaces
     /// (`Character.isNumber`, `isLetter`, the units compared as strings) cost some 6,000
     /// instructions per duration, and a scenario reads one on nearly every line.
     public static func scan(_ text: Substring) -> Scanned {

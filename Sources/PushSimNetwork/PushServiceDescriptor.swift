@@ -13,7 +13,7 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
     public let displayName: String
     /// The public API hosts providers call (the first is the production one).
     public let providerHosts: [String]
-    /// The host devices talk to over the ``DeviceChannel`` (PushSim's stand-in for each service's
+    /// The host devices talk to over the `DeviceChannel` (PushSim's stand-in for each service's
     /// private persistent connection).
     public let deviceHost: String
     /// The hub's `ServiceBusNotification-Format` for native notifications to this service.

@@ -30,7 +30,7 @@ public struct RequestJournal {
     public private(set) var entries: [Entry] = []
     /// When false, nothing is kept (for very large runs).
     public var isRecording = true
-    /// How many calls to keep (the newest; see ``PushSimKernel/Retention``); nil (the default,
+    /// How many calls to keep (the newest; see `PushSimKernel.Retention`); nil (the default,
     /// and in scenarios, whose expectations read the whole run) keeps every call. A world that
     /// runs for days, such as `pushsim serve`'s, sets it.
     public var retention: Retention? {

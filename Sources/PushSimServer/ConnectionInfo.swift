@@ -28,7 +28,7 @@ public struct ConnectionInfo: Sendable, Equatable {
     public var apnsKeyID: String
     /// The team id (`iss`) an APNs provider token must carry.
     public var apnsTeamID: String
-    /// The stand-in for the APNs signing key (`.p8`): the secret of its ``SimulatedSignature``,
+    /// The stand-in for the APNs signing key (`.p8`): the secret of its `SimulatedSignature`,
     /// not an ES256 key.
     public var apnsKeySecret: String
     /// The app's bundle id: the `apns-topic` to send with.

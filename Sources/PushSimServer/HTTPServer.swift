@@ -13,7 +13,7 @@ import Darwin
 /// ``ServerDoor/answer(_:connection:)`` (``WorldBridge`` runs them one at a time on the world's
 /// queue; ``ScenarioLoopback`` hands them to a running scenario), and writes the
 /// answers back, so pipelined requests are answered in order. Keep-alive is the default;
-/// `Connection: close`, HTTP/1.0 without keep-alive, a protocol error or ``stop()`` end a
+/// `Connection: close`, HTTP/1.0 without keep-alive, a protocol error or ``stop(timeout:)`` end a
 /// connection; one that opens with the HTTP/2 preface gets `HTTP2Refusal.bytes` and is closed.
 /// A connection quiet for ``Configuration/idleTimeoutSeconds`` is closed. Beyond
 /// ``Configuration/maxConnections`` open at once, a new one gets 503 and is closed.

@@ -6,7 +6,7 @@ import PushSimScenario
 /// The loopback boundary of a scenario run whose devices talk to the user's own backend
 /// (`backend external "http://127.0.0.1:8080"`): both directions of it.
 ///
-/// - **Out**: each external address becomes an ``ExternalBackendHost`` in the world. A phone's
+/// - **Out**: each external address becomes an `ExternalBackendHost` in the world. A phone's
 ///   request to it is sent to the real backend over loopback HTTP, and its answer comes back into
 ///   the world as the host's response.
 /// - **In**: while the world waits for that answer, the backend calls the hub (or a push service)

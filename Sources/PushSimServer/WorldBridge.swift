@@ -5,12 +5,12 @@ import PushSimNetwork
 import PushSimScenario
 
 /// The one door into the served world. Connection threads hand it requests; it runs each on ONE
-/// serial queue that owns the ``Simulation`` (through `WorldState`), so the world stays
+/// serial queue that owns the `Simulation` (through `WorldState`), so the world stays
 /// single-threaded and sees the requests one at a time, in the order the queue takes them.
 ///
 /// For each request, on the queue:
 /// 1. the clock catches up (``ClockPolicy``);
-/// 2. the ``Router`` picks the control API, or a world host by its real name;
+/// 2. the `Router` picks the control API, or a world host by its real name;
 /// 3. a world request enters the world from the external host `sdk` as a new causal chain;
 /// 4. its answer is built at the event that produces it: at once under `manual` (the world runs
 ///    on the spot), or under `wall` when the wall clock lets the world reach that event (the

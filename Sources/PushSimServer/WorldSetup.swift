@@ -21,9 +21,9 @@ public struct WorldSetup {
         /// Who uses it: the user gets an account on the hardened backend (password = user name) unless
         /// the options give accounts. Nil: no one yet.
         public var user: String?
-        /// The backend its app calls; nil takes the options' ``Simulation/Options/backend``.
+        /// The backend its app calls; nil takes the options' `Simulation.Options.backend`.
         public var backend: BackendFlavour?
-        /// The OS major version; nil takes ``Device/defaultOSVersion(_:)``.
+        /// The OS major version; nil takes `Device.defaultOSVersion(_:)`.
         public var osVersion: Int?
         /// A device `name` on `platform`, running the tutorial's client unless `client` says otherwise.
         public init(name: String, platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
@@ -35,7 +35,7 @@ public struct WorldSetup {
 
     /// The root seed of every world built (default 0).
     public var seed: UInt64
-    /// The simulation's options; their ``Simulation/Options/anchor`` is replaced by the server's
+    /// The simulation's options; their `Simulation.Options.anchor` is replaced by the server's
     /// (see ``ClockPolicy``).
     public var options: Simulation.Options
     /// Devices added, in this order, to every world built.
@@ -72,7 +72,7 @@ public struct WorldSetup {
 /// How virtual time relates to the wall clock at the boundary (the PushSimServer article's "How
 /// time maps" says it in full).
 ///
-/// In both policies the world's ``PushSimKernel/CalendarAnchor`` (the Unix time of virtual time
+/// In both policies the world's `PushSimKernel.CalendarAnchor` (the Unix time of virtual time
 /// zero) is the wall clock's whole second when the server started, so a client that stamps times
 /// from its own clock (`iat` of an APNs provider token or a Google assertion, `se` of a SAS token,
 /// `apns-expiration`) agrees with the fakes at first, and a message between such a client and the

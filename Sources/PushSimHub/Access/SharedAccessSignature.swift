@@ -6,16 +6,16 @@ import PushSimNetwork
 /// The signature is the real one (Microsoft's "Shared access signature authentication with Service
 /// Bus" and the Notification Hubs REST "common concepts" page): the Base64 of HMAC-SHA256, keyed
 /// with the rule's key as UTF-8 bytes, over `<url-encoded lowercase resource URI>\n<expiry>`,
-/// itself URL-encoded in the header. ``HMACSHA256`` is PushSim's own implementation (no
+/// itself URL-encoded in the header. `HMACSHA256` is PushSim's own implementation (no
 /// cryptography library may be used), tested against RFC 4231. So a token an Azure SDK makes with
 /// the hub's connection string verifies here, and a wrong key, a changed resource or expiry, or an
 /// unknown key name is refused as the real hub refuses it.
 ///
 /// The hub checks a token in the real service's order: well-formed, signature, expiry, audience
-/// (the signed resource, see ``Audience``), claim. Everything but the expiry, the claim and, for a
+/// (the signed resource, see `Audience`), claim. Everything but the expiry, the claim and, for a
 /// token signed for a part of the hub, the request it comes with depends on the token's text
-/// alone; ``verdict(_:rules:resource:alsoAccepted:)`` works that out once, and
-/// ``SASVerificationMemo`` keeps it per exact token string, so that the expiry and the claim are
+/// alone; `verdict(_:rules:resource:alsoAccepted:)` works that out once, and
+/// `SASVerificationMemo` keeps it per exact token string, so that the expiry and the claim are
 /// all that a repeated token costs (callers send the same token for a second of virtual time, or an hour).
 public enum SharedAccessSignature {
     /// Builds the header value the SDK sends.

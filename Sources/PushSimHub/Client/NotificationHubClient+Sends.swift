@@ -29,7 +29,7 @@ public struct NotificationPayload: Sendable {
     /// `OnValidateAndPopulateHeaders`): when the caller's `X-WNS-Type` is `wns/raw` (name and
     /// value in any case, the SDK's headers being `OrdinalIgnoreCase`), the body is sent as it is,
     /// any bytes, with `Content-Type: application/octet-stream` and `X-WNS-Type: wns/raw`
-    /// (`Equals(Raw, StringComparison.OrdinalIgnoreCase)`, read as ``ordinalUpper(_:)`` does).
+    /// (`Equals(Raw, StringComparison.OrdinalIgnoreCase)`, read as `ordinalUpper(_:)` does).
     /// Otherwise the body must be toast, tile, badge or raw XML and `X-WNS-Type` is taken from
     /// its root element (see ``wnsType(of:)``), replacing any other type the caller gave, as the
     /// SDK's `AddOrUpdateHeader` does; nil for other bodies (the SDK throws `ArgumentException`).

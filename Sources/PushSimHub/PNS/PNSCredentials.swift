@@ -9,7 +9,7 @@ protocol PNSCredential: Sendable {
 
 /// The hub's credentials for the push services it sends to, at most one per service and none by
 /// default: a copy for a service whose credential is missing is dropped ("the hub has no apple
-/// credentials"). Held by adapter (one slot per ``PNSAdapter`` case, its raw value) rather than as
+/// credentials"). Held by adapter (one slot per `PNSAdapter` case, its raw value) rather than as
 /// one stored property per service.
 public struct PNSCredentials: Sendable {
     private var slots: [CredentialSlot?] = Array(repeating: nil, count: PNSAdapter.allCases.count)

@@ -19,7 +19,7 @@ public struct RegistrationDescription: Sendable, Equatable {
     /// native one. Template registrations get template sends only; native ones native sends only.
     public var template: RegistrationTemplate?
     /// The push variables (`<PushVariables>`, a JSON object of strings, after the tags; see
-    /// ``PushVariables``); empty: none, and no element is written.
+    /// `PushVariables`); empty: none, and no element is written.
     public var pushVariables: [String: String] = [:]
 
     /// A description as a client writes it: native and without tags unless given, no id (the

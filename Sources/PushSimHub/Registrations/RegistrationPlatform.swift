@@ -2,7 +2,7 @@ import PushSimNetwork
 
 /// The platform of a native registration, named as the hub's registration descriptions are.
 ///
-/// Everything the hub knows about a platform is one row of ``traits``: a new platform is a new
+/// Everything the hub knows about a platform is one row of `traits`: a new platform is a new
 /// case and one row there (the properties below read from it).
 public enum RegistrationPlatform: String, Sendable, CaseIterable {
     /// `AppleRegistrationDescription`, handle in `DeviceToken`.

@@ -1,7 +1,7 @@
 import PushSimKernel
 
 /// A JSON Web Token (`header.claims.signature`, each part base64url) signed with
-/// ``SimulatedSignature``. Used for APNs provider tokens (A-JWT) and Google OAuth assertions.
+/// `SimulatedSignature`. Used for APNs provider tokens (A-JWT) and Google OAuth assertions.
 public struct JSONWebToken: Sendable, Equatable {
     /// The decoded header, an object (`alg`, `kid`, …).
     public var header: JSONValue
@@ -9,7 +9,7 @@ public struct JSONWebToken: Sendable, Equatable {
     public var claims: JSONValue
     /// The first two parts as sent: what the signature covers.
     public var signingInput: String
-    /// The third part as sent: 16 hex digits for a ``SimulatedSignature``, base64url for a real
+    /// The third part as sent: 16 hex digits for a `SimulatedSignature`, base64url for a real
     /// ES256 or RS256 signature.
     public var signature: String
 
@@ -31,13 +31,13 @@ public struct JSONWebToken: Sendable, Equatable {
                             signature: parts[2])
     }
 
-    /// Whether ``signature`` is the ``SimulatedSignature`` of ``signingInput`` under `secret`.
+    /// Whether ``signature`` is the `SimulatedSignature` of ``signingInput`` under `secret`.
     public func isSigned(with secret: String) -> Bool {
         SimulatedSignature.verify(signature, message: signingInput, secret: secret)
     }
 
     /// Whether the token's signature is accepted under `policy`: signed with `secret` by
-    /// ``SimulatedSignature``, or (``SignaturePolicy/structureOnly``) any non-empty base64url
+    /// `SimulatedSignature`, or (``SignaturePolicy/structureOnly``) any non-empty base64url
     /// signature of a token whose header names `algorithm`.
     public func isAccepted(with secret: String, policy: SignaturePolicy, algorithm: String) -> Bool {
         switch policy {
@@ -51,7 +51,7 @@ public struct JSONWebToken: Sendable, Equatable {
 /// How a fake checks the signature of a token a client made with its private key (an APNs
 /// provider token, ES256; a Google service-account assertion, RS256).
 public enum SignaturePolicy: String, Sendable {
-    /// Signed with PushSim's ``SimulatedSignature`` and the credential's stand-in secret: what
+    /// Signed with PushSim's `SimulatedSignature` and the credential's stand-in secret: what
     /// in-world callers make; a wrong key or a changed claim is refused.
     case simulated
     /// The signature is **not verified** (no cryptography library may be used, and a real key's

@@ -21,7 +21,7 @@ public struct ScenarioShrinker {
 
     /// Most candidate runs before giving up with what has been reached (each is one run).
     public var maxRuns: Int
-    /// Candidate runs made by the last ``shrink(_:unitOf:keepsFailing:)``.
+    /// Candidate runs made by the last `shrink(_:unitOf:keepsFailing:)`.
     public private(set) var runs = 0
 
     /// A shrinker allowed `maxRuns` candidate runs (default 5,000).

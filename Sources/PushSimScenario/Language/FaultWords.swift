@@ -5,7 +5,7 @@ import PushSimHub
 
 /// A service fault in words: what a scenario's `fault` statement and `pushsim serve`'s
 /// `POST /_pushsim/faults` both say. One reading for both, so that the same words make the same
-/// ``PushSimNetwork/ServiceFault`` and the same answers, whichever way it was injected.
+/// `PushSimNetwork.ServiceFault` and the same answers, whichever way it was injected.
 ///
 /// | kind | takes | each service answers |
 /// |---|---|---|

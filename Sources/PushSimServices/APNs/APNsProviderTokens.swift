@@ -7,7 +7,7 @@ public struct APNsSigningKey: Sendable, Equatable {
     public var keyID: String
     /// 10-character Team ID (`iss`).
     public var teamID: String
-    /// Stands in for the private key; see ``SimulatedSignature``.
+    /// Stands in for the private key; see `SimulatedSignature`.
     public var secret: String
     /// Registers nothing by itself: pass the key to ``APNsConfiguration`` for the service to accept it.
     public init(keyID: String, teamID: String, secret: String) {

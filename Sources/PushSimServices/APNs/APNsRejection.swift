@@ -63,9 +63,9 @@ public struct APNsRejection: Error, Equatable, Sendable {
     public static let tooManyProviderTokenUpdates = APNsRejection(429, "TooManyProviderTokenUpdates")
     /// Too many pushes to the same device token in a short time (A-RESP, A-FORUM-806522).
     public static let tooManyRequests = APNsRejection(429, "TooManyRequests")
-    /// Sent for an injected internal-error ``ServiceFault``.
+    /// Sent for an injected internal-error `ServiceFault`.
     public static let internalServerError = APNsRejection(500, "InternalServerError")
-    /// Sent for an injected outage ``ServiceFault``; no `Retry-After`, as APNs documents none.
+    /// Sent for an injected outage `ServiceFault`; no `Retry-After`, as APNs documents none.
     public static let serviceUnavailable = APNsRejection(503, "ServiceUnavailable")
 
     /// 410 `Unregistered` with the time APNs learned the token was no longer valid.

@@ -45,7 +45,7 @@ public struct APNsConfiguration: Sendable {
 }
 
 /// The fake Apple Push Notification service: the HTTP/2 provider API (`POST /3/device/<token>`
-/// on `api.push.apple.com` and `api.sandbox.push.apple.com`) and the device side (``DeviceChannel``
+/// on `api.push.apple.com` and `api.sandbox.push.apple.com`) and the device side (`DeviceChannel`
 /// on `courier.push.apple.com`).
 ///
 /// Delivery imitates §1.9 (A-SEND): a notification for a device that cannot be reached is kept,
@@ -56,11 +56,11 @@ public struct APNsConfiguration: Sendable {
 /// moment as `timestamp` in milliseconds (§1.8, A-RESP).
 ///
 /// Optional per-token rate limit (``APNsConfiguration/perTokenRateLimit``, off by default): 429
-/// `TooManyRequests` (§1.7, A-RESP). Injected ``faults`` (see ``ServiceFault``) apply to the
+/// `TooManyRequests` (§1.7, A-RESP). Injected ``faults`` (see `ServiceFault`) apply to the
 /// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
 /// or a late answer.
 public final class APNsService: FakePushService, CallReceiver {
-    /// The push service it plays (``PushServiceDescriptor/apns``), which gives its names and hosts.
+    /// The push service it plays (`PushServiceDescriptor.apns`), which gives its names and hosts.
     public static let descriptor = PushServiceDescriptor.apns
     /// `apns`: the host name in the world and the service's name in traces.
     public static let name = descriptor.name
@@ -80,13 +80,13 @@ public final class APNsService: FakePushService, CallReceiver {
     }
     /// A provider API request: `/3/device/<token>`.
     public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasBytePrefix("/3/device/") }
-    /// `courier.push.apple.com`: where devices register for tokens and connect (``DeviceChannel``).
+    /// `courier.push.apple.com`: where devices register for tokens and connect (`DeviceChannel`).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 
     /// Read on every request, so changes apply to the next one; ``APNsConfiguration/keys`` is read at init only.
     public var configuration: APNsConfiguration
     /// Injected faults, asked in order on every provider-API request (never on the device channel);
-    /// the first that hits wins. See ``ServiceFault``.
+    /// the first that hits wins. See `ServiceFault`.
     public var faults: [ServiceFault] = []
     /// The state every notification touches: provider tokens, the random stream,
     /// faults and pushes in flight.

@@ -57,7 +57,7 @@ public struct FCMError: Error, Equatable, Sendable {
     /// 400 `INVALID_ARGUMENT` for a body that does not parse into the v1 `SendMessageRequest`
     /// (unknown field names, a list where one value belongs): the lines joined by newlines as the
     /// message, one field violation per line, and no FcmError detail: the answer comes from the
-    /// JSON-to-protobuf step in front of FCM (see ``FCMMessageSchema`` for the sources).
+    /// JSON-to-protobuf step in front of FCM (see `FCMMessageSchema` for the sources).
     public static func invalidJSONPayload(_ violations: [FieldViolation]) -> FCMError {
         var e = FCMError(400, "INVALID_ARGUMENT", violations.map(\.description).joined(separator: "\n"), errorCode: nil)
         e.fieldViolations = violations
@@ -105,7 +105,7 @@ public struct FCMError: Error, Equatable, Sendable {
     public static func unavailable(retryAfter seconds: Int) -> FCMError {
         FCMError(503, "UNAVAILABLE", "The service is currently unavailable.", errorCode: "UNAVAILABLE", retryAfter: seconds)
     }
-    /// 500 `INTERNAL` / FcmError `INTERNAL`, the answer to an injected internal-error ``ServiceFault`` (F-ERR).
+    /// 500 `INTERNAL` / FcmError `INTERNAL`, the answer to an injected internal-error `ServiceFault` (F-ERR).
     public static let internalError = FCMError(500, "INTERNAL", "Internal error encountered.", errorCode: "INTERNAL")
 
     /// The answer FCM sends: the JSON error body with its FcmError and `google.rpc.BadRequest` details,

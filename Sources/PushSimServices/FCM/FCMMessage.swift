@@ -25,7 +25,7 @@ public struct FCMMessage: Sendable, Equatable {
     }
 
     /// Checks the request body; the error is the one FCM answers. The body must first parse into
-    /// the v1 `SendMessageRequest` (``FCMMessageSchema``: unknown field names and values of the
+    /// the v1 `SendMessageRequest` (`FCMMessageSchema`: unknown field names and values of the
     /// wrong JSON type are refused, both `collapse_key` and `collapseKey` spellings are read); then
     /// FCM's own rules apply.
     public static func parse(body: [UInt8]) -> Result<FCMMessage, FCMError> {

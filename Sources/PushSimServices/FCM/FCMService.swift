@@ -9,7 +9,7 @@ public struct FCMProject: Sendable, Equatable {
     public var projectNumber: String
     /// The service account allowed to send (the `iss` of its OAuth assertions).
     public var serviceAccount: String
-    /// Stands in for the service account's RS256 private key; see ``SimulatedSignature``.
+    /// Stands in for the service account's RS256 private key; see `SimulatedSignature`.
     public var secret: String
     /// A project for ``FCMService/projects``.
     public init(projectID: String, projectNumber: String, serviceAccount: String, secret: String) {
@@ -22,7 +22,7 @@ public struct FCMProject: Sendable, Equatable {
 
 /// The fake Firebase Cloud Messaging: the HTTP v1 API (`POST /v1/projects/<p>/messages:send` on
 /// `fcm.googleapis.com`), Google's OAuth token endpoint (`POST /token` on `oauth2.googleapis.com`,
-/// JWT-bearer grant, one-hour tokens, §2.1 F-MIG), and the device side (``DeviceChannel`` on `mtalk.google.com`).
+/// JWT-bearer grant, one-hour tokens, §2.1 F-MIG), and the device side (`DeviceChannel` on `mtalk.google.com`).
 ///
 /// Offline storage imitates §2.5 (F-COLL): up to 100 non-collapsible messages per device (one
 /// more drops them all, and the app is told messages were deleted); per collapse key only the
@@ -34,9 +34,9 @@ public struct FCMProject: Sendable, Equatable {
 /// A token with no sign of life (issued, asked for again by the app, or delivered to) for
 /// ``tokenInactivityLimit`` (270 days) has expired: sends get 404 `UNREGISTERED` and the app gets a
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
-/// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (``RetiredEndpoints``).
+/// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (`RetiredEndpoints`).
 public final class FCMService: FakePushService, CallReceiver {
-    /// The push service it plays (``PushServiceDescriptor/fcm``), which gives its names and hosts.
+    /// The push service it plays (`PushServiceDescriptor.fcm`), which gives its names and hosts.
     public static let descriptor = PushServiceDescriptor.fcm
     /// `fcm`: the host name in the world and the service's name in traces.
     public static let name = descriptor.name
@@ -56,7 +56,7 @@ public final class FCMService: FakePushService, CallReceiver {
     }
     /// An HTTP v1 send, `…/messages:send`; not a token request.
     public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasByteSuffix("/messages:send") }
-    /// `mtalk.google.com`: where devices register for tokens and connect (``DeviceChannel``).
+    /// `mtalk.google.com`: where devices register for tokens and connect (`DeviceChannel`).
     public static let deviceHost = PushServiceDescriptor.fcm.deviceHost
 
     /// The projects that exist; read on every request.
@@ -126,7 +126,7 @@ public final class FCMService: FakePushService, CallReceiver {
         world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
     }
 
-    /// Retired legacy endpoints first (``RetiredEndpoints``), then by host: ``deviceHost`` to the device
+    /// Retired legacy endpoints first (`RetiredEndpoints`), then by host: ``deviceHost`` to the device
     /// channel, ``oauthHost`` to the token endpoint, any other to `messages:send`.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         if RetiredEndpoints.isRetiredGoogle(request) {

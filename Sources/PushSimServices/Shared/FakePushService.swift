@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 /// A fake push service as the layers above the services know it: the real service it plays
-/// (its ``PushServiceDescriptor``) and the faults injected into it (``ServiceFault``).
+/// (its `PushServiceDescriptor`) and the faults injected into it (`ServiceFault`).
 ///
 /// `APNsService`, `FCMService` and `WNSService` conform; code that wires a world (the scenario
 /// layer's `Simulation`) holds its fakes as a list of these and routes a `fault <service> …` to
@@ -12,7 +12,7 @@ public protocol FakePushService: Host {
     static var descriptor: PushServiceDescriptor { get }
     /// Injected faults, asked in order on the requests the fake subjects to faults; the first that hits wins.
     var faults: [ServiceFault] { get set }
-    /// The names of the token states a fault can put a token in (``ServiceFault/Effect/refuse(_:)``),
+    /// The names of the token states a fault can put a token in (`ServiceFault.Effect.refuse(_:)`),
     /// in the service's own words (APNs `BadDeviceToken`, FCM `UNREGISTERED`, …).
     static var refusalKinds: [String] { get }
     /// The host names a client reaches this service by from outside the world (lower-case): what
@@ -28,7 +28,7 @@ public protocol FakePushService: Host {
     static func isProviderSend(_ request: HTTPRequest) -> Bool
     /// For `pushsim serve`: accept what real client libraries send, where the fake checks
     /// something PushSim cannot verify without their keys (APNs' ES256 provider tokens, FCM's
-    /// RS256 service-account assertions: structure and claims only, ``SignaturePolicy``). A fake
+    /// RS256 service-account assertions: structure and claims only, `SignaturePolicy`). A fake
     /// that checks nothing of the kind does nothing.
     func acceptRealClients()
 }

@@ -10,7 +10,7 @@ extension APNsRejection {
     /// APNs (Citations §1.7, source A-RESP): outage → 503 `ServiceUnavailable`, throttle → 429
     /// `TooManyRequests` (A-RESP, A-FORUM-806522), internal error → 500 `InternalServerError`.
     /// APNs documents no `Retry-After` header, so none is sent. Nil for `.slow`.
-    /// A refusal (``ServiceFault/Effect/refuse(_:)``): `BadDeviceToken` (400),
+    /// A refusal (``ServiceFault.Effect.refuse(_:)``): `BadDeviceToken` (400),
     /// `DeviceTokenNotForTopic` (400), `Unregistered` (410, with the fault's start as the time
     /// the token stopped being valid, in milliseconds: A-RESP). Nil for `.slow` and `.lostAnswer`.
     static func injected(_ fault: ServiceFault, anchor: CalendarAnchor) -> APNsRejection? {
@@ -81,17 +81,17 @@ extension WNSRejection {
 }
 
 extension APNsService {
-    /// The token states a fault can put an APNs token in (``ServiceFault/Effect/refuse(_:)``).
+    /// The token states a fault can put an APNs token in (`ServiceFault.Effect.refuse(_:)`).
     public static var refusalKinds: [String] { APNsRejection.refusalKinds }
 }
 
 extension FCMService {
-    /// The token states a fault can put an FCM registration token in (``ServiceFault/Effect/refuse(_:)``).
+    /// The token states a fault can put an FCM registration token in (`ServiceFault.Effect.refuse(_:)`).
     public static var refusalKinds: [String] { FCMError.refusalKinds }
 }
 
 extension WNSService {
-    /// The channel states a fault can put a WNS channel in (``ServiceFault/Effect/refuse(_:)``).
+    /// The channel states a fault can put a WNS channel in (`ServiceFault.Effect.refuse(_:)`).
     public static var refusalKinds: [String] { WNSRejection.refusalKinds }
 }
 

@@ -20,16 +20,16 @@ public struct WNSApp: Sendable, Equatable {
 /// The fake Windows Push Notification Services: the Live token endpoint
 /// (`POST /accesstoken.srf` on `login.live.com`, 24-hour tokens, §3.1 W-OVR), channel URIs on
 /// `cloud.notify.windows.com` that expire after 30 days (§3.2), notification requests checked
-/// per §3.3–§3.4 (W-HDR), and the device side (``DeviceChannel`` on `client.wns.windows.com`).
+/// per §3.3–§3.4 (W-HDR), and the device side (`DeviceChannel` on `client.wns.windows.com`).
 ///
 /// Offline caching per §3.6 (W-OVR): toasts are dropped (answered `X-WNS-Status: dropped`, see
 /// ``offlineToasts``), tile and badge keep the last one per channel, raw only with
 /// `X-WNS-Cache-Policy: cache`. A cached notification is not delivered
 /// once its `X-WNS-TTL` (seconds, W-HDR) has passed; tiles and badges without a TTL expire
 /// ``tileAndBadgeExpiry`` (3 days) after they were sent (W-OVR). Injected ``faults`` (see
-/// ``ServiceFault``) apply to notification requests only, not to the Live token endpoint.
+/// `ServiceFault`) apply to notification requests only, not to the Live token endpoint.
 public final class WNSService: FakePushService, CallReceiver {
-    /// The push service it plays (``PushServiceDescriptor/wns``), which gives its names and hosts.
+    /// The push service it plays (`PushServiceDescriptor.wns`), which gives its names and hosts.
     public static let descriptor = PushServiceDescriptor.wns
     /// `wns`: the host name in the world and the service's name in traces.
     public static let name = descriptor.name
@@ -51,7 +51,7 @@ public final class WNSService: FakePushService, CallReceiver {
     public static func isProviderSend(_ request: HTTPRequest) -> Bool { descriptor.providerHosts.contains(request.authority) }
     /// Nothing to relax: WNS token requests carry a client secret, which a real client sends as is.
     public func acceptRealClients() {}
-    /// `client.wns.windows.com`: where devices register for channels and connect (``DeviceChannel``).
+    /// `client.wns.windows.com`: where devices register for channels and connect (`DeviceChannel`).
     public static let deviceHost = PushServiceDescriptor.wns.deviceHost
     /// Channel lifetime: 30 days (W-OVR).
     public static let channelLifetime = VirtualDuration.days(30)
