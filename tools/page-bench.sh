@@ -4,7 +4,7 @@
 #
 # Render time is headless Chromium's wall time to a screenshot of the page minus its time for an
 # empty page, the median of five runs each, so Chromium's own start-up is left out. A benchmark,
-# not a test: the figures go in README's Benchmarks table with the date and the machine.
+# not a test: the figures go in the dated log, Sources/PushSim/PushSim.docc/Benchmarks.md.
 #
 #   bash tools/page-bench.sh          # needs chromium (tools/browser-check.sh installs it)
 set -euo pipefail
