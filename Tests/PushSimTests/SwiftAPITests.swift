@@ -1,7 +1,8 @@
 import Testing
 import PushSim
 
-/// The Swift API as the README shows it: build a world in a few lines, run it, assert.
+/// The Swift API as the DocC catalog shows it (PushSim.md, Architecture.md): build a world in a
+/// few lines, run it, assert.
 @Suite struct SwiftAPITests {
     @Test func readmeExampleWorks() {
         let sim = Simulation(seed: 7)
