@@ -8,17 +8,12 @@ let package = Package(
     // The newest APIs the code uses on Apple platforms (String.replacing, Regex-free string
     // work, NSLock.withLock) are those of macOS 13; Linux needs Swift 6.
     platforms: [.macOS(.v13)],
+    // The one library users depend on, and the command-line tool. The benchmarks and the fuzzer are
+    // executable targets of this package only (`swift run -c release broadcast-bench`): SwiftPM makes
+    // them runnable here, and a package that depends on PushSim does not see them.
     products: [
         .library(name: "PushSim", targets: ["PushSim"]),
         .executable(name: "pushsim", targets: ["pushsim"]),
-        .executable(name: "kernel-bench", targets: ["KernelBench"]),
-        .executable(name: "fanout-bench", targets: ["FanOutBench"]),
-        .executable(name: "hub-bench", targets: ["HubBench"]),
-        .executable(name: "broadcast-bench", targets: ["BroadcastBench"]),
-        .executable(name: "registration-bench", targets: ["RegistrationBench"]),
-        .executable(name: "endpoint-bench", targets: ["EndpointBench"]),
-        .executable(name: "pushsim-fuzz", targets: ["PushSimFuzz"]),
-        .executable(name: "serve-bench", targets: ["ServeBench"]),
     ],
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
@@ -41,17 +36,17 @@ let package = Package(
         // Layer 9: `pushsim serve`: the world behind an HTTP/1.1 server on loopback (sockets live only here).
         .target(name: "PushSimServer", dependencies: ["PushSimScenario"]),
         .executableTarget(name: "pushsim", dependencies: ["PushSim", "PushSimServer"]),
-        .executableTarget(name: "KernelBench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
+        .executableTarget(name: "kernel-bench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
         .target(name: "BenchSupport", dependencies: ["PushSim"], path: "tools/BenchSupport"),
-        .executableTarget(name: "FanOutBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
-        .executableTarget(name: "HubBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
-        .executableTarget(name: "BroadcastBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/BroadcastBench"),
-        .executableTarget(name: "RegistrationBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/RegistrationBench"),
-        .executableTarget(name: "EndpointBench", dependencies: ["PushSim", "BenchSupport"], path: "tools/EndpointBench"),
+        .executableTarget(name: "fanout-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
+        .executableTarget(name: "hub-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
+        .executableTarget(name: "broadcast-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/BroadcastBench"),
+        .executableTarget(name: "registration-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/RegistrationBench"),
+        .executableTarget(name: "endpoint-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/EndpointBench"),
         // The fuzzer: surfaces (shared with the tests that replay its finds) and the tool.
         .target(name: "FuzzSurfaces", dependencies: ["PushSim", "PushSimServer"], path: "tools/FuzzSurfaces"),
-        .executableTarget(name: "PushSimFuzz", dependencies: ["FuzzSurfaces"], path: "tools/Fuzz"),
-        .executableTarget(name: "ServeBench", dependencies: ["PushSim", "PushSimServer", "BenchSupport"], path: "tools/ServeBench"),
+        .executableTarget(name: "pushsim-fuzz", dependencies: ["FuzzSurfaces"], path: "tools/Fuzz"),
+        .executableTarget(name: "serve-bench", dependencies: ["PushSim", "PushSimServer", "BenchSupport"], path: "tools/ServeBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),

@@ -53,4 +53,7 @@ for module in PushSim PushSimServer PushSimServices PushSimHub; do
     failed=1
   fi
 done
+# The public API of `import PushSim`, from the same symbol graphs, against the recorded listing:
+# the surface changes only on purpose (then: python3 tools/api-listing.py <graphs> --update tools/api/PushSim.api).
+if ! python3 tools/api-listing.py "$out/symbol-graphs/PushSim" --check tools/api/PushSim.api; then failed=1; fi
 exit "$failed"

@@ -7,7 +7,7 @@ extension String {
     /// The string with C0 controls (except line feed and tab), DEL and C1 controls written as
     /// `\u{1B}`; everything else, including non-ASCII letters and emoji, unchanged. Returns the
     /// string itself when there is nothing to escape.
-    public var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: \.isTerminalControl) else { return self }
         var out = String.UnicodeScalarView()
         for c in unicodeScalars {
@@ -20,12 +20,12 @@ extension String {
 extension Unicode.Scalar {
     /// C0 controls other than line feed and tab, DEL, and C1 controls: what must never reach a
     /// terminal raw (and what a scenario file may not hold).
-    public var isTerminalControl: Bool {
+    package var isTerminalControl: Bool {
         (value < 0x20 && self != "\n" && self != "\t") || (0x7F...0x9F).contains(value)
     }
 
     /// `\u{1B}`: the scalar as Swift and the scenario language's messages write it.
-    public var escaped: String { "\\u{\(String(value, radix: 16, uppercase: true))}" }
+    package var escaped: String { "\\u{\(String(value, radix: 16, uppercase: true))}" }
 }
 
 /// `U+001B`: a code point as Unicode writes it, at least four hex digits (for values that may not

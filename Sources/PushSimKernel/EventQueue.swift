@@ -12,16 +12,16 @@
 /// head is compared with the heap's top. A lane push and pop cost O(1), and the order handed out is
 /// exactly the order a single heap would give, because lanes and heap share the sequence numbers.
 /// Lanes keep a million pending timeouts out of the heap, so the heap stays small and cache-warm.
-public struct EventQueue<Payload> {
+package struct EventQueue<Payload> {
     /// One scheduled event.
-    public struct Entry {
+    package struct Entry {
         /// When the event is due.
-        public let time: VirtualTime
+        package let time: VirtualTime
         /// The insertion number, unique in its queue: of two events due at the same instant, the one
         /// scheduled first has the smaller one and comes out first.
-        public let sequence: UInt64
+        package let sequence: UInt64
         /// What the event carries (the caller's id or small enum).
-        public let payload: Payload
+        package let payload: Payload
 
         @inlinable init(time: VirtualTime, sequence: UInt64, payload: Payload) {
             self.time = time
@@ -83,34 +83,34 @@ public struct EventQueue<Payload> {
     @usableFromInline var nextSequence: UInt64 = 0
 
     /// An empty queue with room for `capacity` heap entries reserved; no lanes yet (see ``addLane()``).
-    public init(reservingCapacity capacity: Int = 0) { heap.reserveCapacity(capacity) }
+    package init(reservingCapacity capacity: Int = 0) { heap.reserveCapacity(capacity) }
 
     /// Number of events waiting.
-    @inlinable public var count: Int { heap.count + laneCount }
+    @inlinable package var count: Int { heap.count + laneCount }
     /// Whether no event is waiting, in the heap or in any lane.
-    @inlinable public var isEmpty: Bool { count == 0 }
+    @inlinable package var isEmpty: Bool { count == 0 }
     /// The entry that `pop()` would return next.
-    @inlinable public var first: Entry? { peek()?.entry }
+    @inlinable package var first: Entry? { peek()?.entry }
 
     /// The entry that `pop()` would return next, and where it waits (a lane number, or
     /// ``heapSource`` for the heap), so that ``pop(from:)`` takes it without looking again.
-    @inlinable public func peek() -> (entry: Entry, source: Int)? {
+    @inlinable package func peek() -> (entry: Entry, source: Int)? {
         if let lane = firstLane() { return (lanes[lane].first!, lane) }
         guard let top = heap.first else { return nil }
         return (top, Self.heapSource)
     }
 
     /// The source ``peek()`` names for the heap.
-    public static var heapSource: Int { -1 }
+    package static var heapSource: Int { -1 }
 
     /// Removes and returns the entry ``peek()`` just named, from the `source` it named (nothing
     /// may be pushed or popped in between).
-    @inlinable public mutating func pop(from source: Int) -> Entry {
+    @inlinable package mutating func pop(from source: Int) -> Entry {
         source == Self.heapSource ? popHeap()! : popLane(source)
     }
 
     /// Adds a lane and returns its number, for ``push(_:at:lane:)``.
-    public mutating func addLane() -> Int {
+    package mutating func addLane() -> Int {
         lanes.append(Lane())
         return lanes.count - 1
     }
@@ -118,7 +118,7 @@ public struct EventQueue<Payload> {
     /// Schedules `payload` at `time` in `lane`, whose events must come in non-decreasing time
     /// order (a precondition): the lane is a queue, not a heap.
     @inlinable @discardableResult
-    public mutating func push(_ payload: Payload, at time: VirtualTime, lane: Int) -> UInt64 {
+    package mutating func push(_ payload: Payload, at time: VirtualTime, lane: Int) -> UInt64 {
         if let last = lanes[lane].last {
             precondition(last.time.microseconds <= time.microseconds, "lane \(lane) takes events in time order only")
         }
@@ -148,7 +148,7 @@ public struct EventQueue<Payload> {
 
     /// Schedules `payload` at `time`; returns the sequence number it was given.
     @inlinable @discardableResult
-    public mutating func push(_ payload: Payload, at time: VirtualTime) -> UInt64 {
+    package mutating func push(_ payload: Payload, at time: VirtualTime) -> UInt64 {
         let seq = nextSequence
         nextSequence &+= 1
         pushHeap(Entry(time: time, sequence: seq, payload: payload))
@@ -157,7 +157,7 @@ public struct EventQueue<Payload> {
 
     /// Takes the next sequence number without queueing anything: for an event the caller keeps
     /// aside and may queue later with ``push(_:at:sequence:)``, in the place it would have had.
-    @inlinable public mutating func reserveSequence() -> UInt64 {
+    @inlinable package mutating func reserveSequence() -> UInt64 {
         defer { nextSequence &+= 1 }
         return nextSequence
     }
@@ -165,7 +165,7 @@ public struct EventQueue<Payload> {
     /// Schedules `payload` at `time` (in the heap) under a sequence number taken earlier with
     /// ``reserveSequence()`` or handed out by an earlier push: it comes out where an event pushed
     /// with that number at that time would have.
-    @inlinable public mutating func push(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
+    @inlinable package mutating func push(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
         precondition(sequence < nextSequence, "sequence \(sequence) was never handed out")
         pushHeap(Entry(time: time, sequence: sequence, payload: payload))
     }
@@ -195,7 +195,7 @@ public struct EventQueue<Payload> {
     /// Gives back buffer space a burst left behind: the heap moves into a buffer twice its count
     /// if it uses less than an eighth of its capacity. Not done inside `pop`, where even the check
     /// costs ~15% of the kernel benchmark; the world calls it when a run ends.
-    public mutating func releaseUnusedCapacity() {
+    package mutating func releaseUnusedCapacity() {
         if heap.capacity > Self.keptCapacity && heap.count < heap.capacity / 8 {
             var smaller: [Entry] = []
             smaller.reserveCapacity(heap.count * 2)
@@ -205,7 +205,7 @@ public struct EventQueue<Payload> {
     }
 
     /// Removes and returns the earliest event (smallest time, then smallest sequence).
-    @inlinable public mutating func pop() -> Entry? {
+    @inlinable package mutating func pop() -> Entry? {
         if let lane = firstLane() { return popLane(lane) }
         return popHeap()
     }

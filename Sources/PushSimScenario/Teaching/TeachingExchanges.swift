@@ -4,9 +4,9 @@ import PushSimKernel
 /// the callee's, coloured by how it was answered. Built from the trace alone: an `http.request`
 /// is paired with the first later `http.response` (or `http.failure`) between the same two hosts
 /// in the same causal chain.
-public struct TeachingExchange: Sendable, Equatable {
+package struct TeachingExchange: Sendable, Equatable {
     /// How an exchange ended, which picks the arrow's colour.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         /// 1xx–3xx.
         case ok
         /// 4xx other than 410.
@@ -22,28 +22,28 @@ public struct TeachingExchange: Sendable, Equatable {
     }
 
     /// Index of the `http.request` event in the trace.
-    public var request: Int
+    package var request: Int
     /// When the request was sent.
-    public var time: VirtualTime
+    package var time: VirtualTime
     /// The caller's host name and the callee's (its short name: `hub`, `apns`, a device).
-    public var from: String
+    package var from: String
     /// The callee's short name.
-    public var to: String
+    package var to: String
     /// The HTTP method (`POST`).
-    public var method: String
+    package var method: String
     /// The request's path and query, as sent.
-    public var target: String
+    package var target: String
     /// The causal chain (`c0007`), or empty.
-    public var chain: String
+    package var chain: String
     /// The answer's status, when one came.
-    public var status: Int?
+    package var status: Int?
     /// Why no answer came (`timed out`, `unreachable`), when it failed.
-    public var failure: String?
+    package var failure: String?
     /// True when an injected fault lost a message of this exchange or made up its answer.
-    public var injected = false
+    package var injected = false
 
     /// How the page colours the arrow: by the status's class, 410 apart, or the failure.
-    public var outcome: Outcome {
+    package var outcome: Outcome {
         if let status {
             switch status {
             case 410: return .gone
@@ -56,7 +56,7 @@ public struct TeachingExchange: Sendable, Equatable {
     }
 
     /// The answer in words: `201 Created`, `no answer (timed out)`, `no answer yet`.
-    public var answer: String {
+    package var answer: String {
         if let status { return "\(status)" + SequenceDiagram.statusWord("\(status)") }
         return failure.map { "no answer (\($0))" } ?? "no answer yet"
     }
@@ -64,7 +64,7 @@ public struct TeachingExchange: Sendable, Equatable {
 
 extension TeachingExchange {
     /// Every exchange of `trace`, in the order the requests were sent.
-    public static func all(in trace: [TraceEvent]) -> [TeachingExchange] {
+    package static func all(in trace: [TraceEvent]) -> [TeachingExchange] {
         var exchanges: [TeachingExchange] = []
         var open: [String: [Int]] = [:]     // "caller|chain" → exchanges still waiting (looked up only)
         var authority: [Int: String] = [:]  // exchange → the `to` host name the request named
@@ -121,20 +121,20 @@ extension TeachingExchange {
 
 /// One causal chain: everything that happened because of one user action or timer, labelled by
 /// the scenario step that started it.
-public struct TeachingChain: Sendable, Equatable {
+package struct TeachingChain: Sendable, Equatable {
     /// `c0007`, or empty for events outside any chain.
-    public var id: String
+    package var id: String
     /// The scenario step that started it (`bob-iphone login bob`), else what its first event was.
-    public var label: String
+    package var label: String
     /// The time of its first event.
-    public var start: VirtualTime
+    package var start: VirtualTime
     /// The time of its last event.
-    public var end: VirtualTime
+    package var end: VirtualTime
     /// Indices of its events in the trace, in order.
-    public var events: [Int]
+    package var events: [Int]
 
     /// The run's chains in the order they started, each with its events in trace order.
-    public static func all(in trace: [TraceEvent]) -> [TeachingChain] {
+    package static func all(in trace: [TraceEvent]) -> [TeachingChain] {
         var chains: [TeachingChain] = []
         var position: [String: Int] = [:]   // chain id → index in `chains` (looked up only)
         for (i, e) in trace.enumerated() {

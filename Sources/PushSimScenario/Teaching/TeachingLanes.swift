@@ -4,22 +4,22 @@ import PushSimNetwork
 /// One swim-lane of the teaching page: a device, a backend, the hub, a push service, the
 /// operator, or one lane standing for the devices past the page's limit; with the part of
 /// PushSim's code that plays it.
-public struct TeachingLane: Sendable, Equatable {
+package struct TeachingLane: Sendable, Equatable {
     /// The host name in the trace (`bob-iphone`, `hub`, `apns`), or ``TeachingLane/moreDevices``.
-    public var host: String
+    package var host: String
     /// How the page labels it (`bob-iphone (ios, bob)`, `notification hub`).
-    public var title: String
+    package var title: String
     /// The Swift type that plays it, its SwiftPM target and source file.
-    public var swiftType: String
+    package var swiftType: String
     /// Its SwiftPM target (`PushSimHub`).
-    public var target: String
+    package var target: String
     /// Its source file, from the package root.
-    public var file: String
+    package var file: String
     /// What the code does in this role, in a few words.
-    public var role: String
+    package var role: String
 
     /// The host name of the lane that stands for every device past the page's limit.
-    public static let moreDevices = "…devices"
+    package static let moreDevices = "…devices"
 }
 
 extension TeachingLane {

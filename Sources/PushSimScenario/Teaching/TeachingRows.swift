@@ -2,13 +2,13 @@ import PushSimKernel
 
 /// A change to one row of a state table on the teaching page: `cells` nil removes the row.
 /// Rows are kept sorted by `key` in the page (keys are chosen so that this order reads well).
-public struct TeachingRowChange: Sendable, Equatable {
+package struct TeachingRowChange: Sendable, Equatable {
     /// `hub`, `apns`, `fcm`, `wns` or `devices`.
-    public var panel: String
+    package var panel: String
     /// The row's key within its table (a registration id, `service|id`, a device name).
-    public var key: String
+    package var key: String
     /// The row's cells, left to right; nil removes the row.
-    public var cells: [String]?
+    package var cells: [String]?
 }
 
 /// Turns what ``TeachingState/apply(_:)`` touched into row changes, listing at most `maxRows`

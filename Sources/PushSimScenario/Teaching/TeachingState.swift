@@ -9,67 +9,67 @@ import PushSimNetwork
 ///
 /// Applied in trace order; ``apply(_:)`` says which entries an event touched, so that a page only
 /// writes what changed.
-public struct TeachingState: Sendable {
+package struct TeachingState: Sendable {
     /// A registration (or installation) the hub keeps, as its last `hub.*-upserted` event said.
-    public struct Registration: Sendable, Equatable {
+    package struct Registration: Sendable, Equatable {
         /// The registration id (`reg-000001`) or installation id.
-        public var id: String
+        package var id: String
         /// The hub's platform name (`apple`, `fcmv1`, `windows`).
-        public var platform: String
+        package var platform: String
         /// The handle's label as the hub traces it (`FA60BD34…9A7FFB`).
-        public var handle: String
+        package var handle: String
         /// Comma-separated, as stored.
-        public var tags: String
+        package var tags: String
         /// When it expires (`never`, or a virtual time).
-        public var expires: String
+        package var expires: String
         /// True once the hub answered 410 for it (`hub.registration-gone`: expired).
-        public var gone = false
+        package var gone = false
     }
 
     /// A notification a push service keeps for a device it cannot reach (APNs keeps the last one
     /// per app, FCM up to 100, WNS caches toasts), until it is delivered, replaced or expires.
-    public struct Held: Sendable, Equatable {
+    package struct Held: Sendable, Equatable {
         /// `apns`, `fcm` or `wns`.
-        public var service: String
+        package var service: String
         /// `apns-id`, FCM message name or WNS message id.
-        public var id: String
+        package var id: String
         /// The device it waits for.
-        public var device: String
+        package var device: String
     }
 
     /// A handle a push service has declared dead (APNs `Unregistered`, FCM `UNREGISTERED`, an
     /// expired WNS channel).
-    public struct DeadHandle: Sendable, Equatable {
+    package struct DeadHandle: Sendable, Equatable {
         /// `apns`, `fcm` or `wns`.
-        public var service: String
+        package var service: String
         /// The device the handle belonged to.
-        public var device: String
+        package var device: String
         /// The handle's label as traced.
-        public var handle: String
+        package var handle: String
         /// The service's answer that declared it dead (`410 Unregistered`).
-        public var why: String
+        package var why: String
     }
 
     /// One device as its user and the app see it.
-    public struct DeviceView: Sendable, Equatable {
+    package struct DeviceView: Sendable, Equatable {
         /// The device's name in the scenario.
-        public var name: String
+        package var name: String
         /// Whether the app is installed.
-        public var installed = false
+        package var installed = false
         /// The push handle the OS gave the app (its label), nil before one came.
-        public var handle: String?
+        package var handle: String?
         /// Who is logged in, nil when nobody is.
-        public var user: String?
+        package var user: String?
         /// The registration id the app keeps in its storage.
-        public var registration: String?
+        package var registration: String?
         /// Whether the device's network is up.
-        public var online = true
+        package var online = true
         /// The text of every notification shown, in order.
-        public var shown: [String] = []
+        package var shown: [String] = []
     }
 
     /// An entry ``apply(_:)`` changed (added, updated or removed).
-    public enum Touched: Sendable, Equatable {
+    package enum Touched: Sendable, Equatable {
         case registration(String)
         case held(service: String, id: String)
         case dead(service: String, key: String)
@@ -78,30 +78,30 @@ public struct TeachingState: Sendable {
 
     // Every dictionary here is only looked up; lists for output are sorted or kept in order.
     /// The hub's registrations and installations, by id.
-    public private(set) var registrations: [String: Registration] = [:]
+    package private(set) var registrations: [String: Registration] = [:]
     /// What the push services keep for offline devices, by `service|id`.
-    public private(set) var held: [String: Held] = [:]
+    package private(set) var held: [String: Held] = [:]
     /// The handles the push services know are dead, by `service|device|handle`.
-    public private(set) var dead: [String: DeadHandle] = [:]
+    package private(set) var dead: [String: DeadHandle] = [:]
     /// Every device, by name.
-    public private(set) var devices: [String: DeviceView] = [:]
+    package private(set) var devices: [String: DeviceView] = [:]
 
     /// The state before the first event: these devices, nothing installed, the hub empty.
-    public init(devices names: [String] = []) {
+    package init(devices names: [String] = []) {
         for name in names { devices[name] = DeviceView(name: name) }
     }
 
     /// Registration ids the hub holds, sorted.
-    public var registrationIDs: [String] { registrations.keys.sorted() }
+    package var registrationIDs: [String] { registrations.keys.sorted() }
     /// What `service` keeps for offline devices, by id.
-    public func held(by service: String) -> [Held] { held.values.filter { $0.service == service }.sorted { $0.id < $1.id } }
+    package func held(by service: String) -> [Held] { held.values.filter { $0.service == service }.sorted { $0.id < $1.id } }
     /// The handles `service` has declared dead, by device then handle.
-    public func deadHandles(of service: String) -> [DeadHandle] {
+    package func deadHandles(of service: String) -> [DeadHandle] {
         dead.values.filter { $0.service == service }.sorted { ($0.device, $0.handle) < ($1.device, $1.handle) }
     }
 
     /// Applies one trace event; returns what it changed.
-    public mutating func apply(_ e: TraceEvent) -> [Touched] {
+    package mutating func apply(_ e: TraceEvent) -> [Touched] {
         func f(_ key: TraceFieldName) -> String? { e[key]?.description }
         switch e.kind {
         case .hubRegistrationUpserted, .hubInstallationUpserted, .hubInstallationPatched:

@@ -2,19 +2,19 @@ import PushSimKernel
 
 /// One step of a run's step-through: a trace event worth a sentence, an exchange, or a change
 /// of state, with the rows of the state tables it changed.
-public struct TeachingStep: Sendable, Equatable {
+package struct TeachingStep: Sendable, Equatable {
     /// Index of the event in the trace.
-    public var event: Int
+    package var event: Int
     /// When the event happened.
-    public var time: VirtualTime
+    package var time: VirtualTime
     /// Its causal chain (`c0007`), or empty.
-    public var chain: String
+    package var chain: String
     /// What happened, in a sentence (``Explanation``'s, else the event's kind and fields).
-    public var text: String
+    package var text: String
     /// The exchange this step sends, as an index into the run's exchanges.
-    public var exchange: Int?
+    package var exchange: Int?
     /// The rows of the state tables this step changed.
-    public var changes: [TeachingRowChange]
+    package var changes: [TeachingRowChange]
 }
 
 extension TeachingStep {
@@ -76,22 +76,22 @@ extension TeachingStep {
 }
 
 /// An expectation's or invariant's verdict, pinned to the step that decided it.
-public struct TeachingBadge: Sendable, Equatable {
+package struct TeachingBadge: Sendable, Equatable {
     /// Whether it held.
-    public var passed: Bool
+    package var passed: Bool
     /// False for a broken invariant that does not fail the run (a tutorial flavour is in use).
-    public var enforced: Bool
+    package var enforced: Bool
     /// The expectation as written, or `invariant <name>`.
-    public var label: String
+    package var label: String
     /// What was seen instead, or the first violation.
-    public var detail: String
+    package var detail: String
     /// The step that decided it (index into the steps).
-    public var step: Int
+    package var step: Int
     /// An expectation written for another run (a hardened twin's) that this run does not meet.
-    public var changed = false
+    package var changed = false
 
     /// `pass`, `fail`, `note` (a broken invariant not enforced) or `changed`: the page's word and class.
-    public var verdict: String { passed ? "pass" : changed ? "changed" : enforced ? "fail" : "note" }
+    package var verdict: String { passed ? "pass" : changed ? "changed" : enforced ? "fail" : "note" }
 
     /// Failures first (enforced before noted), then passes; the run's order within each.
     static func ordered(_ badges: [TeachingBadge]) -> [TeachingBadge] {
