@@ -24,8 +24,8 @@ if let command = commands.first(where: { $0.name == arguments.first }) {
 if arguments.isEmpty { print(PushsimCommand.usage); exit(2) }
 if arguments.first == "help" {
     let topic = arguments.dropFirst().first
-    print(commands.first { $0.isHelpTopic && $0.name == topic }?.usage ?? PushsimCommand.usage)
+    print(commands.first { $0.name == topic }?.usage ?? PushsimCommand.usage)
     exit(0)
 }
 if arguments.contains("-h") || arguments.contains("--help") { print(PushsimCommand.usage); exit(0) }
-PushsimCommand.fail("unknown command '\(arguments[0])'; the commands are run, check, explain, explore and serve")
+PushsimCommand.fail("unknown command '\(arguments[0])'; the commands are \(commands.map { $0.name }.joined(separator: ", "))")

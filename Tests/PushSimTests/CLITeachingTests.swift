@@ -66,4 +66,19 @@ import Testing
         #expect(explain.status == 0 && explain.out.contains("causal chain") && explain.out.contains("--html"))
         #expect(try runPushsim(["--help"]).out.contains("EXIT CODES"))
     }
+
+    /// Every command answers `pushsim help <command>` and `<command> --help` with its own help, and
+    /// the overview and the unknown-command message name every command (serve, explore and replay
+    /// used to fall back to the overview, and replay to a usage error).
+    @Test func everyCommandIsAHelpTopicAndListed() throws {
+        for (command, words) in [("serve", "--port"), ("explore", "--flavour"), ("replay", "record-file")] {
+            let help = try runPushsim(["help", command])
+            #expect(help.status == 0 && help.out.contains(words) && !help.out.contains("COMMANDS:"), "help \(command)")
+        }
+        let replay = try runPushsim(["replay", "--help"])
+        #expect(replay.status == 0 && replay.out.contains("Usage: pushsim replay"))
+        #expect(try runPushsim(["--help"]).out.contains("  replay "))
+        let unknown = try runPushsim(["frobnicate"])
+        #expect(unknown.status == 2 && unknown.err.contains("run, check, explain, explore, serve, replay"))
+    }
 }

@@ -6,7 +6,6 @@ import PushSim
 struct CheckCommand: Command {
     static let name = "check"
     static let summary = "only read and check scenario files; report every mistake"
-    static let isHelpTopic = true
     static let usage = """
     OVERVIEW: read and check scenario files without running them; report every mistake as file:line:col.
 

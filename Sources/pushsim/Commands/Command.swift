@@ -11,9 +11,6 @@ protocol Command {
     /// The command's help text, printed by `pushsim <name> --help`.
     static var usage: String { get }
 
-    /// Whether `pushsim help <name>` prints ``usage`` too: true for run, check and explain. For the
-    /// others it prints the overview, as it did before the commands had types.
-    static var isHelpTopic: Bool { get }
 
     /// The help that `arguments` (the words after the command's name) ask for, or nil when they ask
     /// for a run. By default ``usage`` when `-h` or `--help` is among them, wherever it is.

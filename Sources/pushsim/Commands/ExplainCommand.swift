@@ -7,7 +7,6 @@ import PushSim
 struct ExplainCommand: Command {
     static let name = "explain"
     static let summary = "run one scenario and narrate it step by step, for learning how the parts fit"
-    static let isHelpTopic = true
     static let usage = """
     OVERVIEW: run one scenario and narrate it for someone learning how the parts fit: one block per
     causal chain (a step and everything it caused), each part's doing in a sentence.

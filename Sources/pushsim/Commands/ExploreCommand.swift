@@ -8,7 +8,6 @@ import PushSim
 struct ExploreCommand: Command {
     static let name = "explore"
     static let summary = "generate worlds from seeds, check every run, shrink what fails to a scenario"
-    static let isHelpTopic = false
 
     /// What a sweep explores and where it puts what it finds (the flags, read).
     struct Settings {

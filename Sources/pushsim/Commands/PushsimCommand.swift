@@ -23,6 +23,7 @@ enum PushsimCommand {
       explain             \(ExplainCommand.summary)
       explore             \(ExploreCommand.summary)
       serve               \(ServeCommand.summary)
+      replay              \(ReplayCommand.summary)
 
     ARGUMENTS:
       <file-or-folder>    .scenario files, or folders searched recursively for them

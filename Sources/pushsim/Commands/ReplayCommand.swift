@@ -13,17 +13,12 @@ import PushSimServer
 struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "re-runs a pushsim serve --record file, reports the first answer that differs"
-    static let isHelpTopic = false
-    /// The command's only usage text, printed after each usage error. Replay has no `--help`:
-    /// `pushsim replay --help` is a usage error (see ``help(in:)``).
+    /// The command's usage text, printed by `pushsim replay --help` and after each usage error.
     static let usage = "Usage: pushsim replay <record-file> [--html <page.html>]"
 
     /// Ends the process on a usage error: `pushsim replay: <message>` and ``usage`` on standard
     /// error, exit status 2.
     static func fail(_ message: String) -> Never { UsageError.end("pushsim replay: \(message)", usage: usage) }
-
-    /// Always nil: replay reads no `-h` or `--help` (either is a usage error, as before replay had a type).
-    static func help(in arguments: [String]) -> String? { nil }
 
     /// The record file written by `pushsim serve --record`.
     let recordPath: String

@@ -14,7 +14,6 @@ import PushSim
 struct RunCommand: Command {
     static let name = "run"
     static let summary = "run scenarios and check their expectations"
-    static let isHelpTopic = true
     static let usage = """
     OVERVIEW: run scenarios and check their expectations; exit 0 when every expectation held.
 

@@ -9,7 +9,6 @@ import PushSimServer
 struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "serve one simulated world over HTTP/1.1 on loopback for real SDKs (see pushsim serve --help)"
-    static let isHelpTopic = false
 
     /// The world to serve and how (the flags, read).
     struct Settings {
