@@ -10,6 +10,10 @@ import PushSimNetwork
 /// registration the tree reading would accept. For anything else it
 /// answers nil, and the caller parses the document as XML, which then decides (and words any
 /// error) exactly as before. So it never answers differently; it answers sooner.
+///
+/// Contract: where it answers, its description is the one the XML tree reading gives
+/// (``AtomRegistration``), for every document the hub and its client write and for seeded
+/// variations of them (tested in `RequestFastPathTests.readerAgreesWithTheXMLParser`).
 struct AtomReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0

@@ -8,6 +8,9 @@ import PushSimKernel
 /// those of the remembered body. The JSON around the token is then the same, so the checks
 /// (Citations §2.1–§2.2) give the same answer, and the message is the remembered one with
 /// this token. Only a body that passed is remembered; a bad one is parsed, and refused, every time.
+///
+/// Contract: for every body, the memo answers exactly what `FCMMessage`'s full parser and checks
+/// answer (tested in `FCMMessageMemoTests.answersExactlyWhatTheParserAnswersForEveryBody`).
 struct FCMMessageMemo {
     private static let prefix = Array(#"{"message":{"token":""#.utf8)
     private static let payloadPrefix = Array(#"{"token":""#.utf8)
