@@ -3,62 +3,62 @@
 /// Modelled on swift-nio's `EmbeddedEventLoop`: time starts at zero, never goes back, and
 /// `next` moves `now` to the time of the event it hands out. Events that were cancelled after
 /// being queued are skipped without moving the clock (the caller says which are still live).
-package struct EventLoop<Payload> {
+public struct EventLoop<Payload> {
     /// The current virtual time: the due time of the event being handled.
-    @inlinable package var now: VirtualTime { currentTime }
+    @inlinable public var now: VirtualTime { currentTime }
     /// The events still waiting, cancelled ones included until ``next(until:isLive:)`` skips them
     /// (read-only: schedule through ``schedule(_:at:)``).
-    @inlinable package var queue: EventQueue<Payload> { pending }
+    @inlinable public var queue: EventQueue<Payload> { pending }
     /// Live events handed out so far.
-    @inlinable package var processed: Int { handedOut }
+    @inlinable public var processed: Int { handedOut }
     @usableFromInline var currentTime: VirtualTime = .zero
     @usableFromInline var pending: EventQueue<Payload>
     @usableFromInline var handedOut: Int = 0
     /// Bounds on the run, checked before each event is handed out: hitting one ends
     /// ``next(until:isLive:)`` with ``RunEnd/limitReached(_:)``, the event left queued.
-    package var limits: RunLimits
+    public var limits: RunLimits
 
     // The loop is generic over its payload and used from other modules: `@inlinable` lets the
     // compiler specialise it for the payload type there (unspecialised generic code looks up
     // type metadata and copies through value witnesses on every event: several times slower).
     /// An empty loop at virtual time zero under `limits` (default ``RunLimits/init(maxEvents:maxTime:)``),
     /// with room for `capacity` heap entries reserved up front.
-    @inlinable package init(limits: RunLimits = RunLimits(), reservingCapacity capacity: Int = 0) {
+    @inlinable public init(limits: RunLimits = RunLimits(), reservingCapacity capacity: Int = 0) {
         self.limits = limits
         self.pending = EventQueue(reservingCapacity: capacity)
     }
 
     /// Queues `payload` at `time`, which must not be in the past.
-    @inlinable package mutating func schedule(_ payload: Payload, at time: VirtualTime) {
+    @inlinable public mutating func schedule(_ payload: Payload, at time: VirtualTime) {
         precondition(time >= now, "cannot schedule at \(time), before now (\(now))")
         pending.push(payload, at: time)
     }
 
     /// Queues `payload` at `time` in `lane` (see ``EventQueue``): for events known to come in
     /// time order, such as timeouts of one length.
-    @inlinable package mutating func schedule(_ payload: Payload, at time: VirtualTime, lane: Int) {
+    @inlinable public mutating func schedule(_ payload: Payload, at time: VirtualTime, lane: Int) {
         precondition(time >= now, "cannot schedule at \(time), before now (\(now))")
         pending.push(payload, at: time, lane: lane)
     }
 
     /// Queues `payload` at `time` under a sequence number taken earlier with ``reserveSequence()``
     /// (see ``EventQueue/push(_:at:sequence:)``).
-    @inlinable package mutating func schedule(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
+    @inlinable public mutating func schedule(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
         precondition(time >= now, "cannot schedule at \(time), before now (\(now))")
         pending.push(payload, at: time, sequence: sequence)
     }
 
     /// Takes the next sequence number without queueing anything (see ``EventQueue/reserveSequence()``).
-    @inlinable package mutating func reserveSequence() -> UInt64 { pending.reserveSequence() }
+    @inlinable public mutating func reserveSequence() -> UInt64 { pending.reserveSequence() }
 
     /// Gives back queue buffer space a burst of events left behind (see ``EventQueue/releaseUnusedCapacity()``).
-    package mutating func releaseUnusedCapacity() { pending.releaseUnusedCapacity() }
+    public mutating func releaseUnusedCapacity() { pending.releaseUnusedCapacity() }
 
     /// Adds a lane to the queue and returns its number.
-    package mutating func addLane() -> Int { pending.addLane() }
+    public mutating func addLane() -> Int { pending.addLane() }
 
     /// What `next` found.
-    package enum Step {
+    public enum Step {
         /// A live event; ``now`` has moved to its due time.
         case event(Payload)
         /// No event to hand out now, and why.
@@ -66,7 +66,7 @@ package struct EventLoop<Payload> {
     }
 
     /// What a queued event turned out to be when it came up (see ``next(until:liveness:)``).
-    package enum Liveness {
+    public enum Liveness {
         /// Handed out.
         case live
         /// Skipped, without moving the clock (it was cancelled).
@@ -80,13 +80,13 @@ package struct EventLoop<Payload> {
     /// Hands out the next live event due no later than `stop` (if given), moving `now` to its time.
     /// Ends with `.quiescent` when nothing is left, `.stoppedAt(stop)` when the next event is
     /// later than `stop` (the clock then moves to `stop`), or `.limitReached` with a message.
-    @inlinable package mutating func next(until stop: VirtualTime? = nil, isLive: (Payload) -> Bool = { _ in true }) -> Step {
+    @inlinable public mutating func next(until stop: VirtualTime? = nil, isLive: (Payload) -> Bool = { _ in true }) -> Step {
         next(until: stop, liveness: { isLive($0.payload) ? .live : .dead })
     }
 
     /// Like ``next(until:isLive:)``, with each event's fate decided by `liveness` from the whole
     /// entry (its time and sequence number too): it may also postpone the event.
-    @inlinable package mutating func next(until stop: VirtualTime? = nil, liveness: (EventQueue<Payload>.Entry) -> Liveness) -> Step {
+    @inlinable public mutating func next(until stop: VirtualTime? = nil, liveness: (EventQueue<Payload>.Entry) -> Liveness) -> Step {
         while let (first, source) = pending.peek() {
             if let stop, first.time > stop {
                 currentTime = max(now, stop)

@@ -12,16 +12,16 @@
 /// head is compared with the heap's top. A lane push and pop cost O(1), and the order handed out is
 /// exactly the order a single heap would give, because lanes and heap share the sequence numbers.
 /// Lanes keep a million pending timeouts out of the heap, so the heap stays small and cache-warm.
-package struct EventQueue<Payload> {
+public struct EventQueue<Payload> {
     /// One scheduled event.
-    package struct Entry {
+    public struct Entry {
         /// When the event is due.
-        package let time: VirtualTime
+        public let time: VirtualTime
         /// The insertion number, unique in its queue: of two events due at the same instant, the one
         /// scheduled first has the smaller one and comes out first.
-        package let sequence: UInt64
+        public let sequence: UInt64
         /// What the event carries (the caller's id or small enum).
-        package let payload: Payload
+        public let payload: Payload
 
         @inlinable init(time: VirtualTime, sequence: UInt64, payload: Payload) {
             self.time = time
@@ -83,34 +83,34 @@ package struct EventQueue<Payload> {
     @usableFromInline var nextSequence: UInt64 = 0
 
     /// An empty queue with room for `capacity` heap entries reserved; no lanes yet (see ``addLane()``).
-    package init(reservingCapacity capacity: Int = 0) { heap.reserveCapacity(capacity) }
+    public init(reservingCapacity capacity: Int = 0) { heap.reserveCapacity(capacity) }
 
     /// Number of events waiting.
-    @inlinable package var count: Int { heap.count + laneCount }
+    @inlinable public var count: Int { heap.count + laneCount }
     /// Whether no event is waiting, in the heap or in any lane.
-    @inlinable package var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { count == 0 }
     /// The entry that `pop()` would return next.
-    @inlinable package var first: Entry? { peek()?.entry }
+    @inlinable public var first: Entry? { peek()?.entry }
 
     /// The entry that `pop()` would return next, and where it waits (a lane number, or
     /// ``heapSource`` for the heap), so that ``pop(from:)`` takes it without looking again.
-    @inlinable package func peek() -> (entry: Entry, source: Int)? {
+    @inlinable public func peek() -> (entry: Entry, source: Int)? {
         if let lane = firstLane() { return (lanes[lane].first!, lane) }
         guard let top = heap.first else { return nil }
         return (top, Self.heapSource)
     }
 
     /// The source ``peek()`` names for the heap.
-    package static var heapSource: Int { -1 }
+    public static var heapSource: Int { -1 }
 
     /// Removes and returns the entry ``peek()`` just named, from the `source` it named (nothing
     /// may be pushed or popped in between).
-    @inlinable package mutating func pop(from source: Int) -> Entry {
+    @inlinable public mutating func pop(from source: Int) -> Entry {
         source == Self.heapSource ? popHeap()! : popLane(source)
     }
 
     /// Adds a lane and returns its number, for ``push(_:at:lane:)``.
-    package mutating func addLane() -> Int {
+    public mutating func addLane() -> Int {
         lanes.append(Lane())
         return lanes.count - 1
     }
@@ -118,7 +118,7 @@ package struct EventQueue<Payload> {
     /// Schedules `payload` at `time` in `lane`, whose events must come in non-decreasing time
     /// order (a precondition): the lane is a queue, not a heap.
     @inlinable @discardableResult
-    package mutating func push(_ payload: Payload, at time: VirtualTime, lane: Int) -> UInt64 {
+    public mutating func push(_ payload: Payload, at time: VirtualTime, lane: Int) -> UInt64 {
         if let last = lanes[lane].last {
             precondition(last.time.microseconds <= time.microseconds, "lane \(lane) takes events in time order only")
         }
@@ -148,7 +148,7 @@ package struct EventQueue<Payload> {
 
     /// Schedules `payload` at `time`; returns the sequence number it was given.
     @inlinable @discardableResult
-    package mutating func push(_ payload: Payload, at time: VirtualTime) -> UInt64 {
+    public mutating func push(_ payload: Payload, at time: VirtualTime) -> UInt64 {
         let seq = nextSequence
         nextSequence &+= 1
         pushHeap(Entry(time: time, sequence: seq, payload: payload))
@@ -157,7 +157,7 @@ package struct EventQueue<Payload> {
 
     /// Takes the next sequence number without queueing anything: for an event the caller keeps
     /// aside and may queue later with ``push(_:at:sequence:)``, in the place it would have had.
-    @inlinable package mutating func reserveSequence() -> UInt64 {
+    @inlinable public mutating func reserveSequence() -> UInt64 {
         defer { nextSequence &+= 1 }
         return nextSequence
     }
@@ -165,7 +165,7 @@ package struct EventQueue<Payload> {
     /// Schedules `payload` at `time` (in the heap) under a sequence number taken earlier with
     /// ``reserveSequence()`` or handed out by an earlier push: it comes out where an event pushed
     /// with that number at that time would have.
-    @inlinable package mutating func push(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
+    @inlinable public mutating func push(_ payload: Payload, at time: VirtualTime, sequence: UInt64) {
         precondition(sequence < nextSequence, "sequence \(sequence) was never handed out")
         pushHeap(Entry(time: time, sequence: sequence, payload: payload))
     }
@@ -195,7 +195,7 @@ package struct EventQueue<Payload> {
     /// Gives back buffer space a burst left behind: the heap moves into a buffer twice its count
     /// if it uses less than an eighth of its capacity. Not done inside `pop`, where even the check
     /// costs ~15% of the kernel benchmark; the world calls it when a run ends.
-    package mutating func releaseUnusedCapacity() {
+    public mutating func releaseUnusedCapacity() {
         if heap.capacity > Self.keptCapacity && heap.count < heap.capacity / 8 {
             var smaller: [Entry] = []
             smaller.reserveCapacity(heap.count * 2)
@@ -205,7 +205,7 @@ package struct EventQueue<Payload> {
     }
 
     /// Removes and returns the earliest event (smallest time, then smallest sequence).
-    @inlinable package mutating func pop() -> Entry? {
+    @inlinable public mutating func pop() -> Entry? {
         if let lane = firstLane() { return popLane(lane) }
         return popHeap()
     }

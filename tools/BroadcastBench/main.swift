@@ -75,7 +75,7 @@ let sendAt = sim.world.now + .seconds(10)
 sim.at(sendAt) {
     for (_, _, format, payload) in platforms { sim.operatorConsole.send(format: format, payload: payload, tagExpression: nil) }
 }
-/// The measured phase, a function of its own so that profilers can select it (valgrind's `--toggle-collect=*broadcastPhase*`).
+/// The measured phase, a function of its own so that profilers can select it (valgrind's `--toggle-collect='*Phase*'`: in the module `broadcast_bench` its symbol is spelled `…0A5Phase…`).
 @inline(never) func broadcastPhase(_ sim: Simulation) { sim.run() }
 let start = wallClock()
 broadcastPhase(sim)

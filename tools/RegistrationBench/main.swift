@@ -19,7 +19,7 @@ import BenchSupport
 // Measured: wall time per device of each phase, events, and the whole run from the creation of
 // the simulation (what `tools/moto-compare.sh` sets against moto). The two phases run in functions
 // of their own so that profilers can select them:
-//   valgrind --tool=callgrind --toggle-collect='*registrationPhase*' --toggle-collect='*sendPhase*' …
+//   valgrind --tool=callgrind --toggle-collect='*Phase*'  (registrationPhase and sendPhase; the module name shortens the first symbol) …
 // Usage: registration-bench [--devices N] [--platforms ios,android,windows] [--reps R] [--seed S]
 //        [--client tutorial|recommended]
 

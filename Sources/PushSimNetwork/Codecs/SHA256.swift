@@ -3,9 +3,9 @@
 ///
 /// A plain implementation for short messages (a token's few hundred bytes), its rounds run over
 /// unsafe buffers; tested against the FIPS 180-4 examples and the RFC 4231 HMAC vectors.
-package enum SHA256 {
+public enum SHA256 {
     /// The 32-byte digest of `message`.
-    package static func hash(_ message: [UInt8]) -> [UInt8] {
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         // The message, a 1 bit, zeros to 56 bytes mod 64, then its length in bits (big-endian).
         var padded = message
@@ -76,9 +76,9 @@ package enum SHA256 {
 }
 
 /// HMAC-SHA256 (RFC 2104 with SHA-256): what Azure's shared access signatures are signed with.
-package enum HMACSHA256 {
+public enum HMACSHA256 {
     /// The 32-byte authentication code of `message` under `key`.
-    package static func authenticationCode(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+    public static func authenticationCode(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
         var k = key.count > 64 ? SHA256.hash(key) : key
         k += [UInt8](repeating: 0, count: 64 - k.count)
         let inner = SHA256.hash(k.map { $0 ^ 0x36 } + message)
@@ -86,7 +86,7 @@ package enum HMACSHA256 {
     }
 
     /// Compares two codes in time that does not depend on where they differ.
-    package static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    public static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for i in a.indices { difference |= a[i] ^ b[i] }

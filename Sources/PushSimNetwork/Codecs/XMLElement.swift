@@ -7,32 +7,32 @@ import PushSimKernel
 /// normalization.
 package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     /// The qualified name as written, e.g. `entry` or `i:nil`.
-    package var name: String
+    public var name: String
     /// Attributes in document order, values with entities decoded.
-    package var attributes: [(name: String, value: String)]
+    public var attributes: [(name: String, value: String)]
     /// Child elements and text, in document order.
-    package var children: [XMLNode]
+    public var children: [XMLNode]
 
     /// An element with the given parts.
-    package init(name: String, attributes: [(name: String, value: String)] = [], children: [XMLNode] = []) {
+    public init(name: String, attributes: [(name: String, value: String)] = [], children: [XMLNode] = []) {
         self.name = name
         self.attributes = attributes
         self.children = children
     }
 
     /// The value of the attribute with qualified name `name`, or nil.
-    package func attribute(_ name: String) -> String? {
+    public func attribute(_ name: String) -> String? {
         attributes.first(where: { $0.name.sameBytes(as: name) })?.value
     }
 
     /// The child elements, without text.
-    package var elements: [XMLElement] {
+    public var elements: [XMLElement] {
         children.compactMap { if case .element(let e) = $0 { e } else { nil } }
     }
 
     /// The first child element whose qualified name is `name` or, when `name` has no prefix,
     /// whose local name (the part after ':') is `name`.
-    package func first(_ name: String) -> XMLElement? {
+    public func first(_ name: String) -> XMLElement? {
         let matchLocal = !name.containsByte(where: { $0 == UInt8(ascii: ":") })
         for case .element(let e) in children {
             if e.name.sameBytes(as: name) { return e }
@@ -45,7 +45,7 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The text and CDATA content of the direct children, concatenated.
-    package var text: String {
+    public var text: String {
         var result = ""
         for case .text(let t) in children { result += t }
         return result
@@ -54,17 +54,17 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     /// The element as XML: no declaration and no added whitespace. Text escapes `&`, `<`,
     /// `>` (and CR as `&#13;`); attribute values also escape `"`, tab, LF and CR so that they
     /// survive attribute-value normalization. Elements without children are written `<a/>`.
-    package func serialized() -> String {
+    public func serialized() -> String {
         var out: [UInt8] = []
         write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// The serialization (same as `serialized()`).
-    package var description: String { serialized() }
+    public var description: String { serialized() }
 
     /// Structural equality, attributes compared pairwise in order.
-    package static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
+    public static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
         guard lhs.name.sameBytes(as: rhs.name), lhs.attributes.count == rhs.attributes.count,
               lhs.children == rhs.children else { return false }
         for (a, b) in zip(lhs.attributes, rhs.attributes)
@@ -105,7 +105,7 @@ package enum XMLNode: Equatable, Sendable {
     case text(String)
 
     /// Structural equality; text compares by Unicode scalars.
-    package static func == (lhs: XMLNode, rhs: XMLNode) -> Bool {
+    public static func == (lhs: XMLNode, rhs: XMLNode) -> Bool {
         switch (lhs, rhs) {
         case let (.element(a), .element(b)): return a == b
         case let (.text(a), .text(b)): return a.sameBytes(as: b)
@@ -117,10 +117,10 @@ package enum XMLNode: Equatable, Sendable {
 /// A parsed XML document: its single root element (prolog and epilog are not kept).
 package struct XMLDocument: Equatable, Sendable {
     /// The root element.
-    package var root: XMLElement
+    public var root: XMLElement
 
     /// A document with the given root.
-    package init(root: XMLElement) { self.root = root }
+    public init(root: XMLElement) { self.root = root }
 }
 
 /// `text` with `&`, `<`, `>`, `"` and `'` replaced by `&amp;`, `&lt;`, `&gt;`, `&quot;` and
@@ -158,7 +158,7 @@ package enum XMLEscaping {
     /// Appends the UTF-8 bytes `source`, escaped, to `out`. The runs between bytes that need an
     /// escape are copied whole (text that needs none, most, in one copy): the hub's addresses
     /// echo a query with `&` in every entry it answers.
-    package static func append(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
+    public static func append(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
         // The bytes that need an escape are all below 64: one bit each in a mask.
         let mask = attribute ? escapedInAttribute : escapedInText
         var run = 0

@@ -3,21 +3,21 @@ import PushSimKernel
 /// Why and where an XML document was rejected.
 package struct XMLParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Line, 1-based; LF, CR LF and a lone CR each end a line.
-    package var line: Int
+    public var line: Int
     /// Column, 1-based, in bytes.
-    package var column: Int
+    public var column: Int
     /// What was wrong, e.g. `end tag </b> does not match start tag <a> opened at 1:1`.
-    package var message: String
+    public var message: String
 
     /// An error at the given position.
-    package init(line: Int, column: Int, message: String) {
+    public init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
     }
 
     /// `line L, column C: message`.
-    package var description: String { "line \(line), column \(column): \(message)" }
+    public var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A minimal non-validating XML 1.0 parser for small UTF-8 documents.
@@ -31,10 +31,10 @@ package struct XMLParseError: Error, Equatable, Sendable, CustomStringConvertibl
 /// attribute values get XML's whitespace normalization. Iterative: no input exhausts the stack.
 package enum XMLDocumentParser {
     /// Deepest allowed element nesting (the root is depth 1).
-    package static let maxDepth = 256
+    public static let maxDepth = 256
 
     /// Parses a document from UTF-8 `bytes`.
-    package static func parse(_ bytes: [UInt8]) throws(XMLParseError) -> XMLDocument {
+    public static func parse(_ bytes: [UInt8]) throws(XMLParseError) -> XMLDocument {
         // Read in place: the scanner indexes a buffer pointer, without the array's retains and
         // bounds checks on every byte.
         try bytes.withUnsafeBufferPointer { buffer throws(XMLParseError) in
@@ -44,7 +44,7 @@ package enum XMLDocumentParser {
     }
 
     /// Parses a document from `text` (columns count its UTF-8 bytes).
-    package static func parse(_ text: String) throws(XMLParseError) -> XMLDocument {
+    public static func parse(_ text: String) throws(XMLParseError) -> XMLDocument {
         try parse(Array(text.utf8))
     }
 }
