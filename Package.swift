@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "endpoint-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/EndpointBench"),
         // The fuzzer: surfaces (shared with the tests that replay its finds) and the tool.
         .target(name: "FuzzSurfaces", dependencies: ["PushSim", "PushSimServer"], path: "tools/FuzzSurfaces"),
-        .executableTarget(name: "pushsim-fuzz", dependencies: ["FuzzSurfaces"], path: "tools/Fuzz"),
+        .executableTarget(name: "pushsim-fuzz", dependencies: ["PushSim", "FuzzSurfaces"], path: "tools/Fuzz"),
         .executableTarget(name: "serve-bench", dependencies: ["PushSim", "PushSimServer", "BenchSupport"], path: "tools/ServeBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),

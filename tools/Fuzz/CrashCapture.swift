@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PushSim
 
 /// Saves the input being run if the process dies on it.
 ///
@@ -21,24 +22,11 @@ enum CrashCapture {
     nonisolated(unsafe) private static let message = UnsafeMutablePointer<UInt8>.allocate(capacity: 8_192)
     nonisolated(unsafe) private static var messageLength = 0
     nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    private static let signals = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE]
 
     /// Installs the handlers (once, before the first input).
     static func install() {
         path[0] = 0
-        let size = 1 << 18
-        var stack = stack_t()
-        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        stack.ss_size = size
-        stack.ss_flags = 0
-        sigaltstack(&stack, nil)
-        for signal in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = handle
-            action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, previous + Int(signal))
-        }
+        FatalSignals.install(handle, stackBytes: 1 << 18, savingPreviousIn: previous)
     }
 
     /// Remembers `bytes` as the input now running, the file to save it to, and what to print.

@@ -20,28 +20,9 @@ enum CrashNotice {
     nonisolated(unsafe) private static var length = 0
     /// Bytes reserved for the message (a longer one is cut).
     private static let capacity = 4_096
-    /// The signals a crash raises.
-    private static let signals: [Int32] = [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT]
-
-    /// Installs the handler for the fatal signals, on an alternate stack of 64 KiB.
+    /// Installs the handler for the fatal signals (`FatalSignals`), on an alternate stack of 64 KiB.
     static func install() {
-        let stackSize = 65_536
-        var stack = stack_t()
-        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: stackSize, alignment: 16)
-        stack.ss_size = stackSize
-        stack.ss_flags = 0
-        sigaltstack(&stack, nil)
-        for signal in signals {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = handle
-            #else
-            action.__sigaction_u.__sa_handler = handle
-            #endif
-            action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
-        }
+        FatalSignals.install(handle, stackBytes: 65_536)
         running(nil, seed: nil)
     }
 
