@@ -27,9 +27,22 @@ final class AccountingChecker: InvariantChecker {
     }
     private var copies: [CopyKey: Open] = [:]    // the copy (looked up; reported sorted)
     private var messages: [String: Open] = [:]   // PNS message id → the message
-    /// Messages that already ended: on a slow hub–PNS link the device can have a push before the
-    /// hub hears the PNS's 200 (membership tests only, never iterated).
+    /// Messages that ended before the hub heard the PNS accept them: on a slow hub–PNS link the
+    /// device can have a push before the hub hears the PNS's 200 (membership tests only, never
+    /// iterated). Kept only while the hub has a copy in flight, forgotten when the accept comes
+    /// or once none can come any more (``endedKeptFor``): a message sent straight to a PNS (by an
+    /// SDK through `pushsim serve`) never gets one, and a server sent to for days must not keep
+    /// every id it delivered.
     private var ended: Set<String> = []
+    /// The ids in ``ended`` with when each ended, oldest first, from ``endedHead`` on.
+    private var endedOrder: [(time: VirtualTime, id: String)] = []
+    private var endedHead = 0
+    /// How long an ended message waits for the hub's accept: twice the hub's call timeout to its
+    /// PNS (30 s, ``World/call(_:from:timeout:then:)``'s default). The PNS delivered while the
+    /// hub's call was open, so the hub hears the 200, or gives the call up, within 30 s of that.
+    static let endedKeptFor = VirtualDuration.seconds(60)
+    /// How many ended ids are remembered now (for the test that holds memory flat).
+    var endedCount: Int { ended.count }
     private var violations: [String] = []
 
     let reads: Set<TraceKind> = [.hubPNSRequest, .hubPNSAccepted, .notificationDropped, .devicePushReceived, .devicePushRefused]
@@ -46,22 +59,39 @@ final class AccountingChecker: InvariantChecker {
             let notification = f(.notification)
             copies[CopyKey(notification: notification, registration: f(.registration))] = nil
             let id = f(.message)
-            if !id.isEmpty && !ended.contains(id) {
+            if !id.isEmpty && ended.remove(id) == nil {
                 messages[id] = Open(notification: notification, detail: id, since: e.time, correlation: e.correlation)
             }
         case .notificationDropped where e.layer == "hub":
             copies[CopyKey(notification: f(.notification), registration: f(.registration))] = nil
         case .notificationDropped:
             // A push service's drop, read under the field that service records its ids in.
-            if let service = PushServiceDescriptor.named(e.layer) { end(f(service.messageIDField)) }
-        case .devicePushReceived where e.layer == "device", .devicePushRefused where e.layer == "device": end(f(.message))
+            if let service = PushServiceDescriptor.named(e.layer) { end(f(service.messageIDField), at: e.time) }
+        case .devicePushReceived where e.layer == "device", .devicePushRefused where e.layer == "device": end(f(.message), at: e.time)
         default: break
         }
     }
 
-    private func end(_ id: String) {
-        messages[id] = nil
-        ended.insert(id)
+    private func end(_ id: String, at time: VirtualTime) {
+        if messages.removeValue(forKey: id) != nil { return }   // accepted first: nothing to wait for
+        // An accept can come later only for a copy whose PNS call is still open: with none open
+        // (an SDK's send straight to a PNS through `pushsim serve`), there is nothing to wait for.
+        guard !copies.isEmpty else { return }
+        forgetEnded(endedBefore: time)
+        if ended.insert(id).inserted { endedOrder.append((time, id)) }
+    }
+
+    /// Forgets the ids that ended more than ``endedKeptFor`` before `now` (an accept for them can
+    /// no longer come).
+    private func forgetEnded(endedBefore now: VirtualTime) {
+        while endedHead < endedOrder.count, endedOrder[endedHead].time + Self.endedKeptFor < now {
+            ended.remove(endedOrder[endedHead].id)
+            endedHead += 1
+        }
+        if endedHead >= 4_096, endedHead * 2 >= endedOrder.count {
+            endedOrder.removeFirst(endedHead)
+            endedHead = 0
+        }
     }
 
     func result(leftovers: [Leftover]) -> InvariantResult {
