@@ -55,7 +55,7 @@ import PushSimScenario
         expect ann-pixel shows nothing
         """
         let scenario = try ScenarioParser.parse(text, path: "clear.scenario").get()
-        #expect(scenario.actions.contains { $0.kind == .clearData })
+        #expect(scenario.actions.contains { $0.kind == .device(.clearData) })
         let report = try #require(try? ScenarioRunner.run(scenario).get())
         #expect(report.results.allSatisfy { $0.passed }, "\(report.results.map(\.seen))")
     }

@@ -25,21 +25,21 @@ import Testing
             expect operator list status 200
             """).get()
         #expect(s.actions.map(\.kind) == [
-            .hubInstallation(device: "bob", change: .put(tags: ["news", "team:red"], userID: "bob")),
-            .hubInstallation(device: "bob", change: .put(tags: [], userID: nil)),
-            .hubInstallation(device: "bob", change: .addTag("sports")),
-            .hubInstallation(device: "bob", change: .removeTag("news")),
-            .hubInstallation(device: "bob", change: .replaceChannel),
-            .hubInstallation(device: "bob", change: .delete),
-            .hubListRegistrations(tag: "username:bob"),
-            .hubListRegistrations(tag: nil),
+            .operator(.installation(device: "bob", change: .put(tags: ["news", "team:red"], userID: "bob"))),
+            .operator(.installation(device: "bob", change: .put(tags: [], userID: nil))),
+            .operator(.installation(device: "bob", change: .addTag("sports"))),
+            .operator(.installation(device: "bob", change: .removeTag("news"))),
+            .operator(.installation(device: "bob", change: .replaceChannel)),
+            .operator(.installation(device: "bob", change: .delete)),
+            .operator(.listRegistrations(tag: "username:bob")),
+            .operator(.listRegistrations(tag: nil)),
         ])
         #expect(s.expectations.map(\.kind) == [
             .hubInstallations(tag: "news", count: 2), .hubInstallations(tag: nil, count: 1), .listedRegistrations(count: 0),
             .status(device: "operator", operation: .installation, code: 204),
             .status(device: "operator", operation: .list, code: 200),
         ])
-        #expect(ScenarioRunner.describe(s.actions[0].kind) == "put installation of bob with tags news,team:red user bob")
+        #expect(s.actions[0].kind.label == "put installation of bob with tags news,team:red user bob")
     }
 
     @Test func misusesArePositioned() {

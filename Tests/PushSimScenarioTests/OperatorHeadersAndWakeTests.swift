@@ -12,9 +12,9 @@ import Testing
             operator test-send windows "<toast/>" header "X-WNS-TTL" "60"
             """).get()
         #expect(s.actions.map(\.kind) == [
-            .hubSend(format: "apple", payload: "{}", tagExpression: "username:bob",
-                     headers: [SendHeader("apns-push-type", "background"), SendHeader("apns-priority", "5")]),
-            .hubTestSend(format: "windows", payload: "<toast/>", tagExpression: nil, headers: [SendHeader("X-WNS-TTL", "60")]),
+            .operator(.send(format: "apple", payload: "{}", tagExpression: "username:bob",
+                            headers: [SendHeader("apns-push-type", "background"), SendHeader("apns-priority", "5")])),
+            .operator(.testSend(format: "windows", payload: "<toast/>", tagExpression: nil, headers: [SendHeader("X-WNS-TTL", "60")])),
         ])
     }
 
@@ -34,9 +34,9 @@ import Testing
             operator delete registration of bob-iphone if-match any
             operator update registration of bob-iphone
             """).get()
-        #expect(s.actions.map(\.kind) == [.hubRegistration(device: "bob-iphone", delete: false, ifMatch: .stale),
-                                          .hubRegistration(device: "bob-iphone", delete: true, ifMatch: .any),
-                                          .hubRegistration(device: "bob-iphone", delete: false, ifMatch: .current)])
+        #expect(s.actions.map(\.kind) == [.operator(.registration(device: "bob-iphone", delete: false, ifMatch: .stale)),
+                                          .operator(.registration(device: "bob-iphone", delete: true, ifMatch: .any)),
+                                          .operator(.registration(device: "bob-iphone", delete: false, ifMatch: .current))])
         let anyUpdate = try #require(firstError("operator update registration of bob-iphone if-match any"))
         #expect(anyUpdate.message == "an update names a version: if-match any is for delete" && anyUpdate.location.column == 53)
         let unknown = try #require(firstError("operator delete registration of carol-phone"))

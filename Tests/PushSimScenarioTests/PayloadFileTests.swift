@@ -20,10 +20,10 @@ import Testing
     @Test func aFileIsReadBesideTheScenario() throws {
         let apns = "{\"Simulator Target Bundle\":\"com.pushsim.notifyusers\",\"aps\":{\"alert\":\"Hi\"}}"
         let s = try parse("operator send apple file \"hi.apns\" to \"username:bob\"", files: ["hi.apns": apns]).get()
-        #expect(s.actions.first?.kind == .hubSend(format: "apple", payload: apns, tagExpression: "username:bob"))
+        #expect(s.actions.first?.kind == .operator(.send(format: "apple", payload: apns, tagExpression: "username:bob")))
         let toast = "<toast><visual><binding template=\"ToastText01\"><text id=\"1\">Hi</text></binding></visual></toast>"
         let w = try parse("operator test-send windows file \"toast.xml\"", files: ["toast.xml": toast]).get()
-        #expect(w.actions.first?.kind == .hubTestSend(format: "windows", payload: toast, tagExpression: nil))
+        #expect(w.actions.first?.kind == .operator(.testSend(format: "windows", payload: toast, tagExpression: nil)))
     }
 
     @Test func misusedFilesArePositioned() throws {

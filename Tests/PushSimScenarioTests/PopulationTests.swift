@@ -40,10 +40,10 @@ struct PopulationTests {
         let s = try parse("scenario \"p\"\ndevices fans 3 ios user f{n}\nat 1s fans install\nat 2s fans login\nfans logout\n").get()
         #expect(s.actions.count == 9)
         #expect(s.actions.map(\.device) == ["fans-1", "fans-2", "fans-3", "fans-1", "fans-2", "fans-3", "fans-1", "fans-2", "fans-3"])
-        #expect(s.actions.prefix(3).allSatisfy { $0.kind == .install && $0.time == .zero + .seconds(1) })
-        #expect(s.actions[3..<6].map(\.kind) == [.login(user: "f1", password: "f1"), .login(user: "f2", password: "f2"),
-                                                 .login(user: "f3", password: "f3")])
-        #expect(s.actions.suffix(3).allSatisfy { $0.kind == .logout && $0.time == .zero + .seconds(2) })
+        #expect(s.actions.prefix(3).allSatisfy { $0.kind == .device(.install) && $0.time == .zero + .seconds(1) })
+        #expect(s.actions[3..<6].map(\.kind) == [.device(.login(user: "f1", password: "f1")), .device(.login(user: "f2", password: "f2")),
+                                                 .device(.login(user: "f3", password: "f3"))])
+        #expect(s.actions.suffix(3).allSatisfy { $0.kind == .device(.logout) && $0.time == .zero + .seconds(2) })
         #expect(s.actions[3].location == SourceLocation(file: "t.scenario", line: 4, column: 7))
     }
 
@@ -64,17 +64,17 @@ struct PopulationTests {
             """).get()
         let first = s.actions.filter { $0.device == "fans-1" }.map(\.kind)
         let second = s.actions.filter { $0.device == "fans-2" }.map(\.kind)
-        #expect(first == [.login(user: "fan-1", password: "secret-1"), .login(user: "guest-1", password: "fan-1!"),
-                          .register(tags: ["team:1", "fan:fan-1"]), .send(message: "hello from fan-1", to: "bob", via: [.fcm]),
-                          .offline, .online, .launch, .refreshHandle, .uninstall,
-                          .request(method: "GET", target: "/api/x?n=1", authorization: .basic(user: "fan-1", password: "pw-1"), body: nil)])
-        #expect(second[0] == .login(user: "fan-2", password: "secret-2"))
-        #expect(second[2] == .register(tags: ["team:2", "fan:fan-2"]))
+        #expect(first == [.device(.login(user: "fan-1", password: "secret-1")), .device(.login(user: "guest-1", password: "fan-1!")),
+                          .device(.register(tags: ["team:1", "fan:fan-1"])), .device(.send(message: "hello from fan-1", to: "bob", via: [.fcm])),
+                          .device(.offline), .device(.online), .device(.launch), .device(.refreshHandle), .device(.uninstall),
+                          .device(.request(method: "GET", target: "/api/x?n=1", authorization: .basic(user: "fan-1", password: "pw-1"), body: nil))])
+        #expect(second[0] == .device(.login(user: "fan-2", password: "secret-2")))
+        #expect(second[2] == .device(.register(tags: ["team:2", "fan:fan-2"])))
     }
 
     @Test func otherBracesInAStepAreLeftAsWritten() throws {
         let s = try parse("scenario \"p\"\ndevices fans 1 ios\nfans send \"{x} {n}\" to bob via apns\n").get()
-        #expect(s.actions.map(\.kind) == [.send(message: "{x} 1", to: "bob", via: [.apns])])
+        #expect(s.actions.map(\.kind) == [.device(.send(message: "{x} 1", to: "bob", via: [.apns]))])
     }
 
     @Test func aMemberIsAnOrdinaryDevice() throws {

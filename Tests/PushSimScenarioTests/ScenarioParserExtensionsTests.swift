@@ -63,12 +63,12 @@ import PushSimServices
             expect bob-iphone request status 500
             """).get()
         #expect(s.actions.map(\.kind) == [
-            .logout, .register(tags: []), .register(tags: ["username:alice", "topic:news"]),
-            .request(method: "POST", target: "/api/register?handle=AB", authorization: .none, body: nil),
-            .request(method: "PUT", target: "/api/register/reg-1", authorization: .basic(user: "bob", password: "bob"),
-                     body: #"{"Platform":"apns"}"#),
-            .request(method: "DELETE", target: "/api/register/x", authorization: .header("Bearer abc"), body: nil),
-            .request(method: "GET", target: "/api/nothing", authorization: .none, body: nil),
+            .device(.logout), .device(.register(tags: [])), .device(.register(tags: ["username:alice", "topic:news"])),
+            .device(.request(method: "POST", target: "/api/register?handle=AB", authorization: .none, body: nil)),
+            .device(.request(method: "PUT", target: "/api/register/reg-1", authorization: .basic(user: "bob", password: "bob"),
+                             body: #"{"Platform":"apns"}"#)),
+            .device(.request(method: "DELETE", target: "/api/register/x", authorization: .header("Bearer abc"), body: nil)),
+            .device(.request(method: "GET", target: "/api/nothing", authorization: .none, body: nil)),
         ])
         #expect(s.expectations.first?.kind == .status(device: "bob-iphone", operation: .request, code: 500))
     }
@@ -82,8 +82,8 @@ import PushSimServices
             bob-iphone register with tags "x,y"
             operator put installation of bob-iphone with tags a,,b
             """).get()
-        #expect(s.actions.map(\.kind) == [.register(tags: ["a", "", "b"]), .register(tags: ["x", "y"]),
-                                          .hubInstallation(device: "bob-iphone", change: .put(tags: ["a", "", "b"], userID: nil))])
+        #expect(s.actions.map(\.kind) == [.device(.register(tags: ["a", "", "b"])), .device(.register(tags: ["x", "y"])),
+                                          .operator(.installation(device: "bob-iphone", change: .put(tags: ["a", "", "b"], userID: nil)))])
     }
 
     @Test func mistakesInTheNewStatementsAreLocated() {
@@ -122,8 +122,8 @@ import PushSimServices
             expect invariant dead-handles holds
             expect operator send status 400
             """).get()
-        #expect(s.actions.map(\.kind) == [.hubSend(format: "apple", payload: "{}", tagExpression: "a && b"),
-                                          .hubSend(format: "windows", payload: "<toast/>", tagExpression: nil)])
+        #expect(s.actions.map(\.kind) == [.operator(.send(format: "apple", payload: "{}", tagExpression: "a && b")),
+                                          .operator(.send(format: "windows", payload: "<toast/>", tagExpression: nil))])
         #expect(s.actions.map(\.device) == ["operator", "operator"])
         #expect(s.expectations.map(\.kind) == [
             .neverShows(device: "bob-iphone", text: "x"),
@@ -305,11 +305,11 @@ import PushSimServices
             """, path: "t.scenario").get()
         let twoHoursAfterTen = VirtualTime.zero + VirtualDuration.seconds(7_210)
         let fiveHours = VirtualTime.zero + VirtualDuration.hours(5)
-        let expected: [ActionKind] = [
-            .hubSchedule(format: "apple", payload: "{}", at: twoHoursAfterTen, tagExpression: "username:bob"),
-            .hubSchedule(format: "fcmv1", payload: "{}", at: fiveHours, tagExpression: nil),
-            .hubCancelScheduled,
-            .hubTestSend(format: "windows", payload: "<toast/>", tagExpression: "topic:beta"),
+        let expected: [ScenarioActionKind] = [
+            .operator(.schedule(format: "apple", payload: "{}", at: twoHoursAfterTen, tagExpression: "username:bob")),
+            .operator(.schedule(format: "fcmv1", payload: "{}", at: fiveHours, tagExpression: nil)),
+            .operator(.cancelScheduled),
+            .operator(.testSend(format: "windows", payload: "<toast/>", tagExpression: "topic:beta")),
         ]
         #expect(s.actions.map(\.kind) == expected)
         #expect(s.expectations.map(\.kind) == [.testSendResults(count: 10)])

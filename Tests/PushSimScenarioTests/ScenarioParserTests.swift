@@ -86,15 +86,15 @@ private let fullExample = """
             DeviceDeclaration(name: "alice-pixel", platform: .android, user: "alice", client: .recommended, location: at(12, 1)),
         ],
         actions: [
-            ScenarioAction(time: .zero, device: "bob-iphone", kind: .install, location: at(14, 8)),
-            ScenarioAction(time: seconds(1), device: "bob-iphone", kind: .login(user: "bob", password: "bob"), location: at(15, 8)),
-            ScenarioAction(time: seconds(2), device: "alice-pixel", kind: .install, location: at(16, 7)),
-            ScenarioAction(time: seconds(2), device: "alice-pixel", kind: .login(user: "alice", password: "secret word"), location: at(17, 1)),
-            ScenarioAction(time: seconds(5), device: "alice-pixel", kind: .send(message: "Hi Bob", to: "bob", via: [.apns]), location: at(18, 7)),
-            ScenarioAction(time: seconds(5), device: "bob-iphone", kind: .uninstall, location: at(21, 1)),
-            ScenarioAction(time: seconds(5), device: "bob-iphone", kind: .offline, location: at(22, 1)),
-            ScenarioAction(time: .zero + .milliseconds(5_500), device: "bob-iphone", kind: .online, location: at(23, 11)),
-            ScenarioAction(time: later, device: "alice-pixel", kind: .send(message: "Hi again", to: "bob", via: [.apns, .wns]), location: at(25, 1)),
+            ScenarioAction(time: .zero, device: "bob-iphone", kind: .device(.install), location: at(14, 8)),
+            ScenarioAction(time: seconds(1), device: "bob-iphone", kind: .device(.login(user: "bob", password: "bob")), location: at(15, 8)),
+            ScenarioAction(time: seconds(2), device: "alice-pixel", kind: .device(.install), location: at(16, 7)),
+            ScenarioAction(time: seconds(2), device: "alice-pixel", kind: .device(.login(user: "alice", password: "secret word")), location: at(17, 1)),
+            ScenarioAction(time: seconds(5), device: "alice-pixel", kind: .device(.send(message: "Hi Bob", to: "bob", via: [.apns])), location: at(18, 7)),
+            ScenarioAction(time: seconds(5), device: "bob-iphone", kind: .device(.uninstall), location: at(21, 1)),
+            ScenarioAction(time: seconds(5), device: "bob-iphone", kind: .device(.offline), location: at(22, 1)),
+            ScenarioAction(time: .zero + .milliseconds(5_500), device: "bob-iphone", kind: .device(.online), location: at(23, 11)),
+            ScenarioAction(time: later, device: "alice-pixel", kind: .device(.send(message: "Hi again", to: "bob", via: [.apns, .wns])), location: at(25, 1)),
         ],
         expectations: [
             Expectation(kind: .shows(device: "bob-iphone", text: "From alice: Hi Bob"), by: seconds(6), location: at(19, 1),
@@ -133,7 +133,7 @@ private let fullExample = """
 @Test(arguments: ["via apns,wns", "via apns, wns", "via apns ,wns", "via apns , wns"])
 func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
     let scenario = try parse(withHeader("alice-pixel send \"Hi\" to bob \(via)")).get()
-    #expect(scenario.actions.map(\.kind) == [.send(message: "Hi", to: "bob", via: [.apns, .wns])])
+    #expect(scenario.actions.map(\.kind) == [.device(.send(message: "Hi", to: "bob", via: [.apns, .wns]))])
 }
 
 @Test func advanceThenBareActionHappensAtTheAdvancedTime() throws {
@@ -160,7 +160,7 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 
 @Test func deviceMayBeUsedBeforeItsDeclaration() throws {
     let scenario = try parse("scenario \"x\"\nat 1s carol install\nexpect carol shows nothing\ndevice carol windows\n").get()
-    #expect(scenario.actions == [ScenarioAction(time: seconds(1), device: "carol", kind: .install, location: at(2, 7))])
+    #expect(scenario.actions == [ScenarioAction(time: seconds(1), device: "carol", kind: .device(.install), location: at(2, 7))])
     #expect(scenario.expectations.count == 1)
 }
 
@@ -171,7 +171,7 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
         # a comment line, with "quotes
            # an indented comment
         """)).get()
-    #expect(scenario.actions.map(\.kind) == [.send(message: "Hi #1 Bob", to: "bob", via: [.fcm])])
+    #expect(scenario.actions.map(\.kind) == [.device(.send(message: "Hi #1 Bob", to: "bob", via: [.fcm]))])
     #expect(scenario.expectations.map(\.kind) == [.shows(device: "bob-iphone", text: "a # b")])
     #expect(scenario.expectations.map(\.source) == ["expect bob-iphone shows \"a # b\""])
 }
@@ -188,7 +188,7 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 
 @Test func crlfLineEndingsAndTabsAreAccepted() throws {
     let scenario = try parse("scenario \"x\"\r\ndevice d ios\r\n\tat 1s\td install\r\n").get()
-    #expect(scenario.actions == [ScenarioAction(time: seconds(1), device: "d", kind: .install, location: at(3, 8))])
+    #expect(scenario.actions == [ScenarioAction(time: seconds(1), device: "d", kind: .device(.install), location: at(3, 8))])
 }
 
 // MARK: - Diagnostics: rendering and file order

@@ -79,72 +79,35 @@ public struct DeviceDeclaration: Equatable, Sendable {
     }
 }
 
-/// What a device (its user or its OS) does.
-public enum ActionKind: Equatable, Sendable {
-    /// Install and open the app: the OS gets a push handle, the app receives it.
-    case install
-    /// Remove the app (its stored registration id goes with it).
-    case uninstall
-    /// Log in: the app builds the Basic header and registers.
-    case login(user: String, password: String)
-    /// Send a message to a user, once per enabled switch.
-    case send(message: String, to: String, via: [PushSwitch])
-    /// The device loses or regains its network connection.
-    case offline
-    /// The device regains its network connection.
-    case online
-    /// Log out: delete the registration through the backend, forget the id and credentials.
-    case logout
-    /// The app starts again: it asks the OS for its handle (a WNS channel past 30 days is renewed).
-    case launch
-    /// The push handle changes while the app stays installed (FCM token rotation, APNs token change).
-    case refreshHandle
-    /// The user clears the app's data (`clear-data`): Android and Windows give a new handle.
-    case clearData
-    /// Install the app from another device's backup (`restore from <device>`).
-    case restore(from: String)
-    /// The operator sends straight through the hub: `operator send apple|fcmv1|windows "<payload>"
-    /// [to "<expression>"] [header "<name>" "<value>"]…`; the hub passes `apns-*` and `X-WNS-*`
-    /// headers on to the push service (NH-REST).
-    case hubSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
-    /// `operator schedule <format> "<payload>" at <time> [to "<expression>"] [header …]…`
-    case hubSchedule(format: String, payload: String, at: VirtualTime, tagExpression: String?, headers: [SendHeader] = [])
-    /// `operator cancel scheduled`: cancels the most recent scheduled send.
-    case hubCancelScheduled
-    /// `operator update|delete registration of <device> [if-match current|stale|any]`: the
-    /// operator reads the registration whose id the device's app stored, then updates it (a PUT
-    /// with `If-Match`, as the SDK's `UpdateRegistrationAsync`) or deletes it (a DELETE with
-    /// `If-Match`); checked with `expect operator register|unregister status <status>`.
-    case hubRegistration(device: String, delete: Bool, ifMatch: IfMatchChoice)
-    /// `operator put|patch|delete installation of <device> …`: the operator writes the installation
-    /// whose id is the device's name, with the device's platform and current push handle
-    /// (`PUT|PATCH|DELETE /installations/<id>`, NH-REST); checked with `expect operator
-    /// installation status <status>` and `expect hub has <n> installation(s)`.
-    case hubInstallation(device: String, change: InstallationChange)
-    /// `operator list registrations [for "<tag>"]`: `GET /registrations` or `GET
-    /// /tags/<tag>/registrations` (NH-REST), every page; checked with `expect operator listed <n>
-    /// registration(s)` and `expect operator list status <status>`.
-    case hubListRegistrations(tag: String?)
-    /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
-    case hubTestSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
-    /// Register again asking for extra tags (`register with tags username:bob`).
-    case register(tags: [String])
-    /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).
-    case request(method: String, target: String, authorization: RequestAuthorization, body: String?)
+/// Who acts in a step, and what they do: a device (its user or its OS) or the operator, who
+/// works straight through the hub.
+public enum ScenarioActionKind: Equatable, Sendable {
+    /// A device's step (`bob-iphone install`); the step's ``ScenarioAction/device`` names it.
+    case device(DeviceAction)
+    /// The operator's step (`operator send apple "{}"`); the step's device is `operator`.
+    case `operator`(OperatorAction)
+
+    /// The step as the run labels it after its actor's name (`login bob`, `send apple to everyone`).
+    var label: String {
+        switch self {
+        case .device(let action): return action.label
+        case .operator(let action): return action.label
+        }
+    }
 }
 
 /// One timed action, with its time already resolved to an absolute virtual time.
 public struct ScenarioAction: Equatable, Sendable {
     /// When the action runs (absolute, in microseconds of virtual time).
     public var time: VirtualTime
-    /// The device acting, or `operator` for the operator's sends.
+    /// The device acting, or `operator` for the operator's steps.
     public var device: String
-    /// What the device does.
-    public var kind: ActionKind
+    /// What the device or the operator does.
+    public var kind: ScenarioActionKind
     /// Where the action's statement starts.
     public var location: SourceLocation
     /// An action at an absolute `time`.
-    public init(time: VirtualTime, device: String, kind: ActionKind, location: SourceLocation) {
+    public init(time: VirtualTime, device: String, kind: ScenarioActionKind, location: SourceLocation) {
         self.time = time; self.device = device; self.kind = kind; self.location = location
     }
 }
@@ -313,54 +276,4 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
         case .apnsTokenRenewal(let every): return "hub apns token renewal \(every)"
         }
     }
-}
-
-/// A header an operator send carries to the hub (`header "apns-priority" "5"`), which passes it on
-/// to the push service: `apns-*` for APNs, `X-WNS-*` for WNS (FCM v1 takes its options in the body).
-public struct SendHeader: Equatable, Sendable {
-    /// The header's name, as written.
-    public var name: String
-    /// Its value.
-    public var value: String
-    /// A header named `name` with `value`.
-    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
-}
-
-/// What `operator put|patch|delete installation of <device>` does to the device's installation.
-public enum InstallationChange: Equatable, Sendable {
-    /// `put installation of <device> [with tags <tag>,…] [user <id>]`: create or replace it whole.
-    case put(tags: [String], userID: String?)
-    /// `patch installation of <device> add tag <tag>`: a JSON Patch `add` on `/tags`.
-    case addTag(String)
-    /// `patch installation of <device> remove tag <tag>`: a JSON Patch `remove` on `/tags/<tag>`.
-    case removeTag(String)
-    /// `patch installation of <device> replace channel`: a JSON Patch `replace` on `/pushChannel`
-    /// with the device's current handle (after a `refresh-handle`, say).
-    case replaceChannel
-    /// `delete installation of <device>`: 204, also when there was none.
-    case delete
-
-    /// As written after `operator` (`put installation of bob with tags news`).
-    func statement(device: String) -> String {
-        switch self {
-        case .put(let tags, let user):
-            return "put installation of \(device)" + (tags.isEmpty ? "" : " with tags \(tags.joined(separator: ","))")
-                + (user.map { " user \($0)" } ?? "")
-        case .addTag(let tag): return "patch installation of \(device) add tag \(tag)"
-        case .removeTag(let tag): return "patch installation of \(device) remove tag \(tag)"
-        case .replaceChannel: return "patch installation of \(device) replace channel"
-        case .delete: return "delete installation of \(device)"
-        }
-    }
-}
-
-/// The `If-Match` an operator's registration update or delete sends.
-public enum IfMatchChoice: String, Equatable, Sendable, CaseIterable {
-    /// The ETag the hub just gave (`"3"`): the write goes through.
-    case current
-    /// One version older than the hub's (`"2"` when it holds `W/"3"`; `"0"` for a first version):
-    /// the hub answers 412 Precondition Failed.
-    case stale
-    /// `*`: any version (deletes only).
-    case any
 }

@@ -28,7 +28,7 @@ extension ScenarioParser.Session {
         guard let device = t.peek, device.isWord, !ScenarioParser.statementKeywords.contains(device.text) else {
             throw t.expected("a device action after \"at \(token.text)\"", hint: "write at <time> <device> <action>, e.g. at \(token.text) bob-iphone install")
         }
-        try deviceAction(&t, at: time)
+        try actionStatement(&t, at: time)
     }
 
     /// `advance <duration>`: moves the cursor.
@@ -45,9 +45,10 @@ extension ScenarioParser.Session {
                            hint: "virtual time must fit in 64-bit microseconds (about 292,000 years)")
     }
 
-    /// `<device> install|uninstall|offline|online`, `<device> login <user> password <password>`,
-    /// `<device> send "<message>" to <user> via <switch>[,<switch>...]`
-    mutating func deviceAction(_ t: inout ScenarioParser.Tokens, at time: VirtualTime) throws(ScenarioDiagnostic) {
+    /// A step: the operator's (`operator send …`), a population's (`fans install`) or a device's
+    /// (`<device> install|uninstall|offline|online`, `<device> login <user> password <password>`,
+    /// `<device> send "<message>" to <user> via <switch>[,<switch>...]`).
+    mutating func actionStatement(_ t: inout ScenarioParser.Tokens, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let device = try t.word("a device name")
         if device.text == OperatorConsole.name { return try operatorAction(&t, device: device, at: time) }
         if populations[device.text] != nil { return try populationAction(&t, population: device, at: time) }
@@ -58,14 +59,14 @@ extension ScenarioParser.Session {
         }
         use(device, t)
         let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
-        let kind = try actionKind(&t, device: device, verb: verb)
+        let action = try deviceAction(&t, device: device, verb: verb)
         try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
-        actions.append(ScenarioAction(time: time, device: device.text, kind: kind, location: t.location(device)))
+        actions.append(ScenarioAction(time: time, device: device.text, kind: .device(action), location: t.location(device)))
     }
 
-    /// The action after `<device> <verb>`: the rest of the statement up to its end, not checked.
-    mutating func actionKind(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, verb: ScenarioToken) throws(ScenarioDiagnostic) -> ActionKind {
-        let kind: ActionKind
+    /// The device's action after `<device> <verb>`: the rest of the statement up to its end, not checked.
+    mutating func deviceAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, verb: ScenarioToken) throws(ScenarioDiagnostic) -> DeviceAction {
+        let kind: DeviceAction
         switch verb.text {
         case "install": kind = .install
         case "uninstall": kind = .uninstall
@@ -123,18 +124,18 @@ extension ScenarioParser.Session {
             + "operator update|delete registration of <device> [if-match current|stale|any], "
             + "operator put|patch|delete installation of <device> …, or operator list registrations [for \"<tag>\"]"
         let verb = try t.word("send, schedule, cancel, test-send, update, delete, put, patch or list", hint: usage)
-        let kind: ActionKind
+        let kind: OperatorAction
         if verb.text == "list" {
             let listUsage = "write operator list registrations [for \"<tag>\"]"
             try t.keyword("registrations", hint: listUsage)
             var tag: String?
             if t.skip("for") { tag = try t.string("a tag in double quotes, e.g. \"username:bob\"", hint: listUsage).text }
-            kind = .hubListRegistrations(tag: tag)
+            kind = .listRegistrations(tag: tag)
         } else if ["put", "patch"].contains(verb.text) || (verb.text == "delete" && t.peek?.isWord("installation") == true) {
             kind = try installationAction(&t, verb: verb)
         } else if verb.text == "cancel" {
             try t.keyword("scheduled", hint: "write operator cancel scheduled (cancels the most recent scheduled send)")
-            kind = .hubCancelScheduled
+            kind = .cancelScheduled
         } else if verb.text == "update" || verb.text == "delete" {
             let registrationUsage = "write operator \(verb.text) registration of <device> [if-match current|stale|any]"
             try t.keyword("registration", hint: registrationUsage)
@@ -150,7 +151,7 @@ extension ScenarioParser.Session {
                                              hint: "write if-match current or if-match stale")
                 }
             }
-            kind = .hubRegistration(device: target.text, delete: verb.text == "delete", ifMatch: ifMatch)
+            kind = .registration(device: target.text, delete: verb.text == "delete", ifMatch: ifMatch)
         } else {
             guard ["send", "schedule", "test-send"].contains(verb.text) else {
                 throw ScenarioDiagnostic(location: t.location(verb), message: "unknown operator action \(verb.quoted)", hint: usage)
@@ -181,18 +182,18 @@ extension ScenarioParser.Session {
             if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
             let headers = try sendHeaders(&t, format: format.text)
             switch verb.text {
-            case "send": kind = .hubSend(format: format.text, payload: payload, tagExpression: expression, headers: headers)
-            case "schedule": kind = .hubSchedule(format: format.text, payload: payload, at: when!, tagExpression: expression, headers: headers)
-            default: kind = .hubTestSend(format: format.text, payload: payload, tagExpression: expression, headers: headers)
+            case "send": kind = .send(format: format.text, payload: payload, tagExpression: expression, headers: headers)
+            case "schedule": kind = .schedule(format: format.text, payload: payload, at: when!, tagExpression: expression, headers: headers)
+            default: kind = .testSend(format: format.text, payload: payload, tagExpression: expression, headers: headers)
             }
         }
         try t.finish(hint: usage)
-        actions.append(ScenarioAction(time: time, device: device.text, kind: kind, location: t.location(device)))
+        actions.append(ScenarioAction(time: time, device: device.text, kind: .operator(kind), location: t.location(device)))
     }
 
     /// `put installation of <device> [with tags <tag>,…] [user <id>]`, `patch installation of
     /// <device> add tag <tag> | remove tag <tag> | replace channel`, `delete installation of <device>`.
-    private mutating func installationAction(_ t: inout ScenarioParser.Tokens, verb: ScenarioToken) throws(ScenarioDiagnostic) -> ActionKind {
+    private mutating func installationAction(_ t: inout ScenarioParser.Tokens, verb: ScenarioToken) throws(ScenarioDiagnostic) -> OperatorAction {
         let usage: String
         switch verb.text {
         case "put": usage = "write operator put installation of <device> [with tags <tag>[,<tag>…]] [user <id>]"
@@ -214,23 +215,23 @@ extension ScenarioParser.Session {
             }
             var user: String?
             if t.skip("user") { user = try t.text("a user id", hint: usage).text }
-            return .hubInstallation(device: target.text, change: .put(tags: tags, userID: user))
+            return .installation(device: target.text, change: .put(tags: tags, userID: user))
         case "patch":
             if t.skip("add") {
                 try t.keyword("tag", hint: usage)
-                return .hubInstallation(device: target.text, change: .addTag(try tag()))
+                return .installation(device: target.text, change: .addTag(try tag()))
             }
             if t.skip("remove") {
                 try t.keyword("tag", hint: usage)
-                return .hubInstallation(device: target.text, change: .removeTag(try tag()))
+                return .installation(device: target.text, change: .removeTag(try tag()))
             }
             if t.skip("replace") {
                 try t.keyword("channel", hint: usage)
-                return .hubInstallation(device: target.text, change: .replaceChannel)
+                return .installation(device: target.text, change: .replaceChannel)
             }
             throw t.expected("add tag, remove tag or replace channel", hint: usage)
         default:
-            return .hubInstallation(device: target.text, change: .delete)
+            return .installation(device: target.text, change: .delete)
         }
     }
 
@@ -261,7 +262,7 @@ extension ScenarioParser.Session {
 
     /// `request <METHOD> "<path?query>" [auth none|basic <user> <password>|header "<value>"] [body "<text>"]`;
     /// without `auth` the request carries no Authorization header.
-    private func request(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> ActionKind {
+    private func request(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> DeviceAction {
         let usage = "write request <METHOD> \"/api/…\" [auth none|basic <user> <password>|header \"<value>\"] [body \"<text>\"]"
         let method = try t.word("an HTTP method such as POST", hint: usage)
         guard ["GET", "POST", "PUT", "DELETE", "PATCH"].contains(method.text) else {

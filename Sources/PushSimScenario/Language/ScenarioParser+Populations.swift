@@ -142,7 +142,7 @@ extension ScenarioParser.Session {
         let verbs = ScenarioParser.actionVerbs.filter { $0 != "restore" }
         let hint = "a population can \(verbs.joined(separator: ", ")); each member does it in turn"
         let verb = try t.word("an action after \(token.quoted)", hint: hint)
-        let kind: ActionKind
+        let kind: DeviceAction
         switch verb.text {
         case "restore":
             throw ScenarioDiagnostic(location: t.location(verb), message: "a population cannot restore from one device's backup",
@@ -161,7 +161,7 @@ extension ScenarioParser.Session {
             }
             kind = .login(user: user, password: password)
         case let word where verbs.contains(word):
-            kind = try actionKind(&t, device: token, verb: verb)
+            kind = try deviceAction(&t, device: token, verb: verb)
         default:
             throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted) for population \(token.quoted)", hint: hint)
         }
@@ -169,7 +169,7 @@ extension ScenarioParser.Session {
         let location = t.location(token)
         actions.reserveCapacity(actions.count + population.members.count)
         for (i, member) in population.members.enumerated() {
-            actions.append(ScenarioAction(time: time, device: member, kind: PopulationPattern.fill(kind, n: i + 1, user: population.users[i]),
+            actions.append(ScenarioAction(time: time, device: member, kind: .device(PopulationPattern.fill(kind, n: i + 1, user: population.users[i])),
                                   location: location))
         }
     }

@@ -148,7 +148,7 @@ public enum ScenarioParser {
                     throw ScenarioDiagnostic(location: t.location(first), message: "unknown statement \(first.quoted)",
                                              hint: ScenarioParser.unknownStatementHint)
                 }
-                try deviceAction(&t, at: cursor)
+                try actionStatement(&t, at: cursor)
             }
         }
 

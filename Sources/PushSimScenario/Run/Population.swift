@@ -89,7 +89,7 @@ enum PopulationPattern {
 
     /// `kind` with `{n}` and `{user}` replaced in every value it carries (login user and password,
     /// message and recipient of a send, tags, a request's target, body and credentials).
-    static func fill(_ kind: ActionKind, n: Int, user: String) -> ActionKind {
+    static func fill(_ kind: DeviceAction, n: Int, user: String) -> DeviceAction {
         func f(_ s: String) -> String { fill(s, n: n, user: user) }
         switch kind {
         case .login(let u, let p): return .login(user: f(u), password: f(p))

@@ -30,41 +30,14 @@ public enum ScenarioRunner {
         let problems = applyNetworkAndFaults(of: scenario, to: simulation)
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
         for action in scenario.actions {
-            let label = "\(action.device) \(describe(action.kind))"
-            let console = simulation.operatorConsole
+            let label = "\(action.device) \(action.kind.label)"
             switch action.kind {
-            case .hubSend(let format, let payload, let expression, let headers):
-                let fields = headers.map { ($0.name, $0.value) }
-                simulation.at(action.time, label) { console.send(format: format, payload: payload, tagExpression: expression, headers: fields) }
-                continue
-            case .hubSchedule(let format, let payload, let when, let expression, let headers):
-                let fields = headers.map { ($0.name, $0.value) }
-                simulation.at(action.time, label) {
-                    console.schedule(format: format, payload: payload, at: when, tagExpression: expression, headers: fields)
-                }
-                continue
-            case .hubCancelScheduled:
-                simulation.at(action.time, label) { console.cancelLastScheduled() }
-                continue
-            case .hubRegistration(let name, let delete, let ifMatch):
-                guard let device = simulation.device(name) else { continue }
-                simulation.at(action.time, label) { console.writeRegistration(of: device, delete: delete, ifMatch: ifMatch) }
-                continue
-            case .hubInstallation(let name, let change):
-                guard let device = simulation.device(name) else { continue }
-                simulation.at(action.time, label) { console.writeInstallation(of: device, change) }
-                continue
-            case .hubListRegistrations(let tag):
-                simulation.at(action.time, label) { console.listRegistrations(tag: tag) }
-                continue
-            case .hubTestSend(let format, let payload, let expression, let headers):
-                let fields = headers.map { ($0.name, $0.value) }
-                simulation.at(action.time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
-                continue
-            default: break
+            case .operator(let step):
+                schedule(step, at: action.time, label: label, in: simulation)
+            case .device(let step):
+                guard let device = simulation.device(action.device) else { continue }
+                simulation.at(action.time, label) { [unowned simulation] in perform(step, on: device, in: simulation) }
             }
-            guard let device = simulation.device(action.device) else { continue }
-            simulation.at(action.time, label) { [unowned simulation] in perform(action.kind, on: device, in: simulation) }
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when
         // every backend in use is hardened; the tutorial's defects g and i break it on purpose.
@@ -159,8 +132,9 @@ public enum ScenarioRunner {
         return problems
     }
 
-    static func perform(_ kind: ActionKind, on device: Device, in simulation: Simulation) {
-        switch kind {
+    /// Does a device's step, when its time comes.
+    static func perform(_ action: DeviceAction, on device: Device, in simulation: Simulation) {
+        switch action {
         case .install: device.install()
         case .uninstall: device.uninstall()
         case .login(let user, let password): device.login(user: user, password: password)
@@ -172,37 +146,35 @@ public enum ScenarioRunner {
         case .refreshHandle: device.refreshHandle()
         case .clearData: device.clearData()
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
-        case .hubSend, .hubSchedule, .hubCancelScheduled, .hubTestSend, .hubRegistration, .hubInstallation, .hubListRegistrations:
-            break // the operator's, scheduled by the runner
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         }
     }
 
-    static func describe(_ kind: ActionKind) -> String {
-        switch kind {
-        case .install: return "install"
-        case .uninstall: return "uninstall"
-        case .login(let user, _): return "login \(user)"
-        case .send(let message, let to, let via): return "send \(jsonString(message)) to \(to) via \(via.map(\.rawValue).joined(separator: ","))"
-        case .offline: return "offline"
-        case .online: return "online"
-        case .logout: return "logout"
-        case .launch: return "launch"
-        case .refreshHandle: return "refresh-handle"
-        case .clearData: return "clear-data"
-        case .restore(let other): return "restore from \(other)"
-        case .hubSend(let format, _, let expression, _): return "send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
-        case .hubSchedule(let format, _, let when, let expression, _):
-            return "schedule \(format) at \(when) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
-        case .hubCancelScheduled: return "cancel scheduled"
-        case .hubRegistration(let device, let delete, let ifMatch):
-            return "\(delete ? "delete" : "update") registration of \(device) if-match \(ifMatch.rawValue)"
-        case .hubInstallation(let device, let change): return change.statement(device: device)
-        case .hubListRegistrations(let tag): return "list registrations" + (tag.map { " for \"\($0)\"" } ?? "")
-        case .hubTestSend(let format, _, let expression, _): return "test-send \(format) to \(expression.map { "\"\($0)\"" } ?? "everyone")"
-        case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
-        case .request(let method, let target, _, _): return "request \(method) \(target)"
+    /// Schedules the operator's step at `time` on the simulation's ``OperatorConsole``; a step on a
+    /// device the world does not have is not scheduled.
+    static func schedule(_ action: OperatorAction, at time: VirtualTime, label: String, in simulation: Simulation) {
+        let console = simulation.operatorConsole
+        switch action {
+        case .send(let format, let payload, let expression, let headers):
+            let fields = headers.map { ($0.name, $0.value) }
+            simulation.at(time, label) { console.send(format: format, payload: payload, tagExpression: expression, headers: fields) }
+        case .schedule(let format, let payload, let when, let expression, let headers):
+            let fields = headers.map { ($0.name, $0.value) }
+            simulation.at(time, label) { console.schedule(format: format, payload: payload, at: when, tagExpression: expression, headers: fields) }
+        case .cancelScheduled:
+            simulation.at(time, label) { console.cancelLastScheduled() }
+        case .registration(let name, let delete, let ifMatch):
+            guard let device = simulation.device(name) else { return }
+            simulation.at(time, label) { console.writeRegistration(of: device, delete: delete, ifMatch: ifMatch) }
+        case .installation(let name, let change):
+            guard let device = simulation.device(name) else { return }
+            simulation.at(time, label) { console.writeInstallation(of: device, change) }
+        case .listRegistrations(let tag):
+            simulation.at(time, label) { console.listRegistrations(tag: tag) }
+        case .testSend(let format, let payload, let expression, let headers):
+            let fields = headers.map { ($0.name, $0.value) }
+            simulation.at(time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
         }
     }
 

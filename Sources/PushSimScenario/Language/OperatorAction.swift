@@ -1,0 +1,94 @@
+import PushSimKernel
+
+/// What the operator does in a step, straight through the hub with its key, as a marketing
+/// tool or an operations backend would (`at 5s operator send apple "{…}" to "username:bob"`).
+public enum OperatorAction: Equatable, Sendable {
+    /// `operator send apple|fcmv1|windows "<payload>" [to "<expression>"] [header "<name>"
+    /// "<value>"]…`; the hub passes `apns-*` and `X-WNS-*` headers on to the push service (NH-REST).
+    case send(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
+    /// `operator schedule <format> "<payload>" at <time> [to "<expression>"] [header …]…`
+    case schedule(format: String, payload: String, at: VirtualTime, tagExpression: String?, headers: [SendHeader] = [])
+    /// `operator cancel scheduled`: cancels the most recent scheduled send.
+    case cancelScheduled
+    /// `operator update|delete registration of <device> [if-match current|stale|any]`: the
+    /// operator reads the registration whose id the device's app stored, then updates it (a PUT
+    /// with `If-Match`, as the SDK's `UpdateRegistrationAsync`) or deletes it (a DELETE with
+    /// `If-Match`); checked with `expect operator register|unregister status <status>`.
+    case registration(device: String, delete: Bool, ifMatch: IfMatchChoice)
+    /// `operator put|patch|delete installation of <device> …`: the operator writes the installation
+    /// whose id is the device's name, with the device's platform and current push handle
+    /// (`PUT|PATCH|DELETE /installations/<id>`, NH-REST); checked with `expect operator
+    /// installation status <status>` and `expect hub has <n> installation(s)`.
+    case installation(device: String, change: InstallationChange)
+    /// `operator list registrations [for "<tag>"]`: `GET /registrations` or `GET
+    /// /tags/<tag>/registrations` (NH-REST), every page; checked with `expect operator listed <n>
+    /// registration(s)` and `expect operator list status <status>`.
+    case listRegistrations(tag: String?)
+    /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
+    case testSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
+
+    /// The step as the run labels it after `operator` (`send apple to "username:bob"`): no payload.
+    var label: String {
+        func audience(_ expression: String?) -> String { expression.map { "\"\($0)\"" } ?? "everyone" }
+        switch self {
+        case .send(let format, _, let expression, _): return "send \(format) to \(audience(expression))"
+        case .schedule(let format, _, let when, let expression, _): return "schedule \(format) at \(when) to \(audience(expression))"
+        case .cancelScheduled: return "cancel scheduled"
+        case .registration(let device, let delete, let ifMatch):
+            return "\(delete ? "delete" : "update") registration of \(device) if-match \(ifMatch.rawValue)"
+        case .installation(let device, let change): return change.statement(device: device)
+        case .listRegistrations(let tag): return "list registrations" + (tag.map { " for \"\($0)\"" } ?? "")
+        case .testSend(let format, _, let expression, _): return "test-send \(format) to \(audience(expression))"
+        }
+    }
+}
+
+/// A header an operator send carries to the hub (`header "apns-priority" "5"`), which passes it on
+/// to the push service: `apns-*` for APNs, `X-WNS-*` for WNS (FCM v1 takes its options in the body).
+public struct SendHeader: Equatable, Sendable {
+    /// The header's name, as written.
+    public var name: String
+    /// Its value.
+    public var value: String
+    /// A header named `name` with `value`.
+    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+/// What `operator put|patch|delete installation of <device>` does to the device's installation.
+public enum InstallationChange: Equatable, Sendable {
+    /// `put installation of <device> [with tags <tag>,…] [user <id>]`: create or replace it whole.
+    case put(tags: [String], userID: String?)
+    /// `patch installation of <device> add tag <tag>`: a JSON Patch `add` on `/tags`.
+    case addTag(String)
+    /// `patch installation of <device> remove tag <tag>`: a JSON Patch `remove` on `/tags/<tag>`.
+    case removeTag(String)
+    /// `patch installation of <device> replace channel`: a JSON Patch `replace` on `/pushChannel`
+    /// with the device's current handle (after a `refresh-handle`, say).
+    case replaceChannel
+    /// `delete installation of <device>`: 204, also when there was none.
+    case delete
+
+    /// As written after `operator` (`put installation of bob with tags news`).
+    func statement(device: String) -> String {
+        switch self {
+        case .put(let tags, let user):
+            return "put installation of \(device)" + (tags.isEmpty ? "" : " with tags \(tags.joined(separator: ","))")
+                + (user.map { " user \($0)" } ?? "")
+        case .addTag(let tag): return "patch installation of \(device) add tag \(tag)"
+        case .removeTag(let tag): return "patch installation of \(device) remove tag \(tag)"
+        case .replaceChannel: return "patch installation of \(device) replace channel"
+        case .delete: return "delete installation of \(device)"
+        }
+    }
+}
+
+/// The `If-Match` an operator's registration update or delete sends.
+public enum IfMatchChoice: String, Equatable, Sendable, CaseIterable {
+    /// The ETag the hub just gave (`"3"`): the write goes through.
+    case current
+    /// One version older than the hub's (`"2"` when it holds `W/"3"`; `"0"` for a first version):
+    /// the hub answers 412 Precondition Failed.
+    case stale
+    /// `*`: any version (deletes only).
+    case any
+}
