@@ -94,11 +94,14 @@ enum ExpectationCheck {
         case .population(let name, let members, let quantifier, let predicate):
             let verdict = PopulationCheck.evaluate(members: members, quantifier: quantifier, predicate: predicate, by: by, in: simulation)
             return result(verdict.passed, verdict.describe(population: name, predicate: predicate))
-        case .status(let name, let op, let code):
+        case .status(let name, let op, let code, let quantifier):
             let calls = simulation.calls(of: name).filter { $0.operation == op && $0.completedAt <= by }
             let seen = calls.isEmpty ? "\(name) made no \(op.rawValue) call" + (e.by == nil ? "" : " by \(by)")
                 : "\(op.rawValue) answers: " + calls.map { "\($0.status.map(String.init) ?? $0.failure ?? "?") at \($0.completedAt)" }.joined(separator: ", ")
-            return result(calls.contains { code.matches($0.status) }, seen)
+            // Calls are kept in the order answered; a quantifier reads them in the order made
+            // (ties keep the order answered: the offset breaks them, so the sort is stable).
+            let made = calls.enumerated().sorted { ($0.element.sentAt, $0.offset) < ($1.element.sentAt, $1.offset) }.map(\.element.status)
+            return result(quantifier.holds(code, answers: made), seen)
         }
     }
 

@@ -127,9 +127,10 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `expect <device> woke <n> time(s)`: how many background pushes woke the app (an iOS
     /// `content-available` push, within the OS's background budget; A-BG).
     case woke(device: String, count: Int)
-    /// `expect <device> <operation> status <code>` (or a class, `4xx`, or alternatives, `401 or
-    /// 403`): some response to that call had such a status.
-    case status(device: String, operation: AppOperation, code: StatusPattern)
+    /// `expect <device> <operation> status [first|last|every|never] <code>` (or a class, `4xx`, or
+    /// alternatives, `401 or 403`): some response to that call had such a status, or, with a
+    /// quantifier, the first, the last, every or no response did (see ``StatusQuantifier``).
+    case status(device: String, operation: AppOperation, code: StatusPattern, quantifier: StatusQuantifier = .any)
     /// `expect <device> never shows "<text>"`
     case neverShows(device: String, text: String)
     /// `expect <device> shows "<a>" then "<b>" …`: these were shown in this order (others may come between).

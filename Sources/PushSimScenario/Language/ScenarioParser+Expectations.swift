@@ -83,12 +83,33 @@ extension ScenarioParser.Session {
                                          hint: "write expect operator \(operation.rawValue) status <code>")
             }
             try t.keyword("status", hint: "write expect <device> \(operation.rawValue) status <code>, e.g. status 410, 4xx or 401 or 403")
-            kind = .status(device: device.text, operation: operation, code: try t.statusPattern())
+            let quantifier = try statusQuantifier(&t, device: device.text, operation: operation)
+            kind = .status(device: device.text, operation: operation, code: try t.statusPattern(), quantifier: quantifier)
         } else {
             throw ScenarioDiagnostic(location: t.location(what), message: "unknown expectation \(what.quoted)",
                                      hint: "after the device comes shows, never shows, badge, woke or an operation: \(names.joined(separator: ", "))")
         }
         return kind
+    }
+
+    /// The word after `status`, if any: `first`, `last`, `every` or `never` (``StatusQuantifier``);
+    /// ``StatusQuantifier/any`` when a status comes straight after. A status starts with a digit,
+    /// so any other word there is refused with a hint naming the quantifiers, and so is a second one.
+    private func statusQuantifier(_ t: inout ScenarioParser.Tokens, device: String, operation: AppOperation) throws(ScenarioDiagnostic) -> StatusQuantifier {
+        let usage = "write expect \(device) \(operation.rawValue) status [\(StatusQuantifier.words.joined(separator: "|"))] <status>, "
+            + "e.g. status every 200 or status never 410; without a word, some answer matches"
+        func isWordNotStatus(_ token: ScenarioToken?) -> Bool { token.map { $0.isWord && $0.text.first?.isLetter == true } ?? false }
+        guard let word = t.peek, isWordNotStatus(word) else { return .any }
+        guard let quantifier = StatusQuantifier(rawValue: word.text), quantifier != .any else {
+            // Worded as a status pattern's mistake (what most such words are), hinting at the quantifiers.
+            throw ScenarioDiagnostic(location: t.location(word), message: "expected an HTTP status such as 410 or 4xx, found \(word.quoted)", hint: usage)
+        }
+        _ = t.next()
+        if let second = t.peek, isWordNotStatus(second) {
+            throw ScenarioDiagnostic(location: t.location(second), message: "\(second.quoted) after \(word.quoted): a status expectation takes one quantifier",
+                                     hint: usage)
+        }
+        return quantifier
     }
 
     /// The badge after `expect <device> badge`: a number, a Windows glyph by its badge-schema

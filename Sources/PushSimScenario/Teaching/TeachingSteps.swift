@@ -125,7 +125,7 @@ package struct TeachingBadge: Sendable, Equatable {
             case .showsNothing(let d) where !r.passed: decided = shown(d, e.by).first
             case .showsCount(let d, let n) where r.passed && n > 0: decided = shown(d, e.by).dropFirst(n - 1).first
             case .showsInOrder(let d, let texts) where r.passed: decided = shown(d, e.by).last { trace[$0][.text]?.description == texts.last }
-            case .status(let d, let operation, let code) where r.passed:
+            case .status(let d, let operation, let code, .any) where r.passed:
                 decided = trace.indices.first { trace[$0].kind == .appCallResult && trace[$0].host == d
                     && trace[$0][.operation]?.description == operation.rawValue
                     && code.matches(trace[$0][.result].flatMap { Int($0.description) }) }
