@@ -242,7 +242,7 @@ import PushSimServices
         // Sent at 1 s, at the backend at 4 s, two hub round trips of 20 ms (default 10 ms each way),
         // back at the phone at 7.04 s: after 7 s, before 8 s.
         #expect(report.results.map(\.passed) == [true, false])
-        #expect(report.text().contains("settings: backend tutorial; latency 3s..3s bob-iphone<->backend; devices: bob-iphone (ios, client tutorial)"))
+        #expect(report.text().contains("settings: epoch 2026-01-01T00:00:00Z; backend tutorial; latency 3s..3s bob-iphone<->backend; devices: bob-iphone (ios, client tutorial)"))
     }
 
     @Test func theSettingsNameThreeDevicesOfMoreThanSix() throws {

@@ -3,11 +3,12 @@ import Testing
 
 /// The command line's contract: output, replay command, exit codes 0 / 1 / 2.
 @Suite struct CLITests {
-    @Test func passingScenarioExitsZeroAndPrintsTheSeedFirst() throws {
+    @Test func passingScenarioExitsZeroAndPrintsTheSeedAndEpochFirst() throws {
         let r = try runPushsim(["run", Repo.scenarios + "/tutorial/alice-notifies-bob.scenario"])
         #expect(r.status == 0)
         #expect(r.out.hasPrefix("scenario Scenarios/") || r.out.hasPrefix("scenario /"))
         #expect(r.out.split(separator: "\n").first?.hasSuffix("seed 7") == true)
+        #expect(r.out.split(separator: "\n").dropFirst().first?.hasPrefix("  settings: epoch 2026-01-01T00:00:00Z; backend tutorial;") == true)
         #expect(r.out.contains("expectations: 2 passed, 0 failed"))
     }
 

@@ -18,6 +18,15 @@ import PushSim
         #expect(bytesA == bytesB)
     }
 
+    /// The trace file's header line names the run: scenario, seed and epoch (time zero's instant).
+    @Test func theTraceHeaderNamesSeedAndEpoch() throws {
+        let a = temporaryPath("header.jsonl")
+        _ = try runPushsim(["run", Self.scenario, "--seed", "3", "--trace", a])
+        let text = try String(contentsOf: URL(fileURLWithPath: a), encoding: .utf8)
+        let header = try #require(text.split(separator: "\n").first)
+        #expect(header.hasSuffix(#","seed":3,"epoch":"2026-01-01T00:00:00Z"}"#))
+    }
+
     @Test func anotherSeedGivesAnotherTrace() throws {
         let a = temporaryPath("seed1.jsonl"), b = temporaryPath("seed2.jsonl")
         _ = try runPushsim(["run", Self.scenario, "--seed", "1", "--trace", a])

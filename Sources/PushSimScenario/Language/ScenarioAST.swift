@@ -20,6 +20,10 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// A world setting given at the top of a scenario.
 public enum ScenarioSetting: Equatable, Sendable {
+    /// The calendar instant of virtual time zero (`epoch 2027-03-01T00:00:00Z`; default
+    /// 2026-01-01T00:00:00Z): what the fakes' wall-clock values (APNs' 410 timestamp, FCM's
+    /// message ids, the hub's ISO dates, token expiries) count from.
+    case epoch(CalendarAnchor)
     /// The built-in backend devices use unless they choose one (`backend tutorial|hardened`).
     case backend(BackendFlavour)
     /// Devices talk to the user's own backend, outside the world (`backend external "http://127.0.0.1:8080"`).
@@ -235,6 +239,11 @@ public struct Scenario: Equatable, Sendable {
     public var actions: [ScenarioAction]
     /// In file order.
     public var expectations: [Expectation]
+    /// The calendar instant of virtual time zero: the last `epoch` setting, else 2026-01-01T00:00:00Z.
+    public var epoch: CalendarAnchor {
+        for setting in settings.reversed() { if case .epoch(let anchor) = setting { return anchor } }
+        return CalendarAnchor()
+    }
     /// A scenario from its parts, as the parser builds it.
     public init(path: String, name: String, seed: UInt64?, settings: [ScenarioSetting], devices: [DeviceDeclaration],
                 actions: [ScenarioAction], expectations: [Expectation]) {

@@ -3,7 +3,7 @@ import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
 
-/// The header and world settings: `scenario`, `seed`, `backend`, `hub`, `network`, `limit`, `device`.
+/// The header and world settings: `scenario`, `seed`, `epoch`, `backend`, `hub`, `network`, `limit`, `device`.
 extension ScenarioParser.Session {
     /// `scenario "<name>"`: required, exactly once, the first statement.
     mutating func scenarioStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
@@ -33,6 +33,20 @@ extension ScenarioParser.Session {
         }
         seedLine = t.line.number
         seed = value
+    }
+
+    /// `epoch <YYYY-MM-DDTHH:MM:SSZ>`: the calendar instant of virtual time zero (``EpochText``).
+    mutating func epochStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let usage = "write epoch \(EpochText.example): a UTC date and time, to the second, ending in Z (RFC 3339)"
+        let value = try t.text("the instant of time zero, e.g. \(EpochText.example)", hint: usage)
+        try t.finish(hint: usage)
+        switch EpochText.unixSeconds(value.text) {
+        case .success(let seconds): settings.append(.epoch(CalendarAnchor(unixSecondsAtZero: seconds)))
+        case .failure(let problem):
+            let column = value.column + problem.offset + (value.kind == .string ? 1 : 0)
+            throw ScenarioDiagnostic(location: t.location(column: column), message: problem.message, hint: usage)
+        }
     }
 
     /// `backend tutorial|hardened|external "<address>"`

@@ -65,7 +65,7 @@ public enum ScenarioParser {
     static let invariantIDs = ["cross-user-delivery", "dead-handles", "accounting", "logout-privacy"]
     /// The services' host names, usable in network rules besides device names.
     static let serviceHosts = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name) + ["operator"]
-    static let statementKeywords = ["scenario", "seed", "backend", "hub", "network", "fault", "limit", "account", "device", "devices", "at",
+    static let statementKeywords = ["scenario", "seed", "epoch", "backend", "hub", "network", "fault", "limit", "account", "device", "devices", "at",
                                     "advance", "expect"]
 
     static let unknownStatementHint =
@@ -129,6 +129,7 @@ public enum ScenarioParser {
             switch first.text {
             case "scenario": try scenarioStatement(&t)
             case "seed": try seedStatement(&t)
+            case "epoch": try epochStatement(&t)
             case "backend": try backendStatement(&t)
             case "hub": try hubStatement(&t)
             case "network": try networkStatement(&t)

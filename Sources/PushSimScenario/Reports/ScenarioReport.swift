@@ -38,6 +38,7 @@ public struct ScenarioReport: Sendable {
         var backend = "tutorial"
         for setting in scenario.settings {
             switch setting {
+            case .epoch: break   // first on the report's settings line (``text()``)
             case .backend(let b): backend = b.rawValue
             case .externalBackend(let address): backend = "external \(address)"
             case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
@@ -73,10 +74,12 @@ public struct ScenarioReport: Sendable {
     /// scenario's path as given); in a library run it is `swift run pushsim`, from the project root.
     nonisolated(unsafe) public static var replayProgram = "swift run pushsim"
 
-    /// The text report: the seed first, one line per expectation, the replay command on failure.
+    /// The text report: the seed first, then the settings led by the epoch (the calendar instant
+    /// of virtual time zero, where no long path can push it past the cut), one line per
+    /// expectation, the replay command on failure.
     public func text() -> String {
         var out = "scenario \(scenario.path) \(jsonString(scenario.name)) seed \(seed)\n"
-        out += "  settings: \(settingsSummary)\n"
+        out += "  settings: epoch \(scenario.epoch.iso8601(.zero)); \(settingsSummary)\n"
         for r in results {
             let loc = "\(r.expectation.location.line):\(r.expectation.location.column)"
             out += "  \(r.passed ? "pass" : "FAIL")  \(loc)  \(r.expectation.source)\n"

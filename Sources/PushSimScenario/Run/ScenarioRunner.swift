@@ -77,13 +77,14 @@ public enum ScenarioRunner {
                                        leftovers: leftovers.map(\.line), trace: simulation.world.trace.events, defects: memory.defects))
     }
 
-    /// The options a scenario's settings give a ``Simulation`` (backend, accounts, hub TTL and
+    /// The options a scenario's settings give a ``Simulation`` (epoch, backend, accounts, hub TTL and
     /// credentials, limits); the network and the services' faults are applied to the built world
     /// by ``applyNetworkAndFaults(of:to:)``.
     public static func simulationOptions(for scenario: Scenario) -> Simulation.Options {
         var options = Simulation.Options()
         for setting in scenario.settings {
             switch setting {
+            case .epoch(let anchor): options.anchor = anchor
             case .backend(let flavour): options.backend = flavour
             case .account(let user, let password): options.accounts = (options.accounts ?? [:]).merging([user: password]) { $1 }
             case .hubRegistrationTTL(let ttl): options.registrationTimeToLive = ttl

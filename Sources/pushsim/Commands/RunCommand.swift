@@ -97,7 +97,8 @@ struct RunCommand: Command {
                 if let traceFile {
                     var header = "{\"scenario\":"
                     appendJSONString(file, to: &header)
-                    traceFile.write(Data((header + ",\"seed\":\(report.seed)}\n" + TraceFormat.jsonLines(report.trace)).utf8))
+                    header += ",\"seed\":\(report.seed),\"epoch\":\"\(report.scenario.epoch.iso8601(.zero))\"}\n"
+                    traceFile.write(Data((header + TraceFormat.jsonLines(report.trace)).utf8))
                 }
             }
             if let path = options.junitPath { Self.write(Reports.junit(reports, unreadable: unreadable), to: path) }
