@@ -26,6 +26,9 @@ public enum OperatorAction: Equatable, Sendable {
     case listRegistrations(tag: String?)
     /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
     case testSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
+    /// `operator key full|listen|policy "<name>"`: the operator's later calls are signed with that
+    /// policy's key (see ``OperatorKey``).
+    case useKey(OperatorKey)
 
     /// The step as the run labels it after `operator` (`send apple to "username:bob"`): no payload.
     var label: String {
@@ -39,6 +42,7 @@ public enum OperatorAction: Equatable, Sendable {
         case .installation(let device, let change): return change.statement(device: device)
         case .listRegistrations(let tag): return "list registrations" + (tag.map { " for \"\($0)\"" } ?? "")
         case .testSend(let format, _, let expression, _): return "test-send \(format) to \(audience(expression))"
+        case .useKey(let key): return key.statement
         }
     }
 }

@@ -36,6 +36,8 @@ public enum ScenarioSetting: Equatable, Sendable {
     case linkLatency(min: VirtualDuration, max: VirtualDuration, between: [String])
     /// How the hub answers where the sources disagree or are silent (`hub send status 200`).
     case hubRule(HubRuleSetting)
+    /// A shared access policy of the hub besides its two defaults (`hub policy "marketing" send`).
+    case hubPolicy(HubAccessPolicy)
     /// The hub's credentials for a push service are wrong or missing (`hub credentials apns wrong`).
     case hubCredentials(service: String, problem: String)
     /// An injected fault of a push service (`fault apns outage from 10s to 40s retry-after 30s`).

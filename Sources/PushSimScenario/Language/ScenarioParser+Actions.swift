@@ -122,10 +122,13 @@ extension ScenarioParser.Session {
         let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\"|file \"<path>\" [to \"<tag expression>\"], "
             + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
             + "operator update|delete registration of <device> [if-match current|stale|any], "
-            + "operator put|patch|delete installation of <device> …, or operator list registrations [for \"<tag>\"]"
-        let verb = try t.word("send, schedule, cancel, test-send, update, delete, put, patch or list", hint: usage)
+            + "operator put|patch|delete installation of <device> …, operator list registrations [for \"<tag>\"], "
+            + "or operator key full|listen|policy \"<name>\""
+        let verb = try t.word("send, schedule, cancel, test-send, update, delete, put, patch, list or key", hint: usage)
         let kind: OperatorAction
-        if verb.text == "list" {
+        if verb.text == "key" {
+            kind = .useKey(try operatorKey(&t))
+        } else if verb.text == "list" {
             let listUsage = "write operator list registrations [for \"<tag>\"]"
             try t.keyword("registrations", hint: listUsage)
             var tag: String?
@@ -189,6 +192,23 @@ extension ScenarioParser.Session {
         }
         try t.finish(hint: usage)
         actions.append(ScenarioAction(time: time, device: device.text, kind: .operator(kind), location: t.location(device)))
+    }
+
+    /// `key full|listen|policy "<name>"`, after `operator`; a named policy is checked against the
+    /// file's `hub policy` statements once the whole file is read.
+    private mutating func operatorKey(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> OperatorKey {
+        let usage = "write operator key full (the default), operator key listen, or operator key policy \"<name>\" for a hub policy the file declares"
+        let word = try t.word("full, listen or policy", hint: usage)
+        switch word.text {
+        case "full": return .full
+        case "listen": return .listen
+        case "policy":
+            let name = try t.text("the policy's name, e.g. \"marketing\"", hint: usage)
+            policyUses.append((name.text, t.location(name)))
+            return .policy(name.text)
+        default:
+            throw ScenarioDiagnostic(location: t.location(word), message: "unknown key \(word.quoted)", hint: usage)
+        }
     }
 
     /// `put installation of <device> [with tags <tag>,…] [user <id>]`, `patch installation of

@@ -2,6 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
+import PushSimHub
 
 /// The header and world settings: `scenario`, `seed`, `epoch`, `backend`, `hub`, `network`, `limit`, `device`.
 extension ScenarioParser.Session {
@@ -60,17 +61,23 @@ extension ScenarioParser.Session {
         }
     }
 
-    /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, and the hub's rules
+    /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, `hub policy "<name>"
+    /// listen|send|manage[,…]`, and the hub's rules
     /// where sources disagree: `hub send status 200|201`, `hub registration status 200|201`, `hub if-match absent 404|412`,
     /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`, and
     /// `hub apns token renewal <duration>`.
     mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
-        let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing, hub send status 200|201, "
+        let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing, hub policy \"<name>\" listen|send|manage, hub send status 200|201, "
             + "hub registration status 200|201, hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed, hub apns token renewal <duration>"
         if let rule = try hubRule(&t, hint: hint) {
             try t.finish()
             return settings.append(.hubRule(rule))
+        }
+        if t.skip("policy") {
+            let policy = try hubPolicy(&t)
+            try t.finish(hint: "write hub policy \"<name>\" listen|send|manage[,…]")
+            return settings.append(.hubPolicy(policy))
         }
         if t.skip("credentials") {
             let service = try t.word("a push service: apns, fcm or wns", hint: hint)
@@ -88,6 +95,44 @@ extension ScenarioParser.Session {
         let ttl = try t.duration()
         try t.finish()
         settings.append(.hubRegistrationTTL(ttl))
+    }
+
+    /// `hub policy "<name>" listen|send|manage[,…]` after `hub policy`: a shared access policy
+    /// (``HubAccessPolicy``). The name goes into a connection string and every token's `skn`, so it
+    /// takes letters, digits, `.`, `-` and `_` only, and neither a default policy's name nor a name
+    /// declared before; each right is listed once.
+    private func hubPolicy(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> HubAccessPolicy {
+        let usage = "write hub policy \"<name>\" listen|send|manage[,…], e.g. hub policy \"marketing\" send"
+        let name = try t.text("the policy's name, e.g. \"marketing\"", hint: usage)
+        let nameColumn = name.column + (name.kind == .string ? 1 : 0)
+        func allowed(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "._-".unicodeScalars.contains(c) }
+        if let bad = name.text.unicodeScalars.firstIndex(where: { !allowed($0) }) {
+            let offset = name.text.unicodeScalars.distance(from: name.text.unicodeScalars.startIndex, to: bad)
+            throw ScenarioDiagnostic(location: t.location(column: nameColumn + offset),
+                                     message: "a policy's name takes letters, digits, \".\", \"-\" and \"_\", not \"\(name.text.unicodeScalars[bad])\"", hint: usage)
+        }
+        guard !name.text.isEmpty else { throw ScenarioDiagnostic(location: t.location(name), message: "a policy's name cannot be empty", hint: usage) }
+        let taken = HubAccessPolicy.defaultNames + settings.compactMap { if case .hubPolicy(let p) = $0 { p.name } else { nil } }
+        guard !taken.contains(name.text) else {
+            throw ScenarioDiagnostic(location: t.location(name), message: "the hub already has a policy named \"\(name.text)\"",
+                                     hint: "every policy has its own name; the defaults are \(HubAccessPolicy.defaultNames.joined(separator: " and "))")
+        }
+        guard let list = t.peek, list.isWord else { throw t.expected("the policy's rights: listen, send or manage", hint: usage) }
+        _ = t.next()
+        var rights: [HubRight] = []
+        var column = list.column
+        for piece in list.text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let right = HubRight.allCases.first(where: { $0.rawValue.lowercased() == piece }) else {
+                throw ScenarioDiagnostic(location: t.location(column: column), message: "unknown right \"\(piece)\"",
+                                         hint: "rights are listen, send and manage, separated by commas")
+            }
+            guard !rights.contains(right) else {
+                throw ScenarioDiagnostic(location: t.location(column: column), message: "right \"\(piece)\" is listed twice", hint: usage)
+            }
+            rights.append(right)
+            column += piece.unicodeScalars.count + 1
+        }
+        return HubAccessPolicy(name: name.text, rights: rights)
     }
 
     /// One of the hub's rules, or nil (nothing consumed) when the next word starts none.

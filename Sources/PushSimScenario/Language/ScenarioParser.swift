@@ -97,6 +97,8 @@ public enum ScenarioParser {
         var deviceUses: [(name: String, location: SourceLocation)] = []
         /// Every host named in a network rule, checked against devices and services at the end.
         var hostUses: [(name: String, location: SourceLocation)] = []
+        /// Every policy named by `operator key policy`, checked against the `hub policy` statements at the end.
+        var policyUses: [(name: String, location: SourceLocation)] = []
         var actions: [ScenarioAction] = []
         var expectations: [Expectation] = []
         /// The time of the current step.
@@ -184,6 +186,11 @@ public enum ScenarioParser {
                 }
                 found.append(ScenarioDiagnostic(location: use.location, message: "unknown host \"\(use.name)\" in a network rule",
                                                 hint: "hosts are the declared devices and \(ScenarioParser.serviceHosts.joined(separator: ", "))"))
+            }
+            let policies = Set(settings.compactMap { if case .hubPolicy(let p) = $0 { p.name } else { nil } })
+            for use in policyUses where !policies.contains(use.name) {
+                found.append(ScenarioDiagnostic(location: use.location, message: "no hub policy \"\(use.name)\" is declared",
+                                                hint: "declare it with: hub policy \"\(use.name)\" listen|send|manage[,…]"))
             }
             // Sorted by position; the index keeps the order of diagnostics at the same place.
             var ordered = found.enumerated().sorted {

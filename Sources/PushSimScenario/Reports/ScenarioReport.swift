@@ -44,6 +44,7 @@ public struct ScenarioReport: Sendable {
             case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
             case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
             case .hubRule(let rule): parts.append(rule.description)
+            case .hubPolicy(let policy): parts.append(policy.statement)
             case .latency(let a, let b): parts.append("latency \(a == b ? "\(a)" : "\(a)..\(b)")")
             case .linkLatency(let a, let b, let hosts): parts.append("latency \(a)..\(b) \(hosts.joined(separator: "<->"))")
             case .loss(let r, let hosts, let window):

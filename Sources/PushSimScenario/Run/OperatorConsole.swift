@@ -3,15 +3,18 @@ import PushSimNetwork
 import PushSimHub
 import PushSimDevices
 
-/// Someone who sends straight through the hub with its full-access key, as a marketing tool or an
-/// operations backend would: native sends to any tag expression, or to everyone. Its calls are
-/// recorded like a device's, so expectations can check their statuses (`expect operator send status 400`).
+/// Someone who sends straight through the hub with its full-access key (or another, after
+/// ``useKey(connectionString:)``), as a marketing tool or an operations backend would: native sends
+/// to any tag expression, or to everyone. Its calls are recorded like a device's, so expectations
+/// can check their statuses (`expect operator send status 400`).
 public final class OperatorConsole: Host {
     /// Its host name, and the name scenarios use for it (`operator send …`).
     public static let name = "operator"
-    let hub: NotificationHubClient
+    private(set) var hub: NotificationHubClient
     /// The same, with `EnableTestSend` on: at most 10 targets and a per-target outcome (§4.8).
-    let testHub: NotificationHubClient
+    private(set) var testHub: NotificationHubClient
+    /// The hub's path, for clients made with another key.
+    private let hubPath: String
     /// Unowned: the world owns its hosts (see `Device.world`).
     unowned let world: World
     /// Its hub calls, in the order made, recorded like a device's backend calls.
@@ -29,6 +32,7 @@ public final class OperatorConsole: Host {
 
     init(world: World, connectionString: String, hubPath: String) {
         self.world = world
+        self.hubPath = hubPath
         self.hub = NotificationHubClient(connectionString: connectionString, hubPath: hubPath, world: world, caller: Self.name)!
         self.testHub = NotificationHubClient(connectionString: connectionString, hubPath: hubPath, world: world, caller: Self.name)!
         testHub.enableTestSend = true
@@ -52,6 +56,19 @@ public final class OperatorConsole: Host {
         }
         payload?.headers += headers
         return payload
+    }
+
+    /// Signs the calls that follow with another of the hub's policies, as an operator would by
+    /// pasting another connection string from the portal into its tool. A string the SDK cannot
+    /// read (no endpoint, key name or key) leaves the key as it was, and is recorded as ignored.
+    public func useKey(connectionString: String) {
+        guard let client = NotificationHubClient(connectionString: connectionString, hubPath: hubPath, world: world, caller: Self.name),
+              let test = NotificationHubClient(connectionString: connectionString, hubPath: hubPath, world: world, caller: Self.name) else {
+            return world.record(layer: "operator", host: Self.name, kind: .operatorIgnored, [.why: "the connection string is not one the SDK reads"])
+        }
+        test.enableTestSend = true
+        hub = client
+        testHub = test
     }
 
     /// Schedules a native send for virtual time `at` (NH-REST scheduled notifications).

@@ -92,6 +92,7 @@ public enum ScenarioRunner {
             case .limitTime(let d): options.limits.maxTime = .zero + d
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
             case .hubRule(let rule): options.hubRules.append(rule)
+            case .hubPolicy(let policy): options.hubPolicies.append(policy)
             case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings
             case .externalBackend: break   // a host the runner adds (see `ExternalBackends`)
             }
@@ -176,6 +177,10 @@ public enum ScenarioRunner {
         case .testSend(let format, let payload, let expression, let headers):
             let fields = headers.map { ($0.name, $0.value) }
             simulation.at(time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
+        case .useKey(let key):
+            // The parser checked that a named policy is declared; an unknown one is not scheduled.
+            guard let connectionString = simulation.hubConnectionString(keyName: key.keyName) else { return }
+            simulation.at(time, label) { console.useKey(connectionString: connectionString) }
         }
     }
 

@@ -64,6 +64,8 @@ public final class Simulation {
         /// The hub's answers where sources disagree or are silent, in the order set (see
         /// ``HubRuleSetting``); none keeps the hub's defaults.
         public var hubRules: [HubRuleSetting] = []
+        /// Shared access policies the hub has besides its two defaults, in the order declared.
+        public var hubPolicies: [HubAccessPolicy] = []
         /// The Unix time of virtual time zero (`pushsim serve` sets it from the wall clock at start).
         public var anchor = CalendarAnchor()
         /// The defaults: tutorial backend, current SDK, no TTL, no rules, working credentials.
@@ -79,7 +81,9 @@ public final class Simulation {
         services = SimulatedPushServices.all.map { $0.make(world: world, identity: identity, options: options) }
         let full = SharedAccessRule(keyName: "DefaultFullSharedAccessSignature", key: identity.hubFullKey, rights: HubRight.allCases)
         let listen = SharedAccessRule(keyName: "DefaultListenSharedAccessSignature", key: identity.hubListenKey, rights: [.listen])
-        var hubConfiguration = HubConfiguration(namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen],
+        // A declared policy's key is a stand-in made from its name, as the defaults' are.
+        let declared = options.hubPolicies.map { SharedAccessRule(keyName: $0.name, key: "\($0.name)-key-stand-in", rights: $0.rights) }
+        var hubConfiguration = HubConfiguration(namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen] + declared,
                                                 registrationTimeToLive: options.registrationTimeToLive)
         for service in SimulatedPushServices.all {
             // `hub credentials <service> missing` leaves the hub without one; `wrong` gives it a wrong secret.
@@ -94,6 +98,12 @@ public final class Simulation {
         hardenedBackend = HardenedBackend(world: world, configuration: backendConfiguration, accounts: options.accounts ?? [:])!
         operatorConsole = OperatorConsole(world: world, connectionString: hubConfiguration.connectionString(for: full),
                                           hubPath: identity.hubName)
+    }
+
+    /// The connection string the Azure portal would show for the hub's policy named `keyName`;
+    /// nil when the hub has no such policy.
+    public func hubConnectionString(keyName: String) -> String? {
+        hub.configuration.accessRules.first { $0.keyName == keyName }.map(hub.configuration.connectionString(for:))
     }
 
     /// The backend calls of a device, or the operator's sends.
