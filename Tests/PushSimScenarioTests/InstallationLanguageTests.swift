@@ -46,7 +46,7 @@ import Testing
         let cases: [(String, Int, String)] = [
             ("at 1s operator put installation of carol", 36, "device \"carol\" is used but never declared"),
             ("at 1s operator put installation for bob", 33, "expected \"of\", found \"for\""),
-            ("at 1s operator patch installation of bob rename tag x", 42, "expected add tag, remove tag or replace channel, found \"rename\""),
+            ("at 1s operator patch installation of bob rename tag x", 42, "expected add tag, remove tag, add template, remove template or replace channel, found \"rename\""),
             ("at 1s operator patch installation of bob add", 45, "expected \"tag\", found end of line"),
             ("at 1s operator list installations", 21, "expected \"registrations\", found \"installations\""),
             ("at 1s operator list registrations for news", 39, "expected a tag in double quotes"),

@@ -58,14 +58,37 @@ public struct SendHeader: Equatable, Sendable {
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }
 }
 
+/// A named template of an installation, as the operator writes it (`template "alert" body
+/// "{\"aps\":{\"alert\":\"$(message)\"}}" [tags <tag>,…]`): the hub fills its body with a
+/// template send's properties and sends the result natively (NH-TPL, NH-REG).
+public struct NamedTemplate: Equatable, Sendable {
+    /// The template's name, its key under the installation's `templates`.
+    public var name: String
+    /// The body, with `$(property)` expressions: JSON for APNs and FCM v1, XML for WNS.
+    public var body: String
+    /// Tags that select this template besides the installation's own.
+    public var tags: [String]
+    /// A template named `name` with `body` and `tags`.
+    public init(name: String, body: String, tags: [String] = []) { self.name = name; self.body = body; self.tags = tags }
+
+    /// As written after `template` (`"alert" body "{…}" tags a,b`), the body elided.
+    var statement: String { "\"\(name)\" body …" + (tags.isEmpty ? "" : " tags \(tags.joined(separator: ","))") }
+}
+
 /// What `operator put|patch|delete installation of <device>` does to the device's installation.
 public enum InstallationChange: Equatable, Sendable {
-    /// `put installation of <device> [with tags <tag>,…] [user <id>]`: create or replace it whole.
-    case put(tags: [String], userID: String?)
+    /// `put installation of <device> [with tags <tag>,…] [user <id>] [template "<name>" body
+    /// "<body>" [tags <tag>,…]]…`: create or replace it whole.
+    case put(tags: [String], userID: String?, templates: [NamedTemplate] = [])
     /// `patch installation of <device> add tag <tag>`: a JSON Patch `add` on `/tags`.
     case addTag(String)
     /// `patch installation of <device> remove tag <tag>`: a JSON Patch `remove` on `/tags/<tag>`.
     case removeTag(String)
+    /// `patch installation of <device> add template "<name>" body "<body>" [tags <tag>,…]`: a JSON
+    /// Patch `add` on `/templates/<name>` with the template object (NH-REST Patch Installation).
+    case addTemplate(NamedTemplate)
+    /// `patch installation of <device> remove template "<name>"`: a JSON Patch `remove` on `/templates/<name>`.
+    case removeTemplate(String)
     /// `patch installation of <device> replace channel`: a JSON Patch `replace` on `/pushChannel`
     /// with the device's current handle (after a `refresh-handle`, say).
     case replaceChannel
@@ -75,11 +98,13 @@ public enum InstallationChange: Equatable, Sendable {
     /// As written after `operator` (`put installation of bob with tags news`).
     func statement(device: String) -> String {
         switch self {
-        case .put(let tags, let user):
+        case .put(let tags, let user, let templates):
             return "put installation of \(device)" + (tags.isEmpty ? "" : " with tags \(tags.joined(separator: ","))")
-                + (user.map { " user \($0)" } ?? "")
+                + (user.map { " user \($0)" } ?? "") + templates.map { " template \($0.statement)" }.joined()
         case .addTag(let tag): return "patch installation of \(device) add tag \(tag)"
         case .removeTag(let tag): return "patch installation of \(device) remove tag \(tag)"
+        case .addTemplate(let template): return "patch installation of \(device) add template \(template.statement)"
+        case .removeTemplate(let name): return "patch installation of \(device) remove template \"\(name)\""
         case .replaceChannel: return "patch installation of \(device) replace channel"
         case .delete: return "delete installation of \(device)"
         }

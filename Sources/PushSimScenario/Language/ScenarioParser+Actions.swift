@@ -2,6 +2,7 @@ import PushSimKernel
 import PushSimBackend
 import PushSimDevices
 import PushSimNetwork
+import PushSimHub
 
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
@@ -120,6 +121,7 @@ extension ScenarioParser.Session {
     /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`, `operator cancel scheduled`
     private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\"|file \"<path>\" [to \"<tag expression>\"], "
+            + "operator send template \"<properties as JSON>\" [to …], "
             + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
             + "operator update|delete registration of <device> [if-match current|stale|any], "
             + "operator put|patch|delete installation of <device> …, operator list registrations [for \"<tag>\"], "
@@ -159,14 +161,16 @@ extension ScenarioParser.Session {
             guard ["send", "schedule", "test-send"].contains(verb.text) else {
                 throw ScenarioDiagnostic(location: t.location(verb), message: "unknown operator action \(verb.quoted)", hint: usage)
             }
-            let formats = PushServiceDescriptor.all.map(\.hubFormat)
+            let formats = PushServiceDescriptor.all.map(\.hubFormat) + ["template"]
             let format = try t.word("a format: \(formats.joined(separator: ", "))", hint: usage)
             guard formats.contains(format.text) else {
                 throw ScenarioDiagnostic(location: t.location(format), message: "unknown format \(format.quoted)",
                                          hint: "formats are \(formats.joined(separator: ", "))")
             }
             let payload: String
-            if t.skip("file") {
+            if format.text == "template" {
+                payload = try templateProperties(&t)
+            } else if t.skip("file") {
                 let name = try t.string("the payload file's path in double quotes, e.g. file \"goal.apns\"", hint: usage)
                 payload = try ScenarioParser.payloadFile(name, format: format.text, scenarioPath: path, at: t.location(name))
             } else {
@@ -216,8 +220,9 @@ extension ScenarioParser.Session {
     private mutating func installationAction(_ t: inout ScenarioParser.Tokens, verb: ScenarioToken) throws(ScenarioDiagnostic) -> OperatorAction {
         let usage: String
         switch verb.text {
-        case "put": usage = "write operator put installation of <device> [with tags <tag>[,<tag>…]] [user <id>]"
-        case "patch": usage = "write operator patch installation of <device> add tag <tag> | remove tag <tag> | replace channel"
+        case "put": usage = "write operator put installation of <device> [with tags <tag>[,<tag>…]] [user <id>] [template \"<name>\" body \"<body>\" [tags <tag>,…]]…"
+        case "patch": usage = "write operator patch installation of <device> add tag <tag> | remove tag <tag> | add template \"<name>\" body \"<body>\" [tags …] "
+            + "| remove template \"<name>\" | replace channel"
         default: usage = "write operator delete installation of <device>"
         }
         try t.keyword("installation", hint: usage)
@@ -235,13 +240,29 @@ extension ScenarioParser.Session {
             }
             var user: String?
             if t.skip("user") { user = try t.text("a user id", hint: usage).text }
-            return .installation(device: target.text, change: .put(tags: tags, userID: user))
+            var templates: [NamedTemplate] = []
+            while let keyword = t.peek, keyword.isWord("template") {
+                _ = t.next()
+                let name = t.peek
+                let template = try namedTemplate(&t, usage: usage)
+                if let name, templates.contains(where: { $0.name == template.name }) {
+                    throw ScenarioDiagnostic(location: t.location(name), message: "template \"\(template.name)\" is given twice",
+                                             hint: "an installation's templates have distinct names")
+                }
+                templates.append(template)
+            }
+            return .installation(device: target.text, change: .put(tags: tags, userID: user, templates: templates))
         case "patch":
             if t.skip("add") {
+                if t.skip("template") { return .installation(device: target.text, change: .addTemplate(try namedTemplate(&t, usage: usage))) }
                 try t.keyword("tag", hint: usage)
                 return .installation(device: target.text, change: .addTag(try tag()))
             }
             if t.skip("remove") {
+                if t.skip("template") {
+                    let name = try t.string("the template's name in double quotes", hint: usage)
+                    return .installation(device: target.text, change: .removeTemplate(name.text))
+                }
                 try t.keyword("tag", hint: usage)
                 return .installation(device: target.text, change: .removeTag(try tag()))
             }
@@ -249,10 +270,43 @@ extension ScenarioParser.Session {
                 try t.keyword("channel", hint: usage)
                 return .installation(device: target.text, change: .replaceChannel)
             }
-            throw t.expected("add tag, remove tag or replace channel", hint: usage)
+            throw t.expected("add tag, remove tag, add template, remove template or replace channel", hint: usage)
         default:
             return .installation(device: target.text, change: .delete)
         }
+    }
+
+    /// `"<name>" body "<body>" [tags <tag>,…]` after `template`: an installation template. The body
+    /// is the hub's to check (a body it refuses is its 400 to see), as tags are; the name may not be
+    /// empty, the hub's key for it.
+    private func namedTemplate(_ t: inout ScenarioParser.Tokens, usage: String) throws(ScenarioDiagnostic) -> NamedTemplate {
+        let name = try t.string("the template's name in double quotes, e.g. \"alert\"", hint: usage)
+        guard !name.text.isEmpty else { throw ScenarioDiagnostic(location: t.location(name), message: "a template's name cannot be empty", hint: usage) }
+        try t.keyword("body", hint: usage)
+        let body = try t.string("the template's body in double quotes, e.g. \"{\\\"aps\\\":{\\\"alert\\\":\\\"$(message)\\\"}}\"", hint: usage)
+        var tags: [String] = []
+        if t.skip("tags") { tags = try t.tagList(hint: usage) }
+        return NamedTemplate(name: name.text, body: body.text, tags: tags)
+    }
+
+    /// The properties of a template send, `"{\"message\":\"Goal\"}"` after `template`: a JSON object
+    /// of string values, which is all the SDK's `SendTemplateNotificationAsync(IDictionary<string,
+    /// string>)` can send (NH-TPL). Returned as the SDK writes the body; anything else is an error
+    /// at the string.
+    private func templateProperties(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> String {
+        let usage = "write operator send template \"{\\\"message\\\":\\\"Goal\\\"}\" [to \"<tag expression>\"]: the properties the hub fills the templates with"
+        let text = try t.string("the template's properties in double quotes, a JSON object of strings", hint: usage)
+        guard let parsed = try? JSONParser.parse(text.text), let members = parsed.objectMembers else {
+            throw ScenarioDiagnostic(location: t.location(text), message: "a template send's properties must be a JSON object", hint: usage)
+        }
+        var properties: [(String, String)] = []
+        for (name, value) in members {
+            guard let string = value.stringValue else {
+                throw ScenarioDiagnostic(location: t.location(text), message: "template property \"\(name)\" is not a string", hint: usage)
+            }
+            properties.append((name, string))
+        }
+        return NotificationPayload.template(properties).body
     }
 
     /// `header "<name>" "<value>"`, repeated, after an operator send: `apns-*` headers for `apple`
@@ -264,8 +318,10 @@ extension ScenarioParser.Session {
             _ = t.next()
             let usage = "write header \"apns-priority\" \"5\" (apple) or header \"X-WNS-TTL\" \"60\" (windows)"
             let name = try t.string("a header name in double quotes", hint: usage)
-            // The format was checked before: it is one of the services' hub formats.
-            let service = PushServiceDescriptor.forHubFormat(format)!
+            guard let service = PushServiceDescriptor.forHubFormat(format) else {
+                throw ScenarioDiagnostic(location: t.location(keyword), message: "a template send takes no headers",
+                                         hint: "a template's headers come from the installation or registration it fills")
+            }
             guard let prefix = service.hubHeaderPrefix else {
                 throw ScenarioDiagnostic(location: t.location(keyword), message: "an \(format) send takes no headers",
                                          hint: "\(service.displayName) takes its options in the message body, e.g. \"android\":{\"priority\":\"high\",\"ttl\":\"60s\"}")

@@ -22,14 +22,30 @@ extension OperatorConsole {
             return finishCall(.installation, sentAt, nil, "the hub has no platform for \(device.platform.rawValue)")
         }
         switch change {
-        case .put(let tags, let user):
+        case .put(let tags, let user, let templates):
             guard let handle = device.handle else { return finishCall(.installation, sentAt, nil, "\(device.name) has no push handle yet") }
-            let installation = Installation(installationID: device.name, platform: platform, pushChannel: handle, tags: tags, userID: user)
+            // A name written twice keeps the last, as a dictionary the SDK fills would.
+            var named: [String: InstallationTemplate] = [:]
+            for t in templates { named[t.name] = InstallationTemplate(body: t.body, tags: t.tags) }
+            let installation = Installation(installationID: device.name, platform: platform, pushChannel: handle, tags: tags,
+                                            templates: named, userID: user)
             hub.createOrUpdateInstallation(installation) { done(200, $0.failure) }
         case .addTag(let tag):
             hub.patchInstallation(device.name, operations: [InstallationPatchOperation(.add, "/tags", .string(tag))]) { done(200, $0.failure) }
         case .removeTag(let tag):
             hub.patchInstallation(device.name, operations: [InstallationPatchOperation(.remove, "/tags/\(Self.pointerToken(tag))")]) {
+                done(200, $0.failure)
+            }
+        case .addTemplate(let t):
+            // Both SDKs type the value as a string: the template's JSON (`InstallationTemplate`
+            // serialized: body, then tags when given), as the Java SDK's end-to-end test sends it.
+            let template = JSONValue.object([("body", .string(t.body))] + (t.tags.isEmpty ? [] : [("tags", .array(t.tags.map(JSONValue.string)))]))
+            let operation = InstallationPatchOperation(.add, "/templates/\(Self.pointerToken(t.name))", .string(template.serialized()))
+            hub.patchInstallation(device.name, operations: [operation]) {
+                done(200, $0.failure)
+            }
+        case .removeTemplate(let name):
+            hub.patchInstallation(device.name, operations: [InstallationPatchOperation(.remove, "/templates/\(Self.pointerToken(name))")]) {
                 done(200, $0.failure)
             }
         case .replaceChannel:
