@@ -30,7 +30,8 @@ public final class HardenedBackend: Host {
     /// it. True removes the tag check (any requested tag is accepted, as in the tutorial: defect i
     /// comes back). Never set by scenarios.
     public var plantedBugSkipsTagCheck = false
-    let hub: NotificationHubClient
+    /// Its hub client, signed with the connection string's key (see ``useHub(connectionString:world:)``).
+    private(set) var hub: NotificationHubClient
     /// The user name and password each `Authorization` value seen carries (nil: none readable).
     var credentials = CredentialMemo<(user: String, password: String)?>()
 
@@ -42,6 +43,14 @@ public final class HardenedBackend: Host {
         self.accounts = accounts
         self.hub = client
         world.register(self, name: Self.name, aliases: [Self.publicHost])
+    }
+
+    /// Calls the hub from now on with `connectionString`'s key, as an operator pasting another
+    /// connection string into the app's settings would (a Listen key's sends are then refused with
+    /// 401); false, and nothing changes, when the SDK cannot read the string.
+    @discardableResult
+    public func useHub(connectionString: String, world: World) -> Bool {
+        BackendHubKey.replace(&hub, connectionString: connectionString, world: world, caller: Self.name)
     }
 
     /// Serves `api/register` and `api/notifications` to an authenticated caller: 401 without a

@@ -23,7 +23,8 @@ public final class TutorialBackend: Host {
 
     /// The settings it was made with.
     public let configuration: BackendConfiguration
-    let hub: NotificationHubClient
+    /// Its hub client, signed with the connection string's key (see ``useHub(connectionString:world:)``).
+    private(set) var hub: NotificationHubClient
     /// What each `Authorization` value seen decides (the handler's steps depend on its text alone).
     var credentials = CredentialMemo<TutorialAuthentication.Outcome>()
 
@@ -35,6 +36,14 @@ public final class TutorialBackend: Host {
         self.configuration = configuration
         self.hub = client
         world.register(self, name: Self.name, aliases: [Self.publicHost])
+    }
+
+    /// Calls the hub from now on with `connectionString`'s key, as an operator pasting another
+    /// connection string into the app's settings would (a Listen key's sends are then refused with
+    /// 401); false, and nothing changes, when the SDK cannot read the string.
+    @discardableResult
+    public func useHub(connectionString: String, world: World) -> Bool {
+        BackendHubKey.replace(&hub, connectionString: connectionString, world: world, caller: Self.name)
     }
 
     /// ASP.NET's default `maxRequestLength`: 4096 KB. A larger body makes ASP.NET throw

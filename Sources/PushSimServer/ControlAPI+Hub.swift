@@ -23,6 +23,38 @@ extension ControlAPI {
         return state.call(request, from: WorldState.controlName, transform: Self.registrationsJSON)
     }
 
+    /// `{"key":"<policy name>","policies":[…]}`: the policy whose key the world's backends sign
+    /// their hub calls with, and every policy the hub has.
+    func hubKeyJSON() -> JSONValue {
+        let rules = state.simulation.hub.configuration.accessRules
+        return .object([
+            "key": .string(state.simulation.backendHubKeyName),
+            "policies": .array(rules.map { .object(["name": .string($0.keyName), "rights": .array($0.rights.map { .string($0.rawValue) })]) }),
+        ])
+    }
+
+    /// `POST /_pushsim/hub/key {"key":"full"|"listen"|"<policy name>"}`: the world's backends (the
+    /// tutorial's and the hardened one) call the hub from now on with that policy's key, as a
+    /// backend deployed with the Listen connection string by mistake would; the hub then refuses
+    /// what the key lacks the claim for (a send: 401 `Send claim is required for this operation.`,
+    /// NH-SEC). `full` and `listen` name the hub's two default policies. A reset builds the world
+    /// again with the full key.
+    func useHubKey(_ request: WireRequest) -> HTTPResponse {
+        let body: JSONValue
+        switch Self.jsonBody(request) {
+        case .failure(let refusal): return refusal.response
+        case .success(let b): body = b
+        }
+        let names = state.simulation.hub.configuration.accessRules.map(\.keyName)
+        let say = #"Say which key: {"key":"full"}, {"key":"listen"} or {"key":"<policy>"}, a policy of the hub: "# + names.joined(separator: ", ") + "."
+        guard let text = body["key"]?.stringValue else { return ServerAnswer.error(400, say) }
+        let keyName = ["full": "DefaultFullSharedAccessSignature", "listen": "DefaultListenSharedAccessSignature"][text] ?? text
+        guard state.simulation.useBackendHubKey(keyName: keyName) else {
+            return ServerAnswer.error(400, "The hub has no policy '\(text)'. " + say)
+        }
+        return ServerAnswer.json(200, hubKeyJSON())
+    }
+
     /// The hub's Atom feed of registrations as the control API's JSON (other answers as they are).
     private static func registrationsJSON(_ response: HTTPResponse) -> HTTPResponse {
         guard response.status == 200 else { return response }

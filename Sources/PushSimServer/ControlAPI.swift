@@ -20,6 +20,7 @@ import PushSimScenario
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
+/// | `GET /_pushsim/hub/key`, `POST /_pushsim/hub/key {"key":"full"\|"listen"\|"<policy>"}` | the hub policy whose key the world's backends call the hub with (see `ControlAPI+Hub.swift`) |
 /// | `POST /_pushsim/faults {"service","kind",…}` | 201: a fault injected now (see `ControlAPI+Faults.swift`) |
 /// | `GET /_pushsim/faults` | the faults not yet over, with what is left of each |
 /// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
@@ -74,6 +75,8 @@ struct ControlAPI {
             case .success(let filter): return .answer(ServerAnswer.json(200, filter.json(state.world)))
             }
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
+        case ("GET", "hub/key"): return .answer(ServerAnswer.json(200, hubKeyJSON()))
+        case ("POST", "hub/key"): return .answer(useHubKey(request))
         case (_, "faults"): return .answer(faults(request, id: nil))
         case ("POST", "expect"): return expect(request)
         case ("GET", "page"): return .answer(page())

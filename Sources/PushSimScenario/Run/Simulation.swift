@@ -28,6 +28,9 @@ public final class Simulation {
     public let backend: TutorialBackend
     /// The same backend with its defects fixed; both run side by side, each device picks one.
     public let hardenedBackend: HardenedBackend
+    /// The name of the hub policy whose key the built-in backends sign their hub calls with
+    /// (see ``useBackendHubKey(keyName:)``).
+    public private(set) var backendHubKeyName = "DefaultFullSharedAccessSignature"
     /// The options the simulation was made with.
     public let options: Options
     /// Sends straight through the hub (scenario name `operator`).
@@ -104,6 +107,18 @@ public final class Simulation {
     /// nil when the hub has no such policy.
     public func hubConnectionString(keyName: String) -> String? {
         hub.configuration.accessRules.first { $0.keyName == keyName }.map(hub.configuration.connectionString(for:))
+    }
+
+    /// Signs the built-in backends' calls to the hub from now on with the key of the hub's policy
+    /// named `keyName` (`DefaultFullSharedAccessSignature` when built); false, and nothing
+    /// changes, when the hub has no such policy.
+    @discardableResult
+    public func useBackendHubKey(keyName: String) -> Bool {
+        guard let connectionString = hubConnectionString(keyName: keyName) else { return false }
+        backend.useHub(connectionString: connectionString, world: world)
+        hardenedBackend.useHub(connectionString: connectionString, world: world)
+        backendHubKeyName = keyName
+        return true
     }
 
     /// The backend calls of a device, or the operator's sends.
