@@ -32,7 +32,7 @@ def listing(graphs_dir):
 
 
 def main(argv):
-    if len(argv) < 2:
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
         return 2
     current = listing(argv[1])

@@ -7,7 +7,7 @@ import PushSimKernel
 /// looked at first; ASCII names (all real ones) are then compared in place.
 package struct HeaderPrefixesFastPath: Sendable {
     /// The prefixes, lower-cased.
-    package let prefixes: [String]
+    private let prefixes: [String]
     /// The first byte of each prefix.
     private let firstLetters: Set<UInt8>
     /// Whether one prefix is empty (then every name matches).
@@ -24,7 +24,7 @@ package struct HeaderPrefixesFastPath: Sendable {
     package func matches(_ name: String) -> Bool {
         if matchesAll { return true }
         guard let first = name.utf8.first else { return false }
-        if first < 0x80 && !firstLetters.contains(first | 0x20) { return false }
+        if first < 0x80 && !firstLetters.contains(first &- 0x41 < 26 ? first | 0x20 : first) { return false }   // A–Z lower-cased
         if name.allBytes({ $0 < 0x80 }) { return prefixes.contains { fieldName(name, hasPrefix: $0) } }
         let lower = name.lowercased()
         return prefixes.contains { lower.hasPrefix($0) }

@@ -6,6 +6,19 @@ import Testing
     /// The binary under test by its absolute path, as the printed commands name it.
     let program = URL(fileURLWithPath: Repo.pushsim).standardizedFileURL.path
 
+    /// Numbers no sweep can take are usage errors (status 2), not traps: an infinite or huge time
+    /// budget overflowed the deadline, a seed range wider than `Int.max` its count.
+    @Test func outOfRangeBudgetsAndSeedRangesAreUsageErrors() throws {
+        for budget in ["inf", "1e20", "nan", "0"] {
+            let r = try runPushsim(["explore", "--flavour", "hardened", "--seeds", "1..1", "--time-budget", budget])
+            #expect(r.status == 2 && r.err.contains("--time-budget takes seconds"), "\(budget): \(r.status) \(r.err)")
+        }
+        for command in [["explore", "--flavour", "hardened"], ["run", "Scenarios/tutorial"]] {
+            let r = try runPushsim(command + ["--seeds", "0..18446744073709551615"])
+            #expect(r.status == 2 && r.err.contains("at most 10000000 seeds"), "\(command): \(r.status) \(r.err)")
+        }
+    }
+
     @Test func theHardenedSystemPassesASmallSweep() throws {
         let r = try runPushsim(["explore", "--flavour", "hardened", "--seeds", "1..30", "--jobs", "2"])
         #expect(r.status == 0, "\(r.out)\(r.err)")

@@ -265,7 +265,9 @@ struct ExploreCommand: Command {
             case "--jobs": settings.jobs = arguments.number(arg, in: 1...1_024)
             case "--time-budget":
                 let v = arguments.value(arg)
-                guard let s = Double(v.hasSuffix("s") ? String(v.dropLast()) : v), s > 0 else { fail("--time-budget takes seconds, such as 60 or 60s") }
+                guard let s = Double(v.hasSuffix("s") ? String(v.dropLast()) : v), s.isFinite, s > 0, s <= 31_536_000 else {
+                    fail("--time-budget takes seconds up to a year (31536000), such as 60 or 60s, not '\(v)'")
+                }
                 settings.timeBudget = s
             case "--out": settings.outDirectory = arguments.value(arg)
             case "--failures": settings.failuresPath = arguments.value(arg)

@@ -11,7 +11,7 @@ enum PushsimCommand {
                                           [--format text|json] [--check-determinism] [--html <file-or-folder>]
                                           [--only-failures] [--filter <text>] [--wide]
                                           [--listen <ipv4>:<port>] [--backend-timeout <s>]   (see pushsim run --help)
-           pushsim check <file-or-folder>... [--max-errors <n>] [--filter <text>]
+           pushsim check <file-or-folder>... [--max-errors <n>] [--filter <text>] [--wide]
            pushsim explain <file> [--seed <n>] [--html <file>] [--wide]
            pushsim explore [--flavour tutorial|hardened] [--seeds <a>..<b>] [--shard <i>/<n>] …  (pushsim explore --help)
            pushsim replay <record-file>   (\(ReplayCommand.summary))

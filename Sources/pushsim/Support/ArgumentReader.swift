@@ -41,6 +41,13 @@ struct ArgumentReader {
         guard (parts.count == 1 || (parts.count == 2 && text.contains(".."))), let a = UInt64(parts[0]), let b = UInt64(parts.last!), a <= b else {
             fail("\(flag) takes a range of seeds such as 1..1000, not '\(text)'")
         }
+        guard b - a < Self.maxSeeds else {
+            fail("\(flag) takes at most \(Self.maxSeeds) seeds at once (about 65 minutes of exploring), not \(text); split it into ranges")
+        }
         return a...b
     }
+
+    /// The widest seed range one command takes: its seeds are listed in memory (8 bytes each), and
+    /// a count past `Int.max` would not even fit.
+    static let maxSeeds: UInt64 = 10_000_000
 }
