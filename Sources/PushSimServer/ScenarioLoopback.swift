@@ -20,11 +20,12 @@ import PushSimScenario
 /// HTTP) gives the phone a transport failure (`timed out`, `host unreachable`), recorded in the
 /// trace with the reason.
 ///
-/// **Threads.** The world runs on the thread that runs the scenario, and only there: connection
-/// threads put requests in a mailbox and wait; the world thread takes them out while it waits for
-/// an external answer. Requests that arrive while no external answer is awaited wait for the next
-/// one (a backend that calls the hub after it has answered the phone is served then), and those
-/// still waiting when a run ends are answered 503.
+/// **Threads.** The world runs on the thread that runs the scenario, and only there: the server's
+/// loop thread puts requests in a mailbox, each with its completion, and goes on; the world
+/// thread takes them out while it waits for an external answer, and calls the completions.
+/// Requests that arrive while no external answer is awaited wait for the next one (a backend that
+/// calls the hub after it has answered the phone is served then), and those still waiting when a
+/// run ends are answered 503.
 ///
 /// **Determinism.** The run is as repeatable as the backend is: the same answers and the same
 /// calls in the same order give a byte-identical trace. What crosses the boundary is not recorded
@@ -52,28 +53,31 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
         self.timeoutSeconds = max(1, timeoutSeconds)
     }
 
-    /// One request from outside, waiting for the world.
-    private final class Job {
+    /// One request from outside, waiting for the world, and where its answer goes.
+    private struct Job {
         let request: WireRequest
-        var response: HTTPResponse?   // guarded by `condition`
-        init(_ request: WireRequest) { self.request = request }
+        let completion: @Sendable (HTTPResponse) -> Void
     }
 
-    // MARK: ServerDoor (connection threads)
+    // MARK: ServerDoor (the server's loop thread)
 
     /// Answers one request of the backend's. `GET /_pushsim/info` is answered at once; anything
     /// else waits in the mailbox until the world thread serves it (while it awaits an external
     /// answer), or is answered 503 when no scenario is attached. `connection` is not used.
+    public func answer(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        if request.path == "/_pushsim" || request.path.hasPrefix("/_pushsim/") { completion(control(request)); return }
+        let posted = condition.withLock { () -> Bool in
+            guard attached else { return false }
+            mailbox.append(Job(request: request, completion: completion))
+            condition.broadcast()
+            return true
+        }
+        if !posted { completion(Self.noRun) }
+    }
+
+    /// Answers one request, blocking the calling thread until the answer is ready.
     public func answer(_ request: WireRequest, connection: Int) -> HTTPResponse {
-        if request.path == "/_pushsim" || request.path.hasPrefix("/_pushsim/") { return control(request) }
-        let job = Job(request)
-        condition.lock()
-        defer { condition.unlock() }
-        guard attached else { return Self.noRun }
-        mailbox.append(job)
-        condition.broadcast()
-        while job.response == nil { condition.wait() }
-        return job.response!
+        waitForAnswer { answer(request, connection: connection, completion: $0) }
     }
 
     /// Does nothing: a scenario run keeps no record of its loopback traffic.
@@ -121,12 +125,12 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
 
     /// Detaches from the run: requests waiting in the mailbox, and any that come later, are answered 503.
     public func runEnded() {
-        condition.withLock {
+        let left = condition.withLock { () -> [Job] in
             attached = false
-            for job in mailbox { job.response = Self.noRun }
-            mailbox.removeAll()
-            condition.broadcast()
+            defer { mailbox.removeAll() }
+            return mailbox
         }
+        for job in left { job.completion(Self.noRun) }
         simulation = nil
         router = nil
     }
@@ -159,13 +163,7 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
             mailbox.removeAll()
             let result = outcome.result
             condition.unlock()
-            for job in taken {
-                let response = serve(job.request, from: caller, chain: chain, world: world)
-                condition.withLock {
-                    job.response = response
-                    condition.broadcast()
-                }
-            }
+            for job in taken { job.completion(serve(job.request, from: caller, chain: chain, world: world)) }
             if let result { return result }
             if timedOut && taken.isEmpty { return .failure(.timedOut) }
         }

@@ -1,20 +1,56 @@
+import Dispatch
+import Foundation
 import PushSimNetwork
 import PushSimScenario
 import PushSimServices
 
 /// What answers the requests an ``HTTPServer`` reads off its connections: the served world of
 /// `pushsim serve` (``WorldBridge``), or a scenario run's loopback (``ScenarioLoopback``).
-/// Called from the server's threads, so it must be safe to share between them.
+/// Called from the server's loop thread, so it must be safe to share between threads.
 public protocol ServerDoor: AnyObject, Sendable {
-    /// Answers one whole request; blocks the calling connection thread until the answer is ready.
-    /// `connection` numbers the TCP connection (from 1, in accept order).
+    /// Answers one whole request: calls `completion` exactly once, from any thread, with the
+    /// answer, when it is ready. Must not wait for it: the server's one loop thread calls this,
+    /// and every other connection waits while it runs. `connection` numbers the TCP connection (from
+    /// 1, in accept order). The default runs ``answer(_:connection:)`` on a thread of its own, for
+    /// a door that can only block (a test's stand-in backend); not on a Dispatch worker, since a
+    /// blocked worker is taken from the pool that everything else in the process shares.
+    func answer(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void)
+    /// Answers one whole request, blocking the calling thread until the answer is ready (tests,
+    /// tools; never from the server's loop thread).
     func answer(_ request: WireRequest, connection: Int) -> HTTPResponse
-    /// Notes a request the server refused before it was whole (a framing error).
+    /// Notes a request the server refused before it was whole (a framing error). Must not wait.
     func recordRefused(_ request: WireRequest, _ response: HTTPResponse)
     /// Where the server listens (`http://127.0.0.1:<port>`), once it does.
     func configure(baseURL: String, serviceAccountPath: String?)
     /// The server has stopped: flush what is kept.
     func close()
+}
+
+extension ServerDoor {
+    public func answer(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let thread = Thread { completion(self.answer(request, connection: connection)) }
+        thread.name = "pushsim-blocking-door"
+        thread.start()
+    }
+}
+
+/// Waits for an answer given through a completion: the blocking form of a door that answers
+/// asynchronously. `start` receives the completion and must call it exactly once.
+func waitForAnswer(_ start: (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
+    let box = AnswerBox()
+    start { response in
+        box.response = response
+        box.ready.signal()
+    }
+    box.ready.wait()
+    return box.response!
+}
+
+/// Where a completion leaves the answer for the thread waiting on `ready`.
+/// `@unchecked Sendable`: `response` is written once, before `ready` is signalled, and read after.
+private final class AnswerBox: @unchecked Sendable {
+    let ready = DispatchSemaphore(value: 0)
+    var response: HTTPResponse?
 }
 
 extension WorldBridge: ServerDoor {}

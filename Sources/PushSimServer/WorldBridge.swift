@@ -4,7 +4,7 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimScenario
 
-/// The one door into the served world. Connection threads hand it requests; it runs each on ONE
+/// The one door into the served world. The server hands it requests; it runs each on ONE
 /// serial queue that owns the `Simulation` (through `WorldState`), so the world stays
 /// single-threaded and sees the requests one at a time, in the order the queue takes them.
 ///
@@ -13,24 +13,30 @@ import PushSimScenario
 /// 2. the `Router` picks the control API, or a world host by its real name;
 /// 3. a world request enters the world from the external host `sdk` as a new causal chain;
 /// 4. its answer is built at the event that produces it: at once under `manual` (the world runs
-///    on the spot), or under `wall` when the wall clock lets the world reach that event (the
-///    connection waits off the queue meanwhile, and other requests are served);
+///    on the spot), or under `wall` when the wall clock lets the world reach that event;
 /// 5. the exchange goes to the record, if one is kept.
 ///
-/// `@unchecked Sendable`: its stored state is the queue (thread-safe), the wake-up condition
-/// (a lock), and `state`, which is created in `init` before the bridge is shared and touched only
-/// inside `queue.sync` after.
+/// **Pending answers hold no thread.** A request whose answer is not built yet keeps its
+/// completion on the queue, by ticket. Whenever the world moves (another request, or the wake
+/// timer), the answers built meanwhile are handed to their completions. The wake timer is one
+/// `DispatchSourceTimer` on the queue, armed for the moment something can change without a request:
+/// the world's next event falling due by the wall clock (under `wall`), a long poll's wall-clock
+/// bound, and at most 50 ms ahead as a safety net while anything waits.
+///
+/// `@unchecked Sendable`: its stored state is the queue (thread-safe) and what is touched only on
+/// it: `state` (created in `init` before the bridge is shared), the completions, the timer.
 public final class WorldBridge: @unchecked Sendable {
     private let queue = DispatchQueue(label: "pushsim.serve.world")
     private let state: WorldState
     private let scenarioPath: String?
     /// Whether the record's header line is written (once, when the server's address is known).
     private var wroteHeader = false
-    /// Wakes connections waiting for an answer when the world has moved (see ``awaitAnswer(_:)``).
-    private let moved = MonotonicCondition()
-    /// Counts the world's moves, under `moved`'s lock: a waiter that saw one number sleeps only
-    /// while it is unchanged, so a wake-up between its look and its sleep is not lost.
-    private var moves = 0
+    /// Completions of the requests whose answers are not built yet, by ticket (on the queue).
+    private var waiting: [Int: @Sendable (HTTPResponse) -> Void] = [:]
+    /// Looks again at the waiting requests when nothing else would (on the queue; made on first need).
+    private var wakeTimer: DispatchSourceTimer?
+    /// When the wake timer is armed for (monotonic nanoseconds), if it is.
+    private var wakeArmedAt: UInt64?
 
     /// Builds the world from `setup`. `anchor` fixes the Unix time of virtual time zero (tests);
     /// nil takes the wall clock's current second. `recordPath` starts a JSON Lines record there.
@@ -49,50 +55,64 @@ public final class WorldBridge: @unchecked Sendable {
         if let recordPath { state.recorder = try RequestRecorder(path: recordPath) }
     }
 
-    /// Answers one request (blocks the calling thread until the world has produced its answer).
-    /// `connection` numbers the TCP connection it came on (from 1, in accept order; 0 when there
-    /// is none): the request enters the world from `sdk#<connection>`, because a real service ties
-    /// some state to a connection (APNs adopts one provider token per connection and refuses a
-    /// new one within 20 minutes on the same connection; a client that opens a connection per
-    /// request is not refused).
+    /// Answers one request: `completion` gets the answer, on the world's queue, once the world has
+    /// produced it; the caller does not wait. `connection` numbers the TCP connection it came on
+    /// (from 1, in accept order; 0 when there is none): the request enters the world from
+    /// `sdk#<connection>`, because a real service ties some state to a connection (APNs adopts one
+    /// provider token per connection and refuses a new one within 20 minutes on the same
+    /// connection; a client that opens a connection per request is not refused).
+    public func answer(_ request: WireRequest, connection: Int = 0, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        queue.async { [self] in take(request, connection: connection, completion: completion) }
+    }
+
+    /// Answers one request, blocking the calling thread until the world has produced the answer
+    /// (tests and tools; never on the world's queue). An answer the world builds at once is built
+    /// on the calling thread (`queue.sync`), without a hand-off.
     public func answer(_ request: WireRequest, connection: Int = 0) -> HTTPResponse {
-        let (ticket, done) = queue.sync { () -> (Int, PendingAnswer?) in
+        waitForAnswer { completion in queue.sync { take(request, connection: connection, completion: completion) } }
+    }
+
+    /// On the queue: enters `request` and keeps its completion until the answer is built.
+    private func take(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        state.catchUp()
+        let pending = enter(request, connection: connection, arrived: state.world.now)
+        waiting[pending.ticket] = completion
+        look()
+    }
+
+    /// On the queue, after the world may have moved: runs it to the wall clock's now, ends the long
+    /// polls whose bound has passed, hands every answer built to its completion, and arms the wake
+    /// timer for the next moment something can change while requests still wait.
+    private func look() {
+        if !waiting.isEmpty {
             state.catchUp()
-            let pending = enter(request, connection: connection, arrived: state.world.now)
-            return (pending.ticket, state.take(pending.ticket))
+            state.expireWaits()
         }
-        signalMove()
-        return done?.response ?? awaitAnswer(ticket)
+        for pending in state.takeReady() {
+            if let completion = waiting.removeValue(forKey: pending.ticket), let response = pending.response { completion(response) }
+        }
+        guard !waiting.isEmpty else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        // At most 50 ms between looks, whatever the world says: a safety net, not the pace; and
+        // not sooner than 50 µs, so that a wake already due cannot spin the queue.
+        let at = max(min(state.nextWake() ?? .max, now &+ 50_000_000), now &+ 50_000)
+        if let armed = wakeArmedAt, armed <= at { return }
+        let timer = wakeTimer ?? makeWakeTimer()
+        wakeArmedAt = at
+        timer.schedule(deadline: DispatchTime(uptimeNanoseconds: at))
     }
 
-    /// Waits off the queue until the answer to `ticket` is built: looks again whenever another
-    /// request moved the world, when the next event falls due by the wall clock (`wall`), or when
-    /// a long poll's bound ends.
-    private func awaitAnswer(_ ticket: Int) -> HTTPResponse {
-        while true {
-            let seen = moved.withLock { moves }
-            let (answer, wake) = queue.sync { () -> (PendingAnswer?, UInt64?) in
-                state.catchUp()
-                state.expireWaits()
-                return (state.take(ticket), state.nextWake())
-            }
-            if let response = answer?.response { signalMove(); return response }
-            // At most 50 ms between looks, whatever the world says: a safety net, not the pace.
-            let now = DispatchTime.now().uptimeNanoseconds
-            let until = min(wake ?? .max, now &+ 50_000_000)
-            guard until > now else { continue }
-            let deadline = DispatchTime(uptimeNanoseconds: until)
-            moved.lock()
-            while moves == seen { if !moved.wait(until: deadline) { break } }
-            moved.unlock()
-        }
-    }
+    deinit { wakeTimer?.cancel() }
 
-    private func signalMove() {
-        moved.lock()
-        moves &+= 1
-        moved.broadcast()
-        moved.unlock()
+    private func makeWakeTimer() -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in
+            self?.wakeArmedAt = nil
+            self?.look()
+        }
+        timer.resume()
+        wakeTimer = timer
+        return timer
     }
 
     /// Routes `request` and enters it into the world (on the queue).
@@ -131,7 +151,7 @@ public final class WorldBridge: @unchecked Sendable {
 
     /// Records an exchange the server answered without the world (a request it could not parse).
     public func recordRefused(_ request: WireRequest, _ response: HTTPResponse) {
-        queue.sync {
+        queue.async { [self] in
             writeHeaderOnce()
             _ = state.enter(request, connection: 0, route: "refused", outcome: .answer(response), arrived: state.world.now)
         }

@@ -313,12 +313,16 @@ final class WorldState {
         ready = [:]
     }
 
-    /// The answer to `ticket` once built (taken: it is given out once).
-    func take(_ ticket: Int) -> PendingAnswer? { ready.removeValue(forKey: ticket) }
+    /// The answers built and not yet given out, in entry order (taken: each is given out once).
+    func takeReady() -> [PendingAnswer] {
+        guard !ready.isEmpty else { return [] }
+        defer { ready.removeAll(keepingCapacity: true) }
+        return ready.values.sorted { $0.ticket < $1.ticket }
+    }
 
-    /// Monotonic nanoseconds at which a request waiting for its answer should look again: when the
-    /// next event falls due by the wall clock (under `wall`), or a long poll's bound ends; nil when
-    /// only another request can change anything.
+    /// Monotonic nanoseconds at which the requests waiting for their answers should be looked at
+    /// again: when the next event falls due by the wall clock (under `wall`), or a long poll's
+    /// bound ends; nil when only another request can change anything.
     func nextWake() -> UInt64? {
         var wake = open.compactMap(\.wallDeadline).min()
         if policy == .wall, let next = world.nextEventTime {
