@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The few BSD-socket calls the server makes, over Glibc: listen on an IPv4 address, read the
-/// bound port, write fully, close politely. Every write uses `MSG_NOSIGNAL`, so a client that
+/// bound port, make a connection non-blocking, write fully, drop what arrived. Every write uses `MSG_NOSIGNAL`, so a client that
 /// has gone away gives an error, never a `SIGPIPE`.
 enum Socket {
     struct Failure: Error, CustomStringConvertible {
@@ -57,10 +57,16 @@ enum Socket {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Read timeout (the idle limit) and no Nagle delay for small answers.
-    static func configureConnection(_ fd: Int32, idleTimeoutSeconds: Int) {
-        var timeout = timeval(tv_sec: idleTimeoutSeconds, tv_usec: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    /// Non-blocking: a read or write that cannot proceed fails with `EAGAIN` instead of waiting.
+    static func makeNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL, 0)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// An accepted connection: non-blocking, closed on exec, and no Nagle delay for small answers.
+    static func configureConnection(_ fd: Int32) {
+        makeNonBlocking(fd)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var yes: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     }
@@ -80,9 +86,6 @@ enum Socket {
         }
     }
 
-    /// After an error answer: stop writing, then read and drop what the client still sends (up
-    /// to 8 MiB, 1 s quiet at most) so that closing does not reset the connection before the
-    /// client has read the answer (a 413 while it is still uploading, say).
     /// Reads and drops what has already arrived, without waiting: closing a socket with unread
     /// data makes the kernel send a reset, which can destroy an answer just written.
     static func drainArrived(_ fd: Int32) {
@@ -90,19 +93,6 @@ enum Socket {
         for _ in 0..<16 {
             let n = sink.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             guard n > 0 else { return }
-        }
-    }
-
-    static func lingeringClose(_ fd: Int32) {
-        _ = shutdown(fd, Int32(SHUT_WR))
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var sink = [UInt8](repeating: 0, count: 64 * 1024)
-        var total = 0
-        while total < 8 * 1024 * 1024 {
-            let n = sink.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return }
-            total += n
         }
     }
 }

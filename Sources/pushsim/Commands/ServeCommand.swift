@@ -117,6 +117,7 @@ struct ServeCommand: Command {
         } catch { Self.fail("\(error)") }
         let server = HTTPServer(bridge: bridge, configuration: HTTPServer.Configuration(host: settings.host, port: settings.port))
         signal(SIGPIPE, SIG_IGN)
+        HTTPServer.raiseDescriptorLimit()   // many connections held at once (a soak test's thousands of idle ones)
         do { try server.start() } catch { Self.fail("\(error)") }
 
         let info = bridge.connectionInfo(baseURL: server.baseURL)
