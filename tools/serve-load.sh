@@ -68,7 +68,7 @@ base="http://127.0.0.1:$port"
 
 # The FCM send: a phone, an access token for an assertion made from /_pushsim/info (the served
 # FCM checks an RS256 assertion's structure and claims, not its signature), the request body.
-python3 - "$base" "$dir" <<'PY'
+python3 - "$base" "$dir" <<'PY' || { echo "serve-load: could not set up the FCM send$(kill -0 "$pushsim_pid" 2>/dev/null || echo ": pushsim serve is no longer running, see $dir/pushsim.log")"; exit 1; }
 import base64, json, sys, time, urllib.request
 base, out = sys.argv[1], sys.argv[2]
 def call(method, path, body=None, headers={}):
