@@ -13,15 +13,20 @@ import Darwin
 /// all connection state: the listening socket, and for each connection its
 /// ``HTTPRequestParser``, the answers it owes in request order and the bytes not yet written. The
 /// sockets are non-blocking; the loop waits on them all at once (`Poller`: epoll on Linux), then
-/// accepts, reads into the parsers, hands each whole request to the door with
-/// ``ServerDoor/answer(_:connection:completion:)`` and writes what is ready. The door answers on
-/// its own thread: ``WorldBridge`` on the world's serial queue (the world stays single-threaded
-/// and deterministic: nothing here touches it), ``ScenarioLoopback`` on the thread that runs the
-/// scenario. Its completion puts the answer in the loop's mailbox, and wakes the loop (a byte
-/// down a pipe) only when it is asleep. A request whose answer is pending (a call the world has
-/// not answered yet, a long poll) holds no thread, only its place in its connection's list of
-/// answers owed. So 10,000 idle connections cost memory (about a kilobyte each in the process,
-/// plus the kernel's socket buffers), not threads.
+/// accepts, reads into the parsers, hands the whole requests to the door and writes what is
+/// ready. The door answers on its own thread: ``WorldBridge`` on the world's serial queue (the
+/// world stays single-threaded and deterministic: nothing here touches it), ``ScenarioLoopback``
+/// on the thread that runs the scenario; its completion puts the answer in the loop's mailbox and
+/// wakes the loop (a byte down a pipe) only when it is asleep. The requests read in one turn of the
+/// loop go to the door together at the turn's end
+/// (``ServerDoor/answer(_:connection:completion:)``), and the loop reads and writes on while the
+/// world works. A lone one, with no other at the door, goes through
+/// ``ServerDoor/answerAlone(_:connection:completion:)``, which ``WorldBridge`` runs on the loop
+/// thread (`queue.sync`): with nothing else to do, the loop saves two hand-offs between threads,
+/// so a single client's round trip is as short as with a thread per connection. A request whose
+/// answer is pending (a call the world has not answered yet, a long poll) holds no thread, only
+/// its place in its connection's list of answers owed. So 10,000 idle connections cost memory
+/// (a few hundred bytes each in the process, plus the kernel's socket buffers), not threads.
 ///
 /// **Order.** Pipelined requests go to the door as they are read, up to 64 outstanding on a
 /// connection, and their answers are written in request order: one that completes early waits for
@@ -120,6 +125,10 @@ public final class HTTPServer: @unchecked Sendable {
     private var acceptResumesAt: UInt64?
     /// A descriptor kept in reserve for `EMFILE` (see the type's comment).
     private var reserve: Int32 = -1
+    /// Whole requests read this turn, for the door at the turn's end; requests the door has and
+    /// has not answered yet (their connections may be gone).
+    private var handover: [(request: WireRequest, connection: Int, key: Int, sequence: Int)] = []
+    private var withDoor = 0
     /// Where reads land before the parser takes the bytes.
     private let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
 
@@ -246,6 +255,7 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
             for letter in letters { answered(letter.key, letter.sequence, letter.response) }
+            handOver()
             if let deadline = nextDeadline(), deadline <= Self.now() { deadlinesPassed() }
         }
         shutDown()
@@ -392,7 +402,8 @@ public final class HTTPServer: @unchecked Sendable {
         updateReading(c)
     }
 
-    /// Hands the door every whole request the parser holds, while the connection has room.
+    /// Takes every whole request the parser holds, while the connection has room, for the door
+    /// (``handOver()`` gives them at the end of the turn).
     private func takeRequests(_ c: HTTPConnection) {
         while c.takesRequests && c.slots.count < Self.pipelineDepth && c.unsent < Self.outboxLimit {
             switch c.parser.next() {
@@ -401,7 +412,7 @@ public final class HTTPServer: @unchecked Sendable {
                 if !keepAlive { c.takesRequests = false }
                 let sequence = c.owe(HTTPConnection.Slot(keepAlive: keepAlive, headOnly: request.method == "HEAD", last: !keepAlive))
                 let key = c.key
-                bridge.answer(request, connection: c.number) { [self] response in deliver(key, sequence, response) }
+                handover.append((request, c.number, key, sequence))
             case .failure(let failure):
                 let response = ServerAnswer.error(failure.status, failure.message)
                 bridge.recordRefused(WireRequest(method: "-", target: "-"), response)
@@ -423,8 +434,28 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Gives the door the requests read this turn. A lone request, with nothing else at the door,
+    /// may be answered on this thread (``ServerDoor/answerAlone(_:connection:completion:)``): the
+    /// loop has nothing else to do meanwhile, and the answer skips two hand-offs between threads.
+    /// Several go over with ``ServerDoor/answer(_:connection:completion:)``, and the loop reads and
+    /// writes on while the door works.
+    private func handOver() {
+        guard !handover.isEmpty else { return }
+        let alone = handover.count == 1 && withDoor == 0
+        let requests = handover
+        handover.removeAll(keepingCapacity: true)
+        withDoor += requests.count
+        for r in requests {
+            let (key, sequence) = (r.key, r.sequence)
+            let completion: @Sendable (HTTPResponse) -> Void = { [self] response in deliver(key, sequence, response) }
+            if alone { bridge.answerAlone(r.request, connection: r.connection, completion: completion) }
+            else { bridge.answer(r.request, connection: r.connection, completion: completion) }
+        }
+    }
+
     /// The door's answer to request `sequence` of connection `key`, from the mailbox.
     private func answered(_ key: Int, _ sequence: Int, _ response: HTTPResponse) {
+        withDoor -= 1
         guard let c = connections[key], c.settle(sequence, response) else { return }   // the connection is gone
         pump(c)
     }

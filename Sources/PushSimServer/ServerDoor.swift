@@ -15,6 +15,11 @@ public protocol ServerDoor: AnyObject, Sendable {
     /// a door that can only block (a test's stand-in backend); not on a Dispatch worker, since a
     /// blocked worker is taken from the pool that everything else in the process shares.
     func answer(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void)
+    /// As ``answer(_:connection:completion:)``, for a request the server hands over while it has
+    /// nothing else to do (the only one at the door): the door may build the answer on the calling
+    /// thread when that is quick, saving two hand-offs between threads, but must still not wait for
+    /// an answer that is pending. The default is ``answer(_:connection:completion:)``.
+    func answerAlone(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void)
     /// Answers one whole request, blocking the calling thread until the answer is ready (tests,
     /// tools; never from the server's loop thread).
     func answer(_ request: WireRequest, connection: Int) -> HTTPResponse
@@ -27,6 +32,10 @@ public protocol ServerDoor: AnyObject, Sendable {
 }
 
 extension ServerDoor {
+    public func answerAlone(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        answer(request, connection: connection, completion: completion)
+    }
+
     public func answer(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let thread = Thread { completion(self.answer(request, connection: connection)) }
         thread.name = "pushsim-blocking-door"

@@ -65,6 +65,13 @@ public final class WorldBridge: @unchecked Sendable {
         queue.async { [self] in take(request, connection: connection, completion: completion) }
     }
 
+    /// As ``answer(_:connection:completion:)``, on the calling thread (`queue.sync`): the server's
+    /// loop calls this for a lone request. An answer the world builds at once is given before this
+    /// returns; one that must wait is kept, as always, and given later from the queue.
+    public func answerAlone(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        queue.sync { take(request, connection: connection, completion: completion) }
+    }
+
     /// Answers one request, blocking the calling thread until the world has produced the answer
     /// (tests and tools; never on the world's queue). An answer the world builds at once is built
     /// on the calling thread (`queue.sync`), without a hand-off.
