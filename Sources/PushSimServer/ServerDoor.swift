@@ -32,10 +32,12 @@ public protocol ServerDoor: AnyObject, Sendable {
 }
 
 extension ServerDoor {
+    /// ``answer(_:connection:completion:)``: a door without a quicker way.
     public func answerAlone(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         answer(request, connection: connection, completion: completion)
     }
 
+    /// ``answer(_:connection:)`` on a thread of its own, for a door that can only block.
     public func answer(_ request: WireRequest, connection: Int, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let thread = Thread { completion(self.answer(request, connection: connection)) }
         thread.name = "pushsim-blocking-door"
