@@ -35,7 +35,7 @@ import Darwin
 /// socket to be writable again.
 ///
 /// **Ends.** Keep-alive is the default; `Connection: close`, HTTP/1.0 without keep-alive, a
-/// protocol error or ``stop()`` end a connection. A connection ends politely: its write side is
+/// protocol error or ``stop(timeout:)`` end a connection. A connection ends politely: its write side is
 /// shut after the last answer, and what the client still sends is read and dropped (for 1 s at
 /// most) so that closing does not reset the answer away. One that opens with the HTTP/2 preface
 /// gets `HTTP2Refusal.bytes` and is closed the same way. A connection with nothing read or written
