@@ -34,6 +34,13 @@ public final class Device: Host {
     public private(set) var appInstance = 0
     /// The handle the OS handed to the app, nil until it arrives.
     public private(set) var handle: String?
+    /// The Firebase installation ID (FID) of the app on an Android device (``FirebaseInstallationID``):
+    /// a new one on install, restore and clear-data, kept across launches and handle refreshes; FCM
+    /// delivers a send addressed to it (`message.fid`) as to the app's current token. Nil on iOS
+    /// and Windows, and while the app is not installed.
+    public private(set) var firebaseInstallationID: String?
+    /// How many Firebase installations the app has had on this device (numbers each new FID).
+    private var firebaseInstallations = 0
     /// Bumped on every install and uninstall, so answers meant for an older install are ignored.
     var generation = 0
 
@@ -130,6 +137,7 @@ public final class Device: Host {
         installCount += 1
         appInstance += 1
         forgetApp(keeping: [:])
+        newFirebaseInstallation()
         record(.deviceInstall, [.install: .int(installCount)])
         launch()
     }
@@ -146,6 +154,7 @@ public final class Device: Host {
         // The client logic decides what comes along (the recommended app keeps its registration
         // out of backups: two phones upserting one id would take turns losing it).
         forgetApp(keeping: logic.restoredStorage(other.storage))
+        newFirebaseInstallation()
         record(.deviceRestore, [.from: .string(other.name), .storedID: .string(storage[Device.registrationIDKey] ?? "none")])
         launch()
     }
@@ -179,6 +188,7 @@ public final class Device: Host {
         }
         appInstance += 1
         forgetApp(keeping: [:])
+        newFirebaseInstallation()
         record(.deviceClearData)
         launch()
     }
@@ -189,7 +199,15 @@ public final class Device: Host {
         guard isAppInstalled else { return record(.deviceIgnored, [.action: "uninstall", .why: "the app is not installed"]) }
         isAppInstalled = false
         forgetApp(keeping: [:])
+        firebaseInstallationID = nil
         record(.deviceUninstall)
+    }
+
+    /// The app's Firebase SDK makes a new installation (Android only: the other platforms have none).
+    private func newFirebaseInstallation() {
+        guard platform == .android else { return }
+        firebaseInstallations += 1
+        firebaseInstallationID = FirebaseInstallationID.make(device: name, installation: firebaseInstallations, world: world)
     }
 
     /// Ends the app as it ran and forgets what it held, for an install, a restore, a clear-data or
@@ -213,7 +231,8 @@ public final class Device: Host {
         guard isAppInstalled else { return }
         if attempt == 0 { logic.resumed(on: self) }
         let generation = self.generation
-        let ask = DeviceRegisterRequest(app: service.appID, install: appInstance, environment: service.scope)
+        let ask = DeviceRegisterRequest(app: service.appID, install: appInstance, environment: service.scope,
+                                        installation: firebaseInstallationID)
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.registerPath, body: ask.body)
         world.call(request, from: name) { [self] result in
             guard generation == self.generation else { return }

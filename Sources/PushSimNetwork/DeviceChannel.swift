@@ -50,26 +50,34 @@ package struct DeviceRegisterRequest: Sendable, Equatable {
     public var install: Int
     /// APNs: `production` or `sandbox`; FCM: the sender id; WNS: empty.
     public var environment: String
+    /// The Firebase installation ID the app's Firebase SDK made for itself (Android only): FCM
+    /// takes it as a send's target (`message.fid`) for the handle it issues; nil otherwise.
+    public var installation: String?
 
     /// A request for `app`'s installation `install`; `environment` defaults to `production`.
-    public init(app: String, install: Int, environment: String = "production") {
+    public init(app: String, install: Int, environment: String = "production", installation: String? = nil) {
         self.app = app
         self.install = install
         self.environment = environment
+        self.installation = installation
     }
 
     /// Reads a `POST /register` body: nil unless it is JSON with a string `app` and an integer
-    /// `install`; no `environment` means `production`.
+    /// `install`; no `environment` means `production`; `installation`, when a string, is kept.
     public init?(body: [UInt8]) {
         guard let json = try? JSONParser.parse(body), let app = json["app"]?.stringValue,
               let install = json["install"]?.int64Value else { return nil }
-        self.init(app: app, install: Int(install), environment: json["environment"]?.stringValue ?? "production")
+        self.init(app: app, install: Int(install), environment: json["environment"]?.stringValue ?? "production",
+                  installation: json["installation"]?.stringValue)
     }
 
-    /// The JSON body, keys sorted: `{"app":…,"environment":…,"install":…}`.
+    /// The JSON body, keys sorted: `{"app":…,"environment":…,"install":…}`, then `"installation":…`
+    /// when there is one.
     public var body: [UInt8] {
-        JSONValue.object([("app", .string(app)), ("environment", .string(environment)),
-                          ("install", .number(JSONNumber(Int64(install))))]).serializedBytes()
+        var members: [(String, JSONValue)] = [("app", .string(app)), ("environment", .string(environment)),
+                                              ("install", .number(JSONNumber(Int64(install))))]
+        if let installation { members.append(("installation", .string(installation))) }
+        return JSONValue.object(members).serializedBytes()
     }
 }
 

@@ -19,11 +19,11 @@ import PushSimScenario
 /// throttle, internal-error, slow, lost-answer, or a token state: APNs BadDeviceToken,
 /// Unregistered, DeviceTokenNotForTopic; FCM UNREGISTERED, SENDER_ID_MISMATCH; WNS
 /// channel-expired), `for` (a virtual duration; default: until deleted), `count` (at most this
-/// many requests), `token`, `device` or `app` (the scope; default the whole service; never for
-/// the hub), `probability` (`"1/4"` or 0.25), `retryAfter` (outage and throttle; default 30s),
+/// many requests), `token`, `device`, `app` or `fid` (the scope; default the whole service; never for
+/// the hub; `fid`, a Firebase installation ID, for FCM only), `probability` (`"1/4"` or 0.25), `retryAfter` (outage and throttle; default 30s),
 /// `delay` (slow).
 extension ControlAPI {
-    static let faultMembers = ["service", "kind", "for", "count", "token", "device", "app", "probability", "retryAfter", "delay"]
+    static let faultMembers = ["service", "kind", "for", "count", "token", "device", "app", "fid", "probability", "retryAfter", "delay"]
     /// The longest a fault may last: ten years of virtual time, the world's own time limit.
     static let longestFault = VirtualDuration.days(3_650)
 
@@ -100,10 +100,11 @@ extension ControlAPI {
                 words.count = Int(n)
             }
             if let p = body["probability"] { words.probability = try Self.probability(p).get() }
-            let scopes = [("token", ServiceFault.Scope.token), ("device", ServiceFault.Scope.device), ("app", ServiceFault.Scope.app)]
+            let scopes = [("token", ServiceFault.Scope.token), ("device", ServiceFault.Scope.device), ("app", ServiceFault.Scope.app),
+                          ("fid", ServiceFault.Scope.fid)]
             for (name, make) in scopes {
                 guard let value = try text(name).get() else { continue }
-                guard words.scope == .service else { throw ControlRefusal(response: ServerAnswer.error(400, "Give one of token, device or app, not two.")) }
+                guard words.scope == .service else { throw ControlRefusal(response: ServerAnswer.error(400, "Give one of token, device, app or fid, not two.")) }
                 guard !value.isEmpty else { throw Self.refusal(name, "a non-empty string") }
                 words.scope = make(name == "token" ? Self.channelToken(value) : value)
             }
@@ -168,6 +169,7 @@ extension ControlAPI {
         case .token(let t): scope = [("scope", .string("token")), ("token", .string(t))]
         case .device(let d): scope = [("scope", .string("device")), ("device", .string(d))]
         case .app(let a): scope = [("scope", .string("app")), ("app", .string(a))]
+        case .fid(let f): scope = [("scope", .string("fid")), ("fid", .string(f))]
         }
         var members: [(String, JSONValue)] = [
             ("id", fault.id.map { .string($0) } ?? .null),

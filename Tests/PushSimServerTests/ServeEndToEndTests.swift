@@ -66,6 +66,28 @@ import Testing
         #expect(refused.status == 401)
     }
 
+    /// firebase-admin 7.5 sends `{"message":{"fid":…}}` (issue 41 item 8): the device read-back
+    /// gives the phone's Firebase installation ID, and a send to it is shown on the phone. An
+    /// iPhone has none.
+    @Test func fcmSendToTheFIDTheDeviceReadBackGives() async throws {
+        let s = try TestServer()
+        let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"ann-pixel","platform":"android"}"#)
+        let fid = try #require(created.value["fid"]?.stringValue)
+        #expect(fid.utf8.count == 22 && "cdef".contains(fid.first ?? "x"))
+        let iphone = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"bob-iphone","platform":"ios"}"#)
+        #expect(iphone.value["fid"] == .null)
+        let form = "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(s.googleAssertion(unixNow: try await s.unixNow()))"
+        let token = try await s.request("POST", "/token", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: form)
+        let accessToken = try #require(try JSONParser.parse(token.body)["access_token"]?.stringValue)
+        let send = try await s.request("POST", "/v1/projects/\(s.identity.fcmProjectID)/messages:send",
+                                       headers: ["Authorization": "Bearer \(accessToken)", "Content-Type": "application/json"],
+                                       body: #"{"message":{"fid":"\#(fid)","notification":{"title":"Hi","body":"By FID"}}}"#)
+        #expect(send.status == 200, "\(send.body)")
+        let shown = try await s.json("GET", "/_pushsim/devices/ann-pixel/notifications?settle=1s")
+        let texts = shown.value["notifications"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+        #expect(texts.count == 1 && texts.first?.contains("By FID") == true, "\(texts)")
+    }
+
     @Test func apnsSendOverHTTP1() async throws {
         let s = try TestServer()
         let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"cy-iphone","platform":"ios"}"#)

@@ -198,6 +198,9 @@ import Testing
         (#"{"service":"hub","kind":"outage","device":"bob-iphone"}"#, "the hub takes no device"),
         (#"{"service":"hub","kind":"slow","delay":"1s","token":"abc"}"#, "the hub takes no token"),
         (#"{"service":"hub","kind":"Unregistered"}"#, "the kinds are outage, throttle, internal-error, slow, lost-answer"),
+        (#"{"service":"apns","kind":"Unregistered","fid":"dQw4w9WgXcQ-Abcdefghij"}"#, "only FCM has Firebase installation IDs"),
+        (#"{"service":"fcm","kind":"UNREGISTERED","fid":"not-a-fid"}"#, "'not-a-fid' is not a Firebase installation ID"),
+        (#"{"service":"fcm","kind":"UNREGISTERED","fid":"dQw4w9WgXcQ-Abcdefghij","device":"b"}"#, "not two"),
     ])
     func badFaultsAreRefusedWithTheMemberNamed(body: String, named: String) throws {
         let (bridge, _) = try world("")
@@ -214,8 +217,15 @@ import Testing
         #expect(service == "fcm")
         #expect(fault.remaining == 2)
         #expect(fault.scope == .token("abc"))
+        let byFID = try ScenarioParser.parse("scenario \"s\"\nfault fcm UNREGISTERED from 0s to 1h fid \"dQw4w9WgXcQ-Abcdefghij\"\n",
+                                             path: "s.scenario").get()
+        guard case .fault(_, let fidFault)? = byFID.settings.first else { Issue.record("no fid fault"); return }
+        #expect(fidFault.scope == .fid("dQw4w9WgXcQ-Abcdefghij"))
         for (text, message) in [("fault apns UNREGISTERED from 0s to 1h token a", "unknown fault"),
                                 ("fault apns Unregistered from 0s to 1h", "token, device or app"),
+                                ("fault fcm UNREGISTERED from 0s to 1h", "token, device, app or fid"),
+                                ("fault apns Unregistered from 0s to 1h fid dQw4w9WgXcQ-Abcdefghij", "only FCM has Firebase installation IDs"),
+                                ("fault fcm UNREGISTERED from 0s to 1h fid not-a-fid", "is not a Firebase installation ID"),
                                 ("fault apns outage from 0s to 1h count 0", "count is at least 1")] {
             guard case .failure(let failure) = ScenarioParser.parse("scenario \"s\"\n" + text + "\n", path: "s.scenario") else {
                 Issue.record("\(text) was accepted"); continue

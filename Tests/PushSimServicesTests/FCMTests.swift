@@ -176,13 +176,13 @@ struct FCMSendTests {
         let bench = FCMBench()
         let r = bench.send(.object(["data": ["a": "b"]]))
         expectFCMError(r, 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT",
-                       message: "Exactly one of message.token, message.topic or message.condition must be set.")
+                       message: "Exactly one of message.fid, message.token, message.topic or message.condition must be set.")
     }
 
     @Test func messageWithTwoTargetsIsInvalidArgument() {
         let bench = FCMBench()
         expectFCMError(bench.send(bench.message(["topic": "news"])), 400, "INVALID_ARGUMENT", "INVALID_ARGUMENT",
-                       message: "Exactly one of message.token, message.topic or message.condition must be set.")
+                       message: "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set 'topic'")
         #expect(bench.phone.pushes.isEmpty)
     }
 

@@ -84,9 +84,10 @@ final class FakeDevice: Host {
     }
 
     /// Asks the service for a handle, runs the world, and returns the handle ("" on failure, as a test issue).
-    func register(app: String, install: Int = 1, environment: String,
+    /// `installation` is the Firebase installation ID an Android app names (FCM only).
+    func register(app: String, install: Int = 1, environment: String, installation: String? = nil,
                   sourceLocation: SourceLocation = #_sourceLocation) -> String {
-        let ask = DeviceRegisterRequest(app: app, install: install, environment: environment)
+        let ask = DeviceRegisterRequest(app: app, install: install, environment: environment, installation: installation)
         var handle = ""
         world.call(HTTPRequest(method: "POST", authority: serviceHost, path: DeviceChannel.registerPath, body: ask.body),
                    from: name) { result in

@@ -39,6 +39,9 @@ public enum Base64URL {
         return bytes(fromDigits: digits)
     }
 
+    /// Whether `byte` is one of base64url's 64 digits (`A–Z a–z 0–9 - _`).
+    public static func isDigit(_ byte: UInt8) -> Bool { urlDigitValues[Int(byte)] != invalidDigit }
+
     /// Marks a byte outside the alphabet in the digit tables.
     static let invalidDigit: UInt8 = 0xFF
     /// The value (0–63) of each byte as a base64url digit, or ``invalidDigit``.

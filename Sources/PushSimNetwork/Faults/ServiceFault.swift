@@ -124,14 +124,18 @@ public struct ServiceFault: Sendable, Equatable {
         case device(String)
         /// Requests to any token of one app (APNs bundle id, FCM and WNS app id).
         case app(String)
+        /// FCM only: requests to one Firebase installation of an app, by its FID, whether they
+        /// name the FID (`message.fid`) or a token issued for it.
+        case fid(String)
 
-        /// `token <t>`, `device <name>`, `app <id>`, or nothing for the whole service.
+        /// `token <t>`, `device <name>`, `app <id>`, `fid <fid>`, or nothing for the whole service.
         var label: String {
             switch self {
             case .service: return ""
             case .token(let t): return " token " + (t.utf8.count > 12 ? String(t.prefix(8)) + "…" : t)
             case .device(let d): return " device " + d
             case .app(let a): return " app " + a
+            case .fid(let f): return " fid " + f
             }
         }
     }
@@ -189,17 +193,19 @@ public struct ServiceFault: Sendable, Equatable {
     }
 }
 
-/// What a fault scoped to a token, a device or an app is compared with: the request's token and
-/// the record the service keeps for it.
+/// What a fault scoped to a token, a device, an app or a Firebase installation is compared with:
+/// the request's token, the record the service keeps for it, and (FCM) the FID its app named.
 package struct FaultTarget {
     package var token: String
     package var device: String
     package var app: String
+    package var installation: String?
 
-    package init(token: String, device: String, app: String) {
+    package init(token: String, device: String, app: String, installation: String? = nil) {
         self.token = token
         self.device = device
         self.app = app
+        self.installation = installation
     }
 
     func isIn(_ scope: ServiceFault.Scope) -> Bool {
@@ -208,6 +214,7 @@ package struct FaultTarget {
         case .token(let t): return t == token
         case .device(let d): return d == device
         case .app(let a): return a == app
+        case .fid(let f): return f == installation
         }
     }
 }

@@ -2,6 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 import PushSimServices
 import PushSimHub
+import PushSimDevices
 
 /// A service fault in words: what a scenario's `fault` statement and `pushsim serve`'s
 /// `POST /_pushsim/faults` both say. One reading for both, so that the same words make the same
@@ -31,7 +32,8 @@ public struct FaultWords: Sendable, Equatable {
     public var probability = Ratio.always
     /// How many requests it may hit at most; nil: any number.
     public var count: Int?
-    /// Which requests: the whole service, or one token, device or app (never for the hub).
+    /// Which requests: the whole service, or one token, device, app or (FCM only) Firebase
+    /// installation (never for the hub).
     public var scope = ServiceFault.Scope.service
 
     /// Words for a `kind` fault of `service`, the rest at their defaults.
@@ -80,8 +82,17 @@ public struct FaultWords: Sendable, Equatable {
             return FaultProblem(part: .scope, message: "the hub takes no \(member): a hub fault hits every request to the hub, "
                 + "whatever its token, device or app")
         }
+        if case .fid = scope, service != FCMService.name {
+            return FaultProblem(part: .scope, message: "only FCM has Firebase installation IDs: a fid scope is for fcm faults, "
+                + "\(service) takes a token, device or app")
+        }
+        if case .fid(let fid) = scope, !FirebaseInstallationID.hasShape(fid) {
+            return FaultProblem(part: .scope, message: "'\(fid)' is not a Firebase installation ID: a FID is 22 characters of "
+                + "A-Z a-z 0-9 - _ starting with c, d, e or f (a device's is in the control API's device read-back)")
+        }
         if !Self.commonKinds.contains(kind) && scope == .service {
-            return FaultProblem(part: .scope, message: "'\(kind)' is the state of a token: say which token, device or app it is about")
+            let scopes = service == FCMService.name ? "token, device, app or fid" : "token, device or app"
+            return FaultProblem(part: .scope, message: "'\(kind)' is the state of a token: say which \(scopes) it is about")
         }
         return nil
     }
@@ -111,6 +122,7 @@ extension ServiceFault.Scope {
         case .token: return "token"
         case .device: return "device"
         case .app: return "app"
+        case .fid: return "fid"
         }
     }
 }

@@ -3,15 +3,17 @@ import PushSimNetwork
 import PushSimServices
 
 /// `fault apns|fcm|wns|hub <kind> [<delay>] from <time> to <time> [retry-after <duration>]
-/// [probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id>]`: an injected service
+/// [probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id> | fid <fid>]`: an injected service
 /// fault as data, read into ``FaultWords`` (the same words `pushsim serve`'s control API takes).
 /// Kinds: `outage`, `throttle`, `internal-error`, `slow <delay>`, `lost-answer`, and each
 /// service's token states (APNs `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`; FCM
 /// `UNREGISTERED`, `SENDER_ID_MISMATCH`; WNS `channel-expired`), which need a token, device or app.
+/// `fid` (FCM only) names a Firebase installation: the fault hits sends to its FID and to the
+/// tokens issued for it.
 /// `hub` is the notification hub itself: the first five kinds, no token, device or app.
 extension ScenarioParser.Session {
     static let faultUsage = "write fault apns|fcm|wns|hub <kind> [<delay>] from <time> to <time> [retry-after <duration>] "
-        + "[probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id>]"
+        + "[probability <n>/<d>] [count <n>] [token <t> | device <name> | app <id> | fid <fid>]"
 
     mutating func faultStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
@@ -39,7 +41,7 @@ extension ScenarioParser.Session {
             throw ScenarioDiagnostic(location: t.location(toToken), message: "the fault ends at \(toToken.text), not after it starts",
                                      hint: "from must come before to")
         }
-        let options = ["retry-after", "probability", "count", "token", "device", "app"]
+        let options = ["retry-after", "probability", "count", "token", "device", "app", "fid"]
         var scopeToken: ScenarioToken?
         while let option = t.peek, options.contains(where: { option.isWord($0) }) {
             _ = t.next()
@@ -54,7 +56,7 @@ extension ScenarioParser.Session {
                 words.count = n
             default:
                 guard words.scope == .service else {
-                    throw ScenarioDiagnostic(location: t.location(option), message: "a fault is about one token, device or app, not two",
+                    throw ScenarioDiagnostic(location: t.location(option), message: "a fault is about one token, device, app or fid, not two",
                                              hint: usage)
                 }
                 scopeToken = option
@@ -62,6 +64,7 @@ extension ScenarioParser.Session {
                 switch option.text {
                 case "token": words.scope = .token(value.text)
                 case "device": words.scope = .device(value.text)
+                case "fid": words.scope = .fid(value.text)
                 default: words.scope = .app(value.text)
                 }
             }

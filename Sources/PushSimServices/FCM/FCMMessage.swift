@@ -2,8 +2,10 @@ import PushSimNetwork
 
 /// A `messages:send` body that passed FCM's checks (Citations §2.1–§2.2, sources F-SEND, F-MSG).
 public struct FCMMessage: Sendable, Equatable {
-    /// Who the message is for: exactly one of `message.token`, `message.topic`, `message.condition` (F-MSG).
-    public enum Target: Sendable, Equatable { case token(String), topic(String), condition(String) }
+    /// Who the message is for: exactly one of `message.fid`, `message.token`, `message.topic`,
+    /// `message.condition` (F-MSG, F-DISC: the `target` oneof). `fid` is a Firebase installation ID,
+    /// which FCM resolves to the app instance's current registration token (FA-PY-FID).
+    public enum Target: Sendable, Equatable { case fid(String), token(String), topic(String), condition(String) }
     /// Topic and condition sends are accepted but reach no device: subscriptions are not modelled.
     public var target: Target
     /// `validate_only`: checked and answered with a fixed fake message name, never delivered. Default false.
@@ -14,6 +16,10 @@ public struct FCMMessage: Sendable, Equatable {
     public var collapseKey: String?
     /// `android.ttl` in seconds; nil when absent (FCM then keeps it up to 4 weeks).
     public var ttlSeconds: Int64?
+
+    /// The answer's message for a message with no target. Google's wording for this case is not on
+    /// record (Citations §7); PushSim's names the four members of the `target` oneof (F-DISC).
+    static let noTarget = "Exactly one of message.fid, message.token, message.topic or message.condition must be set."
 
     /// Largest payload, 4096 bytes (§2.2, F-ERR).
     public static let maxPayloadBytes = 4_096
@@ -47,9 +53,10 @@ public struct FCMMessage: Sendable, Equatable {
         guard let message, case .object(let members) = message else {
             return .failure(.invalidArgument("Request contains an invalid argument.", field: "message"))
         }
-        var token: JSONValue?, topic: JSONValue?, condition: JSONValue?, data: JSONValue?, android: JSONValue?
+        var fid: JSONValue?, token: JSONValue?, topic: JSONValue?, condition: JSONValue?, data: JSONValue?, android: JSONValue?
         for (key, value) in members {
             switch key {
+            case "fid": if fid == nil { fid = value }
             case "token": if token == nil { token = value }
             case "topic": if topic == nil { topic = value }
             case "condition": if condition == nil { condition = value }
@@ -68,13 +75,15 @@ public struct FCMMessage: Sendable, Equatable {
             }
         }
         if case .null? = rawTTL { rawTTL = nil }
-        // Exactly one of token, topic, condition (F-MSG).
+        // Exactly one of fid, token, topic, condition (F-MSG): the schema refused a second one,
+        // so here there is one or none.
         var targets: [Target] = []
+        if let f = fid?.stringValue { targets.append(.fid(f)) }
         if let t = token?.stringValue { targets.append(.token(t)) }
         if let t = topic?.stringValue { targets.append(.topic(t)) }
         if let c = condition?.stringValue { targets.append(.condition(c)) }
         guard targets.count == 1 else {
-            return .failure(.invalidArgument("Exactly one of message.token, message.topic or message.condition must be set.", field: "message"))
+            return .failure(.invalidArgument(noTarget, field: "message"))
         }
         // data: string → string (checked with the schema), no reserved keys (F-MSG; the error text is FCM's).
         func reservedKey(in block: JSONValue?, at path: String) -> FCMError? {
@@ -98,7 +107,7 @@ public struct FCMMessage: Sendable, Equatable {
         // only a whole message over the limit needs the exact count without the target.
         let devicePayload = message.serializedBytes()
         if devicePayload.count > maxPayloadBytes {
-            let payload = members.filter { $0.0 != "token" && $0.0 != "topic" && $0.0 != "condition" }
+            let payload = members.filter { !FCMMessageSchema.targetFields.contains($0.0) }
             if JSONValue.object(payload).serializedBytes().count > maxPayloadBytes {
                 return .failure(.invalidArgument("Message is too big", field: "message"))
             }

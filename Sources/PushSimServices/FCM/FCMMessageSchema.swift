@@ -152,8 +152,11 @@ enum FCMMessageSchema {
     static let message = MessageType(package + "Message", [
         ("name", .string), ("data", .stringMap), ("notification", .message(notification)), ("android", .message(androidConfig)),
         ("webpush", .message(webpushConfig)), ("apns", .message(apnsConfig)), ("fcm_options", .message(fcmOptions)),
-        ("token", .string), ("topic", .string), ("condition", .string),
+        ("fid", .string), ("token", .string), ("topic", .string), ("condition", .string),
     ])
+    /// The members of `Message`'s `target` oneof (F-DISC; `fid` is the newest, FA-PY-FID): one may
+    /// be set, and setting a second is refused (``Check``).
+    static let targetFields = ["fid", "token", "topic", "condition"]
     static let sendMessageRequest = MessageType(package + "SendMessageRequest", [("validate_only", .bool), ("message", .message(message))])
 
     // MARK: Checking
@@ -205,12 +208,17 @@ enum FCMMessageSchema {
         }
 
         mutating func members(_ members: [(String, JSONValue)], of type: MessageType) {
+            var target: String?   // the member of `Message`'s `target` oneof set so far
             for (key, value) in members {
                 guard let field = type.fields[key] else {
                     invalidPayload(name: key, "Cannot find field.")
                     continue
                 }
                 if case .null = value { continue }   // proto3 JSON: null is "not set"
+                if type === FCMMessageSchema.message, FCMMessageSchema.targetFields.contains(field.name) {
+                    if let set = target, set != field.name { oneofAlreadySet(name: key) }
+                    target = field.name
+                }
                 path.append(.field(field.name))
                 self.value(value, field.kind, name: key)
                 path.removeLast()
@@ -222,6 +230,15 @@ enum FCMMessageSchema {
             let parent = pathText
             let place = parent.map { " at '\($0)'" } ?? ""
             unparsable.append(FCMError.FieldViolation(field: parent, description: "Invalid JSON payload received. Unknown name \"\(name)\"\(place): \(what)"))
+        }
+
+        /// A second member of `Message`'s `target` oneof, named `name` as written: Google's parser
+        /// refuses it as captured in laravel-notification-channels/fcm#43 (`Invalid value at
+        /// 'message' (oneof), oneof field 'target' is already set. Cannot set 'topic'`), whatever
+        /// the values (firebase/firebase-tools#8586: an empty second one counts too).
+        private mutating func oneofAlreadySet(name: String) {
+            guard wrongValue == nil, let at = pathText else { return }
+            wrongValue = .invalidArgument("Invalid value at '\(at)' (oneof), oneof field 'target' is already set. Cannot set '\(name)'", field: at)
         }
 
         private mutating func wrong(_ value: JSONValue, _ type: String) {

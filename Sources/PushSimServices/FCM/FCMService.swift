@@ -35,6 +35,10 @@ public struct FCMProject: Sendable, Equatable {
 /// ``tokenInactivityLimit`` (270 days) has expired: sends get 404 `UNREGISTERED` and the app gets a
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
 /// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (`RetiredEndpoints`).
+///
+/// A send may name a Firebase installation ID (`message.fid`) instead of a token (§2.2, FA-PY-FID):
+/// an Android app names its FID when it asks for a token, and a send to the FID goes to the newest
+/// token issued for it (`FCMInstallations`); a FID FCM does not know is `UNREGISTERED`.
 public final class FCMService: FakePushService, CallReceiver {
     /// The push service it plays (`PushServiceDescriptor.fcm`), which gives its names and hosts.
     public static let descriptor = PushServiceDescriptor.fcm
@@ -99,6 +103,8 @@ public final class FCMService: FakePushService, CallReceiver {
     private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
     private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
+    /// The Firebase installation IDs apps named when they asked for tokens, and their tokens.
+    private var installations = FCMInstallations()
     /// The last good send body, so that the copies of one fan-out are parsed once.
     private var messageMemo: FCMMessageMemo { _read { yield hot.messageMemo } _modify { yield &hot.messageMemo } }
     /// The last good send path and the project it names.
@@ -208,16 +214,27 @@ public final class FCMService: FakePushService, CallReceiver {
         case .failure(let e): return fail(e)
         case .success(let m): message = m
         }
-        guard case .token(let token) = message.target else {
+        let token: String, place: HandlePlace
+        switch message.target {
+        case .topic, .condition:
             // Topics and conditions are accepted; subscriptions are not modelled yet, so no device matches.
             return accept(message, project: project, record: nil, reply: reply, world: world)
-        }
-        guard let place = issued.place(of: token) else {
-            return fail(looksLikeFCMToken(token) ? .unregistered
-                        : .invalidArgument("The registration token is not a valid FCM registration token", field: "message.token"))
+        case .token(let t):
+            guard let p = issued.place(of: t) else {
+                return fail(looksLikeFCMToken(t) ? .unregistered
+                            : .invalidArgument("The registration token is not a valid FCM registration token", field: "message.token"))
+            }
+            (token, place) = (t, p)
+        case .fid(let fid):
+            // A FID FCM does not know is UNREGISTERED whatever its shape: Google's own integration
+            // test sends `fid: "not-a-fid"` and expects UnregisteredError (FA-PY-FID).
+            guard let t = installations.token(of: fid), let p = issued.place(of: t) else { return fail(.unregistered) }
+            (token, place) = (t, p)
         }
         let record = issued.recordReadInPlace(at: place)
-        if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now, target: FaultTarget(token: token, device: record.device, app: record.app)),
+        if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now,
+                                                               target: FaultTarget(token: token, device: record.device, app: record.app,
+                                                                                   installation: installations.fid(of: token))),
            let e = apply(fault, to: &reply, world: world) {
             return fail(e)
         }
@@ -230,7 +247,7 @@ public final class FCMService: FakePushService, CallReceiver {
                          [.token: .string(shortToken(token)), .device: .string(record.device), .inactiveSince: .string(record.lastActiveAt.description)])
             return fail(.unregistered)
         }
-        accept(message, project: project, record: record, place: place, reply: reply, world: world)
+        accept(message, project: project, record: record, place: place, token: token, reply: reply, world: world)
     }
 
     /// Traces an injected fault and returns the error it answers with, or nil when the send goes
@@ -241,7 +258,8 @@ public final class FCMService: FakePushService, CallReceiver {
         return e
     }
 
-    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, place: HandlePlace? = nil, reply: Reply, world: World) {
+    private func accept(_ message: FCMMessage, project: FCMProject, record: HandleRecord?, place: HandlePlace? = nil, token: String = "",
+                        reply: Reply, world: World) {
         // Success body: {"name":"projects/<id>/messages/<message id>"} (F-SEND).
         let (name, body) = message.validateOnly ? FCMSuccessBody.plain(project: project.projectID, messageID: "fake_message_id")
             : successBody(project: project.projectID, milliseconds: world.anchor.unixMilliseconds(world.now))
@@ -249,7 +267,7 @@ public final class FCMService: FakePushService, CallReceiver {
                      [Self.messageIDField: .string(name), .device: .string(record?.device ?? "-"), .validateOnly: .bool(message.validateOnly)])
         reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, body: body), world: world)
         guard !message.validateOnly, let record else { return }
-        deliver(FCMOfflineQueue.Entry(name: name, message: message, token: messageToken(message), app: record.app,
+        deliver(FCMOfflineQueue.Entry(name: name, message: message, token: token, app: record.app,
                                       expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
                 device: record.device, place: place, world: world)
     }
@@ -284,8 +302,6 @@ public final class FCMService: FakePushService, CallReceiver {
         let project = String(path.utf8.dropFirst(prefix.utf8.count).dropLast(suffix.utf8.count))!
         return project.containsByte(where: { $0 == UInt8(ascii: "/") }) ? nil : project
     }
-
-    private func messageToken(_ m: FCMMessage) -> String { if case .token(let t) = m.target { return t } else { return "" } }
 
     private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, place: HandlePlace? = nil, world: World) {
         world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, message: entry.name, headers: [],
@@ -349,8 +365,10 @@ public final class FCMService: FakePushService, CallReceiver {
         case DeviceChannel.registerPath:
             // `environment` carries the sender id (project number) the app registers with.
             let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-            issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .fcmTokenIssued,
-                                  inactivityLimit: tokenInactivityLimit, make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
+            let answered = issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .fcmTokenIssued,
+                                                 inactivityLimit: tokenInactivityLimit,
+                                                 make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
+            if let (ask, token) = answered, let fid = ask.installation { installations.answered(token, to: fid) }
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             guard var queue = queues.removeValue(forKey: exchange.caller) else { return }

@@ -176,15 +176,17 @@ extension HandleRegistry {
     /// install), or a new one from `make` (expiring after `lifetime`, if given). A handle unused for
     /// `inactivityLimit` counts as expired (FCM: 270 days, F-TOK); asking for it again is a sign of
     /// life. `present` turns a handle into what the app receives (WNS hands out the whole channel
-    /// URI). Traces `issuedKind`.
+    /// URI). Traces `issuedKind`. Returns the request and the handle answered (nil after a 400).
+    @discardableResult
     mutating func answerRegister(_ request: HTTPRequest, exchange: Exchange, world: World, service: String, issuedKind: TraceKind,
                                  lifetime: VirtualDuration? = nil, inactivityLimit: VirtualDuration? = nil,
-                                 make: () -> String, present: (String) -> String = { $0 }) {
+                                 make: () -> String, present: (String) -> String = { $0 }) -> (DeviceRegisterRequest, String)? {
         // An install number past 32 bits (a device counts its installs from 1) or yet another
         // distinct app id once the registry's table is full is refused like a malformed request.
         guard let ask = DeviceRegisterRequest(body: request.body),
               canIssue(app: ask.app, install: ask.install, environment: ask.environment) else {
-            return world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+            world.respond(to: exchange, with: HTTPResponse(status: 400, text: "malformed register request"))
+            return nil
         }
         var handle = self.handle(device: exchange.caller, app: ask.app, install: ask.install)
         if let h = handle, let r = self[h] {
@@ -195,17 +197,20 @@ extension HandleRegistry {
                 handle = nil // dead or expired: this install gets a new one
             }
         }
-        if let h = handle { touch(h, at: world.now) }
-        if handle == nil {
-            let h = make()
-            issue(h, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
-                                  issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }, lastActiveAt: world.now))
+        let answered: String
+        if let h = handle {
+            touch(h, at: world.now)
+            answered = h
+        } else {
+            answered = make()
+            issue(answered, HandleRecord(device: exchange.caller, app: ask.app, install: ask.install, environment: ask.environment,
+                                         issuedAt: world.now, expiresAt: lifetime.map { world.now + $0 }, lastActiveAt: world.now))
             world.record(layer: service, host: service, kind: issuedKind,
-                         [.device: .string(exchange.caller), .app: .string(ask.app), .handle: .string(shortToken(h))])
-            handle = h
+                         [.device: .string(exchange.caller), .app: .string(ask.app), .handle: .string(shortToken(answered))])
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200,
-                                                       text: JSONValue.object([("handle", .string(present(handle!)))]).serialized()))
+                                                       text: JSONValue.object([("handle", .string(present(answered)))]).serialized()))
+        return (ask, answered)
     }
 }
 
