@@ -188,31 +188,22 @@ public final class NotificationHub: Host, CallReceiver {
 
     // MARK: Registrations
 
-    /// `POST /{hub}/registrationIDs/`: 201, no body, with the new id in two headers.
-    /// - `Location: https://<ns>/<hub>/registrationids/<id>?api-version=<the request's>`, as the
-    ///   .NET SDK's recording of a live hub shows it
-    ///   (`…Tests/MockData/CreateRegistrationIdAsync_CallMethod_GetRegistrationId.http`, NH-DOTNET).
-    ///   Both of Microsoft's SDKs read the id from there and only from there: the .NET SDK takes the
-    ///   fourth path segment after checking that the third is `registrationids/`, the Java SDK
-    ///   matches `/registrationids/([^?]+)`; any other shape leaves them with no id.
-    /// - `Content-Location: …/registrations/<id>?api-version=…`, as the Create Registration ID page
-    ///   describes the answer (NH-REST), for clients written from the page. The recording has no
-    ///   `Content-Location`; PushSim keeps it because the page promises it.
-    /// - `Content-Type: application/atom+xml;type=entry;charset=utf-8`, the value the page lists
-    ///   for this answer (NH-REST). The recording has none (its body is empty either way); it costs
-    ///   a client nothing and matches what a client written from the page expects.
-    ///
-    /// The page's `Content-Location` format has no query, but that is how the pages write every
-    /// address; the `Location` clients read keeps the recording's `?api-version=…`, since the SDKs'
-    /// check above takes the segments of the path only and a bare `…/registrations/<id>` would
-    /// leave them with no id.
+    /// `POST /{hub}/registrationIDs/`: 201, no body, the new id in `Location`, as the live hub
+    /// answered the JavaScript SDK in 2023 (NH-JS-REC `createregistrationid`):
+    /// - `Location: https://<ns>/<hub>/registrationids/<id>`, the id's address and no query, whatever
+    ///   `api-version` the request named. Both of Microsoft's older SDKs read the id from there and
+    ///   only from there: the .NET SDK takes the fourth path segment after checking that the third is
+    ///   `registrationids/`, the Java SDK matches `/registrationids/([^?]+)` (NH-DOTNET); neither
+    ///   needs the query.
+    /// - `Content-Type: application/atom+xml; type=entry; charset=utf-8`, spelt as the service spells
+    ///   it (the Create Registration ID page lists the same type without the spaces, NH-REST).
+    /// - No `Content-Location`: the live answer has none.
     private func createRegistrationID(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
         respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Content-Type": "application/atom+xml;type=entry;charset=utf-8",
-            "Content-Location": registrationURL(id, collection: "registrations", request),
-            "Location": registrationURL(id, collection: "registrationids", request)]), world)
+            "Content-Type": "application/atom+xml; type=entry; charset=utf-8",
+            "Location": String.concatenating(hubURL, "/registrationids/", id)]), world)
     }
 
     /// `<hub URL>/<collection>/<id>?api-version=<the request's>`, as the live hub writes a new
