@@ -137,11 +137,11 @@ struct HardenedBackendTests {
         #expect(HardenedBackend.maxBody == 65_536)
         #expect(atLimit.status == 200)
         #expect(over.status == 413)
-        #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationids", "GET registrations/reg-000001", "PUT registrations/reg-000001"])
+        #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationids", "GET registrations/76592028274533430-4765052952699024478-2", "PUT registrations/76592028274533430-4765052952699024478-2"])
     }
 
     @Test(arguments: [("GET", "/api/register"), ("POST", "/app/register"), ("POST", "/register"), ("PATCH", "/api/register/x"),
-                      ("POST", "/api/notifications/x"), ("GET", "/api/register/reg-000001/tags"), ("POST", "/")])
+                      ("POST", "/api/notifications/x"), ("GET", "/api/register/76592028274533430-4765052952699024478-2/tags"), ("POST", "/")])
     func unknownRouteIs404(method: String, path: String) {
         let sim = hardenedWorld()
         let answer = sim.hardened(at: t(1), method, path, query: [("handle", "AB12")])
@@ -171,7 +171,7 @@ struct HardenedBackendTests {
         let answer = sim.hardened(at: t(1), "POST", "/api/register", query: [("handle", "AB12CD34")])
         sim.run()
         #expect(answer.status == 200)
-        #expect(answer.body == "\"reg-000001\"")
+        #expect(answer.body == "\"76592028274533430-4765052952699024478-2\"")
         #expect(answer.result?.response?.headers["Content-Type"]?.hasPrefix("application/json") == true)
         #expect(sim.hardenedHubCalls == ["GET registrations", "POST registrationids"])
         #expect(sim.world.journal.requests(to: "hub").first?.request.queryValue("$filter") == "ChannelUri eq 'AB12CD34'")
@@ -186,10 +186,10 @@ struct HardenedBackendTests {
         let again = sim.hardened(at: t(5), "POST", "/api/register", query: [("handle", "AB12CD34")])
         sim.run()
         #expect(put1.status == 200 && put2.status == 200)
-        #expect(first.id == "reg-000001" && second.id == "reg-000002")
+        #expect(first.id == "76592028274533430-4765052952699024478-2" && second.id == "4717660804047016587-3598050953566156631-1")
         #expect(again.status == 200)
-        #expect(again.body == "\"reg-000001\"")
-        #expect(Array(sim.hardenedHubCalls.suffix(2)) == ["GET registrations", "DELETE registrations/reg-000002"])
+        #expect(again.body == "\"76592028274533430-4765052952699024478-2\"")
+        #expect(Array(sim.hardenedHubCalls.suffix(2)) == ["GET registrations", "DELETE registrations/4717660804047016587-3598050953566156631-1"])
         #expect(sim.hub.registrationCount == 1)
         #expect(sim.events("hub.registration-id-created").count == 2)
     }
@@ -209,11 +209,11 @@ struct HardenedBackendTests {
         #expect(puts.allSatisfy { $0.status == 200 })
         #expect(sim.hub.registrationCount == 1)
         #expect(again.status == 200)
-        #expect(again.body == "\"reg-000001\"")
+        #expect(again.body == "\"76592028274533430-4765052952699024478-2\"")
         let cleanUp = sim.hardenedHubCalls.suffix(151)
         #expect(cleanUp.filter { $0 == "GET registrations" }.count == 2)
         #expect(cleanUp.filter { $0.hasPrefix("DELETE registrations/") }.count == 149)
-        #expect(!cleanUp.contains("DELETE registrations/reg-000001"))
+        #expect(!cleanUp.contains("DELETE registrations/76592028274533430-4765052952699024478-2"))
     }
 
     /// The registrations the hub shows for an installation on the same handle belong to it: the
@@ -234,9 +234,9 @@ struct HardenedBackendTests {
         sim.run()
         #expect(sim.hub.installationCount == 1)
         #expect(first.status == 200)
-        #expect(first.body == "\"reg-000002\"")   // reg-000001 is the installation's
+        #expect(first.body == "\"4717660804047016587-3598050953566156631-1\"")   // 76592028274533430-4765052952699024478-2 is the installation's
         #expect(put.status == 200)
-        #expect(again.body == "\"reg-000002\"")
+        #expect(again.body == "\"4717660804047016587-3598050953566156631-1\"")
         #expect(!sim.hardenedHubCalls.contains { $0.hasPrefix("DELETE") })
     }
 
@@ -251,7 +251,7 @@ struct HardenedBackendTests {
         #expect(put.status == 200)
         #expect(delete.status == 200)
         #expect(sim.hub.registrationCount == 0)
-        #expect(Array(sim.hardenedHubCalls.suffix(2)) == ["GET registrations/reg-000001", "DELETE registrations/reg-000001"])
+        #expect(Array(sim.hardenedHubCalls.suffix(2)) == ["GET registrations/76592028274533430-4765052952699024478-2", "DELETE registrations/76592028274533430-4765052952699024478-2"])
     }
 
     @Test func deletingAnotherUsersRegistrationIs403AndItStays() {

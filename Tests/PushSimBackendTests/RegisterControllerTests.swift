@@ -13,7 +13,7 @@ struct RegisterControllerTests {
         sim.run()
         #expect(answer.status == 200)
         // Web API serialises the returned string: quoted.
-        #expect(answer.body == "\"reg-000001\"")
+        #expect(answer.body == "\"76592028274533430-4765052952699024478-2\"")
         #expect(answer.result?.response?.headers["Content-Type"]?.hasPrefix("application/json") == true)
         // No handle: the hub is not searched.
         #expect(sim.hubCalls == ["POST registrationids"])
@@ -23,7 +23,7 @@ struct RegisterControllerTests {
         let sim = Simulation(seed: 1)
         let answer = sim.request(at: t(1), "POST", "/api/register", query: [("handle", "AB12CD34")])
         sim.run()
-        #expect(answer.id == "reg-000001")
+        #expect(answer.id == "76592028274533430-4765052952699024478-2")
         #expect(sim.hubCalls == ["GET registrations", "POST registrationids"])
         let search = sim.world.journal.requests(to: "hub").first?.request
         #expect(search?.queryValue("$filter") == "ChannelUri eq 'AB12CD34'")
@@ -40,11 +40,11 @@ struct RegisterControllerTests {
         let again = sim.request(at: t(5), "POST", "/api/register", query: [("handle", "AB12CD34")])
         sim.run()
         #expect(put1.status == 200 && put2.status == 200)
-        #expect(first.id == "reg-000001" && second.id == "reg-000002")
+        #expect(first.id == "76592028274533430-4765052952699024478-2" && second.id == "4717660804047016587-3598050953566156631-1")
         #expect(again.status == 200)
-        #expect(again.id == "reg-000001")
+        #expect(again.id == "76592028274533430-4765052952699024478-2")
         // Search, delete the second, and no new id.
-        #expect(Array(sim.hubCalls.suffix(2)) == ["GET registrations", "DELETE registrations/reg-000002"])
+        #expect(Array(sim.hubCalls.suffix(2)) == ["GET registrations", "DELETE registrations/4717660804047016587-3598050953566156631-1"])
         #expect(sim.hub.registrationCount == 1)
         #expect(sim.events("hub.registration-id-created").count == 2)
     }
@@ -58,7 +58,7 @@ struct RegisterControllerTests {
         #expect(put.status == 200)
         #expect(delete.status == 200)
         #expect(sim.hub.registrationCount == 0)
-        #expect(sim.hubCalls.last == "DELETE registrations/reg-000001")
+        #expect(sim.hubCalls.last == "DELETE registrations/76592028274533430-4765052952699024478-2")
     }
 
     @Test func deleteOfAnUnknownIdIs500() {

@@ -71,7 +71,7 @@ struct RegisterUpsertTests {
     @Test func mpnsIsRefusedByTheHubAndAnswered500() {
         let (sim, put) = put(registrationBody(platform: "mpns", handle: "https://db3.notify.live.net/throttledthirdparty/01.00/AQF"))
         // The hub refuses the retired platform (400); defect e turns that into 500.
-        #expect(sim.hubCalls == ["POST registrationids", "PUT registrations/reg-000001"])
+        #expect(sim.hubCalls == ["POST registrationids", "PUT registrations/76592028274533430-4765052952699024478-2"])
         #expect(sim.hubStatuses.last == 400)
         #expect(put.status == 500)
         #expect(sim.events("backend.exception").first?[.defect] == "e")

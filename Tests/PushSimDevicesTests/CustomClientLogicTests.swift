@@ -42,7 +42,7 @@ struct CustomClientLogicTests {
         simulation.at(.zero + .seconds(9)) { bob.logout() }
         simulation.run()
         #expect(bob.logic === logic)
-        #expect(logic.hooks == ["resumed", "handle changed=true", "register", "logout reg-000001"])
+        #expect(logic.hooks == ["resumed", "handle changed=true", "register", "logout 76592028274533430-4765052952699024478-2"])
         #expect(bob.inbox.map(\.text) == ["From alice: Hi Bob"])
         #expect(bob.calls.map(\.status) == [200, 200])
         #expect(bob.storage[Device.registrationIDKey] == nil, "forget() ran")

@@ -86,7 +86,7 @@ struct DeviceLifecycleTests {
         }
         sim.at(t(11), "send without the app") { phone.send("hi", to: "alice", via: [.apns]) }
         sim.run()
-        #expect(storedBefore[Device.registrationIDKey] == "reg-000001")
+        #expect(storedBefore[Device.registrationIDKey] == "76592028274533430-4765052952699024478-2")
         #expect(phone.storage.isEmpty)
         #expect(phone.handle == nil && phone.loggedInUser == nil && !phone.isAppInstalled)
         #expect(sim.events("app.ignored", on: "bob-iphone").first?[.action] == "send")

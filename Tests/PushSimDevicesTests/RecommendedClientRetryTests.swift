@@ -22,7 +22,7 @@ struct RecommendedClientRetryTests {
         // The create-id call goes unanswered for 60 s, then is retried 2 s later, after the partition.
         let retries = sim.events("app.retry", on: "bob-iphone")
         #expect(retries.first?[.operation] == "create-id")
-        #expect(phone.storage[Device.registrationIDKey] == "reg-000001")
+        #expect(phone.storage[Device.registrationIDKey] == "76592028274533430-4765052952699024478-2")
         #expect(sim.events("app.registered", on: "bob-iphone").count == 1)
     }
 

@@ -33,10 +33,10 @@ struct RecommendedClientTests {
         sim.installAndLogIn(phone, as: "bob", at: t(1))
         sim.run()
         let requests = sim.backendRequests(from: phone)
-        #expect(requests.map { "\($0.method) \($0.path)" } == ["POST /api/register", "PUT /api/register/reg-000001"])
+        #expect(requests.map { "\($0.method) \($0.path)" } == ["POST /api/register", "PUT /api/register/76592028274533430-4765052952699024478-2"])
         #expect(field("Platform", of: requests[1]) == "apns")
         #expect(field("Handle", of: requests[1]) == phone.handle?.uppercased())
-        #expect(phone.storage[Device.registrationIDKey] == "reg-000001")
+        #expect(phone.storage[Device.registrationIDKey] == "76592028274533430-4765052952699024478-2")
         #expect(phone.calls.map(\.status) == [200, 200])
     }
 
@@ -51,7 +51,7 @@ struct RecommendedClientTests {
         #expect(pc.handle != nil && pc.handle != before)
         #expect(pc.calls.map(\.operation) == [.createID, .register, .register])
         let put = sim.backendRequests(from: pc).last!
-        #expect(put.path == "/api/register/reg-000001")
+        #expect(put.path == "/api/register/76592028274533430-4765052952699024478-2")
         #expect(field("Handle", of: put) == pc.handle)
     }
 

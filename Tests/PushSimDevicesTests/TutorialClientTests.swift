@@ -17,11 +17,11 @@ struct TutorialClientTests {
         let upper = token.uppercased()
         #expect(upper != token)
         let requests = sim.backendRequests(from: phone)
-        #expect(requests.map { "\($0.method) \($0.path)" } == ["POST /api/register", "PUT /api/register/reg-000001"])
+        #expect(requests.map { "\($0.method) \($0.path)" } == ["POST /api/register", "PUT /api/register/76592028274533430-4765052952699024478-2"])
         #expect(requests.first?.queryValue("handle") == upper)
-        // The reply was "\"reg-000001\"": the quotes are stripped before storing.
+        // The reply was "\"76592028274533430-4765052952699024478-2\"": the quotes are stripped before storing.
         #expect(Device.registrationIDKey == "RegistrationId")
-        #expect(phone.storage == ["RegistrationId": "reg-000001"])
+        #expect(phone.storage == ["RegistrationId": "76592028274533430-4765052952699024478-2"])
         let put = requests.last!
         #expect(field("Platform", of: put) == "apns")
         #expect(field("Handle", of: put) == upper)
@@ -50,7 +50,7 @@ struct TutorialClientTests {
         sim.at(t(10), "log in again") { phone.login(user: "bob", password: "bob") }
         sim.run()
         #expect(phone.calls.map(\.operation) == [.createID, .register, .register])
-        #expect(sim.backendRequests(from: phone).last?.path == "/api/register/reg-000001")
+        #expect(sim.backendRequests(from: phone).last?.path == "/api/register/76592028274533430-4765052952699024478-2")
         #expect(sim.hub.registrationCount == 1)
     }
 

@@ -61,5 +61,5 @@ struct HubDeterminismTests {
         #expect(hex == Self.golden, "hub trace digest \(hex) (\(lines.count) events):\n\(lines.prefix(400).joined(separator: "\n"))")
     }
 
-    static let golden = "cec2699287027a9f"
+    static let golden = "63496e5c6fc045f3"
 }

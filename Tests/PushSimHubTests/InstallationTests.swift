@@ -156,15 +156,15 @@ struct InstallationTests {
         let after = w.register(.apple, Self.token)
         let feed = try #require(w.raw("GET", w.path("registrations"))).bodyText
         let token = Self.token.uppercased()
-        #expect(feed.contains("<RegistrationId>reg-000002</RegistrationId><Tags>$InstallationId:{95e4},tag1</Tags>"
+        #expect(feed.contains("<RegistrationId>4717660804047016587-3598050953566156631-1</RegistrationId><Tags>$InstallationId:{95e4},tag1</Tags>"
                               + #"<PushVariables>{"var1":"value1"}</PushVariables><DeviceToken>\#(token)</DeviceToken></AppleRegistrationDescription>"#), "\(feed)")
-        #expect(feed.contains("<RegistrationId>reg-000003</RegistrationId><Tags>$InstallationId:{95e4},tag1,Template Name</Tags>"
+        #expect(feed.contains("<RegistrationId>3199968337852611226-110111493647317761-2</RegistrationId><Tags>$InstallationId:{95e4},tag1,Template Name</Tags>"
                               + #"<PushVariables>{"var1":"value1"}</PushVariables><DeviceToken>\#(token)</DeviceToken>"#
                               + #"<BodyTemplate><![CDATA[{"aps":{"alert":"alert!"}}]]></BodyTemplate><Expiry>2018-11-07T16:18:32.6641371-08:00</Expiry>"#
                               + "<TemplateName>Template Name</TemplateName><ApnsHeaders/></AppleTemplateRegistrationDescription>"), "\(feed)")
         // Creation order, with the hub's own registrations around them.
         guard case .success(let all)? = w.wait({ w.client.getAllRegistrations(top: 100, $0) }) else { return #expect(Bool(false), "listing failed") }
-        #expect(all.map { $0.registrationID ?? "" } == [before, "reg-000002", "reg-000003", after])
+        #expect(all.map { $0.registrationID ?? "" } == [before, "4717660804047016587-3598050953566156631-1", "3199968337852611226-110111493647317761-2", after])
         #expect(all[2].template?.templateName == "Template Name")
         #expect(all[1].pushVariables == ["var1": "value1"])
         // By tag, by channel, by id.
@@ -173,11 +173,11 @@ struct InstallationTests {
             return found.compactMap(\.registrationID)
         }
         // (`$InstallationId:{…}` and `Template Name` are not tags a client may name, NH-TAGS.)
-        #expect(ids("tag1") == [before, "reg-000002", "reg-000003"])
-        #expect(w.register(.apple, Self.token, tags: ["other"]) == "reg-000005")
-        #expect(ids("other") == ["reg-000005"])
-        #expect(w.byChannel(token)?.compactMap(\.registrationID) == [before, "reg-000002", "reg-000003", after, "reg-000005"])
-        let one = try #require(w.raw("GET", w.path("registrations/reg-000003")))
+        #expect(ids("tag1") == [before, "4717660804047016587-3598050953566156631-1", "3199968337852611226-110111493647317761-2"])
+        #expect(w.register(.apple, Self.token, tags: ["other"]) == "2023240092426561535-4242523683952208656-2")
+        #expect(ids("other") == ["2023240092426561535-4242523683952208656-2"])
+        #expect(w.byChannel(token)?.compactMap(\.registrationID) == [before, "4717660804047016587-3598050953566156631-1", "3199968337852611226-110111493647317761-2", after, "2023240092426561535-4242523683952208656-2"])
+        let one = try #require(w.raw("GET", w.path("registrations/3199968337852611226-110111493647317761-2")))
         #expect(one.status == 200)
         #expect(one.headers["ETag"] == #"W/"1""#)
     }
@@ -192,32 +192,32 @@ struct InstallationTests {
         #expect(w.putInstallation("i", json: #"{"platform":"wns","pushChannel":"https://some.url/","userId":"u","templates":{"a":{"body":"<toast/>"},"b":{"body":"<toast/>"}}}"#)?.status == 200)
         guard case .success(let listed)? = w.wait({ w.client.getAllRegistrations(top: 100, $0) }) else { return #expect(Bool(false), "listing failed") }
         // The native and `b` keep their numbers; `a`, new, gets the next one.
-        #expect(listed.map { $0.registrationID ?? "" } == ["reg-000001", "reg-000002", "reg-000003"])
+        #expect(listed.map { $0.registrationID ?? "" } == ["76592028274533430-4765052952699024478-2", "4717660804047016587-3598050953566156631-1", "3199968337852611226-110111493647317761-2"])
         #expect(listed.map { $0.template?.templateName } == [nil, "b", "a"])
         #expect(listed.map(\.etag) == ["2", "2", "2"])
         #expect(listed[0].tags == ["$InstallationId:{i}", "$UserId:{u}"])
         #expect(listed[1].tags == ["$InstallationId:{i}", "$UserId:{u}", "b"])
-        let put = w.raw("PUT", w.path("registrations/reg-000001"),
+        let put = w.raw("PUT", w.path("registrations/76592028274533430-4765052952699024478-2"),
                         body: AtomRegistration.requestBody(RegistrationDescription(platform: .windows, handle: "https://other.url/")))
         #expect(put?.status == 400)
-        #expect(w.detail(put) == "The registration 'reg-000001' belongs to the installation 'i'; change it through the installations API.")
-        #expect(w.raw("DELETE", w.path("registrations/reg-000002"), headers: [("If-Match", "*")])?.status == 400)
+        #expect(w.detail(put) == "The registration '76592028274533430-4765052952699024478-2' belongs to the installation 'i'; change it through the installations API.")
+        #expect(w.raw("DELETE", w.path("registrations/4717660804047016587-3598050953566156631-1"), headers: [("If-Match", "*")])?.status == 400)
         #expect(w.rawPatch("i", json: #"[{"op":"remove","path":"/templates/a"}]"#)?.status == 200)
-        #expect(w.raw("GET", w.path("registrations/reg-000003"))?.status == 404)
-        #expect(w.raw("GET", w.path("registrations/reg-000002"))?.headers["ETag"] == #"W/"3""#)
+        #expect(w.raw("GET", w.path("registrations/3199968337852611226-110111493647317761-2"))?.status == 404)
+        #expect(w.raw("GET", w.path("registrations/4717660804047016587-3598050953566156631-1"))?.headers["ETag"] == #"W/"3""#)
         #expect(w.raw("DELETE", w.path("installations/i"))?.status == 204)
-        #expect(w.raw("GET", w.path("registrations/reg-000001"))?.status == 404)
-        #expect(w.raw("DELETE", w.path("registrations/reg-000001"), headers: [("If-Match", "*")])?.status == 404)
+        #expect(w.raw("GET", w.path("registrations/76592028274533430-4765052952699024478-2"))?.status == 404)
+        #expect(w.raw("DELETE", w.path("registrations/76592028274533430-4765052952699024478-2"), headers: [("If-Match", "*")])?.status == 404)
         guard case .success(let none)? = w.wait({ w.client.getAllRegistrations(top: 100, $0) }) else { return #expect(Bool(false), "listing failed") }
         #expect(none.isEmpty)
         // A registration id handed out later is never one of theirs.
-        #expect(w.createID() == "reg-000004")
+        #expect(w.createID() == "4776426353465749830-8176931066261974658-1")
         // Listed by the channel it holds now, and by no other.
         #expect(w.putInstallation("k", json: #"{"platform":"wns","pushChannel":"https://old.url/"}"#)?.status == 200)
         #expect(w.byChannel("https://old.url/")?.count == 1)
         #expect(w.putInstallation("k", json: #"{"platform":"wns","pushChannel":"https://new.url/"}"#)?.status == 200)
         #expect(w.byChannel("https://old.url/")?.isEmpty == true)
-        #expect(w.byChannel("https://new.url/")?.compactMap(\.registrationID) == ["reg-000005"])
+        #expect(w.byChannel("https://new.url/")?.compactMap(\.registrationID) == ["2023240092426561535-4242523683952208656-2"])
         #expect(w.raw("DELETE", w.path("installations/k"))?.status == 204)
         #expect(w.byChannel("https://new.url/")?.isEmpty == true)
         // A template tag the installation already has is listed once.
@@ -240,7 +240,7 @@ struct InstallationTests {
             seen += p.registrations.compactMap(\.registrationID)
             token = p.continuationToken
         } while token != nil && seen.count < 10
-        #expect(seen == [first, "reg-000002", "reg-000003", last])
+        #expect(seen == [first, "4717660804047016587-3598050953566156631-1", "3199968337852611226-110111493647317761-2", last])
     }
 
     // MARK: Routing

@@ -56,8 +56,8 @@ struct PNSStreamsTests {
         #expect(outcome != nil)
         var updated: Result<RegistrationDescription, HubError>?, deleted: Result<Void, HubError>?
         w.client.createOrUpdateRegistration(RegistrationDescription(platform: .apple, handle: newcomer.handle ?? "", tags: ["news"],
-                                                                    registrationID: "reg-000004")) { updated = $0 }
-        w.client.deleteRegistration("reg-000006") { deleted = $0 }
+                                                                    registrationID: "4776426353465749830-8176931066261974658-1")) { updated = $0 }
+        w.client.deleteRegistration("8882371917575032092-363095731742251022-1") { deleted = $0 }
         w.advance(.seconds(5))
         guard case .success? = updated, case .success? = deleted else { Issue.record("\(String(describing: updated)) \(String(describing: deleted))"); return }
         w.world.run()
@@ -74,7 +74,7 @@ struct PNSStreamsTests {
         w.advance(.seconds(5))
         #expect(outcome != nil)
         let lines = w.world.leftovers().map(\.line)
-        #expect(lines.contains("hub: notification ntf-000001 for registration reg-000001 not yet accepted by its PNS (attempt 1)"))
+        #expect(lines.contains("hub: notification ntf-000001 for registration 76592028274533430-4765052952699024478-2 not yet accepted by its PNS (attempt 1)"))
         #expect(lines.contains("hub: 6 notification copies waiting for a free PNS stream"))
         w.world.run()
         #expect(w.events("hub.pns-accepted").count == 7)

@@ -36,7 +36,7 @@ struct RegistrationStoreModelTests {
                 var tags = sharedTags.filter { _ in random.chance(Ratio(1, 3)) }
                 if random.chance(Ratio(1, 2)) { tags.append("u\(random.int(below: 400))") }
                 random.shuffle(&tags)
-                let id = random.chance(Ratio(1, 10)) ? "reg-\(n)" : RegistrationStore.id(n)
+                let id = RegistrationStore.id(n)
                 let expires: VirtualTime? = random.chance(Ratio(1, 3)) ? nil : now + .seconds(Int64(1 + random.int(below: 200)))
                 let r = StoredRegistration(number: n, id: id, platform: random.pick(platforms)!,
                                            handle: random.pick(handles)!, tags: tags, updatedAt: now,
@@ -101,15 +101,15 @@ struct RegistrationStoreModelTests {
                                             updatedAt: .zero, expiresAt: nil, etag: 1))
         }
         let targets = SendTargets(registrations: [1, 2, 3], of: store.snapshot, then: [])
-        store.upsert(StoredRegistration(number: 2, id: "reg-2", platform: .fcmV1, handle: "NEW", tags: [], updatedAt: .zero + .seconds(9),
-                                        expiresAt: nil, etag: 2))
+        store.upsert(StoredRegistration(number: 2, id: RegistrationStore.id(2), platform: .fcmV1, handle: "NEW", tags: [],
+                                        updatedAt: .zero + .seconds(9), expiresAt: nil, etag: 2))
         store.remove(RegistrationStore.id(3))
         _ = store.issueID()
         #expect((0..<3).map { targets[$0].handle } == ["H1", "H2", "H3"])
-        #expect((0..<3).map { targets[$0].label } == ["reg-000001", "reg-000002", "reg-000003"])
+        #expect((0..<3).map { targets[$0].label } == (1...3).map(RegistrationStore.id))
         #expect(targets[1].platform == .apple && targets[1].updatedAt == .zero)
-        guard case .live(let now2) = store.lookup("reg-000002", now: .zero) else { Issue.record("reg-000002 is gone"); return }
-        #expect(now2.handle == "NEW" && now2.id == "reg-2")
+        guard case .live(let now2) = store.lookup(RegistrationStore.id(2), now: .zero) else { Issue.record("registration 2 is gone"); return }
+        #expect(now2.handle == "NEW" && now2.id == RegistrationStore.id(2))
     }
 
     /// Enough keys for hash fingerprints to collide and runs to wrap around the table's end.

@@ -16,9 +16,9 @@ struct RegistrationTests {
         #expect(r?.status == 201)
         #expect(r?.headers["Content-Location"] == nil)
         // As the live hub answers (NH-JS-REC), where Microsoft's SDKs read the id.
-        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrationids/reg-000001")
-        #expect(w.createID() == "reg-000002")
-        #expect(w.events("hub.registration-id-created").map { $0[.id]?.description } == ["reg-000001", "reg-000002"])
+        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrationids/76592028274533430-4765052952699024478-2")
+        #expect(w.createID() == "4717660804047016587-3598050953566156631-1")
+        #expect(w.events("hub.registration-id-created").map { $0[.id]?.description } == ["76592028274533430-4765052952699024478-2", "4717660804047016587-3598050953566156631-1"])
     }
 
     /// The .NET SDK's `CreateRegistrationIdAsync` posts to `registrationids`, lower case and
@@ -27,19 +27,19 @@ struct RegistrationTests {
         let w = HubWorld(services: false)
         let r = w.raw("POST", w.path("registrationids"))
         #expect(r?.status == 201)
-        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrationids/reg-000001")
+        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrationids/76592028274533430-4765052952699024478-2")
     }
 
     /// The .NET SDK takes the id only from a `Location` whose path is `/<hub>/registrationids/<id>`.
     @Test func theClientReadsTheIDAsTheSDKDoes() {
         let read = NotificationHubClient.registrationID(inLocation:)
         #expect(read("https://ns.servicebus.windows.net/hub/registrationids/7260-4200-1?api-version=2017-04") == "7260-4200-1")
-        #expect(read("http://127.0.0.1:8080/hub/RegistrationIDs/reg-000001") == "reg-000001")
-        #expect(read("https://ns.servicebus.windows.net/hub/registrations/reg-000001?api-version=2015-01") == nil)
-        #expect(read("https://ns.servicebus.windows.net/hub/registrationids/reg-000001/") == nil)
-        #expect(read("https://ns.servicebus.windows.net/x/hub/registrationids/reg-000001") == nil)
+        #expect(read("http://127.0.0.1:8080/hub/RegistrationIDs/76592028274533430-4765052952699024478-2") == "76592028274533430-4765052952699024478-2")
+        #expect(read("https://ns.servicebus.windows.net/hub/registrations/76592028274533430-4765052952699024478-2?api-version=2015-01") == nil)
+        #expect(read("https://ns.servicebus.windows.net/hub/registrationids/76592028274533430-4765052952699024478-2/") == nil)
+        #expect(read("https://ns.servicebus.windows.net/x/hub/registrationids/76592028274533430-4765052952699024478-2") == nil)
         #expect(read("https://ns.servicebus.windows.net/hub/registrationids/") == nil)
-        #expect(read("reg-000001") == nil && read(nil) == nil)
+        #expect(read("76592028274533430-4765052952699024478-2") == nil && read(nil) == nil)
     }
 
     /// A registration as the .NET SDK's `CreateRegistrationAsync` posts it: to `registrations`,
@@ -60,23 +60,23 @@ struct RegistrationTests {
         let r = try #require(w.raw("POST", w.path("registrations"), headers: Self.sdkAtomType, body: Self.sdkCreateBody(tags: "news,username:bob")))
         #expect(r.status == 200)
         #expect(r.headers["ETag"] == "W/\"1\"")
-        #expect(r.headers["Content-Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrations/reg-000001?api-version=2015-01")
+        #expect(r.headers["Content-Location"] == "https://pushsim.servicebus.windows.net/notifyusers/registrations/76592028274533430-4765052952699024478-2?api-version=2015-01")
         let created = try AtomRegistration.parseEntry(r.body).get()
-        #expect(created.registrationID == "reg-000001")
+        #expect(created.registrationID == "76592028274533430-4765052952699024478-2")
         #expect(created.handle == Self.token.uppercased() && created.tags == ["news", "username:bob"])
-        #expect(w.exists("reg-000001"))
+        #expect(w.exists("76592028274533430-4765052952699024478-2"))
         #expect(w.raw("POST", w.path("registrations/"), headers: Self.sdkAtomType, body: Self.sdkCreateBody(tags: "bad/tag"))?.status == 400)
         #expect(w.raw("POST", w.path("registrations/"), body: Array("<entry/>".utf8))?.status == 400)
-        #expect(w.createID() == "reg-000002")
+        #expect(w.createID() == "4717660804047016587-3598050953566156631-1")
     }
 
     @Test func theClientCreatesARegistrationWithoutAnID() throws {
         let w = HubWorld(services: false)
         let created = try #require(try w.wait { w.client.createRegistration(RegistrationDescription(platform: .fcmV1, handle: "fcm-1", tags: ["a"]), $0) }?.get())
-        #expect(created.registrationID == "reg-000001" && created.handle == "fcm-1" && created.tags == ["a"])
+        #expect(created.registrationID == "76592028274533430-4765052952699024478-2" && created.handle == "fcm-1" && created.tags == ["a"])
         let sent = w.world.journal.entries.last?.request
         #expect(sent?.method == "POST" && sent?.path == "/notifyusers/registrations")
-        let withID = RegistrationDescription(platform: .fcmV1, handle: "fcm-1", registrationID: "reg-000001")
+        let withID = RegistrationDescription(platform: .fcmV1, handle: "fcm-1", registrationID: "76592028274533430-4765052952699024478-2")
         #expect(w.wait { w.client.createRegistration(withID, $0) }
                 == .failure(HubError(kind: .argument, status: nil, detail: "registration.RegistrationId should be null or empty")))
     }
@@ -171,7 +171,7 @@ struct RegistrationTests {
 
     @Test func putOnAnIdNeverIssuedIsGone() {
         let w = HubWorld(services: false)
-        let r = w.raw("PUT", w.path("registrations/reg-000777"),
+        let r = w.raw("PUT", w.path("registrations/6212096863253397582-2617303656836170844-1"),
                       body: AtomRegistration.requestBody(RegistrationDescription(platform: .apple, handle: Self.token)))
         #expect(r?.status == 410)
         #expect(w.detail(r) == Self.gone)

@@ -38,11 +38,11 @@ import PushSim
     @Test func stateFollowsRegistrationsHandlesAndWhatDevicesShow() throws {
         let report = try Self.run("tutorial/alice-notifies-bob.scenario")
         let state = Self.finalState(report)
-        #expect(state.registrationIDs == ["reg-000001", "reg-000002"])
-        #expect(state.registrations["reg-000001"]?.tags == "username:bob")
-        #expect(state.registrations["reg-000001"]?.platform == "apple")
+        #expect(state.registrationIDs == ["76592028274533430-4765052952699024478-2", "4717660804047016587-3598050953566156631-1"])
+        #expect(state.registrations["76592028274533430-4765052952699024478-2"]?.tags == "username:bob")
+        #expect(state.registrations["76592028274533430-4765052952699024478-2"]?.platform == "apple")
         let bob = try #require(state.devices["bob-iphone"])
-        #expect(bob.installed && bob.user == "bob" && bob.registration == "reg-000001")
+        #expect(bob.installed && bob.user == "bob" && bob.registration == "76592028274533430-4765052952699024478-2")
         #expect(bob.handle?.isEmpty == false)
         #expect(bob.shown == ["From alice: Hi Bob"])
         #expect(state.devices["alice-pixel"]?.shown == [])
@@ -210,7 +210,7 @@ import PushSim
     @Test func explainGroupsByCausalChainNotByTime() throws {
         let narration = Explanation.narrate(try Self.run("tutorial/alice-notifies-bob.scenario"))
         let bobLogin = try #require(narration.range(of: "] bob-iphone login bob   (causal chain c0002)"))
-        let bobRegistered = try #require(narration.range(of: "the hub stores registration reg-000001"))
+        let bobRegistered = try #require(narration.range(of: "the hub stores registration 76592028274533430-4765052952699024478-2"))
         let aliceInstall = try #require(narration.range(of: "] alice-pixel install   (causal chain c0003)"))
         #expect(bobLogin.upperBound < bobRegistered.lowerBound)
         #expect(bobRegistered.upperBound < aliceInstall.lowerBound)   // in time, Alice's install came between

@@ -16,7 +16,7 @@ struct WorldURLProtocolTests {
         register.setValue("Basic " + Data("bob:bob".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         let (data, response) = try await session.data(for: register)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(String(decoding: data, as: UTF8.self) == "\"reg-000001\"")
+        #expect(String(decoding: data, as: UTF8.self) == "\"76592028274533430-4765052952699024478-2\"")
         // The hub refuses a request without a SAS token, as the real one does.
         var list = URLRequest(url: URL(string: "https://\(simulation.hub.configuration.host)/\(simulation.hubPath)/registrations/?api-version=2015-01")!)
         list.httpMethod = "GET"

@@ -48,13 +48,13 @@ public enum HubSurface {
             .init(headers: [.init("Content-Disposition", "inline; name=devices")], body: Array(#"["{{IOS}}","0123"]"#.utf8)),
         ])
         let scripts: [[String]] = [
-            register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["username:bob", "sports"])
+            register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["username:bob", "sports"])
                 + [send("apple", tags: "(username:bob && !muted) || sports", #"{"aps":{"alert":"Hi Bob","badge":3}}"#)],
-            register("reg-000001", .fcmV1, "{{ANDROID}}", tags: ["username:alice"], template: #"{"message":{"notification":{"body":"$(message)"}}}"#)
+            register("76592028274533430-4765052952699024478-2", .fcmV1, "{{ANDROID}}", tags: ["username:alice"], template: #"{"message":{"notification":{"body":"$(message)"}}}"#)
                 + [send("template", tags: "username:alice", #"{"message":"Hi Alice"}"#)],
-            register("reg-000001", .windows, "{{WINDOWS}}", tags: ["username:carol"])
+            register("76592028274533430-4765052952699024478-2", .windows, "{{WINDOWS}}", tags: ["username:carol"])
                 + [send("windows", tags: "username:carol", toast, contentType: "application/xml", extra: ["X-WNS-Type: wns/toast"])],
-            register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["a"], template: ##"{"aps":{"alert":"{'From ' + $(user) + ': ' + $(message)}","badge":"#(badge)"}}"##)
+            register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["a"], template: ##"{"aps":{"alert":"{'From ' + $(user) + ': ' + $(message)}","badge":"#(badge)"}}"##)
                 + [send("template", tags: "a", #"{"user":"alice","message":"Hi","badge":"2"}"#)],
             [request("PUT \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json"], installation),
              request("PATCH \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json-patch+json"],
@@ -64,8 +64,8 @@ public enum HubSurface {
             // An installation listed as registrations, read by id, and refused as one to write.
             [request("PUT \(hub)/installations/inst-1\(api)", [auth, "Content-Type: application/json"], installation),
              request("GET \(hub)/registrations/\(api)&$top=1", [auth]),
-             request("GET \(hub)/registrations/reg-000002\(api)", [auth]),
-             request("PUT \(hub)/registrations/reg-000001\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["x"])),
+             request("GET \(hub)/registrations/4717660804047016587-3598050953566156631-1\(api)", [auth]),
+             request("PUT \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["x"])),
              send("template", tags: "news", #"{"message":"to the template"}"#)],
             // The Java SDK's spellings: a patch as plain JSON whose template is a string of JSON,
             // and an Apple send's expiry in the SDKs' date form.
@@ -76,21 +76,21 @@ public enum HubSurface {
             [send("apple", tags: nil, #"{"aps":{"alert":"direct"}}"#, query: "&direct", extra: ["ServiceBusNotification-DeviceHandle: {{IOS}}"]),
              request("POST \(hub)/messages/$batch\(api)&direct", [auth, "ServiceBusNotification-Format: apple", "Content-Type: \(batch.contentType)"],
                      String(decoding: batch.bytes, as: UTF8.self))],
-            register("reg-000001", .fcmV1, "{{ANDROID}}", tags: ["beta"])
+            register("76592028274533430-4765052952699024478-2", .fcmV1, "{{ANDROID}}", tags: ["beta"])
                 + [send("fcmv1", tags: "beta", #"{"message":{"notification":{"title":"T","body":"B"},"data":{"k":"v"}}}"#, query: "&test")],
-            register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["later"])
+            register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["later"])
                 + [request("POST \(hub)/schedulednotifications/\(api)", [auth, "ServiceBusNotification-Format: apple",
                     "ServiceBusNotification-Tags: later", "ServiceBusNotification-ScheduleTime: {{LATER}}", "Content-Type: application/json"],
                     #"{"aps":{"alert":"scheduled"}}"#), "WAIT 2h"],
-            register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["x"])
+            register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["x"])
                 + [request("GET \(hub)/registrations/\(api)&$filter=DeviceToken%20eq%20'{{IOS-UPPER}}'&$top=10", [auth]),
-                   request("GET \(hub)/registrations/reg-000001\(api)", [auth]), request("GET \(hub)/registrations/\(api)", [auth]),
+                   request("GET \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth]), request("GET \(hub)/registrations/\(api)", [auth]),
                    send("apple", tags: "x", #"{"aps":{"alert":"x"}}"#), request("GET \(hub)/messages/ntf-000001\(api)", [auth]),
-                   request("GET \(hub)/feedbackcontainer\(api)", [auth]), request("DELETE \(hub)/registrations/reg-000001\(api)", [auth, "If-Match: *"])],
-            register("reg-000001", .apple, "{{IOS-UPPER}}", tags: ["old"])
-                + ["WAIT 91d", request("PUT \(hub)/registrations/reg-000001\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["new"]))],
+                   request("GET \(hub)/feedbackcontainer\(api)", [auth]), request("DELETE \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth, "If-Match: *"])],
+            register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["old"])
+                + ["WAIT 91d", request("PUT \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["new"]))],
             // A listing in pages: `$top`, then the token read back (the .NET SDK's and the Java SDK's spellings).
-            register("reg-000001", .fcmV1, "{{ANDROID}}", tags: ["p"]) + register("reg-000002", .fcmV1, "{{ANDROID}}", tags: ["p"])
+            register("76592028274533430-4765052952699024478-2", .fcmV1, "{{ANDROID}}", tags: ["p"]) + register("4717660804047016587-3598050953566156631-1", .fcmV1, "{{ANDROID}}", tags: ["p"])
                 + [request("GET \(hub)/tags/p/registrations\(api)&$top=1", [auth]),
                    request("GET \(hub)/registrations\(api)&$top=1&continuationtoken=Mg%3D%3D", [auth]),
                    request("GET \(hub)/registrations\(api)&%24top=1&ContinuationToken=Mg%253D%253D", [auth])],

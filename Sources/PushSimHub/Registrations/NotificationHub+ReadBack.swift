@@ -4,7 +4,7 @@ import PushSimNetwork
 /// One registration as the hub holds it, read back by a test (not through the REST API: no SAS,
 /// no network, no trace event).
 public struct HubRegistrationSnapshot: Sendable, Equatable {
-    /// The registration id (`reg-000042` style, from the hub's counter).
+    /// The registration id (`3280667865762611323-1797531224048185179-3`, the live hub's form, from the hub's counter).
     public var id: String
     /// The push service its handle belongs to.
     public var platform: RegistrationPlatform

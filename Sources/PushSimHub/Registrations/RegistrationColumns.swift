@@ -21,9 +21,6 @@ struct RegistrationColumns {
     var etags: [Int32] = [0]
     /// Templates of the live template registrations, by number (looked up, never iterated).
     var templates: [Int32: HubTemplate] = [:]
-    /// Ids of live registrations that were written under another spelling of their number's id
-    /// (`reg-42` for `reg-000042`), by number; normally empty.
-    var spelledIDs: [Int32: String] = [:]
     /// Creation times (microseconds of virtual time) of live registrations written more than
     /// once, by number (looked up, never iterated); a registration its last write created has
     /// none, so a store that is only ever created into keeps this empty.
@@ -52,10 +49,8 @@ struct RegistrationColumns {
         var platform: RegistrationPlatform { RegistrationPlatform(storageCode: bits >> 1 & 7) }
     }
 
-    /// The id of live registration `n`: as it was written, if in another spelling, else the counter's.
-    func id(_ n: Int) -> String {
-        (spelledIDs.isEmpty ? nil : spelledIDs[Int32(n)]) ?? RegistrationStore.id(n)
-    }
+    /// The id of registration `n`.
+    func id(_ n: Int) -> String { RegistrationStore.id(n) }
 
     /// Live registration `n` as a value.
     func registration(_ n: Int) -> StoredRegistration {

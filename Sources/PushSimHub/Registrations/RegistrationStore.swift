@@ -2,8 +2,8 @@ import PushSimKernel
 
 /// The hub's registrations, indexed by id, by handle and by tag, with expiry in virtual time.
 ///
-/// Ids come from a counter (`reg-000042`), so a registration's number is its slot: lookups by id
-/// are array accesses, and "ascending number" is creation order, the order fan-out visits
+/// Ids come from a counter, written in the live hub's form (``RegistrationID``), so a
+/// registration's number is its slot: lookups by id are array accesses, and "ascending number" is creation order, the order fan-out visits
 /// registrations in. The tag index keeps, per tag, the numbers in ascending order, so a tag
 /// expression is answered by merging sorted arrays (intersection, union, difference) instead of
 /// looking at every registration; only expressions the merge cannot settle (a bare `!a`) scan.
@@ -16,9 +16,8 @@ import PushSimKernel
 /// handle (16 bytes plus its own storage, shared with the caller's string), the tags (8 bytes
 /// plus the array, kept in the order given so that it is shared with the caller's; sorted when
 /// handed out), `updatedAt` and expiry as Int64 microseconds and the etag as Int32: 45 bytes. The
-/// id is not stored, it is rebuilt from the number; an id written in another spelling that names
-/// the same number (`reg-42`) is remembered aside, as are templates and the creation times of
-/// registrations written more than once. Numbers are Int32. Handles
+/// id is not stored, it is rebuilt from the number; templates and the creation times of
+/// registrations written more than once are remembered aside. Numbers are Int32. Handles
 /// and tags are indexed by `PostingsIndex`, about 10 bytes per key with one member.
 struct RegistrationStore {
     /// The registrations themselves, column by column (see ``RegistrationColumns``). The store
@@ -32,7 +31,6 @@ struct RegistrationStore {
     private var expiryTimes: [Int64] { _read { yield columns.expiryTimes } _modify { yield &columns.expiryTimes } }
     private var etags: [Int32] { _read { yield columns.etags } _modify { yield &columns.etags } }
     private var templates: [Int32: HubTemplate] { _read { yield columns.templates } _modify { yield &columns.templates } }
-    private var spelledIDs: [Int32: String] { _read { yield columns.spelledIDs } _modify { yield &columns.spelledIDs } }
     private var creationTimes: [Int32: Int64] { _read { yield columns.creationTimes } _modify { yield &columns.creationTimes } }
     private var pushVariables: [Int32: [String: String]] { _read { yield columns.pushVariables } _modify { yield &columns.pushVariables } }
     private var byHandle = PostingsIndex()   // handle → numbers, ascending
@@ -93,17 +91,13 @@ struct RegistrationStore {
         byTag.shrinkToFit()
     }
 
-    /// The id issued for number `n`: `reg-` and the number, zero-padded to 6 digits.
-    static func id(_ n: Int) -> String {
-        String.decimal(n, minimumDigits: 6, prefix: "reg-")
-    }
+    /// The id issued for number `n`, in the live hub's form (``RegistrationID``).
+    static func id(_ n: Int) -> String { RegistrationID.id(n) }
 
     enum Lookup { case live(StoredRegistration), issuedUnused, gone }
 
-    static func number(of id: String) -> Int {
-        guard id.hasPrefix("reg-"), let n = Int(id.dropFirst(4)) else { return 0 }
-        return n
-    }
+    /// The number `id` names; 0 for a text that is no id the store issues.
+    static func number(of id: String) -> Int { RegistrationID.number(of: id) }
 
     private func slot(_ id: String) -> Int? {
         let n = Self.number(of: id)
@@ -150,7 +144,6 @@ struct RegistrationStore {
         expiryTimes[n] = r.expiresAt?.microseconds ?? Self.never
         etags[n] = Int32(r.etag)
         if let template = r.template { templates[Int32(n)] = template }
-        if r.id != Self.id(n) { spelledIDs[Int32(n)] = r.id }
         if let created = r.createdAt, created != r.updatedAt { creationTimes[Int32(n)] = created.microseconds }
         if !r.pushVariables.isEmpty { pushVariables[Int32(n)] = r.pushVariables }
         count += 1
@@ -171,7 +164,6 @@ struct RegistrationStore {
         states[n] = .gone
         handles[n] = ""
         tagLists[n] = []
-        if !spelledIDs.isEmpty { spelledIDs[Int32(n)] = nil }
         if !creationTimes.isEmpty { creationTimes[Int32(n)] = nil }
         if !pushVariables.isEmpty { pushVariables[Int32(n)] = nil }
         count -= 1

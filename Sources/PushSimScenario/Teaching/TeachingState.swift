@@ -12,7 +12,7 @@ import PushSimNetwork
 package struct TeachingState: Sendable {
     /// A registration (or installation) the hub keeps, as its last `hub.*-upserted` event said.
     package struct Registration: Sendable, Equatable {
-        /// The registration id (`reg-000001`) or installation id.
+        /// The registration id (the live hub's form, `<digits>-<digits>-<digit>`) or installation id.
         package var id: String
         /// The hub's platform name (`apple`, `fcmv1`, `windows`).
         package var platform: String
@@ -24,6 +24,9 @@ package struct TeachingState: Sendable {
         package var expires: String
         /// True once the hub answered 410 for it (`hub.registration-gone`: expired).
         package var gone = false
+        /// How many registrations the page had seen before this one first appeared: lists show
+        /// them in that order (the hub's ids, in the live hub's form, do not sort by age).
+        package var ordinal = 0
     }
 
     /// A notification a push service keeps for a device it cannot reach (APNs keeps the last one
@@ -91,8 +94,12 @@ package struct TeachingState: Sendable {
         for name in names { devices[name] = DeviceView(name: name) }
     }
 
-    /// Registration ids the hub holds, sorted.
-    package var registrationIDs: [String] { registrations.keys.sorted() }
+    /// Registration ids the hub holds, oldest first.
+    package var registrationIDs: [String] {
+        registrations.values.sorted { ($0.ordinal, $0.id) < ($1.ordinal, $1.id) }.map(\.id)
+    }
+    /// Registrations seen so far, deleted ones included (numbers each new one's ``Registration/ordinal``).
+    private var registrationsSeen = 0
     /// What `service` keeps for offline devices, by id.
     package func held(by service: String) -> [Held] { held.values.filter { $0.service == service }.sorted { $0.id < $1.id } }
     /// The handles `service` has declared dead, by device then handle.
@@ -106,8 +113,10 @@ package struct TeachingState: Sendable {
         switch e.kind {
         case .hubRegistrationUpserted, .hubInstallationUpserted, .hubInstallationPatched:
             guard let id = f(.id) else { return [] }
+            let ordinal = registrations[id]?.ordinal ?? registrationsSeen
+            if registrations[id] == nil { registrationsSeen += 1 }
             registrations[id] = Registration(id: id, platform: f(.platform) ?? "", handle: f(.handle) ?? "",
-                                             tags: f(.tags) ?? "", expires: f(.expires) ?? "never")
+                                             tags: f(.tags) ?? "", expires: f(.expires) ?? "never", ordinal: ordinal)
             return [.registration(id)]
         case .hubRegistrationDeleted, .hubInstallationDeleted:
             guard let id = f(.id), registrations.removeValue(forKey: id) != nil else { return [] }
