@@ -46,7 +46,8 @@ public final class NotificationHub: Host, CallReceiver {
     /// Where the tracking ids of error answers come from (a stream of their own, so that errors
     /// do not move the ids drawn from ``random``).
     var trackingRandom: SeededRandom
-    var notificationCounter = 0
+    /// Where notification ids draw their random parts (``NotificationID``): a stream of its own.
+    var notificationIDRandom: SeededRandom
     /// Retries waiting for their time, for the leftovers report.
     var retriesWaiting: [String: Leftover] = [:]   // key → leftover; looked up, reported sorted
     var installations = InstallationStore()
@@ -74,6 +75,7 @@ public final class NotificationHub: Host, CallReceiver {
         self.configuration = configuration
         self.random = world.randomStream(NotificationHub.name)
         self.trackingRandom = world.randomStream(NotificationHub.name + "/tracking")
+        self.notificationIDRandom = world.randomStream(NotificationHub.name + "/notification-ids")
         self.faultInterpreter = ServiceFaultInterpreter(world: world, service: NotificationHub.name)
         self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"

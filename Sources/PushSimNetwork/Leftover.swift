@@ -7,7 +7,7 @@ public struct Leftover: Sendable, Equatable {
     /// As the leftovers report prints it; ``World/leftovers()`` puts the host's name in front.
     public var line: String
     /// The ids of the notifications or messages it holds (a hub notification id such as
-    /// `ntf-000001`, an `apns-id`, an FCM message name, a WNS message id); empty when it holds none.
+    /// `NH-20260101000005020-…`, an `apns-id`, an FCM message name, a WNS message id); empty when it holds none.
     public var pendingIDs: [String]
 
     /// A leftover printed as `line`, holding `pendingIDs`.

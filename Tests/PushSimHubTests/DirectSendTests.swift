@@ -11,7 +11,7 @@ struct DirectSendTests {
         let w = HubWorld()
         let iphone = TestDevice.iPhone(w, "iphone")
         let outcome = w.wait { w.client.sendDirectNotification(.apple(Payload.apple), deviceHandle: iphone.handle ?? "", $0) }
-        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil, httpStatus: 201)))
+        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: w.ntf(1), trackingID: nil, httpStatus: 201)))
         #expect(iphone.pushes.map(\.body) == [Payload.apple])
         let sent = try #require(w.world.journal.entries.first { $0.to == NotificationHub.name }?.request)
         #expect(sent.queryValue("direct") != nil)
@@ -42,7 +42,7 @@ struct DirectSendTests {
         let phones = (1...3).map { TestDevice.iPhone(w, "iphone\($0)") }
         let outcome = w.wait { w.client.sendDirectNotification(.apple(Payload.apple), deviceHandles: phones.map { $0.handle ?? "" }, $0) }
         guard case .success(let o)? = outcome else { Issue.record("batch failed: \(String(describing: outcome))"); return }
-        #expect(o.notificationID == "ntf-000001")
+        #expect(o.notificationID == w.ntf(1))
         #expect(phones.allSatisfy { $0.pushes.count == 1 })
         let sent = try #require(w.world.journal.entries.first { $0.to == NotificationHub.name }?.request)
         #expect(sent.path == "/notifyusers/messages/$batch")

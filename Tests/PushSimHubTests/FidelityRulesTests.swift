@@ -143,7 +143,7 @@ struct FidelityRulesTests {
         let w = HubWorld(services: false)
         let send = w.send(format: "apple", body: Payload.apple, tags: "t")
         #expect(send?.status == 201)
-        #expect(send?.headers["Location"]?.contains("/messages/ntf-000001?") == true)
+        #expect(send?.headers["Location"]?.contains("/messages/\(w.ntf(1))?") == true)
         let test = w.raw("POST", w.path("messages/"), query: [("api-version", "2015-01"), ("test", "")],
                          headers: [("ServiceBusNotification-Format", "apple")], body: Array(Payload.apple.utf8))
         #expect(test?.status == 201)

@@ -76,7 +76,7 @@ struct FidelitySettingsTests {
             let iphone = TestDevice.iPhone(w, "iphone")
             w.register(.apple, iphone.handle ?? "", tags: ["t"])
             let outcome = w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: ["t"], $0) }
-            #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil, httpStatus: status.rawValue)), "\(status)")
+            #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: w.ntf(1), trackingID: nil, httpStatus: status.rawValue)), "\(status)")
             let template = w.wait { w.client.sendTemplateNotification(properties: [("m", "x")], tagExpression: "t", $0) }
             guard case .success? = template else { Issue.record("template send failed with \(status)"); continue }
             w.client.enableTestSend = true

@@ -33,7 +33,7 @@ struct HubDeterminismTests {
         _ = w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: ["sports"], $0) }
         w.client.enableTestSend = false
         w.world.run()
-        _ = w.details("ntf-000002")
+        _ = w.details(w.ntf(2))
         _ = w.wait { w.client.getPnsFeedback($0) }
         return (TraceFormat.jsonLines(w.world.trace.events), w.world.trace.events.filter { $0.layer == "hub" })
     }
@@ -61,5 +61,5 @@ struct HubDeterminismTests {
         #expect(hex == Self.golden, "hub trace digest \(hex) (\(lines.count) events):\n\(lines.prefix(400).joined(separator: "\n"))")
     }
 
-    static let golden = "63496e5c6fc045f3"
+    static let golden = "28ef0f0796599f16"
 }

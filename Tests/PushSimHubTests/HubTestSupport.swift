@@ -45,6 +45,9 @@ enum TestIdentity {
 /// A world holding the hub, a backend-like caller (`backend`, not a registered host) with an
 /// SDK client, and, when asked, the fake APNs, FCM and WNS.
 final class HubWorld {
+    /// The id of the `n`th send the hub took ("?" before it took one), in the live hub's form.
+    func ntf(_ n: Int) -> String { hub.notificationID(number: n) ?? "?" }
+
     let world: World
     let hub: NotificationHub
     let client: NotificationHubClient

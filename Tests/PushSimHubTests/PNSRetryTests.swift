@@ -100,11 +100,11 @@ struct PNSRetryTests {
         w.advance(.milliseconds(500))
         #expect(w.world.leftovers().map(\.line) == [
             "network: 1 timer(s) not yet fired",
-            "hub: notification ntf-000001 for registration \(id) waiting to retry (APNs 503 ServiceUnavailable)",
+            "hub: notification \(w.ntf(1)) for registration \(id) waiting to retry (APNs 503 ServiceUnavailable)",
         ])
         // While the PNS request itself is in flight, the hub says so too.
         w.advance(.milliseconds(540)) // the retry leaves at 1.030 s and is answered at 1.050 s
-        #expect(w.world.leftovers().map(\.line).contains("hub: notification ntf-000001 for registration \(id) not yet accepted by its PNS (attempt 2)"))
+        #expect(w.world.leftovers().map(\.line).contains("hub: notification \(w.ntf(1)) for registration \(id) not yet accepted by its PNS (attempt 2)"))
     }
 
     @Test func refusedNotificationIsNotRetried() {

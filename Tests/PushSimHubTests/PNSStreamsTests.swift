@@ -74,7 +74,7 @@ struct PNSStreamsTests {
         w.advance(.seconds(5))
         #expect(outcome != nil)
         let lines = w.world.leftovers().map(\.line)
-        #expect(lines.contains("hub: notification ntf-000001 for registration 76592028274533430-4765052952699024478-2 not yet accepted by its PNS (attempt 1)"))
+        #expect(lines.contains("hub: notification \(w.ntf(1)) for registration 76592028274533430-4765052952699024478-2 not yet accepted by its PNS (attempt 1)"))
         #expect(lines.contains("hub: 6 notification copies waiting for a free PNS stream"))
         w.world.run()
         #expect(w.events("hub.pns-accepted").count == 7)

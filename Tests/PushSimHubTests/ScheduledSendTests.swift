@@ -25,7 +25,7 @@ struct ScheduledSendTests {
         let start = w.world.now
         let kept = try #require(schedule(w, in: .hours(2)))
         let cancelled = try #require(schedule(w, in: .hours(2), payload: .apple(#"{"aps":{"alert":"never"}}"#)))
-        #expect(kept.scheduledNotificationID == "ntf-000001" && cancelled.scheduledNotificationID == "ntf-000002")
+        #expect(kept.scheduledNotificationID == w.ntf(1) && cancelled.scheduledNotificationID == w.ntf(2))
         #expect(kept.scheduledTime == String(w.world.anchor.iso8601(start + .hours(2)).dropLast()))
         guard case .success? = w.soon({ w.client.cancelNotification(cancelled.scheduledNotificationID, $0) }) else {
             Issue.record("cancel failed"); return
@@ -46,8 +46,8 @@ struct ScheduledSendTests {
         #expect(arrival > due && arrival < due + .seconds(1))
         #expect(w.events("hub.scheduled-fired").first?.time == due)
         #expect(w.events("hub.scheduled").count == 2)
-        #expect(w.events("hub.scheduled-cancelled").map { $0[.notification]?.description } == ["ntf-000002"])
-        #expect(w.events("hub.scheduled-fired").map { $0[.notification]?.description } == ["ntf-000001"])
+        #expect(w.events("hub.scheduled-cancelled").map { $0[.notification]?.description } == [w.ntf(2)])
+        #expect(w.events("hub.scheduled-fired").map { $0[.notification]?.description } == [w.ntf(1)])
         #expect(w.details(kept.scheduledNotificationID)?.state == .completed)
         #expect(w.details(cancelled.scheduledNotificationID)?.state == .cancelled)
         #expect(w.hub.leftovers(world: w.world).isEmpty)
@@ -70,7 +70,7 @@ struct ScheduledSendTests {
     @Test func aPendingScheduledSendIsALeftover() {
         let w = HubWorld(services: false)
         _ = schedule(w, in: .days(1))
-        #expect(w.hub.leftovers(world: w.world).map(\.line) == ["scheduled notification ntf-000001 not sent yet (due at 1+00:00:00.000)"])
+        #expect(w.hub.leftovers(world: w.world).map(\.line) == ["scheduled notification \(w.ntf(1)) not sent yet (due at 1+00:00:00.000)"])
     }
 
     @Test func cancellingTwiceOrAfterTheSendIs404() {
@@ -81,8 +81,8 @@ struct ScheduledSendTests {
         w.advance(.minutes(6))
         let late = w.raw("DELETE", w.path("schedulednotifications/\(s?.scheduledNotificationID ?? "")"))
         #expect(late?.status == 404)
-        #expect(w.detail(late) == "No scheduled notification ntf-000001 is waiting to be sent.")
-        guard case .failure(let e)? = w.wait({ w.client.cancelNotification("ntf-999999", $0) }) else { Issue.record("expected 404"); return }
+        #expect(w.detail(late) == "No scheduled notification \(w.ntf(1)) is waiting to be sent.")
+        guard case .failure(let e)? = w.wait({ w.client.cancelNotification("NH-20000101000000000-00000000000000000000000000000000-00", $0) }) else { Issue.record("expected 404"); return }
         #expect(e.kind == .entityNotFound)
         #expect(iphone.pushes.count == 1)
     }
@@ -121,7 +121,7 @@ struct ScheduledSendTests {
                                 ("ServiceBusNotification-Tags", "sports")],
                       body: Array(#"{"message":"late"}"#.utf8))
         #expect(r?.status == 201)
-        #expect(r?.headers["Location"]?.contains("/schedulednotifications/ntf-000001?") == true)
+        #expect(r?.headers["Location"]?.contains("/schedulednotifications/\(w.ntf(1))?") == true)
         #expect(iphone.pushes.first?.body.contains("\"late\"") == true)
         #expect(w.events("hub.template-send").count == 1)
     }

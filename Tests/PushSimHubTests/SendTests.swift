@@ -23,7 +23,7 @@ struct SendTests {
     @Test func appleSendReachesOnlyMatchingApplePlatformDevices() {
         let f = fleet()
         let outcome = f.w.wait { f.w.client.sendAppleNativeNotification(Payload.apple, tags: ["sports"], $0) }
-        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: "ntf-000001", trackingID: nil, httpStatus: 201)))
+        #expect(outcome == .success(NotificationOutcome(state: .enqueued, notificationID: f.w.ntf(1), trackingID: nil, httpStatus: 201)))
         #expect(f.iphone.pushes.map(\.body) == [Payload.apple])
         #expect(f.iphone.pushes.map(\.service) == ["apns"])
         #expect(f.iphone2.pushes.isEmpty)
@@ -78,9 +78,9 @@ struct SendTests {
         let w = HubWorld()
         let r = w.send(format: "apple", body: Payload.apple)
         #expect(r?.status == 201)
-        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/messages/ntf-000001?api-version=2015-01")
+        #expect(r?.headers["Location"] == "https://pushsim.servicebus.windows.net/notifyusers/messages/\(w.ntf(1))?api-version=2015-01")
         let second = w.send(format: "fcmv1", body: Payload.fcm)
-        #expect(second?.headers["Location"]?.contains("/messages/ntf-000002?") == true)
+        #expect(second?.headers["Location"]?.contains("/messages/\(w.ntf(2))?") == true)
     }
 
     @Test func sendWithoutTargetsIsAcceptedAndTracedAsNoTarget() {
@@ -88,7 +88,7 @@ struct SendTests {
         #expect(f.w.send(format: "apple", body: Payload.apple, tags: "nobody")?.status == 201)
         let none = f.w.events("hub.no-target")
         #expect(none.count == 1)
-        #expect(none.first?[.notification] == "ntf-000001")
+        #expect(none.first?[.notification]?.description == f.w.ntf(1))
         #expect(f.w.events("hub.pns-request").isEmpty)
         // A matching send does not say so.
         #expect(f.w.send(format: "apple", body: Payload.apple, tags: "sports")?.status == 201)

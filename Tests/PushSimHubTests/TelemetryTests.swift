@@ -35,24 +35,24 @@ struct TelemetryTests {
         let iphone = TestDevice.iPhone(w, "iphone")
         w.register(.apple, iphone.handle ?? "")
         _ = w.send(format: "apple", body: Payload.apple)
-        let r = try #require(w.raw("GET", w.path("messages/ntf-000001"), query: [("api-version", "2016-07")]))
+        let r = try #require(w.raw("GET", w.path("messages/\(w.ntf(1))"), query: [("api-version", "2016-07")]))
         #expect(r.status == 200)
         let doc = try XMLDocumentParser.parse(r.body)
         #expect(doc.root.name == "NotificationDetails")
         #expect(doc.root.elements.map(\.name) == ["NotificationId", "Location", "State", "EnqueueTime", "StartTime", "EndTime",
                                                   "NotificationBody", "TargetPlatforms", "ApnsOutcomeCounts"])
         #expect(doc.root.first("ApnsOutcomeCounts")?.elements.first?.elements.map(\.text) == ["Success", "1"])
-        #expect(doc.root.first("Location")?.text == "https://pushsim.servicebus.windows.net/notifyusers/messages/ntf-000001")
+        #expect(doc.root.first("Location")?.text == "https://pushsim.servicebus.windows.net/notifyusers/messages/\(w.ntf(1))")
     }
 
     @Test func nothingMatchingIsNoTargetFoundAndAnUnknownIdIs404() {
         let w = HubWorld(services: false)
         let id = w.id(w.wait { w.client.sendAppleNativeNotification(Payload.apple, tags: ["nobody"], $0) })
         #expect(w.details(id)?.state == .noTargetFound)
-        let missing = w.raw("GET", w.path("messages/ntf-424242"), query: [("api-version", "2016-07")])
+        let missing = w.raw("GET", w.path("messages/NH-20000101000000000-00000000000000000000000000000000-00"), query: [("api-version", "2016-07")])
         #expect(missing?.status == 404)
-        #expect(w.detail(missing) == "The notification with id ntf-424242 was not found.")
-        guard case .failure(let e)? = w.wait({ w.client.getNotificationOutcomeDetails("ntf-424242", $0) }) else { Issue.record("expected 404"); return }
+        #expect(w.detail(missing) == "The notification with id NH-20000101000000000-00000000000000000000000000000000-00 was not found.")
+        guard case .failure(let e)? = w.wait({ w.client.getNotificationOutcomeDetails("NH-20000101000000000-00000000000000000000000000000000-00", $0) }) else { Issue.record("expected 404"); return }
         #expect(e.kind == .entityNotFound)
     }
 
@@ -99,7 +99,7 @@ struct TelemetryTests {
         guard case .success(let records)? = w.wait({ w.client.getPnsFeedback($0) }) else { Issue.record("no feedback"); return }
         #expect(records == [PNSFeedback(feedbackTime: records.first?.feedbackTime ?? "", notificationSystemError: "ExpiredChannel",
                                         platform: "apple", pnsHandle: (iphone.handle ?? "").uppercased(), registrationID: id,
-                                        installationID: nil, notificationID: "ntf-000002")])
+                                        installationID: nil, notificationID: w.ntf(2))])
         #expect(records.first?.feedbackTime.hasPrefix("2026-01-01T") == true)
     }
 
@@ -109,7 +109,7 @@ struct TelemetryTests {
         #expect(w.raw("GET", w.path("feedback"), auth: .sendOnly)?.status == 401)
         #expect(w.raw("GET", w.path("feedback"), auth: .full)?.status == 200)
         // Telemetry is read with the Send claim, like sends.
-        #expect(w.raw("GET", w.path("messages/ntf-000001"), auth: .listen)?.status == 401)
-        #expect(w.raw("GET", w.path("messages/ntf-000001"), auth: .sendOnly)?.status == 404)
+        #expect(w.raw("GET", w.path("messages/\(w.ntf(1))"), auth: .listen)?.status == 401)
+        #expect(w.raw("GET", w.path("messages/\(w.ntf(1))"), auth: .sendOnly)?.status == 404)
     }
 }

@@ -330,11 +330,22 @@ import PushSimServices
     }
 }
 
-/// `expect hub notification "<id>" state <State>`
+/// `expect hub notification <n>|"<id>" state <State>`
 @Suite struct NotificationStateExpectationTests {
     @Test func parsesAndRefusesUnknownStates() throws {
-        let s = try ScenarioParser.parse("scenario \"t\"\nexpect hub notification \"ntf-000001\" state Completed", path: "t.scenario").get()
-        #expect(s.expectations.map(\.kind) == [.notificationState(id: "ntf-000001", state: "Completed")])
+        let text = "scenario \"t\"\nexpect hub notification \"NH-20260101000005020-377f9f105465547fab4971669a07d002-05\" state Completed\n"
+            + "expect hub notification 2 state Cancelled"
+        let s = try ScenarioParser.parse(text, path: "t.scenario").get()
+        #expect(s.expectations.map(\.kind) == [.notificationState(.id("NH-20260101000005020-377f9f105465547fab4971669a07d002-05"), state: "Completed"),
+                                               .notificationState(.number(2), state: "Cancelled")])
+        for (line, column) in [("expect hub notification 0 state Completed", 25), ("expect hub notification ntf-000001 state Completed", 25),
+                               ("expect hub notification", 1)] {
+            guard case .failure(let f) = ScenarioParser.parse("scenario \"t\"\n" + line, path: "t.scenario") else {
+                Issue.record("parsed: \(line)"); continue
+            }
+            #expect(f.diagnostics.first?.message.contains("notification") == true, "\(f.diagnostics)")
+            if column > 1 { #expect(f.diagnostics.first?.location.column == column) }
+        }
         guard case .failure(let f) = ScenarioParser.parse("scenario \"t\"\nexpect hub notification \"x\" state Done", path: "t.scenario") else {
             Issue.record("parsed"); return
         }

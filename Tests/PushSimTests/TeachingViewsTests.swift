@@ -48,7 +48,7 @@ import PushSim
         let r = try runPushsim(["explain", Repo.scenarios + "/tutorial/alice-notifies-bob.scenario", "--wide"])   // whole lines
         #expect(r.status == 0)
         #expect(r.out.contains("[0+00:00:05.000] alice-pixel send \"Hi Bob\" to bob via apns"))
-        #expect(r.out.contains("the hub accepts apple notification ntf-000001 for username:bob || from:alice and finds 1 matching registration(s)"))
+        #expect(r.out.contains("the hub accepts apple notification NH-20260101000005020-377f9f105465547fab4971669a07d002-05 for username:bob || from:alice and finds 1 matching registration(s)"))
         #expect(r.out.contains("bob-iphone shows \"From alice: Hi Bob\""))
         #expect(r.out.contains("Outcome: 2 of 2 expectations held."))
     }

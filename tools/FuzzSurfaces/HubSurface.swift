@@ -85,7 +85,7 @@ public enum HubSurface {
             register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["x"])
                 + [request("GET \(hub)/registrations/\(api)&$filter=DeviceToken%20eq%20'{{IOS-UPPER}}'&$top=10", [auth]),
                    request("GET \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth]), request("GET \(hub)/registrations/\(api)", [auth]),
-                   send("apple", tags: "x", #"{"aps":{"alert":"x"}}"#), request("GET \(hub)/messages/ntf-000001\(api)", [auth]),
+                   send("apple", tags: "x", #"{"aps":{"alert":"x"}}"#), request("GET \(hub)/messages/NH-20260101000000000-00000000000000000000000000000000-00\(api)", [auth]),
                    request("GET \(hub)/feedbackcontainer\(api)", [auth]), request("DELETE \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth, "If-Match: *"])],
             register("76592028274533430-4765052952699024478-2", .apple, "{{IOS-UPPER}}", tags: ["old"])
                 + ["WAIT 91d", request("PUT \(hub)/registrations/76592028274533430-4765052952699024478-2\(api)", [auth, atomType], atom(.apple, "{{IOS-UPPER}}", tags: ["new"]))],

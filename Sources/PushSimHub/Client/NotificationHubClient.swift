@@ -383,7 +383,7 @@ public final class NotificationHubClient {
                                             httpStatus: r.status))
     }
 
-    /// The last path segment of a URL (`…/messages/ntf-000001?api-version=…` → `ntf-000001`).
+    /// The last path segment of a URL (`…/messages/NH-…-05?api-version=…` → `NH-…-05`).
     static func lastSegment(_ url: String?) -> String? {
         guard let url else { return nil }
         switch ASCIIText.lastPathSegment(url) {

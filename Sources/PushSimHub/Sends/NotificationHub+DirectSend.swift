@@ -60,7 +60,7 @@ extension NotificationHub {
                             _ exchange: Exchange, _ world: World) {
         if isTest, let refusal = takeTestSendQuota(world) { return fail(refusal.status, refusal.detail, exchange, world, headers: refusal.headers) }
         guard let platform = s.platform else { return fail(400, "A direct send needs a native format.", exchange, world) }
-        let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
+        let n = accept(s, id: nextNotificationID(world), isTest: isTest, world: world)
         var targets: [SendTarget] = []
         for (k, handle) in handles.enumerated() {
             targets.append(SendTarget(owner: .direct, label: "direct:\(k + 1)", platform: platform, handle: handle, template: nil,

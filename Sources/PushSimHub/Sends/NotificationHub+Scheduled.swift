@@ -33,7 +33,7 @@ extension NotificationHub {
         case .failure(let r): return fail(r.status, r.detail, exchange, world, headers: r.headers)
         case .success(let read): s = read
         }
-        let id = nextNotificationID()
+        let id = nextNotificationID(world)
         let due = max(world.now, world.anchor.virtualTime(unixSeconds: seconds))
         let timer = world.schedule(at: due) { [self] in fire(id, world: world) }
         scheduled[id] = ScheduledSend(request: s, due: due, timer: timer)

@@ -90,7 +90,7 @@ extension NotificationHub {
         let isTest = request.queryValue("test") != nil
         if isTest, let refusal = takeTestSendQuota(world) { return fail(refusal.status, refusal.detail, exchange, world, headers: refusal.headers) }
         let targets = targets(native: s.platform, expression: s.expression, now: world.now)
-        let n = accept(s, id: nextNotificationID(), isTest: isTest, world: world)
+        let n = accept(s, id: nextNotificationID(world), isTest: isTest, world: world)
         world.record(layer: "hub", host: Self.name, kind: .hubSendAccepted,
                      [.notification: .string(n.id), .format: .string(s.format), .tags: .string(s.tagsText), .targets: .int(targets.count)])
         if let p = s.properties {
@@ -178,10 +178,9 @@ extension NotificationHub {
     /// prefixes, in any case.
     static func isForwardedToPNS(_ name: String) -> Bool { forwardedHeaders.matches(name) }
 
-    /// `ntf-000001`, `ntf-000002`, … (also the id of a scheduled send).
-    func nextNotificationID() -> String {
-        notificationCounter += 1
-        return String.decimal(notificationCounter, minimumDigits: 6, prefix: "ntf-")
+    /// A new notification id in the live hub's form (``NotificationID``; also the id of a scheduled send).
+    func nextNotificationID(_ world: World) -> String {
+        NotificationID.make(at: world.now, anchor: world.anchor, random: &notificationIDRandom)
     }
 
     /// Gives a checked request its id and telemetry record (state `Enqueued`).

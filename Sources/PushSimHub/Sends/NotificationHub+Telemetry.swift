@@ -69,4 +69,8 @@ extension NotificationHub {
 
     /// The telemetry state of a notification, or nil for an unknown id.
     public func notificationState(_ id: String) -> NotificationOutcome.State? { records[id]?.state }
+
+    /// The id of the `n`th notification the hub took (from 1, in the order it took them: direct,
+    /// test and scheduled sends count too), or nil.
+    public func notificationID(number n: Int) -> String? { records.id(number: n) }
 }

@@ -24,6 +24,9 @@ struct NotificationRecords {
         }
     }
 
+    /// The id of the `n`th record added (from 1), or nil.
+    func id(number n: Int) -> String? { n >= 1 && n <= all.count ? all[n - 1].id : nil }
+
     /// The record in `slot`, read and changed in place.
     subscript(slot slot: Int) -> NotificationRecord {
         get { all[slot] }

@@ -74,9 +74,15 @@ enum ExpectationCheck {
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
             return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent)
                           + Self.headersSeen(conditions, in: sent))
-        case .notificationState(let id, let state):
-            let seen = simulation.hub.notificationState(id)?.rawValue
-            return result(seen == state, seen.map { "\(id) is \($0)" } ?? "the hub has no notification \(id)")
+        case .notificationState(let reference, let state):
+            let id: String?
+            switch reference {
+            case .id(let given): id = given
+            case .number(let n): id = simulation.hub.notificationID(number: n)
+            }
+            let seen = id.flatMap { simulation.hub.notificationState($0)?.rawValue }
+            let named = id.map { reference == .id($0) ? $0 : "\(reference) (\($0))" } ?? "\(reference)"
+            return result(seen == state, seen.map { "\(named) is \($0)" } ?? "the hub has no \(named)")
         case .testSendResults(let count):
             let seen = simulation.operatorConsole.timedTestSendResults.filter { $0.answeredAt <= by }.map(\.count)
             let when = e.by.map { " by \($0)" } ?? ""

@@ -160,9 +160,10 @@ public enum ExpectationKind: Equatable, Sendable {
     case invariant(id: String, holds: Bool)
     /// `expect operator test-send results <n>`: some test send answered with n per-target results.
     case testSendResults(count: Int)
-    /// `expect hub notification "<id>" state <State>`: the hub's telemetry state of a notification
-    /// when the run ends (`Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`, …; NH-SDKDOC).
-    case notificationState(id: String, state: String)
+    /// `expect hub notification <n>|"<id>" state <State>`: the hub's telemetry state of a
+    /// notification when the run ends (`Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`, …;
+    /// NH-SDKDOC), named by its number among the sends the hub took or by its id.
+    case notificationState(NotificationReference, state: String)
     /// `expect user <name> shows "<text>" [once] on every device [by <time>]`: every device on which
     /// `<name>` is logged in at the deadline (or at the end) showed the text, exactly once with `once`.
     /// Vacuously true when the user is logged in nowhere. How exploration checks convergence.

@@ -29,8 +29,20 @@ extension ScenarioParser.Session {
             kind = try hubRegistrations(&t)
         } else if device.text == "hub", t.peek?.isWord("notification") == true {
             _ = t.next()
-            let usage = "write expect hub notification \"ntf-000001\" state Completed"
-            let id = try t.string("a notification id in double quotes, e.g. \"ntf-000001\"", hint: usage)
+            let usage = "write expect hub notification 1 state Completed (the first send the hub took), or the id the hub "
+                + "gave it in double quotes, \"NH-…\""
+            let what = "which notification: its number among the sends the hub took (1 for the first), or its id in double quotes"
+            guard let reference = t.peek else { throw t.expected(what, hint: usage) }
+            let notification: NotificationReference
+            if reference.kind == .string {
+                notification = .id(reference.text)
+            } else if let n = Int(reference.text), n >= 1, reference.text.allSatisfy(\.isASCII) {
+                notification = .number(n)
+            } else {
+                throw ScenarioDiagnostic(location: t.location(reference), message: "\(reference.quoted) names no notification: " + what,
+                                         hint: usage)
+            }
+            _ = t.next()
             try t.keyword("state", hint: usage)
             let states = ["Enqueued", "DetailedStateAvailable", "Processing", "Completed", "Abandoned", "Unknown", "NoTargetFound",
                           "Cancelled", "Scheduled"]
@@ -39,7 +51,7 @@ extension ScenarioParser.Session {
                 throw ScenarioDiagnostic(location: t.location(state), message: "unknown notification state \(state.quoted)",
                                          hint: "states are \(states.joined(separator: ", "))")
             }
-            kind = .notificationState(id: id.text, state: state.text)
+            kind = .notificationState(notification, state: state.text)
         } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {
             kind = try received(&t, host: device.text)
         } else if device.text == "operator", t.peek?.isWord("listed") == true {
