@@ -56,6 +56,10 @@ public struct HubConfiguration: Sendable {
     /// A native APNs send (`ServiceBusNotification-Format: apple`) whose body is not a JSON object.
     /// See ``InvalidAPNsPayload``. Default `.refused` (400), as the send pages and the SDK's issue #194 say.
     public var invalidAPNsPayload: InvalidAPNsPayload = .refused
+    /// Which generation of the live service the registration answers imitate (headers, content
+    /// types, addresses, the entry's markup, the never-expiring time). See ``HubAnswerShape``.
+    /// Default `.current`, as the service answers since 2023.
+    public var answerShape: HubAnswerShape = .current
     /// How long the hub uses one APNs provider token before it mints the next. Apple asks for a
     /// new token no more often than every 20 minutes and no less often than every 60 (A-JWT);
     /// the hub's real interval is not published, and 50 minutes sits inside that window. Longer

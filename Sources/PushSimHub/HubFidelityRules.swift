@@ -123,6 +123,51 @@ public enum InvalidAPNsPayload: Sendable, CaseIterable {
     case passedToAPNs
 }
 
+/// Which generation of the live service the registration answers imitate, header by header and
+/// byte by byte. The service changed between two sets of recordings of the same SDK tests, and the
+/// REST reference pages still describe the older answers.
+///
+/// - **`current`**: the live hub as the JavaScript SDK's tests recorded it in August 2023
+///   (https://github.com/Azure/azure-sdk-for-js, `sdk/notificationhubs/notification-hubs/recordings/node/`,
+///   `Server: Kestrel`): no `ETag` header on any answer (the ETag only in the body, `p1:etag`, and
+///   in the description's `<ETag>`), no `Content-Location` on a create; Create Registration ID's
+///   `Location` without a query and `Content-Type: application/atom+xml; type=entry; charset=utf-8`;
+///   a create or update answered with an entry whose `id` and self link are under
+///   `https://<namespace>.notificationhub.windows.net/<hub>/registrations/<id>`; a read and every
+///   listing answered `Content-Type: application/xml`, their entries (and a listing's own `id`)
+///   under `https://<namespace>.servicebus.windows.net/<hub>/resources[/<id>]`, whatever path was
+///   asked (a listing by tag too); the entry's ETag attribute prefixed `p1` (`p2` in a feed) and
+///   declared before the Atom namespace; empty elements written `<link … />`; the description's
+///   `xmlns:i` before its `xmlns`; a registration that never expires at
+///   `9999-12-31T23:59:59.9999999`, with `Z` on reads and listings and without it on a create or
+///   update.
+/// - **`classic`**: the live hub as the same tests recorded it in December 2022 and as the .NET
+///   SDK's tests recorded it in 2018 and 2019 (https://github.com/Azure/azure-notificationhubs-dotnet,
+///   `src/Microsoft.Azure.NotificationHubs.Tests/MockData/`, `Server: Microsoft-HTTPAPI/2.0`), which
+///   is also what the REST pages describe (https://learn.microsoft.com/en-us/rest/api/notificationhubs/create-registration,
+///   …/read-registration, …/create-registration-id): `ETag: W/"n"` on every entry answer and
+///   `Content-Location` on a create; Create Registration ID's `Location` with the request's
+///   `?api-version=`, a `Content-Location` under `registrations` as the page shows it, and the
+///   page's `application/atom+xml;type=entry;charset=utf-8`; every entry and feed
+///   `application/atom+xml; type=entry|feed; charset=utf-8` under the address that was asked
+///   (`…/registrations/<id>`, `…/tags/<tag>/registrations`); `a:etag` after the Atom namespace;
+///   `<link …/>`; the description's `xmlns` before `xmlns:i`; never-expiring at
+///   `9999-12-31T23:59:59.999` (with `Z` on reads).
+///
+/// Both answer the same statuses and the same registration ids and notification ids (every
+/// recording shows the same forms). PushSim answers as the service does today: default
+/// ``current``. A client that takes the ETag from the `ETag` header, or the id from
+/// `Content-Location`, passes against ``classic`` and breaks against the service; Microsoft's .NET
+/// SDK reads the ETag from the description's `<ETag>` and the id from the `Location` path, and
+/// works with both (NH-DOTNET `RegistrationDescription.ETag`, `CreateRegistrationIdAsync`), as
+/// PushSim's own client does.
+public enum HubAnswerShape: Sendable, CaseIterable {
+    /// As the service answers since 2023 (recorded August 2023).
+    case current
+    /// As the service answered until 2022, and as the REST pages describe.
+    case classic
+}
+
 /// An `If-Match` request header as the hub reads it on registrations: `*`, or a list of entity
 /// tags. SDKs write the registration's ETag (`<ETag>n</ETag>`, header `ETag: W/"n"`) in different
 /// forms: .NET and JavaScript `"n"`, Java `W/"n"`, and all expect an update to go through. RFC 9110

@@ -80,13 +80,22 @@ public final class NotificationHub: Host, CallReceiver {
         self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"
         self.registrationsURL = hubURL + "/registrations"
+        self.resourcesURL = hubURL + "/resources"
+        self.writtenRegistrationsURL = "https://\(configuration.namespace).notificationhub.windows.net/\(configuration.hubName)/registrations"
         world.register(self, name: Self.name, aliases: [configuration.host])
     }
 
     /// `https://<namespace>.servicebus.windows.net/<hub>`
     public let hubURL: String
-    /// `<hubURL>/registrations`, where an entry answered on its own lives (``EntryAddress``).
+    /// `<hubURL>/registrations`, where an entry answered on its own lives (``EntryAddress``) in the
+    /// classic answers.
     let registrationsURL: String
+    /// `<hubURL>/resources`, where the current service says the entries it reads and lists live
+    /// (``HubAnswerShape/current``).
+    let resourcesURL: String
+    /// `https://<namespace>.notificationhub.windows.net/<hub>/registrations`, where the current
+    /// service says an entry it created or updated lives (``HubAnswerShape/current``).
+    let writtenRegistrationsURL: String
 
     /// Number of live registrations (expired ones are dropped as they are met).
     public var registrationCount: Int { store.count }
@@ -190,22 +199,35 @@ public final class NotificationHub: Host, CallReceiver {
 
     // MARK: Registrations
 
-    /// `POST /{hub}/registrationIDs/`: 201, no body, the new id in `Location`, as the live hub
-    /// answered the JavaScript SDK in 2023 (NH-JS-REC `createregistrationid`):
-    /// - `Location: https://<ns>/<hub>/registrationids/<id>`, the id's address and no query, whatever
-    ///   `api-version` the request named. Both of Microsoft's older SDKs read the id from there and
-    ///   only from there: the .NET SDK takes the fourth path segment after checking that the third is
-    ///   `registrationids/`, the Java SDK matches `/registrationids/([^?]+)` (NH-DOTNET); neither
-    ///   needs the query.
-    /// - `Content-Type: application/atom+xml; type=entry; charset=utf-8`, spelt as the service spells
-    ///   it (the Create Registration ID page lists the same type without the spaces, NH-REST).
-    /// - No `Content-Location`: the live answer has none.
+    /// `POST /{hub}/registrationIDs/`: 201, no body, the new id in `Location`, in the answer shape
+    /// the hub is set to (``HubConfiguration/answerShape``):
+    /// - current, as the live hub answered the JavaScript SDK in 2023 (NH-JS-REC `createregistrationid`):
+    ///   `Location: https://<ns>/<hub>/registrationids/<id>`, the id's address and no query, whatever
+    ///   `api-version` the request named; `Content-Type: application/atom+xml; type=entry;
+    ///   charset=utf-8`, spelt as the service spells it; no `Content-Location`.
+    /// - classic: the `Location` with the request's `?api-version=…`, as the .NET SDK's 2018
+    ///   recording shows it (`…Tests/MockData/CreateRegistrationIdAsync_CallMethod_GetRegistrationId.http`,
+    ///   NH-DOTNET); `Content-Location: …/registrations/<id>?api-version=…` and `Content-Type:
+    ///   application/atom+xml;type=entry;charset=utf-8`, as the Create Registration ID page
+    ///   describes the answer (NH-REST).
+    ///
+    /// Both of Microsoft's older SDKs read the id from the `Location` path and only from there: the
+    /// .NET SDK takes the fourth path segment after checking that the third is `registrationids/`,
+    /// the Java SDK matches `/registrationids/([^?]+)` (NH-DOTNET, NH-JAVA); either shape gives it.
     private func createRegistrationID(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
-        respond(to: exchange, with: HTTPResponse(status: 201, headers: [
-            "Content-Type": "application/atom+xml; type=entry; charset=utf-8",
-            "Location": String.concatenating(hubURL, "/registrationids/", id)]), world)
+        let headers: HTTPHeaders
+        switch configuration.answerShape {
+        case .current:
+            headers = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8",
+                       "Location": String.concatenating(hubURL, "/registrationids/", id)]
+        case .classic:
+            headers = ["Content-Type": "application/atom+xml;type=entry;charset=utf-8",
+                       "Content-Location": registrationURL(id, collection: "registrations", request),
+                       "Location": registrationURL(id, collection: "registrationids", request)]
+        }
+        respond(to: exchange, with: HTTPResponse(status: 201, headers: headers), world)
     }
 
     /// `<hub URL>/<collection>/<id>?api-version=<the request's>`, as the live hub writes a new
@@ -271,14 +293,19 @@ public final class NotificationHub: Host, CallReceiver {
         let next = entries.isEmpty ? nil : rest.dropFirst(entries.count).first.map { ContinuationToken(nextNumber: $0.number) }
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationsRead,
                      next.map { [.found: .int(entries.count), .next: .string($0.base64)] } ?? [.found: .int(entries.count)])
-        var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=feed; charset=utf-8"]
+        // Current: `application/xml`, the listing and its entries under `<hub>/resources` whatever
+        // path was asked (NH-JS-REC `listregistrations`, `listregistrationsbytag`); classic: an
+        // Atom feed under the address asked (NH-DOTNET's recordings).
+        let shape = configuration.answerShape
+        var headers: HTTPHeaders = ["Content-Type": shape == .current ? "application/xml" : "application/atom+xml; type=feed; charset=utf-8"]
         if let next { headers.add(ContinuationToken.headerName, next.headerValue) }
-        let listing = EntryAddress.listing(host: configuration.host, request)
+        let listing = shape == .current ? EntryAddress.listing(at: resourcesURL, request) : EntryAddress.listing(host: configuration.host, request)
         respond(to: exchange, with: HTTPResponse(status: 200, headers: headers,
                                                  body: AtomRegistration.feedDocument(entries, url: listing.url, address: listing.entries,
                                                                                     anchor: world.anchor,
                                                                                     updated: timeText(world.now, world),
                                                                                     next: next.map { nextPageURL(request, $0) },
+                                                                                    style: EntryStyle(shape: shape, answersWrite: false),
                                                                                     time: { timeText($0, world) })), world)
     }
 
@@ -347,10 +374,10 @@ public final class NotificationHub: Host, CallReceiver {
     /// (NH-DOTNET's recording `RegistrationExistsAsync_GetNonExistingRegistration`).
     private func readRegistration(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         guard case .live(let r) = store.lookup(id, now: world.now) else {
-            if let (_, r) = installationRegistration(id, now: world.now) { return respondEntry(200, r, request, exchange, world) }
+            if let (_, r) = installationRegistration(id, now: world.now) { return respondEntry(200, r, answersWrite: false, request, exchange, world) }
             return fail(404, "", exchange, world)
         }
-        respondEntry(200, r, request, exchange, world)
+        respondEntry(200, r, answersWrite: false, request, exchange, world)
     }
 
     /// `PUT /{hub}/registrations/{id}`: Create or Update Registration, and Update Registration when
@@ -376,8 +403,8 @@ public final class NotificationHub: Host, CallReceiver {
     /// - Preconditions are judged before the body is read (RFC 9110 §13.2.1), so a stale update with a
     ///   bad body answers 412.
     /// - Every successful write gives the registration a new ETag (the previous plus one, as the
-    ///   service's recorded answers show `W/"1"` then `W/"2"`), in the `ETag` header, the entry's
-    ///   `a:etag` and the description's `<ETag>`.
+    ///   service's recorded answers show `W/"1"` then `W/"2"`), in the entry's ETag attribute, the
+    ///   description's `<ETag>` and, in the classic shape, the `ETag` header.
     private func createOrUpdate(_ id: String, _ request: HTTPRequest, _ exchange: Exchange, _ world: World) {
         let existing = store.lookup(id, now: world.now)
         if case .gone = existing {
@@ -416,7 +443,8 @@ public final class NotificationHub: Host, CallReceiver {
         let id = store.issueID()
         world.record(layer: "hub", host: Self.name, kind: .hubRegistrationIDCreated, [.id: .string(id)])
         write(description, template: template, id: id, existing: .issuedUnused, status: 200,
-              location: registrationURL(id, collection: "registrations", request), request, exchange, world)
+              location: configuration.answerShape == .classic ? registrationURL(id, collection: "registrations", request) : nil,
+              request, exchange, world)
     }
 
     /// The registration description in a create or update body, and its compiled template;
@@ -475,7 +503,7 @@ public final class NotificationHub: Host, CallReceiver {
         }
         // The validated entry and its ETag (NH-DN495630); for a PUT 200 as the service answers or
         // 201 as the pages say (``RegistrationWriteStatus``).
-        respondEntry(status, stored, location: location, request, exchange, world)
+        respondEntry(status, stored, location: location, answersWrite: true, request, exchange, world)
     }
 
     /// `DELETE /{hub}/registrations/{id}` (Delete Registration,
@@ -513,16 +541,31 @@ public final class NotificationHub: Host, CallReceiver {
         fail(412, Self.staleETag, exchange, world)
     }
 
-    /// An entry answer with the live hub's headers: `Content-Type` spelt as it spells it, the
-    /// weak `ETag`, and `Content-Location` when given (NH-DOTNET's recordings); the entry's
-    /// address echoes `request`'s query (``EntryAddress``).
-    private func respondEntry(_ status: Int, _ r: StoredRegistration, location: String? = nil, _ request: HTTPRequest,
+    /// An entry answer with the live hub's headers in the hub's answer shape
+    /// (``HubConfiguration/answerShape``); `answersWrite` for a create or an update, else a read.
+    /// - current (NH-JS-REC): no `ETag` header and no `Content-Location`; a write answered
+    ///   `application/atom+xml; type=entry; charset=utf-8` with the entry under
+    ///   `https://<ns>.notificationhub.windows.net/<hub>/registrations`, a read `application/xml`
+    ///   with the entry under `<hub URL>/resources`.
+    /// - classic (NH-DOTNET's recordings, NH-REST): `Content-Type` spelt as the hub spells it, the
+    ///   weak `ETag`, `Content-Location` when given, the entry under `<hub URL>/registrations`.
+    /// The entry's address echoes `request`'s query (``EntryAddress``).
+    private func respondEntry(_ status: Int, _ r: StoredRegistration, location: String? = nil, answersWrite: Bool, _ request: HTTPRequest,
                               _ exchange: Exchange, _ world: World) {
-        var headers: HTTPHeaders = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)]
-        if let location { headers.add("Content-Location", location) }
+        let style = EntryStyle(shape: configuration.answerShape, answersWrite: answersWrite)
+        let headers: HTTPHeaders, collection: String
+        switch style.shape {
+        case .current:
+            headers = ["Content-Type": answersWrite ? "application/atom+xml; type=entry; charset=utf-8" : "application/xml"]
+            collection = answersWrite ? writtenRegistrationsURL : resourcesURL
+        case .classic:
+            var h: HTTPHeaders = ["Content-Type": "application/atom+xml; type=entry; charset=utf-8", "ETag": AtomRegistration.weakETag(r.etag)]
+            if let location { h.add("Content-Location", location) }
+            (headers, collection) = (h, registrationsURL)
+        }
         respond(to: exchange, with: HTTPResponse(status: status, headers: headers,
-            body: AtomRegistration.entryDocument(r, address: .single(registrationsURL, request), anchor: world.anchor,
-                                           time: { timeText($0, world) })), world)
+            body: AtomRegistration.entryDocument(r, address: .single(collection, request), anchor: world.anchor, style: style,
+                                                 time: { timeText($0, world) })), world)
     }
 
     /// `world.anchor.iso8601(t)`, remembered for the seconds written lately.

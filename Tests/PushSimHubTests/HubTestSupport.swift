@@ -68,6 +68,21 @@ final class HubWorld {
                                        hubPath: TestIdentity.hubName, world: world, caller: Self.caller)!
     }
 
+    /// A hub answering in the classic shape (``HubAnswerShape/classic``): `ETag` and
+    /// `Content-Location` headers, Atom content types, addresses under `registrations`.
+    static func classic(services: Bool = true) -> HubWorld {
+        var configuration = TestIdentity.configuration()
+        configuration.answerShape = .classic
+        return HubWorld(services: services, configuration: configuration)
+    }
+
+    /// The ETag of an entry answer as its description gives it, `W/"n"`: where the SDK reads it,
+    /// in either answer shape.
+    static func etag(_ r: HTTPResponse?) -> String? {
+        guard let body = r?.body, case .success(let d) = AtomRegistration.parseEntry(body), let n = d.etag else { return nil }
+        return "W/\"\(n)\""
+    }
+
     /// A client using another access rule's connection string.
     func client(rule: SharedAccessRule) -> NotificationHubClient {
         NotificationHubClient(connectionString: hub.configuration.connectionString(for: rule), hubPath: TestIdentity.hubName,

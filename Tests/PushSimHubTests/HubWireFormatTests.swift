@@ -67,13 +67,13 @@ struct HubWireFormatTests {
         #expect(HubErrorDetail.split("plain") == ("plain", nil))
     }
 
-    /// Entries and feeds in the live hub's shape (Citations §4.2; NH-DOTNET's recordings): no XML
-    /// declaration; each entry's `id` and `self` link its address under the collection asked for,
-    /// with the request's query echoed as the .NET SDK writes it; `published` when it was created
-    /// and `updated` when last written; a feed's `id` and `self` link the listing's own address,
-    /// and its entries leave the Atom namespace to it.
-    @Test func answersHaveTheLiveHubsAtomShape() throws {
-        let w = HubWorld(services: false)
+    /// Entries and feeds in the classic shape (`hub answers classic`; Citations §4.2; NH-DOTNET's
+    /// recordings): no XML declaration; each entry's `id` and `self` link its address under the
+    /// collection asked for, with the request's query echoed as the .NET SDK writes it; `published`
+    /// when it was created and `updated` when last written; a feed's `id` and `self` link the
+    /// listing's own address, and its entries leave the Atom namespace to it.
+    @Test func classicAnswersHaveThe2022HubsAtomShape() throws {
+        let w = HubWorld.classic(services: false)
         let id = w.register(.apple, RegistrationTests.token, tags: ["t1"])
         let created = w.world.anchor.iso8601(w.world.now)
         w.advance(.seconds(5))
@@ -104,6 +104,54 @@ struct HubWireFormatTests {
         #expect(byTag.contains("<id>\(hub)/tags/t1/registrations/\(id)?api-version=2017-04&amp;$top=100</id>"), "\(byTag)")
         // The SDK reads all three as before.
         #expect(w.byChannel(token)?.map(\.registrationID) == [id])
+    }
+
+    /// Entries and feeds as the service writes them today (NH-JS-REC, August 2023; issue 41 item
+    /// 11): a read and a listing are `application/xml`, with no `ETag` header; their entries (and
+    /// a listing's own address, whatever path was asked) live under `<hub>/resources`; the ETag
+    /// attribute is `p1:etag` (`p2` in a feed) declared before the Atom namespace; empty elements
+    /// end ` />`; the description declares `xmlns:i` first; a registration that never expires does
+    /// so at `9999-12-31T23:59:59.9999999Z`. An answer to a write says `…notificationhub.windows.net`
+    /// and writes that time without `Z`.
+    @Test func answersHaveTheCurrentServicesShape() throws {
+        let w = HubWorld(services: false)
+        let id = w.register(.apple, RegistrationTests.token, tags: ["t1"])
+        let created = w.world.anchor.iso8601(w.world.now)
+        let hub = "https://pushsim.servicebus.windows.net/notifyusers"
+        let p1 = "p1:etag=\"W/&quot;1&quot;\" xmlns:p1=\"http://schemas.microsoft.com/ado/2007/08/dataservices/metadata\""
+        let description = "<AppleRegistrationDescription xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\" "
+            + "xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\"><ETag>1</ETag>"
+
+        let read = try #require(w.raw("GET", w.path("registrations/\(id)"), query: [("api-version", "2020-06")]))
+        #expect(read.headers["Content-Type"] == "application/xml" && read.headers["ETag"] == nil)
+        let address = "\(hub)/resources/\(id)?api-version=2020-06"
+        #expect(read.bodyText == "<entry \(p1) xmlns=\"http://www.w3.org/2005/Atom\"><id>\(address)</id>"
+                + "<title type=\"text\">\(id)</title><published>\(created)</published><updated>\(created)</updated>"
+                + "<link rel=\"self\" href=\"\(address)\" /><content type=\"application/xml\">\(description)"
+                + "<ExpirationTime>9999-12-31T23:59:59.9999999Z</ExpirationTime><RegistrationId>\(id)</RegistrationId>"
+                + "<Tags>t1</Tags><DeviceToken>\(RegistrationTests.token.uppercased())</DeviceToken></AppleRegistrationDescription></content></entry>")
+
+        let write = try #require(w.raw("PUT", w.path("registrations/\(id)"), query: [("api-version", "2020-06")],
+                                       headers: [("Content-Type", "application/atom+xml;type=entry;charset=utf-8")],
+                                       body: AtomRegistration.requestBody(RegistrationDescription(platform: .apple, handle: RegistrationTests.token, tags: ["t1"]))))
+        #expect(write.status == 200 && write.headers["ETag"] == nil && write.headers["Content-Location"] == nil)
+        #expect(write.headers["Content-Type"] == "application/atom+xml; type=entry; charset=utf-8")
+        #expect(write.bodyText.contains("<id>https://pushsim.notificationhub.windows.net/notifyusers/registrations/\(id)?api-version=2020-06</id>"))
+        #expect(write.bodyText.contains("<ExpirationTime>9999-12-31T23:59:59.9999999</ExpirationTime>"))
+
+        for path in ["registrations", "tags/t1/registrations"] {
+            let listing = try #require(w.raw("GET", w.path(path), query: [("api-version", "2020-06")]))
+            #expect(listing.headers["Content-Type"] == "application/xml" && listing.headers["ETag"] == nil)
+            #expect(listing.bodyText.hasPrefix("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title type=\"text\">Registrations</title>"
+                                               + "<id>\(hub)/resources?api-version=2020-06</id>"), "\(listing.bodyText)")
+            #expect(listing.bodyText.contains("<link rel=\"self\" href=\"\(hub)/resources?api-version=2020-06\" /><entry p2:etag="
+                                              + "\"W/&quot;2&quot;\" xmlns:p2=\"http://schemas.microsoft.com/ado/2007/08/dataservices/metadata\">"
+                                              + "<id>\(address)</id>"), "\(listing.bodyText)")
+        }
+        // The client and the SDK's readers take every one of them.
+        #expect(w.byChannel(RegistrationTests.token.uppercased())?.map(\.registrationID) == [id])
+        guard case .success(let got)? = w.wait({ w.client.getRegistration(id, $0) }) else { return #expect(Bool(false), "read failed") }
+        #expect(got.etag == "2" && got.tags == ["t1"])
     }
 
     @Test func requestBodyRoundTripsThroughTheParser() throws {

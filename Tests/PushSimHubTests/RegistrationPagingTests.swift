@@ -8,7 +8,8 @@ import Testing
 /// the .NET SDK does (`GetAllRegistrationsAsync_UsingTopLessThenNumberOfRegistrations_…`).
 @Suite("Hub registration paging")
 struct RegistrationPagingTests {
-    static let feedType = "application/atom+xml; type=feed; charset=utf-8"
+    /// A listing's type as the live hub names it since 2023.
+    static let feedType = "application/xml"
 
     /// The registration ids of a feed answer.
     static func ids(_ r: HTTPResponse?) -> [String]? {
@@ -115,7 +116,7 @@ struct RegistrationPagingTests {
         let tree = AtomRegistration.feed([], url: url + "/registrations", updated: "now", next: next)
         #expect(AtomRegistration.feedDocument([], url: url + "/registrations", address: EntryAddress(collection: url + "/registrations", query: ""),
                                               anchor: anchor, updated: "now", next: next, time: anchor.iso8601) == Array(tree.utf8))
-        #expect(tree.contains("<link rel=\"next\" href=\"\(url)/registrations?api-version=2015-01&amp;%24top=2&amp;continuationtoken=Mw%253D%253D\"/>"))
+        #expect(tree.contains("<link rel=\"next\" href=\"\(url)/registrations?api-version=2015-01&amp;%24top=2&amp;continuationtoken=Mw%253D%253D\" />"))
     }
 
     // MARK: The client

@@ -41,6 +41,19 @@ import PushSimHub
         #expect(Simulation(seed: 1).hub.configuration.apnsProviderTokenRenewal == .minutes(50))
     }
 
+    /// `hub answers current|classic`: which generation of the live service the registration
+    /// answers imitate (issue 41 item 11); current by default.
+    @Test func answerShapeReachesTheHub() throws {
+        let scenario = try parse("hub answers classic").get()
+        #expect(scenario.settings == [.hubRule(.answerShape(.classic))])
+        #expect(HubRuleSetting.answerShape(.classic).description == "hub answers classic")
+        #expect(HubRuleSetting.answerShape(.current).description == "hub answers current")
+        #expect(try parse("hub answers current").get().settings == [.hubRule(.answerShape(.current))])
+        let simulation = Simulation(seed: 1, options: ScenarioRunner.simulationOptions(for: scenario))
+        #expect(simulation.hub.configuration.answerShape == .classic)
+        #expect(Simulation(seed: 1).hub.configuration.answerShape == .current)
+    }
+
     @Test func misusedRulesArePositioned() throws {
         let cases: [(String, Int, String)] = [
             ("hub send status 204", 17, "expected 200 or 201, found \"204\""),
@@ -51,6 +64,8 @@ import PushSimHub
             ("hub apns token every 2h", 16, "expected \"renewal\", found \"every\""),
             ("hub apns token renewal 0s", 24, "a token renewal interval must be longer than zero"),
             ("hub apns token renewal soon", 24, "expected a duration such as 5s or 250ms, found \"soon\""),
+            ("hub answers 2022", 13, "expected current or classic, found \"2022\""),
+            ("hub answers", 12, "expected current or classic, found end of line"),
         ]
         for (line, column, message) in cases {
             guard case .failure(let f) = parse(line), let d = f.diagnostics.first else { Issue.record("\(line) parsed"); continue }

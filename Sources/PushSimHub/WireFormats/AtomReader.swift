@@ -41,7 +41,7 @@ struct AtomReader {
                   r.literal(Markup.titleEnd), r.literal(Markup.idStart), r.skipEscaped(until: UInt8(ascii: "<")), r.literal(Markup.idEnd),
                   r.literal(Markup.updatedStart), r.skipText(), r.literal(Markup.updatedEnd) else { return nil }
             for link in [Markup.selfLinkStart, Markup.nextLinkStart] where r.literal(link) {
-                guard r.skipEscaped(until: UInt8(ascii: "\"")), r.literal(Markup.linkEnd) else { return nil }
+                guard r.skipEscaped(until: UInt8(ascii: "\"")), r.linkEnd() else { return nil }
             }
             var out: [RegistrationDescription] = []
             while !r.literal(Markup.feedEnd) {
@@ -58,11 +58,21 @@ struct AtomReader {
         static let feedStart = Array("<feed xmlns=\"\(AtomRegistration.atomNamespace)\">".utf8)
         static let feedEnd = Array("</feed>".utf8)
         static let entryStart = Array("<entry xmlns=\"\(AtomRegistration.atomNamespace)\">".utf8)
-        /// The start tag of an entry the hub answers, around its ETag's digits (``AtomRegistration/entryAttributes(etag:)``).
-        static let answerEntryStart = Array("<entry a:etag=\"W/&quot;".utf8)
-        static let answerEntryRest = Array("&quot;\" xmlns=\"\(AtomRegistration.atomNamespace)\" xmlns:a=\"\(AtomRegistration.metadataNamespace)\">".utf8)
-        /// The same in a feed, which leaves the Atom namespace to the feed.
-        static let answerEntryRestInFeed = Array("&quot;\" xmlns:a=\"\(AtomRegistration.metadataNamespace)\">".utf8)
+        /// The start tags of an entry the hub answers, around its ETag's digits, in each answer
+        /// shape (``EntryStyle/entryAttributes(etag:inFeed:)``): what precedes the digits, and
+        /// what may follow them (on its own, or in a feed, which leaves the Atom namespace to it).
+        static let answerEntryHeads: [(start: [UInt8], rests: [[UInt8]])] = {
+            var heads: [(start: [UInt8], rests: [[UInt8]])] = []
+            for shape in HubAnswerShape.allCases {
+                for inFeed in [false, true] {
+                    let attributes = EntryStyle(shape: shape, answersWrite: false).entryAttributes(etag: 0, inFeed: inFeed)
+                    let start = Array("<entry \(attributes[0].0)=\"W/&quot;".utf8)
+                    let rest = Array(("&quot;\"" + attributes.dropFirst().map { " \($0.0)=\"\($0.1)\"" }.joined() + ">").utf8)
+                    if let k = heads.firstIndex(where: { $0.start == start }) { heads[k].rests.append(rest) } else { heads.append((start, [rest])) }
+                }
+            }
+            return heads
+        }()
         static let idStart = Array("<id>".utf8)
         static let idEnd = Array("</id>".utf8)
         static let titleStart = Array("<title type=\"text\">".utf8)
@@ -74,10 +84,13 @@ struct AtomReader {
         static let selfLinkStart = Array("<link rel=\"self\" href=\"".utf8)
         static let nextLinkStart = Array("<link rel=\"next\" href=\"".utf8)
         static let linkEnd = Array("\"/>".utf8)
+        static let spacedLinkEnd = Array("\" />".utf8)
         static let escapedAmpersand = Array("&amp;".utf8)
         static let contentStart = Array("<content type=\"application/xml\"><".utf8)
-        static let descriptionAttributes =
-            Array(" xmlns:i=\"\(AtomRegistration.xsiNamespace)\" xmlns=\"\(AtomRegistration.sbNamespace)\">".utf8)
+        /// A description's namespaces, in either order (``EntryStyle/descriptionAttributes``).
+        static let descriptionAttributes = HubAnswerShape.allCases.map { shape in
+            Array((EntryStyle(shape: shape, answersWrite: false).descriptionAttributes.map { " \($0.0)=\"\($0.1)\"" }.joined() + ">").utf8)
+        }
         static let contentEntryEnd = Array("></content></entry>".utf8)
         static let endTagOpen = Array("</".utf8)
         /// The native descriptions' element names and their platforms.
@@ -90,15 +103,17 @@ struct AtomReader {
         static let pushVariables = Array("PushVariables".utf8)
     }
 
-    /// `<entry xmlns="…">` (a request) or `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` (an
-    /// answer; in a feed without `xmlns="…"`), optionally `<id>`, `<title type="text">`,
-    /// `<published>`, `<updated>` and the `self` link (as the hub writes them),
+    /// `<entry xmlns="…">` (a request) or the start tag of an answer in either shape,
+    /// `<entry a:etag="W/&quot;n&quot;" xmlns="…" xmlns:a="…">` or `<entry p1:etag="…" xmlns:p1="…"
+    /// xmlns="…">` (in a feed without `xmlns="…"`, `p2` for `p1`), optionally `<id>`,
+    /// `<title type="text">`, `<published>`, `<updated>` and the `self` link ending `"/>` or `" />`
+    /// (as the hub writes them),
     /// `<content type="application/xml">`, one native description, and the ends.
     private mutating func entry() -> RegistrationDescription? {
-        if literal(Markup.answerEntryStart) {
+        if let head = Markup.answerEntryHeads.first(where: { literal($0.start) }) {
             let digits = i
             while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
-            guard i > digits, literal(Markup.answerEntryRest) || literal(Markup.answerEntryRestInFeed) else { return nil }
+            guard i > digits, head.rests.contains(where: { literal($0) }) else { return nil }
         } else {
             guard literal(Markup.entryStart) else { return nil }
         }
@@ -107,9 +122,9 @@ struct AtomReader {
             else { return nil }
             if literal(Markup.publishedStart) { guard skipText(), literal(Markup.publishedEnd) else { return nil } }
             guard literal(Markup.updatedStart), skipText(), literal(Markup.updatedEnd) else { return nil }
-            if literal(Markup.selfLinkStart) { guard skipEscaped(until: UInt8(ascii: "\"")), literal(Markup.linkEnd) else { return nil } }
+            if literal(Markup.selfLinkStart) { guard skipEscaped(until: UInt8(ascii: "\"")), linkEnd() else { return nil } }
         }
-        guard literal(Markup.contentStart), let element = name(), literal(Markup.descriptionAttributes) else { return nil }
+        guard literal(Markup.contentStart), let element = name(), Markup.descriptionAttributes.contains(where: { literal($0) }) else { return nil }
         // Native descriptions only (a template one has CDATA and nested headers: the tree reads it).
         guard let platform = Markup.platforms.first(where: { same(element, $0.0) })?.1 else { return nil }
         let handleElement = Markup.handleElements[RegistrationPlatform.allCases.firstIndex(of: platform)!]
@@ -153,6 +168,9 @@ struct AtomReader {
     }
 
     // MARK: Scanning
+
+    /// The end of a link: `"/>`, or `" />` as the current service writes it.
+    private mutating func linkEnd() -> Bool { literal(Markup.linkEnd) || literal(Markup.spacedLinkEnd) }
 
     private func same(_ range: Range<Int>, _ lit: [UInt8]) -> Bool {
         range.count == lit.count && lit.withUnsafeBufferPointer { l in

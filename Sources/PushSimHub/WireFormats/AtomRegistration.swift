@@ -8,18 +8,11 @@ package enum AtomRegistration {
     static let atomNamespace = "http://www.w3.org/2005/Atom"
     static let sbNamespace = "http://schemas.microsoft.com/netservices/2010/10/servicebus/connect"
     static let xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
-    /// The namespace of the entry's `a:etag` attribute (ADO.NET Data Services metadata).
+    /// The namespace of the entry's ETag attribute (`a:etag`, `p1:etag`; ADO.NET Data Services metadata).
     static let metadataNamespace = "http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"
 
-    /// The registration's ETag as the `ETag` header and the entry's `a:etag` carry it: `W/"<n>"`.
+    /// The registration's ETag as the entry's ETag attribute (and the classic `ETag` header) carry it: `W/"<n>"`.
     static func weakETag(_ etag: Int) -> String { "W/\"\(etag)\"" }
-
-    /// The attributes of an entry the hub answers: `a:etag`, the Atom namespace, the `a` prefix.
-    /// The service writes them so (`<entry a:etag="W/&quot;2&quot;" xmlns="…Atom" xmlns:a="…metadata">`,
-    /// in the .NET SDK's recordings of a live hub, NH-DOTNET `…Tests/MockData/UpdateRegistrationAsync_*.http`).
-    static func entryAttributes(etag: Int) -> [(String, String)] {
-        [("a:etag", weakETag(etag)), ("xmlns", atomNamespace), ("xmlns:a", metadataNamespace)]
-    }
 
     /// The request body the SDK sends for create-or-update.
     /// A template registration's `BodyTemplate` travels as CDATA, as the SDK writes it (`CDataMember`).
@@ -86,18 +79,18 @@ package enum AtomRegistration {
         list?.elements.map { TemplateHeader($0.first("Header")?.text ?? "", $0.first("Value")?.text ?? "") } ?? []
     }
 
-    /// One stored registration as an Atom entry, as the hub answers it: its ETag is in the entry's
-    /// `a:etag` (`W/"n"`), in the description's `<ETag>` (`n`), and in the answer's `ETag` header
-    /// (`W/"n"`). Its `id` and `self` link are its address (``EntryAddress``), `published` when it
-    /// was created and `updated` when last written. An entry in a feed leaves the Atom namespace to
-    /// the feed (`inFeed`), as the live hub writes it (NH-DOTNET's recordings).
-    /// `templateBody`: what stands for a template registration's body (its source when nil;
-    /// ``cdataMarker`` for the writer to put it in as CDATA).
+    /// One stored registration as an Atom entry, as the hub answers it in `style`: its ETag is in
+    /// the entry's ETag attribute (`W/"n"`) and in the description's `<ETag>` (`n`), and, in the
+    /// classic shape, in the answer's `ETag` header. Its `id` and `self` link are its address
+    /// (``EntryAddress``), `published` when it was created and `updated` when last written. An
+    /// entry in a feed leaves the Atom namespace to the feed (`inFeed`), as the live hub writes it
+    /// (NH-DOTNET's and NH-JS-REC's recordings). `templateBody`: what stands for a template
+    /// registration's body (its source when nil; ``cdataMarker`` for the writer to put it in as CDATA).
     static func entry(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor, inFeed: Bool = false,
-                      templateBody: String? = nil) -> XMLElement {
+                      templateBody: String? = nil, style: EntryStyle = .currentRead) -> XMLElement {
         var fields: [XMLNode] = []
         fields.append(.element(textElement("ETag", String(r.etag))))
-        fields.append(.element(textElement("ExpirationTime", anchor.iso8601(r.expiresAt ?? foreverTime(anchor)))))
+        fields.append(.element(textElement("ExpirationTime", r.expiresAt.map { anchor.iso8601($0) } ?? style.neverExpires)))
         fields.append(.element(textElement("RegistrationId", r.id)))
         if !r.tags.isEmpty { fields.append(.element(textElement("Tags", r.tags.joined(separator: ",")))) }
         if !r.pushVariables.isEmpty { fields.append(.element(textElement("PushVariables", PushVariables.json(r.pushVariables)))) }
@@ -111,22 +104,21 @@ package enum AtomRegistration {
             element = element.replacing("RegistrationDescription", with: "TemplateRegistrationDescription")
         }
         let url = address.url(of: r.id)
-        var attributes = entryAttributes(etag: r.etag)
-        if inFeed { attributes.removeAll { $0.0 == "xmlns" } }
-        return XMLElement(name: "entry", attributes: attributes, children: [
+        return XMLElement(name: "entry", attributes: style.entryAttributes(etag: r.etag, inFeed: inFeed), children: [
             .element(XMLElement(name: "id", children: [.text(url)])),
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text(r.id)])),
             .element(XMLElement(name: "published", children: [.text(anchor.iso8601(r.created))])),
             .element(XMLElement(name: "updated", children: [.text(anchor.iso8601(r.updatedAt))])),
             .element(XMLElement(name: "link", attributes: [("rel", "self"), ("href", url)])),
-            .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(element, fields))])),
+            .element(XMLElement(name: "content", attributes: [("type", "application/xml")],
+                                children: [.element(XMLElement(name: element, attributes: style.descriptionAttributes, children: fields))])),
         ])
     }
 
     /// A feed of entries (a listing: all, by handle, by tag), as the live hub writes it: no XML
     /// declaration, `id` and `self` link the listing's own address `url`, then the `next` link when
-    /// there is a next page (NH-DOTNET's recordings).
-    static func feed(_ entries: [XMLElement], url: String, updated: String, next: String? = nil) -> String {
+    /// there is a next page (NH-DOTNET's recordings), empty elements closed as `style` closes them.
+    static func feed(_ entries: [XMLElement], url: String, updated: String, next: String? = nil, style: EntryStyle = .currentRead) -> String {
         let nextLink: [XMLNode] = next.map { [.element(XMLElement(name: "link", attributes: [("rel", "next"), ("href", $0)]))] } ?? []
         let feed = XMLElement(name: "feed", attributes: [("xmlns", atomNamespace)], children: [
             .element(XMLElement(name: "title", attributes: [("type", "text")], children: [.text("Registrations")])),
@@ -134,7 +126,7 @@ package enum AtomRegistration {
             .element(XMLElement(name: "updated", children: [.text(updated)])),
             .element(XMLElement(name: "link", attributes: [("rel", "self"), ("href", url)])),
         ] + nextLink + entries.map { .element($0) })
-        return feed.serialized()
+        return feed.serialized(spaceBeforeEmptyClose: style.spaceBeforeEmptyClose)
     }
 
     /// Reads the description out of an entry. The error says what is wrong, as the hub's 400 does.
@@ -214,11 +206,6 @@ package enum AtomRegistration {
 
     private static func textElement(_ name: String, _ text: String) -> XMLElement {
         XMLElement(name: name, children: [.text(text)])
-    }
-
-    /// `9999-12-31T23:59:59Z`: what the hub reports for a registration that never expires.
-    static func foreverTime(_ anchor: CalendarAnchor) -> VirtualTime {
-        anchor.virtualTime(unixSeconds: 253_402_300_799)
     }
 }
 

@@ -64,9 +64,10 @@ struct AtomWriter {
         bytes.append(UInt8(ascii: ">"))
     }
 
-    /// `<name a="v" …/>`: an element without children.
-    mutating func empty(_ name: String, _ attributes: [(String, String)]) {
+    /// `<name a="v" …/>` (or `… />` with `spaceBeforeClose`): an element without children.
+    mutating func empty(_ name: String, _ attributes: [(String, String)], spaceBeforeClose: Bool = false) {
         start(name, attributes)
+        if spaceBeforeClose { bytes.append(UInt8(ascii: " ")) }
         bytes.append(UInt8(ascii: "/"))
         bytes.append(UInt8(ascii: ">"))
     }
@@ -99,7 +100,7 @@ struct AtomWriter {
 
 extension AtomRegistration {
     static let declaration = "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-    /// The start tag of every registration description: `<… xmlns:i="…" xmlns="…">` after the name.
+    /// The start tag of every registration description in a request: `<… xmlns:i="…" xmlns="…">` after the name.
     private static var descriptionAttributes: [(String, String)] { [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)] }
 
     /// The create-or-update request body of a native registration (what ``requestBody(_:)`` writes
@@ -133,117 +134,134 @@ extension AtomRegistration {
         }
     }
 
-    /// Markup the entry writer appends as it is, made once with the writer's own functions.
-    fileprivate enum EntryMarkup {
+    /// Markup the entry writer appends as it is, made once per answer shape with the writer's own
+    /// functions (``EntryStyle`` says what differs).
+    fileprivate struct EntryMarkup {
         static func make(_ build: (inout AtomWriter) -> Void) -> [UInt8] {
             var w = AtomWriter(capacity: 256)
             build(&w)
             return w.bytes
         }
-        /// `<entry a:etag="W/&quot;` … `&quot;" xmlns="…" xmlns:a="…"><id>`, around the ETag's
-        /// digits; in a feed without `xmlns="…"`.
-        static let headStart = make { $0.raw("<entry a:etag=\""); $0.escaped("W/\"", attribute: true) }
-        static let headEnd = makeHeadEnd(inFeed: false)
-        static let headEndInFeed = makeHeadEnd(inFeed: true)
-        private static func makeHeadEnd(inFeed: Bool) -> [UInt8] {
-            make {
-                $0.escaped("\"", attribute: true); $0.raw("\"")
-                for (n, v) in [("xmlns", atomNamespace), ("xmlns:a", metadataNamespace)] where !(inFeed && n == "xmlns") {
-                    $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
-                }
-                $0.raw("><id>")
-            }
-        }
-        static let idToTitle = make { $0.raw("</id>"); $0.open("title", [("type", "text")]) }
-        static let titleToPublished = make { $0.close("title"); $0.raw("<published>") }
-        static let publishedToUpdated = make { $0.raw("</published><updated>") }
-        static let updatedToLink = make { $0.raw("</updated><link rel=\"self\" href=\"") }
-        static let linkToContent = make { $0.raw("\"/>"); $0.open("content", [("type", "application/xml")]); $0.raw("<") }
-        static let descriptionAttributes = make {
-            for (n, v) in [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)] {
-                $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"")
-            }
-            $0.raw(">")
-        }
+        static let current = EntryMarkup(.current)
+        static let classic = EntryMarkup(.classic)
+        static func of(_ shape: HubAnswerShape) -> EntryMarkup { shape == .current ? current : classic }
+
+        /// The entry's start tag up to the ETag's digits (`<entry p1:etag="W/&quot;`), and from them
+        /// to `<id>`, on its own and in a feed.
+        let headStart: [UInt8]
+        let headEnd: [UInt8]
+        let headStartInFeed: [UInt8]
+        let headEndInFeed: [UInt8]
+        let idToTitle = make { $0.raw("</id>"); $0.open("title", [("type", "text")]) }
+        let titleToPublished = make { $0.close("title"); $0.raw("<published>") }
+        let publishedToUpdated = make { $0.raw("</published><updated>") }
+        let updatedToLink = make { $0.raw("</updated><link rel=\"self\" href=\"") }
+        let linkToContent: [UInt8]
         /// Per platform (by storage code): the description's name, its attributes and `<ETag>`.
-        static let descriptionToETag: [[UInt8]] = RequestMarkup.platforms.map { platform in
-            make { $0.raw(platform.descriptionElement); $0.raw(descriptionAttributes); $0.raw("<ETag>") }
-        }
-        static let etagToExpiration = make { $0.close("ETag"); $0.raw("<ExpirationTime>") }
-        static let expirationToID = make { $0.close("ExpirationTime"); $0.raw("<RegistrationId>") }
-        static let idEndTag = make { $0.close("RegistrationId") }
+        let descriptionToETag: [[UInt8]]
+        let etagToExpiration = make { $0.close("ETag"); $0.raw("<ExpirationTime>") }
+        let expirationToID = make { $0.close("ExpirationTime"); $0.raw("<RegistrationId>") }
+        let idEndTag = make { $0.close("RegistrationId") }
         /// Per platform: the handle's start tag, and what follows the handle to the entry's end.
-        static let handleStart: [[UInt8]] = RequestMarkup.platforms.map { platform in
+        let handleStart: [[UInt8]] = RequestMarkup.platforms.map { platform in
             make { $0.raw("<"); $0.raw(platform.handleElement); $0.raw(">") }
         }
-        static let handleToEnds: [[UInt8]] = RequestMarkup.platforms.map { platform in
+        let handleToEnds: [[UInt8]] = RequestMarkup.platforms.map { platform in
             make { $0.close(platform.handleElement); $0.close(platform.descriptionElement); $0.close("content"); $0.close("entry") }
+        }
+
+        private init(_ shape: HubAnswerShape) {
+            let style = EntryStyle(shape: shape, answersWrite: false)
+            // The ETag attribute comes first in both shapes: what precedes its value, and what follows.
+            func head(inFeed: Bool) -> (start: [UInt8], end: [UInt8]) {
+                let attributes = style.entryAttributes(etag: 0, inFeed: inFeed)
+                let start = Self.make { $0.raw("<entry " + attributes[0].0 + "=\""); $0.escaped("W/\"", attribute: true) }
+                let end = Self.make {
+                    $0.escaped("\"", attribute: true); $0.raw("\"")
+                    for (n, v) in attributes.dropFirst() { $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"") }
+                    $0.raw("><id>")
+                }
+                return (start, end)
+            }
+            (headStart, headEnd) = head(inFeed: false)
+            (headStartInFeed, headEndInFeed) = head(inFeed: true)
+            linkToContent = Self.make { $0.raw("\"" + style.emptyClose); $0.open("content", [("type", "application/xml")]); $0.raw("<") }
+            let descriptionAttributes = Self.make {
+                for (n, v) in style.descriptionAttributes { $0.raw(" " + n + "=\""); $0.escaped(v, attribute: true); $0.raw("\"") }
+                $0.raw(">")
+            }
+            descriptionToETag = RequestMarkup.platforms.map { platform in
+                Self.make { $0.raw(platform.descriptionElement); $0.raw(descriptionAttributes); $0.raw("<ETag>") }
+            }
         }
     }
 
-    /// Appends one stored registration as an Atom entry: what `entry(r, …).serialized()` gives,
-    /// with `published`, `updated` and `expiration` the texts of `r.created`, `r.updatedAt` and
-    /// of its expiry (or ``foreverTime(_:)``), as `CalendarAnchor.iso8601` writes them.
-    static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool,
+    /// Appends one stored registration as an Atom entry in `style`: what `entry(r, …).serialized()`
+    /// gives, with `published`, `updated` and `expiration` the texts of `r.created`, `r.updatedAt`
+    /// and of its expiry (or the style's never-expiring time), as `CalendarAnchor.iso8601` writes them.
+    static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool, style: EntryStyle,
                            published: String, updated: String, expiration: String, to w: inout AtomWriter) {
+        let m = EntryMarkup.of(style.shape)
         let url = address.url(of: r.id)
-        w.raw(EntryMarkup.headStart)
+        w.raw(inFeed ? m.headStartInFeed : m.headStart)
         w.raw(String(r.etag))
-        w.raw(inFeed ? EntryMarkup.headEndInFeed : EntryMarkup.headEnd)
+        w.raw(inFeed ? m.headEndInFeed : m.headEnd)
         let urlStart = w.bytes.count
         w.escaped(url)
         let urlEnd = w.bytes.count
-        w.raw(EntryMarkup.idToTitle)
+        w.raw(m.idToTitle)
         w.escaped(r.id)
-        w.raw(EntryMarkup.titleToPublished)
+        w.raw(m.titleToPublished)
         w.timeText(published)
-        w.raw(EntryMarkup.publishedToUpdated)
+        w.raw(m.publishedToUpdated)
         w.timeText(updated)
-        w.raw(EntryMarkup.updatedToLink)
+        w.raw(m.updatedToLink)
         w.repeatAsAttribute(urlStart..<urlEnd, text: url)
-        w.raw(EntryMarkup.linkToContent)
+        w.raw(m.linkToContent)
         let code = Int(r.platform.storageCode)
-        w.raw(EntryMarkup.descriptionToETag[code])
+        w.raw(m.descriptionToETag[code])
         w.raw(String(r.etag))
-        w.raw(EntryMarkup.etagToExpiration)
+        w.raw(m.etagToExpiration)
         w.timeText(expiration)
-        w.raw(EntryMarkup.expirationToID)
+        w.raw(m.expirationToID)
         w.escaped(r.id)
-        w.raw(EntryMarkup.idEndTag)
+        w.raw(m.idEndTag)
         if !r.tags.isEmpty { w.textElement("Tags", r.tags.joined(separator: ",")) }
         if !r.pushVariables.isEmpty { w.textElement("PushVariables", PushVariables.json(r.pushVariables)) }
-        w.raw(EntryMarkup.handleStart[code])
+        w.raw(m.handleStart[code])
         w.escaped(r.handle)
-        w.raw(EntryMarkup.handleToEnds[code])
+        w.raw(m.handleToEnds[code])
     }
 
-    /// Appends one stored registration as an Atom entry, its times written by `time` (the hub
-    /// passes a ``TimeTextMemo``'s); a template registration is built as a tree.
-    static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool, anchor: CalendarAnchor, to w: inout AtomWriter,
-                           time: (VirtualTime) -> String) {
+    /// Appends one stored registration as an Atom entry in `style`, its times written by `time`
+    /// (the hub passes a ``TimeTextMemo``'s); a template registration is built as a tree.
+    static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool, anchor: CalendarAnchor, style: EntryStyle,
+                           to w: inout AtomWriter, time: (VirtualTime) -> String) {
         if let t = r.template {
             // A template registration is built as a tree, its body put in as CDATA, as the live hub answers.
-            let tree = entry(r, address: address, anchor: anchor, inFeed: inFeed, templateBody: cdataMarker).serialized()
+            let tree = entry(r, address: address, anchor: anchor, inFeed: inFeed, templateBody: cdataMarker, style: style)
+                .serialized(spaceBeforeEmptyClose: style.spaceBeforeEmptyClose)
             return w.raw(bodyAsCDATA(tree, body: t.compiled.source))
         }
-        writeEntry(r, address: address, inFeed: inFeed, published: time(r.created), updated: time(r.updatedAt),
-                   expiration: time(r.expiresAt ?? foreverTime(anchor)), to: &w)
+        writeEntry(r, address: address, inFeed: inFeed, style: style, published: time(r.created), updated: time(r.updatedAt),
+                   expiration: r.expiresAt.map(time) ?? style.neverExpires, to: &w)
     }
 
-    /// A whole entry document as the hub answers it: the entry alone, without an XML declaration,
-    /// as the live hub answers (NH-DOTNET's recordings).
-    static func entryDocument(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor,
+    /// A whole entry document as the hub answers it in `style`: the entry alone, without an XML
+    /// declaration, as the live hub answers (NH-DOTNET's and NH-JS-REC's recordings).
+    static func entryDocument(_ r: StoredRegistration, address: EntryAddress, anchor: CalendarAnchor, style: EntryStyle = .currentRead,
                               time: (VirtualTime) -> String) -> [UInt8] {
         var w = AtomWriter(capacity: 768 + r.handle.utf8.count + 2 * address.collection.utf8.count)
-        writeEntry(r, address: address, inFeed: false, anchor: anchor, to: &w, time: time)
+        writeEntry(r, address: address, inFeed: false, anchor: anchor, style: style, to: &w, time: time)
         return w.bytes
     }
 
-    /// A feed document of registrations: what `feed(entries.map { entry($0, inFeed: true) }, …)`
+    /// A feed document of registrations in `style`: what `feed(entries.map { entry($0, inFeed: true) }, …)`
     /// gives. `url`: the listing's own address; `next`: the address of the next page, written as
     /// `<link rel="next" href="…"/>` after the `self` link when there is one.
     static func feedDocument(_ registrations: [StoredRegistration], url: String, address: EntryAddress, anchor: CalendarAnchor,
-                             updated: String, next: String? = nil, time: (VirtualTime) -> String) -> [UInt8] {
+                             updated: String, next: String? = nil, style: EntryStyle = .currentRead,
+                             time: (VirtualTime) -> String) -> [UInt8] {
         var w = AtomWriter(capacity: 320 + (768 + 2 * url.utf8.count) * registrations.count)
         w.open("feed", [("xmlns", atomNamespace)])
         w.open("title", [("type", "text")])
@@ -258,9 +276,9 @@ extension AtomRegistration {
         // `<link rel="self" href="…"/>`, the address escaped once for both.
         w.raw("<link rel=\"self\" href=\"")
         w.repeatAsAttribute(urlStart..<urlEnd, text: url)
-        w.raw("\"/>")
-        if let next { w.empty("link", [("rel", "next"), ("href", next)]) }
-        for r in registrations { writeEntry(r, address: address, inFeed: true, anchor: anchor, to: &w, time: time) }
+        w.raw("\"" + style.emptyClose)
+        if let next { w.empty("link", [("rel", "next"), ("href", next)], spaceBeforeClose: style.spaceBeforeEmptyClose) }
+        for r in registrations { writeEntry(r, address: address, inFeed: true, anchor: anchor, style: style, to: &w, time: time) }
         w.close("feed")
         return w.bytes
     }
@@ -277,9 +295,8 @@ extension AtomRegistration {
 }
 
 /// The hub's memory of the last few times it wrote as text (`yyyy-MM-ddTHH:mm:ssZ`), by Unix
-/// second: the registration answers of one second share their `updated` time, and most
-/// registrations never expire (`9999-12-31T23:59:59Z`). The text is `CalendarAnchor.iso8601`'s;
-/// the memo only spares writing it again.
+/// second: the registration answers of one second share their `published` and `updated` times.
+/// The text is `CalendarAnchor.iso8601`'s; the memo only spares writing it again.
 struct TimeTextMemo {
     static let capacity = 4
     private var memo = RecentMemo<Int64, String>(capacity: capacity)

@@ -27,10 +27,19 @@ struct EntryAddress: Equatable {
         query.isEmpty ? String.concatenating(collection, "/", id) : String.concatenating(collection, "/", id, "?", query)
     }
 
-    /// The address of an entry answered on its own (read, created or written): the hub's
-    /// registrations (`registrationsURL`, `<hub URL>/registrations`), with `request`'s query.
-    static func single(_ registrationsURL: String, _ request: HTTPRequest) -> EntryAddress {
-        EntryAddress(collection: registrationsURL, query: echoedQuery(request))
+    /// The address of an entry answered on its own (read, created or written): under `collection`
+    /// (`<hub URL>/registrations`, or where the current service puts it: `<hub URL>/resources`,
+    /// `…notificationhub.windows.net/<hub>/registrations`), with `request`'s query.
+    static func single(_ collection: String, _ request: HTTPRequest) -> EntryAddress {
+        EntryAddress(collection: collection, query: echoedQuery(request))
+    }
+
+    /// A listing the current service answers under one `collection` (`<hub URL>/resources`) whatever
+    /// path was asked (NH-JS-REC): the feed's own address is the collection with `request`'s query,
+    /// and its entries are under the collection too.
+    static func listing(at collection: String, _ request: HTTPRequest) -> (url: String, entries: EntryAddress) {
+        let query = echoedQuery(request)
+        return (query.isEmpty ? collection : String.concatenating(collection, "?", query), EntryAddress(collection: collection, query: query))
     }
 
     /// A listing's own address (a feed's `id` and `self` link), `request`'s URL under `host`, and

@@ -54,9 +54,13 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
     /// The element as XML: no declaration and no added whitespace. Text escapes `&`, `<`,
     /// `>` (and CR as `&#13;`); attribute values also escape `"`, tab, LF and CR so that they
     /// survive attribute-value normalization. Elements without children are written `<a/>`.
-    public func serialized() -> String {
+    public func serialized() -> String { serialized(spaceBeforeEmptyClose: false) }
+
+    /// ``serialized()``, with elements without children written `<a />` when
+    /// `spaceBeforeEmptyClose` (as .NET's `XmlWriter` writes them).
+    public func serialized(spaceBeforeEmptyClose: Bool) -> String {
         var out: [UInt8] = []
-        write(to: &out)
+        write(to: &out, spaceBeforeEmptyClose: spaceBeforeEmptyClose)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -72,7 +76,7 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
         return true
     }
 
-    private func write(to out: inout [UInt8]) {
+    private func write(to out: inout [UInt8], spaceBeforeEmptyClose: Bool) {
         out.append(UInt8(ascii: "<"))
         out.append(contentsOf: name.utf8)
         for attribute in attributes {
@@ -83,13 +87,13 @@ package struct XMLElement: Equatable, Sendable, CustomStringConvertible {
             out.append(UInt8(ascii: "\""))
         }
         if children.isEmpty {
-            out.append(contentsOf: "/>".utf8)
+            out.append(contentsOf: (spaceBeforeEmptyClose ? " />" : "/>").utf8)
             return
         }
         out.append(UInt8(ascii: ">"))
         for child in children {
             switch child {
-            case .element(let e): e.write(to: &out)
+            case .element(let e): e.write(to: &out, spaceBeforeEmptyClose: spaceBeforeEmptyClose)
             case .text(let t): escape(t, into: &out, attribute: false)
             }
         }

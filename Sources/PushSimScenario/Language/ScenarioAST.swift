@@ -3,6 +3,7 @@ import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
 import PushSimServices
+import PushSimHub
 
 /// A place in a scenario file, 1-based line and column (columns count Unicode characters).
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
@@ -277,6 +278,10 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
     /// (default 50m). Past an hour APNs answers 403 `ExpiredProviderToken` and the hub mints
     /// again; under 20 minutes APNs answers 429 `TooManyProviderTokenUpdates` (A-JWT).
     case apnsTokenRenewal(VirtualDuration)
+    /// `hub answers current|classic`: which generation of the live service the registration answers
+    /// imitate (default current, as the service answers since 2023; classic: as it answered until
+    /// 2022 and as the REST pages describe, with `ETag` and `Content-Location` headers).
+    case answerShape(HubAnswerShape)
 
     /// As written in a scenario (`hub send status 200`).
     public var description: String {
@@ -287,6 +292,7 @@ public enum HubRuleSetting: Equatable, Sendable, CustomStringConvertible {
         case .deleteWithoutIfMatch(let refused): return "hub delete without if-match \(refused ? "412" : "deletes")"
         case .invalidAPNsPayload(let refused): return "hub apns payload \(refused ? "refused" : "passed")"
         case .apnsTokenRenewal(let every): return "hub apns token renewal \(every)"
+        case .answerShape(let shape): return "hub answers \(shape == .current ? "current" : "classic")"
         }
     }
 }

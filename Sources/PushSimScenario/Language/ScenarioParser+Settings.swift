@@ -1,3 +1,4 @@
+import PushSimHub
 import PushSimKernel
 import PushSimNetwork
 import PushSimBackend
@@ -64,12 +65,13 @@ extension ScenarioParser.Session {
     /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, `hub policy "<name>"
     /// listen|send|manage[,…]`, and the hub's rules
     /// where sources disagree: `hub send status 200|201`, `hub registration status 200|201`, `hub if-match absent 404|412`,
-    /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`, and
-    /// `hub apns token renewal <duration>`.
+    /// `hub delete without if-match deletes|412`, `hub apns payload refused|passed`,
+    /// `hub apns token renewal <duration>` and `hub answers current|classic`.
     mutating func hubStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
         let hint = "hub settings are: hub ttl <duration>, hub credentials apns|fcm|wns wrong|missing, hub policy \"<name>\" listen|send|manage, hub send status 200|201, "
-            + "hub registration status 200|201, hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed, hub apns token renewal <duration>"
+            + "hub registration status 200|201, hub if-match absent 404|412, hub delete without if-match deletes|412, hub apns payload refused|passed, hub apns token renewal <duration>, "
+            + "hub answers current|classic"
         if let rule = try hubRule(&t, hint: hint) {
             try t.finish()
             return settings.append(.hubRule(rule))
@@ -183,6 +185,11 @@ extension ScenarioParser.Session {
             let usage = "write hub apns payload refused (the default) or passed, or hub apns token renewal <duration>"
             try t.keyword("payload", hint: usage)
             return .invalidAPNsPayload(refused: try choose(["refused", "passed"], usage: usage) == "refused")
+        case "answers":
+            _ = t.next()
+            let usage = "write hub answers current (as the service answers since 2023, the default) or classic "
+                + "(as it answered until 2022 and as the REST pages describe)"
+            return .answerShape(try choose(["current", "classic"], usage: usage) == "current" ? .current : .classic)
         default:
             return nil
         }

@@ -10,6 +10,7 @@ extension HubRuleSetting {
         case .deleteWithoutIfMatch(let refused): configuration.deleteWithoutIfMatch = refused ? .preconditionFailed : .deletes
         case .invalidAPNsPayload(let refused): configuration.invalidAPNsPayload = refused ? .refused : .passedToAPNs
         case .apnsTokenRenewal(let every): configuration.apnsProviderTokenRenewal = every
+        case .answerShape(let shape): configuration.answerShape = shape
         }
     }
 }
