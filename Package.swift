@@ -18,12 +18,15 @@ let package = Package(
     targets: [
         // Layer 1: virtual time, event queue, seeded randomness, trace, limits.
         .target(name: "PushSimKernel"),
+        // Layer 1 too: our own cryptography (no library may be used): SHA-256, HMAC, HKDF,
+        // AES-128-GCM, P-256 ECDH and ECDSA, RSA signature checks, and the key readers.
+        .target(name: "PushSimCrypto", dependencies: ["PushSimKernel"]),
         // Layer 2: hosts exchanging HTTP-shaped messages over a simulated network.
-        .target(name: "PushSimNetwork", dependencies: ["PushSimKernel"]),
+        .target(name: "PushSimNetwork", dependencies: ["PushSimKernel", "PushSimCrypto"]),
         // Layer 3: fake APNs, FCM and WNS.
         .target(name: "PushSimServices", dependencies: ["PushSimNetwork"]),
         // Layer 4: fake notification hub and the SDK-like client that talks to it.
-        .target(name: "PushSimHub", dependencies: ["PushSimNetwork"]),
+        .target(name: "PushSimHub", dependencies: ["PushSimNetwork", "PushSimCrypto"]),
         // Layer 5: the tutorial's app backend.
         .target(name: "PushSimBackend", dependencies: ["PushSimHub"]),
         // Layer 3 too: simulated devices: OS side and the app's client logic. Devices and the push
@@ -49,6 +52,7 @@ let package = Package(
         .executableTarget(name: "serve-bench", dependencies: ["PushSim", "PushSimServer", "BenchSupport"], path: "tools/ServeBench"),
 
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
+        .testTarget(name: "PushSimCryptoTests", dependencies: ["PushSimCrypto"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
         .testTarget(name: "PushSimServicesTests", dependencies: ["PushSimServices"]),
         .testTarget(name: "PushSimHubTests", dependencies: ["PushSimHub", "PushSimServices"]),

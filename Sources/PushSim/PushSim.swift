@@ -1,5 +1,6 @@
 import Foundation
 @_exported import PushSimKernel
+@_exported import PushSimCrypto
 @_exported import PushSimNetwork
 @_exported import PushSimServices
 @_exported import PushSimHub

@@ -1,3 +1,4 @@
+import PushSimCrypto
 import PushSimKernel
 import PushSimNetwork
 @testable import PushSimHub

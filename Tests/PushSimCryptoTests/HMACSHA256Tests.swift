@@ -1,36 +1,20 @@
 import Testing
-@testable import PushSimNetwork
+import PushSimCrypto
 
 /// SHA-256 against FIPS 180-4's examples and HMAC-SHA256 against RFC 4231's test cases.
 @Suite("SHA-256 and HMAC-SHA256")
 struct HMACSHA256Tests {
-    private func hex(_ bytes: [UInt8]) -> String { bytes.map(twoHexDigits).joined() }
-    private func twoHexDigits(_ byte: UInt8) -> String {
-        let s = String(byte, radix: 16)
-        return s.count == 1 ? "0" + s : s
-    }
-    private func bytes(_ hex: Swift.String) -> [UInt8] {
-        var out: [UInt8] = []
-        var i = hex.startIndex
-        while i < hex.endIndex {
-            let j = hex.index(i, offsetBy: 2)
-            out.append(UInt8(hex[i..<j], radix: 16)!)
-            i = j
-        }
-        return out
-    }
-
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
     ])
     func sha256MatchesFIPS180(message: Swift.String, digest: Swift.String) {
-        #expect(hex(SHA256.hash(Array(message.utf8))) == digest)
+        #expect(TestBytes.hex(SHA256.hash(Array(message.utf8))) == digest)
     }
 
     @Test func sha256OfAMillionAs() {
-        #expect(hex(SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000))) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(TestBytes.hex(SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000))) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     /// RFC 4231 test cases 1, 2, 3, 4, 6 and 7 (case 5 truncates the output).
@@ -43,7 +27,7 @@ struct HMACSHA256Tests {
         (Swift.String(repeating: "aa", count: 131), "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a65206b657920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d414320616c676f726974686d2e", "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
     ])
     func hmacMatchesRFC4231(key: Swift.String, data: Swift.String, mac: Swift.String) {
-        #expect(hex(HMACSHA256.authenticationCode(bytes(data), key: bytes(key))) == mac)
+        #expect(TestBytes.hex(HMACSHA256.authenticationCode(TestBytes.hex(data), key: TestBytes.hex(key))) == mac)
     }
 
     @Test func equalComparesWholeCodes() {
@@ -65,6 +49,6 @@ struct HMACSHA256Tests {
     ])
     func paddingAroundBlockBoundaries(length: Int, digest: String) {
         let bytes = SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: length))
-        #expect(hex(bytes) == digest)
+        #expect(TestBytes.hex(bytes) == digest)
     }
 }
