@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// HTTP Basic authentication (RFC 7617) as a backend reads it: `Authorization: Basic
 /// base64(user ":" password)`. The scheme name is case-insensitive; the user name is everything
 /// before the first colon, the password everything after it (RFC 7617 §2: a user name cannot

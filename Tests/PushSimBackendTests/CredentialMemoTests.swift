@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 @testable import PushSimBackend
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushSimKernel
 @testable import PushSimNetwork
 
 /// How the fakes accept a token's signature: PushSim's stand-in (in-world), or, behind

@@ -1,3 +1,4 @@
+import PushSimKernel
 import PushSimNetwork
 
 /// Where a registration listing goes on: the token the hub hands out with a page that is not the

@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// `Convert.FromBase64String`, as ``Base64/decode(_:)`` models it (strict: padding to a multiple
 /// of 4, nothing outside the alphabet), read in place: the tutorial backend decodes a Basic
 /// credential on every request. Text made of the base64 alphabet and `=` only is decoded byte by

@@ -1,5 +1,3 @@
-import PushSimKernel
-
 /// Base64url without padding (RFC 4648 §5), as JSON Web Tokens use it.
 public enum Base64URL {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
