@@ -9,13 +9,14 @@
 struct AES128FastPath: Sendable {
     /// The 44 words of the expanded key (FIPS 197, 5.2).
     let roundKeys: [UInt32]
-    /// The shared tables, held here so that a block reads them without the global's once-check.
-    private let tables: (t0: [UInt32], t1: [UInt32], t2: [UInt32], t3: [UInt32], sBox: [UInt32])
+    /// `T0`, `T1`, `T2`, `T3` and the S-box as words, one after the other (5 × 256 words), held
+    /// here so that a block reads them without the global's once-check.
+    private let tables: [UInt32]
 
     /// `key` must be 16 bytes (the callers check).
     init(key: [UInt8]) {
         roundKeys = AES128Reference.expand(key)
-        tables = (AES128FastPath.t0, AES128FastPath.t1, AES128FastPath.t2, AES128FastPath.t3, AES128FastPath.sBoxWords)
+        tables = AES128FastPath.t0 + AES128FastPath.t1 + AES128FastPath.t2 + AES128FastPath.t3 + AES128FastPath.sBoxWords
     }
 
     /// `T0[a]` = the MixColumns column of `S(a)` in row 0: `(2·S(a), S(a), S(a), 3·S(a))`.
@@ -29,22 +30,38 @@ struct AES128FastPath: Sendable {
     /// The S-box as words, for the last round.
     static let sBoxWords: [UInt32] = AES128Reference.sBox.map { UInt32($0) }
 
-    /// Encrypts one block given as four big-endian column words.
+    /// Encrypts one block given as four big-endian column words. The tables and round keys are
+    /// read through unsafe buffers: every index is a byte (below 256) plus a fixed table offset,
+    /// or a round-key index below 44, so none can fall outside, and the checks cost a third of
+    /// the block.
     @inline(__always)
     func encrypt(_ c0: UInt32, _ c1: UInt32, _ c2: UInt32, _ c3: UInt32) -> (UInt32, UInt32, UInt32, UInt32) {
-        let (t0, t1, t2, t3, s) = tables
-        let k = roundKeys
+        tables.withUnsafeBufferPointer { t in
+            roundKeys.withUnsafeBufferPointer { k in
+                AES128FastPath.rounds(c0, c1, c2, c3, t, k)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func rounds(_ c0: UInt32, _ c1: UInt32, _ c2: UInt32, _ c3: UInt32,
+                               _ t: UnsafeBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>) -> (UInt32, UInt32, UInt32, UInt32) {
+        @inline(__always) func t0(_ x: UInt32) -> UInt32 { t[Int(x >> 24)] }
+        @inline(__always) func t1(_ x: UInt32) -> UInt32 { t[256 + Int(x >> 16 & 0xFF)] }
+        @inline(__always) func t2(_ x: UInt32) -> UInt32 { t[512 + Int(x >> 8 & 0xFF)] }
+        @inline(__always) func t3(_ x: UInt32) -> UInt32 { t[768 + Int(x & 0xFF)] }
+        @inline(__always) func s(_ x: UInt32) -> UInt32 { t[1024 + Int(x & 0xFF)] }
         var s0 = c0 ^ k[0], s1 = c1 ^ k[1], s2 = c2 ^ k[2], s3 = c3 ^ k[3]
         for round in 1..<10 {
             let r = 4 * round
-            let n0 = t0[Int(s0 >> 24)] ^ t1[Int(s1 >> 16 & 0xFF)] ^ t2[Int(s2 >> 8 & 0xFF)] ^ t3[Int(s3 & 0xFF)] ^ k[r]
-            let n1 = t0[Int(s1 >> 24)] ^ t1[Int(s2 >> 16 & 0xFF)] ^ t2[Int(s3 >> 8 & 0xFF)] ^ t3[Int(s0 & 0xFF)] ^ k[r + 1]
-            let n2 = t0[Int(s2 >> 24)] ^ t1[Int(s3 >> 16 & 0xFF)] ^ t2[Int(s0 >> 8 & 0xFF)] ^ t3[Int(s1 & 0xFF)] ^ k[r + 2]
-            let n3 = t0[Int(s3 >> 24)] ^ t1[Int(s0 >> 16 & 0xFF)] ^ t2[Int(s1 >> 8 & 0xFF)] ^ t3[Int(s2 & 0xFF)] ^ k[r + 3]
+            let n0 = t0(s0) ^ t1(s1) ^ t2(s2) ^ t3(s3) ^ k[r]
+            let n1 = t0(s1) ^ t1(s2) ^ t2(s3) ^ t3(s0) ^ k[r + 1]
+            let n2 = t0(s2) ^ t1(s3) ^ t2(s0) ^ t3(s1) ^ k[r + 2]
+            let n3 = t0(s3) ^ t1(s0) ^ t2(s1) ^ t3(s2) ^ k[r + 3]
             (s0, s1, s2, s3) = (n0, n1, n2, n3)
         }
-        func last(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ key: UInt32) -> UInt32 {
-            (s[Int(a >> 24)] << 24 | s[Int(b >> 16 & 0xFF)] << 16 | s[Int(c >> 8 & 0xFF)] << 8 | s[Int(d & 0xFF)]) ^ key
+        @inline(__always) func last(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ key: UInt32) -> UInt32 {
+            (s(a >> 24) << 24 | s(b >> 16) << 16 | s(c >> 8) << 8 | s(d)) ^ key
         }
         return (last(s0, s1, s2, s3, k[40]), last(s1, s2, s3, s0, k[41]), last(s2, s3, s0, s1, k[42]), last(s3, s0, s1, s2, k[43]))
     }
