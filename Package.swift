@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "PushSimServer", dependencies: ["PushSimScenario"]),
         .executableTarget(name: "pushsim", dependencies: ["PushSim", "PushSimServer"]),
         .executableTarget(name: "kernel-bench", dependencies: ["PushSimKernel"], path: "tools/KernelBench"),
+        .executableTarget(name: "crypto-bench", dependencies: ["PushSimCrypto"], path: "tools/CryptoBench"),
         .target(name: "BenchSupport", dependencies: ["PushSim"], path: "tools/BenchSupport"),
         .executableTarget(name: "fanout-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
         .executableTarget(name: "hub-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
