@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the four DocC catalogs with the toolchain's docc and fails on any warning.
+# Builds the five DocC catalogs with the toolchain's docc and fails on any warning.
 #
 #   1. `swift build` (nothing to do when CI's build step ran just before), then symbol graphs of the
 #      built modules with swift-symbolgraph-extract (public symbols). PushSim's graph includes the
@@ -34,7 +34,7 @@ mkdir -p "$out"
 reexported="$(sed -n 's/^@_exported import \([A-Za-z]*\).*/\1/p' Sources/PushSim/*.swift | sort -u | paste -sd, -)"
 
 failed=0
-for module in PushSim PushSimServer PushSimServices PushSimHub; do
+for module in PushSim PushSimServer PushSimServices PushSimHub PushSimCrypto; do
   graphs="$out/symbol-graphs/$module"
   mkdir -p "$graphs"
   extra=()
