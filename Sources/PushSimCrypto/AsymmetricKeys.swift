@@ -1,7 +1,9 @@
 /// A public key of a kind the push services use: P-256 (APNs ES256 tokens, Web Push, VAPID) or
 /// RSA (Google RS256 assertions), read from its usual containers.
 public enum AsymmetricPublicKey: Equatable, Sendable {
+    /// A P-256 public key (id-ecPublicKey with the prime256v1 curve; a JWK of `kty` EC).
     case p256(P256PublicKey)
+    /// An RSA public key (rsaEncryption; a JWK of `kty` RSA).
     case rsa(RSAPublicKey)
 
     /// Reads X.509's SubjectPublicKeyInfo (RFC 5280, 4.1.2.7; PEM label `PUBLIC KEY`):
@@ -37,7 +39,9 @@ public enum AsymmetricPublicKey: Equatable, Sendable {
 /// `.p8` (PKCS#8 around a P-256 key), a Google service account's `private_key` (PKCS#8 around an
 /// RSA key), or the older SEC 1 and PKCS#1 forms.
 public enum AsymmetricPrivateKey: Sendable {
+    /// A P-256 private key (an APNs `.p8`, a SEC 1 `EC PRIVATE KEY`).
     case p256(P256PrivateKey)
+    /// An RSA private key (a service account's `private_key`, a PKCS#1 `RSA PRIVATE KEY`).
     case rsa(RSAPrivateKey)
 
     /// Reads PKCS#8's PrivateKeyInfo / OneAsymmetricKey (RFC 5208, 5; RFC 5958, 2; PEM label

@@ -24,6 +24,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An `aes128gcm` encrypted content (RFC 8188, RFC 8291) that cannot be decrypted as one record.
     case malformedContent(String)
 
+    /// The kind of refusal and its reason, in one line.
     public var description: String {
         switch self {
         case .malformedDER(let reason): return "malformed DER: \(reason)"

@@ -10,6 +10,7 @@ public struct PEMDocument: Equatable, Sendable {
     /// The DER bytes the base64 body decodes to.
     public let der: [UInt8]
 
+    /// A document to write: `label` between the dashes, `der` as its base64 body.
     public init(label: String, der: [UInt8]) {
         self.label = label
         self.der = der

@@ -9,15 +9,17 @@ public struct RSAPublicKey: Equatable, Sendable {
     let arithmetic: RSAModulusArithmetic
 
     /// The key `(n, e)` from big-endian bytes (leading zeros allowed). Refused unless `n` is odd
-    /// and 512 to 16384 bits, and `e` odd, at least 3 and below `n` (RFC 8017, 3.1).
+    /// and 512 to 8192 bits, and `e` odd, at least 3, below `n` (RFC 8017, 3.1) and below 2⁶⁴.
+    /// The two upper bounds are PushSim's: they keep a hostile key from making one check cost
+    /// seconds, and no push credential comes near them (Google's keys are 2048 bits, e = 65537).
     public init(modulus: [UInt8], exponent: [UInt8]) throws {
         let n = Array(modulus.drop { $0 == 0 }), e = Array(exponent.drop { $0 == 0 })
-        guard (64...2048).contains(n.count), let arithmetic = RSAModulusArithmetic(modulus: n[...]), arithmetic.bitCount >= 512 else {
-            throw CryptoError.unsupportedKey("an RSA modulus must be odd and 512 to 16384 bits")
+        guard (64...1024).contains(n.count), let arithmetic = RSAModulusArithmetic(modulus: n[...]), arithmetic.bitCount >= 512 else {
+            throw CryptoError.unsupportedKey("an RSA modulus must be odd and 512 to 8192 bits")
         }
-        guard let last = e.last, last & 1 == 1, e.count > 1 || last >= 3,
+        guard let last = e.last, last & 1 == 1, e.count > 1 || last >= 3, e.count <= 8,
               let eWords = arithmetic.number(e[...]), arithmetic.isReduced(eWords) else {
-            throw CryptoError.unsupportedKey("an RSA exponent must be odd, at least 3 and below n")
+            throw CryptoError.unsupportedKey("an RSA exponent must be odd, at least 3, below n and below 2⁶⁴")
         }
         self.modulus = n
         self.exponent = e

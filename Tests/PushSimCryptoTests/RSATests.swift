@@ -204,13 +204,16 @@ struct RSATests {
         return m.dividingFullWidth((product.high, product.low)).remainder
     }
 
-    @Test func keysOutOfRangeAreRefused() {
+    @Test func keysOutOfRangeAreRefused() throws {
         let modulus = [UInt8](repeating: 0xFF, count: 256)
         #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: modulus, exponent: [1]) }         // e = 1
         #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: modulus, exponent: [0x01, 0x00]) } // even e
         #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: Array(modulus.dropLast()) + [0xFE], exponent: [3]) } // even n
         #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: [UInt8](repeating: 0xFF, count: 32), exponent: [3]) } // 256 bits
         #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: modulus, exponent: modulus + [1]) } // e > n
+        #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: modulus, exponent: [1] + [UInt8](repeating: 0, count: 8) + [1]) } // e ≥ 2⁶⁴
+        #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: [UInt8](repeating: 0xFF, count: 1025), exponent: [3]) } // 8200 bits
+        #expect(try RSAPublicKey(modulus: [UInt8](repeating: 0xFF, count: 1024), exponent: [3]).modulusBitCount == 8192)
         #expect(throws: CryptoError.self) { try RSAPublicKey(modulus: [], exponent: []) }
     }
 }
