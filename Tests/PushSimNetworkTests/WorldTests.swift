@@ -4,7 +4,7 @@ import Testing
 
 /// A server for the tests: records what reaches it (time, path, correlation) and answers 200
 /// with the path as body, at once or after `delay`; `answers = false` makes it never answer.
-private final class TestServer: Host {
+final class WorldTestServer: Host {
     var delay: VirtualDuration?
     var answers = true
     var status = 200
@@ -26,7 +26,7 @@ private final class TestServer: Host {
 }
 
 /// What a caller saw: when each result came back, and which.
-private struct Outcome: Equatable {
+struct WorldCallOutcome: Equatable {
     var time: VirtualTime
     var tag: String
     var result: CallResult
@@ -35,31 +35,31 @@ private struct Outcome: Equatable {
 
 @Suite("World")
 struct WorldTests {
-    private func ms(_ n: Int64) -> VirtualTime { .zero + .milliseconds(n) }
-    private func get(_ path: String, to authority: String = "server") -> HTTPRequest {
+    func ms(_ n: Int64) -> VirtualTime { .zero + .milliseconds(n) }
+    func get(_ path: String, to authority: String = "server") -> HTTPRequest {
         HTTPRequest(method: "GET", authority: authority, path: path)
     }
 
     /// A world with a server named `server` (alias `server.example.com`) and a caller host `client`.
-    private func makeWorld(seed: UInt64 = 1) -> (World, TestServer) {
+    func makeWorld(seed: UInt64 = 1) -> (World, WorldTestServer) {
         let world = World(seed: seed)
-        let server = TestServer()
+        let server = WorldTestServer()
         world.register(server, name: "server", aliases: ["server.example.com"])
-        world.register(TestServer(), name: "client")
+        world.register(WorldTestServer(), name: "client")
         return (world, server)
     }
 
     /// Calls `request` from `client` and collects the outcome into `outcomes`.
-    private func call(_ world: World, _ request: HTTPRequest, tag: String, timeout: VirtualDuration = .seconds(30),
+    func call(_ world: World, _ request: HTTPRequest, tag: String, timeout: VirtualDuration = .seconds(30),
                       from: String = "client", into box: OutcomeBox) {
         world.call(request, from: from, timeout: timeout) { result in
-            box.items.append(Outcome(time: world.now, tag: tag, result: result, correlation: world.correlation))
+            box.items.append(WorldCallOutcome(time: world.now, tag: tag, result: result, correlation: world.correlation))
         }
     }
 
-    private final class OutcomeBox { var items: [Outcome] = [] }
+    final class OutcomeBox { var items: [WorldCallOutcome] = [] }
 
-    private func kinds(_ world: World, _ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
+    func kinds(_ world: World, _ kind: String) -> [TraceEvent] { world.trace.events.filter { $0.kind.name == kind } }
 
     // MARK: Latency
 
@@ -111,11 +111,11 @@ struct WorldTests {
     /// and every message still arrives at its own latency.
     @Test func manyDistinctFixedLatenciesStillArriveOnTime() {
         let world = World(seed: 1)
-        let server = TestServer()
+        let server = WorldTestServer()
         world.register(server, name: "server")
         let callers = (1...12).map { "c\($0)" }
         for (k, name) in callers.enumerated() {
-            world.register(TestServer(), name: name)
+            world.register(WorldTestServer(), name: name)
             world.faults.linkLatency.append(LinkLatency(between: [name, "server"], min: .milliseconds(Int64(k + 1)), max: .milliseconds(Int64(k + 1))))
         }
         let box = OutcomeBox()
@@ -178,9 +178,9 @@ struct WorldTests {
 
     @Test func aSlowerAnswerComesBackLater() {
         let world = World(seed: 1)
-        let slow = TestServer()
+        let slow = WorldTestServer()
         slow.delay = .seconds(2)
-        let fast = TestServer()
+        let fast = WorldTestServer()
         world.register(slow, name: "slow")
         world.register(fast, name: "fast")
         let box = OutcomeBox()
@@ -288,203 +288,6 @@ struct WorldTests {
         world.schedule(at: .zero) { world.newCorrelation() }
         world.run()
         #expect(seen == "")
-    }
-
-    // MARK: Transport failures
-
-    @Test func callToUnknownHostFailsWithNoSuchHostAtOnce() {
-        let (world, _) = makeWorld()
-        let box = OutcomeBox()
-        world.schedule(at: ms(3)) { call(world, get("/x", to: "nowhere.example"), tag: "x", into: box) }
-        world.run()
-        #expect(box.items == [Outcome(time: ms(3), tag: "x", result: .failure(.noSuchHost), correlation: "")])
-        #expect(world.journal.entries.first?.to == "nowhere.example")
-        #expect(world.journal.entries.first?.result == .failure(.noSuchHost))
-        #expect(kinds(world, "http.failure").first?[.error] == "no such host")
-    }
-
-    @Test func callerNeedNotBeARegisteredHost() {
-        let (world, server) = makeWorld()
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", from: "unregistered-caller", into: box)
-        world.run()
-        #expect(box.items.map(\.result.status) == [200])
-        #expect(server.received.map(\.caller) == ["unregistered-caller"])
-    }
-
-    @Test func offlineCallerFailsAtOnceAndNothingIsSent() {
-        let (world, server) = makeWorld()
-        world.setOnline("client", false)
-        #expect(!world.isOnline("client"))
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", into: box)
-        world.run()
-        #expect(box.items.map(\.result) == [.failure(.callerOffline)])
-        #expect(box.items.map(\.time) == [.zero])
-        #expect(server.received.isEmpty)
-        #expect(kinds(world, "host.offline").map(\.host) == ["client"])
-    }
-
-    @Test func offlineTargetIsUnreachableAfterTheRoundTrip() {
-        let (world, server) = makeWorld()
-        world.setOnline("server.example.com", false) // by alias: the primary name goes offline
-        #expect(!world.isOnline("server"))
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", timeout: .seconds(5), into: box)
-        world.run()
-        #expect(box.items.map(\.result) == [.failure(.unreachable)])
-        #expect(box.items.map(\.time) == [ms(20)])
-        #expect(server.received.isEmpty)
-        #expect(kinds(world, "http.refused").map(\.time) == [ms(10)])
-    }
-
-    @Test func targetBackOnlineIsReachedAgain() {
-        let (world, server) = makeWorld()
-        world.setOnline("server", false)
-        world.setOnline("server", true)
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", into: box)
-        world.run()
-        #expect(box.items.map(\.result.status) == [200])
-        #expect(server.received.count == 1)
-    }
-
-    // MARK: Faults
-
-    @Test func lossRuleDropsTheRequestAndTheCallerTimesOut() {
-        let (world, server) = makeWorld()
-        world.faults.rules = [LinkFault(between: ["client", "server"], effect: .loss(.always))]
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", timeout: .seconds(5), into: box)
-        world.run()
-        #expect(server.received.isEmpty)
-        #expect(box.items.map(\.result) == [.failure(.timedOut)])
-        #expect(box.items.map(\.time) == [.zero + .seconds(5)])
-        let injected = kinds(world, "fault.injected")
-        #expect(injected.count == 1)
-        #expect(injected.first?[.fault] == "loss 1/1 client<->server")
-        #expect(injected.first?[.lost] == "request")
-        #expect(kinds(world, "http.failure").first?[.error] == "timed out")
-    }
-
-    /// A rule names the hosts whose links it covers: before, a list of one or three names silently
-    /// covered every link in the world.
-    @Test func aRuleCoversOnlyLinksBetweenTheHostsItNames() {
-        let three = LinkFault(between: ["client", "server", "hub"], effect: .partition)
-        #expect(three.applies(from: "client", to: "server", at: .zero) && three.applies(from: "hub", to: "client", at: .zero))
-        #expect(!three.applies(from: "client", to: "elsewhere", at: .zero))
-        let one = LinkFault(between: ["client"], effect: .partition)
-        #expect(!one.applies(from: "client", to: "server", at: .zero))
-        #expect(LinkFault(effect: .partition).applies(from: "client", to: "elsewhere", at: .zero))
-    }
-
-    @Test func lossRuleOnAnotherLinkOrWithZeroRatioDropsNothing() {
-        let (world, server) = makeWorld()
-        world.faults.rules = [LinkFault(between: ["client", "elsewhere"], effect: .loss(.always)),
-                              LinkFault(between: ["client", "server"], effect: .loss(.never))]
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", into: box)
-        world.run()
-        #expect(server.received.count == 1)
-        #expect(box.items.map(\.result.status) == [200])
-        #expect(kinds(world, "fault.injected").isEmpty)
-    }
-
-    @Test func partialLossIsDeterministicPerSeed() {
-        func lostCount(seed: UInt64) -> (lost: Int, pattern: [Bool]) {
-            let (world, _) = makeWorld(seed: seed)
-            world.faults.rules = [LinkFault(effect: .loss(Ratio(1, 2)))]
-            let box = OutcomeBox()
-            for i in 0..<40 { call(world, get("/\(i)"), tag: "\(i)", timeout: .seconds(1), into: box) }
-            world.run()
-            let pattern = (0..<40).map { i in box.items.first { $0.tag == "\(i)" }!.result == .failure(.timedOut) }
-            return (kinds(world, "fault.injected").count, pattern)
-        }
-        let a = lostCount(seed: 7), b = lostCount(seed: 7)
-        #expect(a.pattern == b.pattern)
-        #expect(a.lost > 0 && a.lost < 80)
-        #expect(a.pattern.contains(true) && a.pattern.contains(false))
-    }
-
-    @Test func partitionAppliesOnlyInsideItsWindow() {
-        let (world, server) = makeWorld()
-        world.faults.rules = [LinkFault(between: ["server", "client"], window: ms(1_000)..<ms(2_000), effect: .partition)]
-        let box = OutcomeBox()
-        for t: Int64 in [500, 999, 1_000, 1_500, 1_999, 2_000] {
-            world.schedule(at: ms(t)) { call(world, get("/\(t)"), tag: "\(t)", timeout: .seconds(3), into: box) }
-        }
-        world.run()
-        // Requests sent inside [1 s, 2 s) are lost; the one at 0.999 s arrives, but its answer
-        // (sent at 1.009 s) falls inside the window and is lost on the way back.
-        #expect(server.received.map(\.path) == ["/500", "/999", "/2000"])
-        let byTag = Dictionary(uniqueKeysWithValues: box.items.map { ($0.tag, $0.result) })
-        #expect(byTag["500"] == .response(HTTPResponse(status: 200, text: "/500")))
-        #expect(byTag["999"] == .failure(.timedOut))
-        #expect(byTag["1000"] == .failure(.timedOut))
-        #expect(byTag["1500"] == .failure(.timedOut))
-        #expect(byTag["1999"] == .failure(.timedOut))
-        #expect(byTag["2000"]?.status == 200)
-        let injected = kinds(world, "fault.injected")
-        #expect(injected.map { $0[.lost]?.description ?? "" } == ["request", "response", "request", "request"]) // 1.000 s request, 1.009 s answer, …
-        #expect(injected.allSatisfy { $0[.fault] == "partition server<->client" })
-    }
-
-    @Test func lostResponseMeansTimeoutAndTheCallStaysInFlightUntilThen() {
-        let (world, server) = makeWorld()
-        // The request goes through at 0; the answer at 10 ms falls into the partition.
-        world.faults.rules = [LinkFault(between: ["client", "server"], window: ms(5)..<ms(60_000), effect: .partition)]
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", timeout: .seconds(2), into: box)
-        #expect(world.run(until: .zero + .seconds(1)) == .stoppedAt(.zero + .seconds(1)))
-        #expect(server.received.count == 1)
-        #expect(box.items.isEmpty)
-        #expect(world.leftovers().map(\.line).contains("network: call GET server/x from client still in flight []"))
-        world.run()
-        #expect(box.items.map(\.result) == [.failure(.timedOut)])
-        #expect(box.items.map(\.time) == [.zero + .seconds(2)])
-        #expect(kinds(world, "fault.injected").first?[.lost] == "response")
-        #expect(world.leftovers().isEmpty)
-    }
-
-    @Test func answerAfterTheTimeoutIsRecordedAsLateAndNotDelivered() {
-        let (world, server) = makeWorld()
-        server.delay = .seconds(5)
-        let box = OutcomeBox()
-        call(world, get("/x"), tag: "x", timeout: .seconds(1), into: box)
-        world.run()
-        #expect(box.items.map(\.result) == [.failure(.timedOut)])
-        #expect(box.items.map(\.time) == [.zero + .seconds(1)])
-        let late = kinds(world, "http.late-response")
-        #expect(late.count == 1)
-        #expect(late.first?.time == .zero + .seconds(5) + .milliseconds(10))
-        #expect(late.first?[.status] == 200)
-        #expect(kinds(world, "http.response").isEmpty)
-    }
-
-    @Test func answerSentInTimeButArrivingAfterTheTimeoutIsATimeout() {
-        let (world, _) = makeWorld()
-        let box = OutcomeBox()
-        // Request arrives at 10 ms, the answer is sent then and would arrive at 20 ms: too late for 15 ms.
-        call(world, get("/x"), tag: "x", timeout: .milliseconds(15), into: box)
-        world.run()
-        #expect(box.items.map(\.result) == [.failure(.timedOut)])
-        #expect(box.items.map(\.time) == [ms(15)])
-    }
-
-    @Test func secondAnswerToTheSameExchangeIsIgnored() {
-        final class Twice: Host {
-            func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
-                world.respond(to: exchange, with: HTTPResponse(status: 200))
-                world.respond(to: exchange, with: HTTPResponse(status: 500))
-            }
-        }
-        let world = World(seed: 1)
-        world.register(Twice(), name: "twice")
-        let box = OutcomeBox()
-        call(world, get("/x", to: "twice"), tag: "x", into: box)
-        world.run()
-        #expect(box.items.map(\.result.status) == [200])
-        #expect(kinds(world, "http.late-response").count == 1)
     }
 
     // MARK: Journal and leftovers
@@ -630,23 +433,5 @@ struct WorldTests {
         #expect(a == trace(seed: 99))
         #expect(a != trace(seed: 100))
         #expect(a.contains("fault.injected"))
-    }
-}
-
-/// `World.unixSeconds(judging:)`: the outside clock for callers that are not hosts of the world.
-@Suite("The outside clock")
-struct OutsideClockTests {
-    final class Quiet: Host { func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {} }
-
-    @Test func callersOutsideAreJudgedByTheLaggingClockHostsByTheWorlds() {
-        let world = World(seed: 1, anchor: CalendarAnchor(unixSecondsAtZero: 1_000_000))
-        world.register(Quiet(), name: "backend")
-        world.schedule(at: .zero + .seconds(100)) {}
-        world.run()
-        #expect(world.unixSeconds(judging: "sdk#3") == 1_000_100)
-        world.outsideClockLag = .days(91)
-        #expect(world.unixSeconds(judging: "backend") == 1_000_100)
-        #expect(world.unixSeconds(judging: "sdk#3") == 1_000_100 - 91 * 86_400)
-        #expect(world.unixSeconds(judging: "sdk") == 1_000_100 - 91 * 86_400)
     }
 }
