@@ -8,7 +8,7 @@
 package enum ASCIIText {
     /// `text.split(separator: separator, omittingEmptySubsequences: omittingEmpty)` as strings,
     /// for ASCII text and an ASCII separator other than CR and LF; nil for other text.
-    public static func split(_ text: String, separator: UInt8, omittingEmpty: Bool) -> [String]? {
+    package static func split(_ text: String, separator: UInt8, omittingEmpty: Bool) -> [String]? {
         precondition(separator < 0x80 && separator != 0x0D && separator != 0x0A, "an ASCII separator other than CR and LF")
         var text = text
         return text.withUTF8 { bytes -> [String]? in
@@ -39,7 +39,7 @@ package enum ASCIIText {
     /// that is not empty; as `url.split(separator: "?").first?.split(separator: "/").last` gives
     /// it (both splits omit empty pieces), for ASCII text. Nil when there is none; `.some(nil)`
     /// never: non-ASCII text answers `nonASCII`.
-    public static func lastPathSegment(_ url: String) -> LastSegment {
+    package static func lastPathSegment(_ url: String) -> LastSegment {
         var url = url
         return url.withUTF8 { bytes -> LastSegment in
             // The first non-empty piece before a `?` (leading `?`s give empty pieces, omitted).
@@ -63,7 +63,7 @@ package enum ASCIIText {
     }
 
     /// What ``lastPathSegment(_:)`` found.
-    public enum LastSegment: Equatable {
+    package enum LastSegment: Equatable {
         /// The segment.
         case segment(String)
         /// No non-empty segment.
@@ -75,7 +75,7 @@ package enum ASCIIText {
     /// The `key=value` pieces of `text` between `separator`s, in order (a connection string's
     /// `;`, a SAS token's `&`): split at the first `=` of each piece; pieces without one and
     /// empty pieces are skipped. Any text, ASCII read by bytes.
-    public static func keyValuePairs(_ text: String, separator: UInt8) -> [(key: String, value: String)] {
+    package static func keyValuePairs(_ text: String, separator: UInt8) -> [(key: String, value: String)] {
         let pieces = split(text, separator: separator, omittingEmpty: true)
             ?? text.split(separator: Character(Unicode.Scalar(separator))).map(String.init)
         return pieces.compactMap { piece in

@@ -1,9 +1,9 @@
 /// Base64url without padding (RFC 4648 §5), as JSON Web Tokens use it.
-public enum Base64URL {
+package enum Base64URL {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// `bytes` in base64url, without padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var i = 0
@@ -23,10 +23,10 @@ public enum Base64URL {
     }
 
     /// The UTF-8 bytes of `text` in base64url, without padding.
-    public static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
+    package static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
 
     /// Decodes unpadded (or padded) base64url; nil on any character outside the alphabet.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var digits = [UInt8]()
         digits.reserveCapacity(text.utf8.count)
         for c in text.utf8 where c != UInt8(ascii: "=") {
@@ -38,7 +38,7 @@ public enum Base64URL {
     }
 
     /// Whether `byte` is one of base64url's 64 digits (`A–Z a–z 0–9 - _`).
-    public static func isDigit(_ byte: UInt8) -> Bool { urlDigitValues[Int(byte)] != invalidDigit }
+    package static func isDigit(_ byte: UInt8) -> Bool { urlDigitValues[Int(byte)] != invalidDigit }
 
     /// Marks a byte outside the alphabet in the digit tables.
     static let invalidDigit: UInt8 = 0xFF
@@ -74,9 +74,9 @@ public enum Base64URL {
 }
 
 /// Standard base64 with padding (RFC 4648 §4), as HTTP Basic authentication uses it.
-public enum Base64 {
+package enum Base64 {
     /// `bytes` in standard base64, padded with `=` to a multiple of 4 characters.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out = Array(Base64URL.encode(bytes).utf8)
         for i in out.indices {
             if out[i] == UInt8(ascii: "-") { out[i] = UInt8(ascii: "+") } else if out[i] == UInt8(ascii: "_") { out[i] = UInt8(ascii: "/") }
@@ -88,7 +88,7 @@ public enum Base64 {
     /// Strict decoding: padding required to a multiple of 4, no characters outside the alphabet.
     /// (.NET's `Convert.FromBase64String` also skips white space; so does this: any character
     /// with Unicode's White_Space property.)
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var compact = [UInt8]()
         compact.reserveCapacity(text.utf8.count)
         if text.allBytes({ $0 < 0x80 }) {

@@ -3,18 +3,18 @@
 /// matters for handles and ids checked once per notification copy.
 extension String {
     /// Whether any UTF-8 byte satisfies `predicate`.
-    @inlinable public func containsByte(where predicate: (UInt8) -> Bool) -> Bool {
+    @inlinable package func containsByte(where predicate: (UInt8) -> Bool) -> Bool {
         if let found = utf8.withContiguousStorageIfAvailable({ $0.contains(where: predicate) }) { return found }
         return utf8.contains(where: predicate)
     }
 
     /// Whether every UTF-8 byte satisfies `predicate` (true for the empty string).
-    @inlinable public func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
+    @inlinable package func allBytes(_ predicate: (UInt8) -> Bool) -> Bool {
         !containsByte(where: { !predicate($0) })
     }
 
     /// Whether the UTF-8 bytes start with `prefix`'s.
-    @inlinable public func hasBytePrefix(_ prefix: String) -> Bool {
+    @inlinable package func hasBytePrefix(_ prefix: String) -> Bool {
         let n = prefix.utf8.count
         guard utf8.count >= n else { return false }
         if let same = utf8.withContiguousStorageIfAvailable({ x in
@@ -24,7 +24,7 @@ extension String {
     }
 
     /// Whether the UTF-8 bytes end with `suffix`'s.
-    @inlinable public func hasByteSuffix(_ suffix: String) -> Bool {
+    @inlinable package func hasByteSuffix(_ suffix: String) -> Bool {
         let n = suffix.utf8.count, m = utf8.count
         guard m >= n else { return false }
         if let same = utf8.withContiguousStorageIfAvailable({ x in
@@ -64,11 +64,11 @@ extension String {
     /// `parts` joined, written with one allocation: on short pieces, `+`, `append` and
     /// interpolation cost several hundred instructions each, which hot paths (an id or a URL per
     /// notification copy) avoid.
-    @inlinable public static func concatenating(_ parts: String...) -> String { concatenating(parts) }
+    @inlinable package static func concatenating(_ parts: String...) -> String { concatenating(parts) }
 
     /// ``concatenating(_:)-(String...)`` of two parts, without the array a variadic call allocates
     /// (a channel URI, a message name: one per notification copy).
-    @inlinable public static func concatenating(_ a: String, _ b: String) -> String {
+    @inlinable package static func concatenating(_ a: String, _ b: String) -> String {
         var (a, b) = (a, b)
         return a.withUTF8 { x in
             b.withUTF8 { y in
@@ -82,7 +82,7 @@ extension String {
     }
 
     /// ``concatenating(_:)-(String...)`` of the strings in `parts`.
-    @inlinable public static func concatenating(_ parts: [String]) -> String {
+    @inlinable package static func concatenating(_ parts: [String]) -> String {
         var total = 0
         for p in parts { total += p.utf8.count }
         return String(unsafeUninitializedCapacity: total) { out in
@@ -100,11 +100,11 @@ extension String {
 
 extension String {
     /// `lowercased()`, with ASCII strings (handles, ids) mapped byte by byte in one allocation.
-    public func asciiLowercased() -> String { String.concatenating("", asciiLowercased: self) }
+    package func asciiLowercased() -> String { String.concatenating("", asciiLowercased: self) }
 
     /// `prefix` then `tail.lowercased()`, with an ASCII `tail` (a device token after `/3/device/`)
     /// mapped byte by byte and written with `prefix` in one allocation.
-    public static func concatenating(_ prefix: String, asciiLowercased tail: String) -> String {
+    package static func concatenating(_ prefix: String, asciiLowercased tail: String) -> String {
         var (prefix, tail) = (prefix, tail)
         let ascii = prefix.withUTF8 { head in
             tail.withUTF8 { bytes -> String? in
@@ -125,7 +125,7 @@ extension String {
 extension String {
     /// `prefix` then `n` in decimal, zero-padded to at least `minimumDigits` digits
     /// (`reg-000042`), written in one go: ids built once per notification copy stay cheap.
-    public static func decimal(_ n: Int, minimumDigits: Int = 1, prefix: String = "") -> String {
+    package static func decimal(_ n: Int, minimumDigits: Int = 1, prefix: String = "") -> String {
         guard n >= 0 else { return prefix + String(n) }
         let width = Swift.max(decimalDigitCount(n.magnitude), minimumDigits)
         var prefix = prefix
@@ -162,7 +162,7 @@ extension String {
     /// process) and costs a few instructions per 8 bytes where `hashValue` (SipHash) costs ~15 per
     /// byte: for tables that look up a handle per notification copy. Not resistant to chosen keys;
     /// the tables using it confirm every match on the key itself.
-    @inlinable public var stableHash: Int {
+    @inlinable package var stableHash: Int {
         if let h = utf8.withContiguousStorageIfAvailable({ stableHashOfBytes(UnsafeRawBufferPointer($0)) }) { return h }
         return Array(utf8).withUnsafeBytes { stableHashOfBytes($0) }
     }
@@ -227,13 +227,13 @@ extension String {
 extension Array where Element == UInt8 {
     /// Appends the UTF-8 bytes of `text`, copied as one block when the string is contiguous
     /// (`+= text.utf8` goes through the generic sequence path, byte by byte).
-    @inlinable public mutating func appendUTF8(_ text: String) {
+    @inlinable package mutating func appendUTF8(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil { append(contentsOf: text.utf8) }
     }
 
     /// Appends `n` in decimal (a `-` first when negative), digit bytes written in place: no
     /// string is made for them (an FCM message id holds a 13-digit time per copy sent).
-    public mutating func appendDecimal(_ n: Int) {
+    package mutating func appendDecimal(_ n: Int) {
         if n < 0 { append(UInt8(ascii: "-")) }
         let digits = decimalDigitCount(n.magnitude), start = count
         append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
@@ -245,7 +245,7 @@ extension String {
     /// Whether the UTF-8 bytes hold a quote, a backslash or a control character (below 0x20): the
     /// bytes a JSON string must escape. Runs of eight bytes of plain text are passed whole (tokens
     /// of 150 bytes go into a JSON body per notification copy).
-    public var needsJSONEscape: Bool {
+    package var needsJSONEscape: Bool {
         if let found = utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
             let raw = UnsafeRawBufferPointer(bytes)
             var i = 0
@@ -267,7 +267,7 @@ extension String {
 extension String {
     /// Whether the UTF-8 bytes equal `other`'s: `==` without Unicode normalisation, for ids and
     /// handles (ASCII) compared on hot paths, lengths first.
-    @inlinable public func sameBytes(as other: String) -> Bool {
+    @inlinable package func sameBytes(as other: String) -> Bool {
         let n = utf8.count
         guard other.utf8.count == n else { return false }
         if n == 0 { return true }
@@ -280,7 +280,7 @@ extension String {
 
 extension String {
     /// The offset in UTF-8 bytes of the first `byte`, or nil.
-    @inlinable public func byteOffset(of byte: UInt8) -> Int? {
+    @inlinable package func byteOffset(of byte: UInt8) -> Int? {
         if let found = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: byte) }) { return found }
         return utf8.firstIndex(of: byte).map { utf8.distance(from: utf8.startIndex, to: $0) }
     }
@@ -288,7 +288,7 @@ extension String {
     /// The offset in UTF-8 bytes of the first occurrence of `needle`'s bytes, or nil; 0 for an
     /// empty needle. (`firstRange(of:)` and `contains(_:)` on strings compare characters through
     /// a generic searcher, some hundred times slower on the short texts read per request.)
-    public func byteOffset(of needle: String) -> Int? {
+    package func byteOffset(of needle: String) -> Int? {
         if let found = utf8.withContiguousStorageIfAvailable({ h in
             needle.utf8.withContiguousStorageIfAvailable { n in firstOffset(of: n, in: h) }
         }), let found { return found }
@@ -298,7 +298,7 @@ extension String {
     /// Whether the UTF-8 bytes equal `other`'s with ASCII letters compared without regard to case
     /// (header names, tokens such as `close` or `chunked`); other bytes must match exactly. Lengths
     /// first (O(1) for native strings), then the bytes in place.
-    @inlinable public func sameBytesIgnoringASCIICase(as other: String) -> Bool {
+    @inlinable package func sameBytesIgnoringASCIICase(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         if let same = utf8.withContiguousStorageIfAvailable({ x in
             other.utf8.withContiguousStorageIfAvailable { y in bytesEqualIgnoringASCIICase(x, y) }
@@ -307,7 +307,7 @@ extension String {
     }
 
     /// Whether the UTF-8 bytes start with `prefix`'s, ASCII letters compared without regard to case.
-    @inlinable public func hasBytePrefixIgnoringASCIICase(_ prefix: String) -> Bool {
+    @inlinable package func hasBytePrefixIgnoringASCIICase(_ prefix: String) -> Bool {
         let n = prefix.utf8.count
         guard utf8.count >= n else { return false }
         if let same = utf8.withContiguousStorageIfAvailable({ x in
@@ -361,12 +361,12 @@ extension UInt8 {
     @inlinable package var isJSONEscaped: Bool { self < 0x20 || self == UInt8(ascii: "\"") || self == UInt8(ascii: "\\") }
 
     /// `A`–`Z` mapped to `a`–`z`; every other byte as it is.
-    @inlinable public var asciiLowercased: UInt8 { self &- UInt8(ascii: "A") < 26 ? self | 0x20 : self }
+    @inlinable package var asciiLowercased: UInt8 { self &- UInt8(ascii: "A") < 26 ? self | 0x20 : self }
 
     /// `0`–`9`.
-    @inlinable public var isASCIIDigit: Bool { self &- UInt8(ascii: "0") < 10 }
+    @inlinable package var isASCIIDigit: Bool { self &- UInt8(ascii: "0") < 10 }
 
     /// `0`–`9`, `a`–`f`, `A`–`F` (HEXDIG of RFC 5234 B.1, taken without regard to case as HTTP and
     /// APNs do).
-    @inlinable public var isASCIIHexDigit: Bool { isASCIIDigit || (self | 0x20) &- UInt8(ascii: "a") < 6 }
+    @inlinable package var isASCIIHexDigit: Bool { isASCIIDigit || (self | 0x20) &- UInt8(ascii: "a") < 6 }
 }
