@@ -23,8 +23,9 @@ let package = Package(
         .target(name: "PushSimCrypto", dependencies: ["PushSimKernel"]),
         // Layer 2: hosts exchanging HTTP-shaped messages over a simulated network.
         .target(name: "PushSimNetwork", dependencies: ["PushSimKernel", "PushSimCrypto"]),
-        // Layer 3: fake APNs, FCM and WNS.
-        .target(name: "PushSimServices", dependencies: ["PushSimNetwork"]),
+        // Layer 3: fake APNs, FCM and WNS, and the browsers' Web Push services (whose VAPID tokens
+        // are verified with the crypto toolkit).
+        .target(name: "PushSimServices", dependencies: ["PushSimNetwork", "PushSimCrypto"]),
         // Layer 4: fake notification hub and the SDK-like client that talks to it.
         .target(name: "PushSimHub", dependencies: ["PushSimNetwork", "PushSimCrypto"]),
         // Layer 5: the tutorial's app backend.
@@ -55,7 +56,7 @@ let package = Package(
         .testTarget(name: "PushSimKernelTests", dependencies: ["PushSimKernel"]),
         .testTarget(name: "PushSimCryptoTests", dependencies: ["PushSimCrypto"]),
         .testTarget(name: "PushSimNetworkTests", dependencies: ["PushSimNetwork"]),
-        .testTarget(name: "PushSimServicesTests", dependencies: ["PushSimServices"]),
+        .testTarget(name: "PushSimServicesTests", dependencies: ["PushSimServices", "PushSimCrypto"]),
         .testTarget(name: "PushSimHubTests", dependencies: ["PushSimHub", "PushSimServices"]),
         .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices", "PushSimScenario"]),
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),

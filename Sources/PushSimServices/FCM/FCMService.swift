@@ -132,11 +132,18 @@ public final class FCMService: FakePushService, CallReceiver {
         world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
     }
 
-    /// Retired legacy endpoints first (`RetiredEndpoints`), then by host: ``deviceHost`` to the device
-    /// channel, ``oauthHost`` to the token endpoint, any other to `messages:send`.
+    /// Retired legacy endpoints first (`RetiredEndpoints`), then Chrome's web push paths
+    /// (`/fcm/send/<token>`, `/wp/<token>`) to the world's ``WebPushService`` when it has one, then
+    /// by host: ``deviceHost`` to the device channel, ``oauthHost`` to the token endpoint, any
+    /// other to `messages:send`.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         if RetiredEndpoints.isRetiredGoogle(request) {
             return RetiredEndpoints.answer(request, exchange: exchange, world: world, service: Self.name)
+        }
+        // Chrome's web push endpoints share the host (Citations §9.6): the Web Push service answers them.
+        if request.authority == Self.apiHost, WebPushEndpoints.isChromePushPath(request.path),
+           let webPush = world.host(named: WebPushService.name) as? WebPushService {
+            return webPush.handle(request, exchange: exchange, world: world)
         }
         switch request.authority {
         case Self.deviceHost: handleDevice(request, exchange: exchange, world: world)
