@@ -62,6 +62,6 @@ let package = Package(
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
         .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend", "PushSimServices"]),
         .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim", "FuzzSurfaces"], exclude: ["Fixtures"]),
-        .testTarget(name: "PushSimServerTests", dependencies: ["PushSimServer", "PushSimScenario"]),
+        .testTarget(name: "PushSimServerTests", dependencies: ["PushSimServer", "PushSimScenario", "PushSimCrypto"]),
     ]
 )

@@ -26,6 +26,7 @@ import PushSimScenario
 /// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
 /// | `POST /_pushsim/expect {"expect":"…"}` | one expectation in the scenario language, judged now (or waited for, with `by`) |
 /// | `GET /_pushsim/page` | the session as a teaching page (HTML; see `ControlAPI+Page.swift`) |
+/// | `POST`, `GET`, `DELETE /_pushsim/webpush/subscriptions` | browsers' push subscriptions: make one, list them, unsubscribe (see `ControlAPI+WebPush.swift`) |
 ///
 /// A device action starts a new causal chain and answers with the device once every call it made
 /// since has its answer (see ``perform(_:on:status:)``). A handler answers at once or gives a
@@ -80,9 +81,10 @@ struct ControlAPI {
         case (_, "faults"): return .answer(faults(request, id: nil))
         case ("POST", "expect"): return expect(request)
         case ("GET", "page"): return .answer(page())
+        case (_, "webpush/subscriptions"): return .answer(webPush(request, query: query))
         case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page", "webpush"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }

@@ -20,6 +20,9 @@ import PushSimScenario
 ///    - `/3/device/…` → APNs production (`api.push.apple.com`; the sandbox through its `Host`);
 ///    - `/accesstoken.srf` → the Live token endpoint for WNS (`login.live.com`);
 ///    - `/?token=…` → a WNS channel URI (`cloud.notify.windows.com`);
+///    - the browsers' push endpoints (`WebPushService.loopbackHost(path:target:)`): `/fcm/send/…`
+///      and `/wp/…` (Chrome's, on `fcm.googleapis.com`), `/wpush/…` (Firefox's), `/w/?token=…`
+///      (Edge's), `/Q…` (Safari's);
 ///    - `/api/…` → the tutorial's app backend.
 /// 4. Anything else: nil (the server answers 404 with JSON).
 package struct Router: Sendable {
@@ -39,11 +42,11 @@ package struct Router: Sendable {
     public var publicHosts: [String]
 
     /// A router for the hub `hubName` at `hubHost`; the other public hosts are APNs', FCM's,
-    /// WNS's and the two backends'.
+    /// WNS's, the browsers' push services' and the two backends'.
     public init(hubName: String, hubHost: String) {
         self.hubName = hubName
         self.hubHost = hubHost
-        self.publicHosts = [hubHost.lowercased()] + SimulatedPushServices.fakes.flatMap { $0.publicHosts }
+        self.publicHosts = [hubHost.lowercased()] + SimulatedPushServices.fakes.flatMap { $0.publicHosts } + WebPushService.registeredHosts
             + [TutorialBackend.publicHost, HardenedBackend.publicHost].map { $0.lowercased() }
     }
 
@@ -55,6 +58,7 @@ package struct Router: Sendable {
         for fake in SimulatedPushServices.fakes {
             if let host = fake.loopbackHost(path: path, target: request.target) { return .host(authority: host) }
         }
+        if let host = WebPushService.loopbackHost(path: path, target: request.target) { return .host(authority: host) }
         if path.hasBytePrefix("/api/") { return .host(authority: TutorialBackend.publicHost) }
         let segment = path.utf8.dropFirst().prefix { $0 != UInt8(ascii: "/") }
         if !segment.isEmpty && percentDecode(String(decoding: segment, as: UTF8.self)).asciiLowercased() == hubName.asciiLowercased() { return .host(authority: hubHost) }

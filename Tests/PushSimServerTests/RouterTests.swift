@@ -33,6 +33,19 @@ import Testing
         #expect(route("/3/device/abc", host: "example.com") == .host(authority: "api.push.apple.com"))
     }
 
+    /// The browsers' push endpoints go to their vendors' hosts by path, Chrome's to FCM's host.
+    @Test func webPushEndpointsGoToTheirVendorsHosts() {
+        #expect(route("/fcm/send/abc:APA91bxyz") == .host(authority: "fcm.googleapis.com"))
+        #expect(route("/wp/abc:APA91bxyz") == .host(authority: "fcm.googleapis.com"))
+        #expect(route("/wpush/v2/gAAAAABtoken") == .host(authority: "updates.push.services.mozilla.com"))
+        #expect(route("/w/?token=BQYAAAA%2b") == .host(authority: "wns2-bl2p.notify.windows.com"))
+        #expect(route("/Q" + String(repeating: "a", count: 170)) == .host(authority: "web.push.apple.com"))
+        #expect(route("/Q" + String(repeating: "a", count: 169)) == nil)
+        #expect(route("/anything", host: "web.push.apple.com") == .host(authority: "web.push.apple.com"))
+        #expect(route("/w/?token=x", host: "wns2-par02p.notify.windows.com") == .host(authority: "wns2-par02p.notify.windows.com"))
+        for host in WebPushService.publicHosts { #expect(router.publicHosts.contains(host), "\(host)") }
+    }
+
     /// Every fake's public hosts are routable, so a new fake is served without an edit here.
     @Test func everyFakesPublicHostsAreServed() {
         for fake in [APNsService.self, FCMService.self, WNSService.self] as [any FakePushService.Type] {

@@ -21,6 +21,10 @@ public final class Simulation {
     public var fcm: FCMService { fake(FCMService.self) }
     /// The fake WNS, with the identity's Windows package.
     public var wns: WNSService { fake(WNSService.self) }
+    /// The browsers' push services (Chrome's, Firefox's, Safari's and Edge's), on their public
+    /// hosts; Chrome's endpoints reach it through ``fcm``'s host. No browser is simulated yet:
+    /// subscriptions are made with ``WebPushService/subscribe(browser:vendor:applicationServerKey:world:)``.
+    public let webPush: WebPushService
     /// The notification hub, holding credentials for all three services (unless the options make
     /// them wrong or missing) and the options' rules.
     public let hub: NotificationHub
@@ -82,6 +86,7 @@ public final class Simulation {
         let world = World(seed: seed, anchor: options.anchor, limits: options.limits)
         self.world = world
         services = SimulatedPushServices.all.map { $0.make(world: world, identity: identity, options: options) }
+        webPush = WebPushService(world: world)
         let full = SharedAccessRule(keyName: "DefaultFullSharedAccessSignature", key: identity.hubFullKey, rights: HubRight.allCases)
         let listen = SharedAccessRule(keyName: "DefaultListenSharedAccessSignature", key: identity.hubListenKey, rights: [.listen])
         // A declared policy's key is a stand-in made from its name, as the defaults' are.
