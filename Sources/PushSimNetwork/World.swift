@@ -137,6 +137,8 @@ public final class World {
     public func primaryName(_ name: String) -> String? { addresses[name]?.primary }
     /// Primary names of the registered hosts, in registration order.
     public var hostNames: [String] { hostOrder }
+    /// Every name a host is registered under, primary names and aliases, sorted.
+    public var registeredNames: [String] { addresses.keys.sorted() }
     /// The host registered under `name` (a primary name or an alias), or nil. A sub-address
     /// (`fleet#12`) is not resolved here.
     public func host(named name: String) -> Host? { addresses[name]?.host }

@@ -290,6 +290,13 @@ private let badLines: [BadLine] = [
     // Declarations.
     BadLine("device bob-iphone android", 4, 8, "device \"bob-iphone\" is already declared on line 2"),
     BadLine("device at ios", 4, 8, "\"at\" is a statement keyword and cannot name a device"),
+    BadLine("device apns ios", 4, 8, "\"apns\" is a host of the world (a push service, the hub or a backend) and cannot name a device",
+            hint: "choose another name, e.g. bob-iphone"),
+    BadLine("device webpush ios", 4, 8, "\"webpush\" is a host of the world (a push service, the hub or a backend) and cannot name a device",
+            hint: "choose another name, e.g. bob-iphone"),
+    BadLine("device web.push.apple.com ios", 4, 8,
+            "\"web.push.apple.com\" is a host of the world (a push service, the hub or a backend) and cannot name a device",
+            hint: "choose another name, e.g. bob-iphone"),
     BadLine("device \"bob\" ios", 4, 8, "expected a device name such as bob-iphone, found the string \"bob\""),
     BadLine("device d ios user a user b", 4, 21, "user is given twice in one device declaration"),
     BadLine("scenario \"again\"", 4, 1, "scenario is given twice (first on line 1)"),

@@ -15,6 +15,11 @@ extension ScenarioParser.Session {
                                      message: "\(name.quoted) is a statement keyword and cannot name a device",
                                      hint: "choose another name, e.g. bob-iphone")
         }
+        if ScenarioParser.worldHostNames.contains(name.text) {
+            throw ScenarioDiagnostic(location: t.location(name),
+                                     message: "\(name.quoted) is a host of the world (a push service, the hub or a backend) and cannot name a device",
+                                     hint: "choose another name, e.g. bob-iphone")
+        }
         if let line = declaredLines[name.text] {
             let member = Population.member(name.text).flatMap { m in populations[m.population].map { (m.population, $0.line) } }
             let also = member.map { $0.1 == line ? " as a member of population \"\($0.0)\"" : "" } ?? ""

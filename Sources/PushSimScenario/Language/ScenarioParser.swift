@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimServices
 import PushSimNetwork
 import PushSimBackend
 import PushSimDevices
@@ -64,7 +65,11 @@ public enum ScenarioParser {
     /// The invariants every run checks, by id (`expect invariant <id> holds|broken`).
     static let invariantIDs = ["cross-user-delivery", "dead-handles", "accounting", "logout-privacy"]
     /// The services' host names, usable in network rules besides device names.
-    static let serviceHosts = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name) + ["operator"]
+    static let serviceHosts = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name) + [WebPushService.name, "operator"]
+    /// Every name a host of a simulated world answers to (`apns`, `api.push.apple.com`,
+    /// `webpush`, `web.push.apple.com`, the hub's, the backends', …): no device may take one, as
+    /// the world would then have two hosts of one name.
+    static let worldHostNames: Set<String> = Set(Simulation(seed: 0).world.registeredNames)
     static let statementKeywords = ["scenario", "seed", "epoch", "backend", "hub", "network", "fault", "limit", "account", "device", "devices", "at",
                                     "advance", "expect"]
 
