@@ -12,6 +12,9 @@ struct CitationTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let articlePath = "Sources/PushSim/PushSim.docc/Citations.md"
+    /// §9, the Web Push services' sources, in an article of its own with its own key table.
+    static let webPushArticlePath = "Sources/PushSim/PushSim.docc/CitationsWebPush.md"
+    static let articlePaths = [articlePath, webPushArticlePath]
 
     /// A text file of the repository, by path relative to the root, split into lines.
     struct TextFile: Sendable {
@@ -69,7 +72,7 @@ struct CitationTests {
 
     // MARK: The article
 
-    static let article: [String] = files.first { $0.path == articlePath }?.lines ?? []
+    static let article: [String] = articlePaths.flatMap { path in files.first { $0.path == path }?.lines ?? [] }
 
     /// The `X` of every `## §X Title` heading.
     static var headings: Set<String> {
@@ -136,7 +139,7 @@ struct CitationTests {
     /// `A-FORUM-806522`), not glued to a longer word (`X-WNS-TTL`), plus the one-word keys. A forum
     /// key followed by `, -745902` cites a second thread.
     static func keyReferences(in file: TextFile) -> [Cited] {
-        let prefixes = "A|A2|APNS2|AZ|F|FA|FCM|FIOS|GCM|IOS|M|MPNS|MS|NH|PT|SAS|W|WNS"
+        let prefixes = "A|A2|APNS2|AZ|F|FA|FCM|FIOS|GCM|IOS|M|MPNS|MS|NH|PT|SAS|W|WNS|WP"
         let key = regex(#"(?<![A-Za-z0-9_\-\[])(?:"# + prefixes + #")-[A-Z0-9]{2,}(?:-[0-9]+)?(?![A-Za-z0-9_\-])"#)
         let word = regex(#"\b(?:APNSWIFT|PINPOINT|SIMCTL|IOS13|PUSHIKO)\b"#)
         let moreThreads = regex(#"^(?:,\s*-[0-9]+)+"#)
@@ -163,7 +166,7 @@ struct CitationTests {
     }
 
     /// Files whose citations are checked: everything scanned except the article itself.
-    static var citingFiles: [TextFile] { files.filter { $0.path != articlePath } }
+    static var citingFiles: [TextFile] { files.filter { !articlePaths.contains($0.path) } }
 
     // MARK: Tests
 
@@ -189,19 +192,19 @@ struct CitationTests {
         #expect(literal >= 30, "only \(literal) 'Citations §' references found: is the scan reading the sources?")
         #expect(Set(cited.map(\.name)).count >= 20, "only \(Set(cited.map(\.name)).count) distinct sections cited")
         for c in cited where !headings.contains(c.name) {
-            Issue.record("\(c.file):\(c.line): cites §\(c.name), but \(Self.articlePath) has no heading '## §\(c.name) …'")
+            Issue.record("\(c.file):\(c.line): cites §\(c.name), but \(Self.articlePaths.joined(separator: " or ")) has no heading '## §\(c.name) …'")
         }
     }
 
     @Test func everyCitedKeyHasARowInTheKeyTable() {
         let table = Self.keyTable
         let keys = Set(table.map(\.key))
-        #expect(table.count >= 40, "the key table of \(Self.articlePath) has only \(table.count) rows")
+        #expect(table.count >= 40, "the key table of \(Self.articlePaths.joined(separator: " or ")) has only \(table.count) rows")
         #expect(keys.count == table.count, "a key has two rows in the key table")
         let cited = Self.citingFiles.flatMap(Self.keyReferences)
         #expect(Set(cited.map(\.name)).count >= 40, "only \(Set(cited.map(\.name)).count) distinct source keys cited")
         for c in cited where !keys.contains(c.name) {
-            Issue.record("\(c.file):\(c.line): cites source key \(c.name), which has no row in the table under '## Source keys' in \(Self.articlePath)")
+            Issue.record("\(c.file):\(c.line): cites source key \(c.name), which has no row in the table under '## Source keys' in \(Self.articlePaths.joined(separator: " or "))")
         }
     }
 

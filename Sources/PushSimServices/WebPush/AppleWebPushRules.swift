@@ -12,7 +12,7 @@ import PushSimNetwork
 /// | no JWT, bad signature, `sub` not a usable `mailto:`/`https:`, `aud` not the push service's origin, `exp` over a day ahead (or past) | 403 `BadJwtToken` |
 /// | `Authorization` not `vapid t=…, k=…` | 400 `BadAuthorizationHeader` (status unconfirmed) |
 /// | `k` missing, not base64url, not a P-256 key | 400 `BadVapidPublicKey` (status unconfirmed) |
-/// | another key than the subscription's | 400 `VapidPkHashMismatch` (status seen live, WP-APPLE-PKHASH) |
+/// | another key than the subscription's | 400 `VapidPkHashMismatch` (status unconfirmed: code handling Apple's answers checks for 400) |
 /// | subscription given up | 410 `Unregistered` (the doc gives 410 "The device token has expired." and no reason; PushSim uses APNs' word for an inactive token, A-RESP) |
 /// | body over 4 KB (4096 bytes) | 413 `PayloadTooLarge` |
 /// | `TTL` missing or not a positive number (so `TTL: 0` too) | 400 `BadTtl` |
@@ -22,7 +22,8 @@ import PushSimNetwork
 ///
 /// An expired JWT is `BadJwtToken`: Apple's list has no other reason for it (there is no
 /// `ExpiredJwtToken`). An accepted message gets 201, no body, `Content-Type: text/plain;
-/// charset=UTF-8` and an `apns-id` (an upper-case UUID, WP-APPLE-201), and is kept at most 30 days.
+/// charset=UTF-8` and an `apns-id` (WP-APPLE names the header; an upper-case UUID as a live answer
+/// shows it, PushSim's reading), and is kept at most 30 days.
 struct AppleWebPushRules: WebPushRules {
     let vendor = WebPushVendor.safari
 
@@ -89,7 +90,7 @@ struct AppleWebPushRules: WebPushRules {
         HTTPResponse(status: 201, headers: HTTPHeaders("content-type", "text/plain; charset=UTF-8", "apns-id", messageID))
     }
 
-    /// An upper-case UUID, as the `apns-id` of a live answer (WP-APPLE-201).
+    /// An upper-case UUID for the `apns-id` header WP-APPLE names.
     func newMessageID(random: inout SeededRandom, unixMicroseconds: Int64) -> String { random.uuidString().uppercased() }
 
     /// Apple's reasons for the service's own trouble (WP-APPLE): 503 `ServiceUnavailable`, 429

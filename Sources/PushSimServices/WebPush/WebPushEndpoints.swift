@@ -14,7 +14,8 @@ enum WebPushEndpoints {
     /// - Firefox: a Fernet token (it starts `gAAAAAB`): 183 characters for the 64 bytes of a `v2`
     ///   endpoint (the browser and channel ids and the key's SHA-256), 140 for the 32 of a `v1`
     ///   one (WP-AUTOPUSH `endpoint.rs`).
-    /// - Safari: 171 base64url characters starting with `Q` (WP-APPLE-201).
+    /// - Safari: base64url starting with `Q` (WP-APPLE-ENDPOINT), 171 characters (the length of one
+    ///   live endpoint: PushSim's reading).
     /// - Edge: the base64 of 245 bytes starting `05 06 00 00 00` (so the text starts `BQYAAA`),
     ///   percent-encoded in the query, on one of the regional hosts (WP-EDGE-ENDPOINT).
     static func make(_ vendor: WebPushVendor, keyed: Bool, random: inout SeededRandom) -> (token: String, endpoint: String) {

@@ -23,7 +23,7 @@ public enum WebPushSubscribeError: Error, Equatable, Sendable {
 extension WebPushService {
     /// Issues a new subscription for `browser` (its host name: where messages go) with `vendor`'s
     /// push service, bound to `applicationServerKey` (65 bytes, uncompressed P-256) when given.
-    /// What ``WebPushChannel``'s `POST /subscribe` does; tests and the control API call it directly.
+    /// What `WebPushChannel`'s `POST /subscribe` does; tests and the control API call it directly.
     @discardableResult
     public func subscribe(browser: String, vendor: WebPushVendor, applicationServerKey: [UInt8]?,
                           world: World) -> Result<WebPushSubscription, WebPushSubscribeError> {
@@ -52,7 +52,7 @@ extension WebPushService {
         return true
     }
 
-    /// ``WebPushChannel``: `POST /subscribe`, `/unsubscribe`, `/connect` from a browser.
+    /// `WebPushChannel`: `POST /subscribe`, `/unsubscribe`, `/connect` from a browser.
     func handleBrowser(_ request: HTTPRequest, exchange: Exchange, world: World) {
         func answer(_ status: Int, _ body: [UInt8] = []) {
             world.respond(to: exchange, with: HTTPResponse(status: status, headers: body.isEmpty ? [:] : ["content-type": "application/json"], body: body))

@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimNetwork
 
 extension WebPushService {
-    /// Hands `message` to its browser over ``WebPushChannel``: `POST /push` on the browser's host,
+    /// Hands `message` to its browser over `WebPushChannel`: `POST /push` on the browser's host,
     /// the endpoint as its handle, the vendor as its app, and the sender's coding headers.
     func deliver(_ message: WebPushMessage, world: World) {
         world.pushToDevice(service: Self.name, device: message.browser, handle: message.endpoint, app: message.vendor.rawValue,

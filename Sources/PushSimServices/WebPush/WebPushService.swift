@@ -12,7 +12,7 @@ import PushSimNetwork
 ///   are registered here; Chrome's endpoints live on `fcm.googleapis.com`, which ``FCMService``
 ///   owns and whose `/fcm/send/<token>` and `/wp/<token>` paths it hands over to this service, as
 ///   Google's front end serves both APIs on one host;
-/// - browsers subscribe over PushSim's channel on ``WebPushChannel/host`` (`webpush`), or a test
+/// - browsers subscribe over PushSim's channel on `WebPushChannel.host` (`webpush`), or a test
 ///   calls ``subscribe(browser:vendor:applicationServerKey:world:)``.
 ///
 /// A message's VAPID token is verified for real (ES256 with PushSimCrypto's P-256), never its
