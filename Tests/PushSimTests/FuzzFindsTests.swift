@@ -38,7 +38,7 @@ import PushSim
     func aSeededSmokeDoesNotCrash(_ name: String) throws {
         let surface = try Self.surface(name)
         var mutator = Mutator(seed: 7, surface: surface, maxLength: 2_048)
-        let count = ["scenario": 30, "hub": 60, "apns": 60, "fcm": 60, "wns": 60, "wire": 100][name] ?? 400
+        let count = ["scenario": 30, "hub": 60, "apns": 60, "fcm": 60, "wns": 60, "webpush": 40, "wire": 100][name] ?? 400
         var classes = Set<String>()
         for _ in 0..<count { classes.insert(surface.run(mutator.next())) }
         #expect(classes.count >= 2, "\(name): \(classes.sorted())")

@@ -44,7 +44,7 @@ public struct FuzzSurface: Sendable {
 /// scenario surfaces read files or make worlds).
 public enum FuzzRegistry {
     /// The surface names, in the order `--surface all` runs them.
-    public static let names = ["scenario", "hub", "apns", "fcm", "wns", "json", "xml", "base64", "jwt", "tags", "wire"]
+    public static let names = ["scenario", "hub", "apns", "fcm", "wns", "webpush", "json", "xml", "base64", "jwt", "tags", "wire"]
 
     /// The surface called `name`, or nil. `repository` is the checkout's root (for `Scenarios/`).
     public static func surface(_ name: String, repository: String) -> FuzzSurface? {
@@ -54,6 +54,7 @@ public enum FuzzRegistry {
         case "apns": return PushServiceSurfaces.apns()
         case "fcm": return PushServiceSurfaces.fcm()
         case "wns": return PushServiceSurfaces.wns()
+        case "webpush": return PushServiceSurfaces.webPush()
         case "json": return CodecSurfaces.json
         case "xml": return CodecSurfaces.xml
         case "base64": return CodecSurfaces.base64

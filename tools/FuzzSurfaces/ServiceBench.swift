@@ -17,7 +17,9 @@ final class ServiceBench {
     /// `{{NAME}}` → value, for ``RequestScript``.
     private(set) var substitutions: [(name: String, value: [UInt8])] = []
 
-    init() {
+    /// `webPush`: also subscribe one browser with each vendor's Web Push service, and sign a VAPID
+    /// token for each endpoint (`{{ENDPOINT-<VENDOR>}}`, `{{VAPID-<VENDOR>}}`).
+    init(webPush: Bool = false) {
         var options = Simulation.Options()
         options.limits = RunLimits(maxEvents: 20_000)
         simulation = Simulation(seed: 1, options: options)
@@ -53,7 +55,25 @@ final class ServiceBench {
             ("TOPIC", id.app.bundleID), ("PROJECT", id.fcmProjectID), ("WNS-SID", percentEncode(id.wnsPackageSID)),
             ("WNS-SECRET", id.wnsSecret), ("LATER", String(anchor.iso8601(world.now + .hours(1)).prefix(19))),
         ]
-        substitutions = values.map { (name: $0.0, value: Array($0.1.utf8)) }
+        substitutions = (values + (webPush ? webPushValues(unixNow: zero) : [])).map { (name: $0.0, value: Array($0.1.utf8)) }
+    }
+
+    /// The Web Push placeholders: an endpoint per vendor, made for a browser that is no host (its
+    /// messages are kept), and a `vapid t=…, k=…` for each, signed with a fixed key.
+    private func webPushValues(unixNow: Int64) -> [(String, String)] {
+        guard let key = try? P256PrivateKey(rawRepresentation: [0] + [UInt8](repeating: 7, count: 31)) else { return [] }
+        let publicKey = Base64URL.encode(key.publicKey.x963Representation)
+        return WebPushVendor.allCases.flatMap { vendor -> [(String, String)] in
+            guard case .success(let s) = simulation.webPush.subscribe(browser: "browser", vendor: vendor,
+                                                                        applicationServerKey: key.publicKey.x963Representation, world: world) else { return [] }
+            let origin = "https://" + s.endpoint.dropFirst("https://".count).prefix { $0 != "/" }
+            let claims = JSONValue.object([("aud", .string(origin)), ("exp", .number(JSONNumber(unixNow + 12 * 3_600))),
+                                           ("sub", .string("mailto:fuzz@example.com"))])
+            let input = Base64URL.encode(#"{"typ":"JWT","alg":"ES256"}"#) + "." + Base64URL.encode(claims.serialized())
+            let token = input + "." + Base64URL.encode(key.signature(for: Array(input.utf8)).rawRepresentation)
+            let name = vendor.rawValue.uppercased()
+            return [("ENDPOINT-" + name, s.endpoint), ("VAPID-" + name, "vapid t=\(token), k=\(publicKey)")]
+        }
     }
 
     /// Sends `request`, runs the world until it is answered and everything it caused is done,
