@@ -175,6 +175,18 @@ struct WebPushVAPIDTests {
         #expect(bench.send(firefox, authorization: .some("vapid t=\(token), k=\(std)")).status == 201)
     }
 
+    @Test func timesAtTheEdgesOfTheRangeDoNotOverflow() {
+        // A scenario's epoch can put now far before 1970, and a sender can write any exp: the
+        // comparisons once trapped on overflow.
+        let bench = WebPushBench()
+        let key = WebPushBench.publicKeyText(bench.vapidKey)
+        let origin = "https://web.push.apple.com"
+        let farAhead = VAPIDAuthorization(scheme: .vapid, token: bench.jwt(bench.vapidKey, aud: origin, exp: .max), key: key)
+        #expect(VAPIDVerification(origin: origin, now: .min + 5, expiryLeeway: 60).verify(farAhead) == .failure(.expiryTooFar))
+        let longAgo = VAPIDAuthorization(scheme: .vapid, token: bench.jwt(bench.vapidKey, aud: origin, exp: .min), key: key)
+        #expect(VAPIDVerification(origin: origin, now: .max, expiryLeeway: 60).verify(longAgo) == .failure(.expired))
+    }
+
     @Test func verificationReadsKeysStrictly() {
         #expect(VAPIDVerification.readKey("") == .failure(.keyLength(0)))
         #expect(VAPIDVerification.readKey("%%%") == .failure(.keyNotBase64))

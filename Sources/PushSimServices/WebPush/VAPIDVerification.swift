@@ -94,9 +94,13 @@ struct VAPIDVerification {
         guard let exp = expValue.int64Value, let audience = audValue.stringValue else { return .failure(.claimOfWrongType) }
         let subValue = claims["sub"]
         if let subValue, subValue != .null, subValue.stringValue == nil { return .failure(.claimOfWrongType) }
-        guard exp >= now - expiryLeeway else { return .failure(.expired) }
+        // Compared without overflow: `exp` is whatever the sender wrote, and `now` follows the
+        // scenario's epoch.
+        let earliest = now.subtractingReportingOverflow(expiryLeeway)
+        guard earliest.overflow || exp >= earliest.partialValue else { return .failure(.expired) }
         guard audience == origin else { return .failure(.wrongAudience) }
-        guard exp - now <= Self.longestLifetime else { return .failure(.expiryTooFar) }
+        let ahead = exp.subtractingReportingOverflow(now)
+        guard !ahead.overflow, ahead.partialValue <= Self.longestLifetime else { return .failure(.expiryTooFar) }
         let subject = subValue?.stringValue
         if judgesSubject {
             guard let subject else { return .failure(.missingSubject) }
