@@ -464,9 +464,6 @@ public final class NotificationHub: Host, CallReceiver {
         // A template is checked now, so that a malformed one is refused at registration time (NH-TPL).
         var template: HubTemplate?
         if let t = description.template {
-            if description.platform == .apple, let problem = RegistrationTemplate.apnsHeaderProblem(t.apnsHeaders) {
-                fail(400, "The template is invalid: \(problem)", exchange, world); return nil
-            }
             switch HubTemplate.make(platform: description.platform, body: t.bodyTemplate, name: t.templateName,
                                     headers: t.headers(for: description.platform),
                                     expiry: t.expiry) {

@@ -10,11 +10,15 @@ public struct InstallationTemplate: Sendable, Equatable {
     /// obsolete). The hub gives a template written without any its name as its one tag, which a
     /// send may then select, as the live hub does.
     public var tags: [String]
-    /// Windows only, e.g. `X-WNS-Type: wns/tile`.
+    /// Headers sent with each notification the template makes, their values template
+    /// expressions: `X-WNS-*` for Windows (e.g. `X-WNS-Type: wns/raw`, NH-REST), `apns-*` for
+    /// APNs (e.g. `apns-priority: 5`), which the hub lists as the template registration's
+    /// `ApnsHeaders` and checks as the SDK checks those (Citations §4.3, §4.5).
     public var headers: [TemplateHeader]
-    /// The SDK's `Expiry`, "applicable for APNS-targeted notifications", as written (the live hub
-    /// gives it back as it was sent, e.g. `2018-11-07T16:18:32.6641371-08:00`). Kept and read back;
-    /// PushSim does not apply it to sends. Nil: none.
+    /// The SDK's `Expiry`, for notifications bound for APNs: a date, `0` or a template
+    /// expression, as written (the live hub gives it back as it was sent, e.g.
+    /// `2018-11-07T16:18:32.6641371-08:00`). An APNs template sends it as each notification's
+    /// `apns-expiration` (`TemplateExpiry`); another platform's is kept and read back only. Nil: none.
     public var expiry: String?
 
     /// A template with no extra tags, headers or expiry unless given.

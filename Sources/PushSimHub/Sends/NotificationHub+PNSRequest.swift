@@ -42,7 +42,11 @@ extension NotificationHub {
         guard let template = t.template else {
             return .failure(PNSRequestProblem(reason: "the target has no template", outcome: .invalidPayload))
         }
-        let rendered = template.render(properties)
+        let rendered: (body: [UInt8], headers: [(String, String)])
+        switch template.render(properties) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let r): rendered = r
+        }
         var tail: String?
         if let adapter = t.platform.traits.adapter {
             switch adapter.renderedTemplateTail(rendered.body) {

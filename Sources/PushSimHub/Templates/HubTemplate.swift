@@ -24,8 +24,8 @@ public struct RegistrationTemplate: Sendable, Equatable {
     /// Windows only; `X-WNS-Type` may be left out for `toast`, `tile` and `badge` bodies.
     public var wnsHeaders: [TemplateHeader]
     /// Apple only: the SDK's `Expiry`, as written (the live hub gives it back so, e.g.
-    /// `2019-05-14T20:11:57.6477694+03:00`). Kept and read back; PushSim does not apply it to
-    /// sends. Nil: none.
+    /// `2019-05-14T20:11:57.6477694+03:00`): a date, `0` or a template expression, sent to APNs
+    /// as each notification's `apns-expiration` (``TemplateExpiry``). Nil: none.
     public var expiry: String?
     /// Apple only: the SDK's `ApnsHeaders`, sent with each notification the template makes, their
     /// values template expressions like WNS headers'. Each name starts with `apns-`; a literal
@@ -66,8 +66,11 @@ public struct RegistrationTemplate: Sendable, Equatable {
 /// A template as the hub keeps it: compiled, checked for its platform, ready to render.
 struct HubTemplate: Sendable, Equatable {
     var name: String?
-    /// The `expiry` it was written with (read back only); nil: none.
+    /// The `expiry` it was written with, as written (read back); nil: none.
     var expiry: String? = nil
+    /// Apple only: the expiry compiled, sent as each copy's `apns-expiration`; nil: none (or
+    /// another platform, whose template keeps its expiry only to give it back).
+    var apnsExpiry: TemplateExpiry? = nil
     var compiled: CompiledTemplate
     var headers: [Header]
     /// Installation templates only: tags that apply to this template in addition to the
@@ -81,6 +84,10 @@ struct HubTemplate: Sendable, Equatable {
     /// follows from its root (`toast`, `tile`, `badge`, as the SDK's `WindowsNotification` infers
     /// it, NH-DOTNET).
     ///
+    /// An Apple template's `ApnsHeaders` are checked as the SDK checks them
+    /// (``RegistrationTemplate/apnsHeaderProblem(_:)``) and its expiry as ``TemplateExpiry``
+    /// reads it; another platform's expiry is kept as written.
+    ///
     /// `jsonForWNS`: an installation's Windows template may have a JSON body when its headers give
     /// `X-WNS-Type`. The .NET SDK's recording of a live hub shows one taken and read back (a
     /// `{"aps":…}` body with `X-WNS-Type: wns/toast`, `CreateOrUpdateInstallationAsync_CreateInstallationWithHeadersInTemplate…`,
@@ -89,6 +96,16 @@ struct HubTemplate: Sendable, Equatable {
     static func make(platform: RegistrationPlatform, body: String, name: String?, headers: [TemplateHeader],
                      tags: [String] = [], expiry: String? = nil, jsonForWNS: Bool = false) -> Result<HubTemplate, TemplateError> {
         let traits = platform.traits
+        var apnsExpiry: TemplateExpiry?
+        if platform == .apple {
+            if let problem = RegistrationTemplate.apnsHeaderProblem(headers) { return .failure(TemplateError(problem)) }
+            if let expiry {
+                switch TemplateExpiry.compile(expiry) {
+                case .failure(let e): return .failure(e)
+                case .success(let compiled): apnsExpiry = compiled
+                }
+            }
+        }
         let format: CompiledTemplate.Format = traits.templateBody == .xmlWithWNSType ? .xml : .json
         let typed = headers.contains { sameFieldName($0.name, "X-WNS-Type") }
         let compiled: CompiledTemplate
@@ -124,12 +141,21 @@ struct HubTemplate: Sendable, Equatable {
         case .retired:
             return .failure(TemplateError("\(platform.rawValue) is retired"))
         }
-        return .success(HubTemplate(name: name, expiry: expiry, compiled: compiled, headers: checked, tags: tags))
+        return .success(HubTemplate(name: name, expiry: expiry, apnsExpiry: apnsExpiry, compiled: compiled, headers: checked, tags: tags))
     }
 
-    /// The payload and headers for one send.
-    func render(_ properties: TemplateProperties) -> (body: [UInt8], headers: [(String, String)]) {
-        (Array(compiled.render(properties).utf8), headers.map { ($0.name, $0.value.evaluate(properties)) })
+    /// The payload and headers for one send: the template's headers rendered, then an Apple
+    /// template's `apns-expiration` from its expiry unless its headers give one; the copy is
+    /// dropped when the expiry renders as no date (``TemplateExpiry``).
+    func render(_ properties: TemplateProperties) -> Result<(body: [UInt8], headers: [(String, String)]), PNSRequestProblem> {
+        var rendered = headers.map { ($0.name, $0.value.evaluate(properties)) }
+        if let apnsExpiry, !rendered.contains(where: { sameFieldName($0.0, "apns-expiration") }) {
+            switch apnsExpiry.apnsExpiration(properties) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let seconds): rendered.append(("apns-expiration", seconds))
+            }
+        }
+        return .success((Array(compiled.render(properties).utf8), rendered))
     }
 
     /// The headers as registered (for reading a registration or installation back).
