@@ -48,7 +48,9 @@ public enum OperatorAction: Equatable, Sendable {
 }
 
 /// A header an operator send carries to the hub (`header "apns-priority" "5"`), which passes it on
-/// to the push service: `apns-*` for APNs, `X-WNS-*` for WNS (FCM v1 takes its options in the body).
+/// to the push service: `apns-*` for APNs, `X-WNS-*` for WNS (FCM v1 takes its options in the
+/// body). An installation template carries its own the same way, their values template
+/// expressions rendered with each template send's properties.
 public struct SendHeader: Equatable, Sendable {
     /// The header's name, as written.
     public var name: String
@@ -59,8 +61,10 @@ public struct SendHeader: Equatable, Sendable {
 }
 
 /// A named template of an installation, as the operator writes it (`template "alert" body
-/// "{\"aps\":{\"alert\":\"$(message)\"}}" [tags <tag>,…]`): the hub fills its body with a
-/// template send's properties and sends the result natively (NH-TPL, NH-REG).
+/// "{\"aps\":{\"alert\":\"$(message)\"}}" [header "<name>" "<value>"]… [expiry "<value>"] [tags
+/// <tag>,…]`): the hub fills its body and its headers' values with a template send's properties
+/// and sends the result natively, an APNs template's expiry as `apns-expiration` (NH-TPL, NH-REG,
+/// NH-REST).
 public struct NamedTemplate: Equatable, Sendable {
     /// The template's name, its key under the installation's `templates`.
     public var name: String
@@ -68,23 +72,33 @@ public struct NamedTemplate: Equatable, Sendable {
     public var body: String
     /// Tags that select this template besides the installation's own.
     public var tags: [String]
-    /// A template named `name` with `body` and `tags`.
-    public init(name: String, body: String, tags: [String] = []) { self.name = name; self.body = body; self.tags = tags }
+    /// Headers sent with each notification the template makes, in the order written: `apns-*`
+    /// for an iPhone's template (`apns-priority`), `X-WNS-*` for a PC's (`X-WNS-Type`, `X-WNS-Tag`).
+    public var headers: [SendHeader]
+    /// An APNs template's expiry: a date, `0` or an expression (`$(until)`); nil: none.
+    public var expiry: String?
+    /// A template named `name` with `body`, and `tags`, `headers` and `expiry` when given.
+    public init(name: String, body: String, tags: [String] = [], headers: [SendHeader] = [], expiry: String? = nil) {
+        self.name = name; self.body = body; self.tags = tags; self.headers = headers; self.expiry = expiry
+    }
 
-    /// As written after `template` (`"alert" body "{…}" tags a,b`), the body elided.
-    var statement: String { "\"\(name)\" body …" + (tags.isEmpty ? "" : " tags \(tags.joined(separator: ","))") }
+    /// As written after `template` (`"alert" body … header "apns-priority" "5" expiry "0" tags a,b`), the body elided.
+    var statement: String {
+        "\"\(name)\" body …" + headers.map { " header \"\($0.name)\" \"\($0.value)\"" }.joined()
+            + (expiry.map { " expiry \"\($0)\"" } ?? "") + (tags.isEmpty ? "" : " tags \(tags.joined(separator: ","))")
+    }
 }
 
 /// What `operator put|patch|delete installation of <device>` does to the device's installation.
 public enum InstallationChange: Equatable, Sendable {
     /// `put installation of <device> [with tags <tag>,…] [user <id>] [template "<name>" body
-    /// "<body>" [tags <tag>,…]]…`: create or replace it whole.
+    /// "<body>" [header …]… [expiry …] [tags <tag>,…]]…`: create or replace it whole.
     case put(tags: [String], userID: String?, templates: [NamedTemplate] = [])
     /// `patch installation of <device> add tag <tag>`: a JSON Patch `add` on `/tags`.
     case addTag(String)
     /// `patch installation of <device> remove tag <tag>`: a JSON Patch `remove` on `/tags/<tag>`.
     case removeTag(String)
-    /// `patch installation of <device> add template "<name>" body "<body>" [tags <tag>,…]`: a JSON
+    /// `patch installation of <device> add template "<name>" body "<body>" [header …]… [expiry …] [tags <tag>,…]`: a JSON
     /// Patch `add` on `/templates/<name>` with the template object (NH-REST Patch Installation).
     case addTemplate(NamedTemplate)
     /// `patch installation of <device> remove template "<name>"`: a JSON Patch `remove` on `/templates/<name>`.

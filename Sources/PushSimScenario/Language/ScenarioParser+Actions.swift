@@ -220,9 +220,10 @@ extension ScenarioParser.Session {
     private mutating func installationAction(_ t: inout ScenarioParser.Tokens, verb: ScenarioToken) throws(ScenarioDiagnostic) -> OperatorAction {
         let usage: String
         switch verb.text {
-        case "put": usage = "write operator put installation of <device> [with tags <tag>[,<tag>…]] [user <id>] [template \"<name>\" body \"<body>\" [tags <tag>,…]]…"
-        case "patch": usage = "write operator patch installation of <device> add tag <tag> | remove tag <tag> | add template \"<name>\" body \"<body>\" [tags …] "
-            + "| remove template \"<name>\" | replace channel"
+        case "put": usage = "write operator put installation of <device> [with tags <tag>[,<tag>…]] [user <id>] [template \"<name>\" body \"<body>\" "
+            + "[header \"<name>\" \"<value>\"]… [expiry \"<value>\"] [tags <tag>,…]]…"
+        case "patch": usage = "write operator patch installation of <device> add tag <tag> | remove tag <tag> | add template \"<name>\" body \"<body>\" "
+            + "[header …]… [expiry …] [tags …] | remove template \"<name>\" | replace channel"
         default: usage = "write operator delete installation of <device>"
         }
         try t.keyword("installation", hint: usage)
@@ -244,7 +245,7 @@ extension ScenarioParser.Session {
             while let keyword = t.peek, keyword.isWord("template") {
                 _ = t.next()
                 let name = t.peek
-                let template = try namedTemplate(&t, usage: usage)
+                let template = try namedTemplate(&t, device: target.text, usage: usage)
                 if let name, templates.contains(where: { $0.name == template.name }) {
                     throw ScenarioDiagnostic(location: t.location(name), message: "template \"\(template.name)\" is given twice",
                                              hint: "an installation's templates have distinct names")
@@ -254,7 +255,7 @@ extension ScenarioParser.Session {
             return .installation(device: target.text, change: .put(tags: tags, userID: user, templates: templates))
         case "patch":
             if t.skip("add") {
-                if t.skip("template") { return .installation(device: target.text, change: .addTemplate(try namedTemplate(&t, usage: usage))) }
+                if t.skip("template") { return .installation(device: target.text, change: .addTemplate(try namedTemplate(&t, device: target.text, usage: usage))) }
                 try t.keyword("tag", hint: usage)
                 return .installation(device: target.text, change: .addTag(try tag()))
             }
@@ -274,19 +275,6 @@ extension ScenarioParser.Session {
         default:
             return .installation(device: target.text, change: .delete)
         }
-    }
-
-    /// `"<name>" body "<body>" [tags <tag>,…]` after `template`: an installation template. The body
-    /// is the hub's to check (a body it refuses is its 400 to see), as tags are; the name may not be
-    /// empty, the hub's key for it.
-    private func namedTemplate(_ t: inout ScenarioParser.Tokens, usage: String) throws(ScenarioDiagnostic) -> NamedTemplate {
-        let name = try t.string("the template's name in double quotes, e.g. \"alert\"", hint: usage)
-        guard !name.text.isEmpty else { throw ScenarioDiagnostic(location: t.location(name), message: "a template's name cannot be empty", hint: usage) }
-        try t.keyword("body", hint: usage)
-        let body = try t.string("the template's body in double quotes, e.g. \"{\\\"aps\\\":{\\\"alert\\\":\\\"$(message)\\\"}}\"", hint: usage)
-        var tags: [String] = []
-        if t.skip("tags") { tags = try t.tagList(hint: usage) }
-        return NamedTemplate(name: name.text, body: body.text, tags: tags)
     }
 
     /// The properties of a template send, `"{\"message\":\"Goal\"}"` after `template`: a JSON object

@@ -104,6 +104,8 @@ public enum ScenarioParser {
         var hostUses: [(name: String, location: SourceLocation)] = []
         /// Every policy named by `operator key policy`, checked against the `hub policy` statements at the end.
         var policyUses: [(name: String, location: SourceLocation)] = []
+        /// Every installation template header and expiry, checked against its device's platform at the end.
+        var templateUses: [TemplatePlatformUse] = []
         var actions: [ScenarioAction] = []
         var expectations: [Expectation] = []
         /// The time of the current step.
@@ -197,6 +199,7 @@ public enum ScenarioParser {
                 found.append(ScenarioDiagnostic(location: use.location, message: "no hub policy \"\(use.name)\" is declared",
                                                 hint: "declare it with: hub policy \"\(use.name)\" listen|send|manage[,…]"))
             }
+            found += templatePlatformProblems()
             // Sorted by position; the index keeps the order of diagnostics at the same place.
             var ordered = found.enumerated().sorted {
                 ($0.element.location.line, $0.element.location.column, $0.offset)

@@ -26,7 +26,7 @@ extension OperatorConsole {
             guard let handle = device.handle else { return finishCall(.installation, sentAt, nil, "\(device.name) has no push handle yet") }
             // A name written twice keeps the last, as a dictionary the SDK fills would.
             var named: [String: InstallationTemplate] = [:]
-            for t in templates { named[t.name] = InstallationTemplate(body: t.body, tags: t.tags) }
+            for t in templates { named[t.name] = Self.installationTemplate(t) }
             let installation = Installation(installationID: device.name, platform: platform, pushChannel: handle, tags: tags,
                                             templates: named, userID: user)
             hub.createOrUpdateInstallation(installation) { done(200, $0.failure) }
@@ -38,9 +38,13 @@ extension OperatorConsole {
             }
         case .addTemplate(let t):
             // Both SDKs type the value as a string: the template's JSON (`InstallationTemplate`
-            // serialized: body, then tags when given), as the Java SDK's end-to-end test sends it.
-            let template = JSONValue.object([("body", .string(t.body))] + (t.tags.isEmpty ? [] : [("tags", .array(t.tags.map(JSONValue.string)))]))
-            let operation = InstallationPatchOperation(.add, "/templates/\(Self.pointerToken(t.name))", .string(template.serialized()))
+            // serialized: body, then headers, expiry and tags when given, NH-DOTNET), as the Java
+            // SDK's end-to-end test sends it.
+            var members: [(String, JSONValue)] = [("body", .string(t.body))]
+            if !t.headers.isEmpty { members.append(("headers", .object(t.headers.map { ($0.name, .string($0.value)) }))) }
+            if let expiry = t.expiry { members.append(("expiry", .string(expiry))) }
+            if !t.tags.isEmpty { members.append(("tags", .array(t.tags.map(JSONValue.string)))) }
+            let operation = InstallationPatchOperation(.add, "/templates/\(Self.pointerToken(t.name))", .string(JSONValue.object(members).serialized()))
             hub.patchInstallation(device.name, operations: [operation]) {
                 done(200, $0.failure)
             }
@@ -87,6 +91,11 @@ extension OperatorConsole {
         } else {
             hub.getAllRegistrations(continuationToken: token, top: top, completion)
         }
+    }
+
+    /// The SDK's `InstallationTemplate` of a template the operator writes.
+    static func installationTemplate(_ t: NamedTemplate) -> InstallationTemplate {
+        InstallationTemplate(body: t.body, tags: t.tags, headers: t.headers.map { TemplateHeader($0.name, $0.value) }, expiry: t.expiry)
     }
 
     /// The hub's platform for a device's: the one of its service's native format.
