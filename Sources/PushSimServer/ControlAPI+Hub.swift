@@ -38,7 +38,7 @@ extension ControlAPI {
     /// backend deployed with the Listen connection string by mistake would; the hub then refuses
     /// what the key lacks the claim for (a send: 401 `Send claim is required for this operation.`,
     /// NH-SEC). `full` and `listen` name the hub's two default policies. A reset builds the world
-    /// again with the full key.
+    /// again with the key it started with: the full one, or the served scenario's `backend key`.
     func useHubKey(_ request: WireRequest) -> HTTPResponse {
         let body: JSONValue
         switch Self.jsonBody(request) {

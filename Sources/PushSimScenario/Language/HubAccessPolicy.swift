@@ -21,9 +21,10 @@ public struct HubAccessPolicy: Equatable, Sendable {
     var statement: String { "hub policy \"\(name)\" \(rights.map { $0.rawValue.lowercased() }.joined(separator: ","))" }
 }
 
-/// The key the operator's hub calls are signed with (`operator key full|listen|policy "<name>"`);
-/// ``full`` until a step says otherwise.
-public enum OperatorKey: Equatable, Sendable {
+/// The hub policy whose key a caller signs its hub calls with: the operator's (`operator key
+/// full|listen|policy "<name>"`, a step) or the built-in backends' (`backend key …`, a setting);
+/// ``full`` unless the file says otherwise.
+public enum HubKey: Equatable, Sendable {
     /// The hub's `DefaultFullSharedAccessSignature`: every right.
     case full
     /// The hub's `DefaultListenSharedAccessSignature`: Listen only, the key an app may carry. The
@@ -42,7 +43,7 @@ public enum OperatorKey: Equatable, Sendable {
         }
     }
 
-    /// As written after `operator` (`key listen`, `key policy "marketing"`).
+    /// As written after `operator` or `backend` (`key listen`, `key policy "marketing"`).
     var statement: String {
         switch self {
         case .full: return "key full"

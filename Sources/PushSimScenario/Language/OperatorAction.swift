@@ -27,8 +27,8 @@ public enum OperatorAction: Equatable, Sendable {
     /// `operator test-send <format> "<payload>" [to "<expression>"] [header …]…`
     case testSend(format: String, payload: String, tagExpression: String?, headers: [SendHeader] = [])
     /// `operator key full|listen|policy "<name>"`: the operator's later calls are signed with that
-    /// policy's key (see ``OperatorKey``).
-    case useKey(OperatorKey)
+    /// policy's key (see ``HubKey``).
+    case useKey(HubKey)
 
     /// The step as the run labels it after `operator` (`send apple to "username:bob"`): no payload.
     var label: String {

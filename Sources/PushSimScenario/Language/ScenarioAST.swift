@@ -27,6 +27,10 @@ public enum ScenarioSetting: Equatable, Sendable {
     case epoch(CalendarAnchor)
     /// The built-in backend devices use unless they choose one (`backend tutorial|hardened`).
     case backend(BackendFlavour)
+    /// The hub policy whose key the built-in backends (tutorial and hardened) sign their hub calls
+    /// with (`backend key listen`; default the full key, as the tutorial deploys it): the hub
+    /// grants that key's claims only, so a Listen key's sends are 401 (NH-SEC).
+    case backendKey(HubKey)
     /// Devices talk to the user's own backend, outside the world (`backend external "http://127.0.0.1:8080"`).
     case externalBackend(ExternalBackendAddress)
     /// Hub registration time-to-live (`hub ttl 90d`).

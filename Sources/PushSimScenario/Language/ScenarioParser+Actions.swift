@@ -198,10 +198,14 @@ extension ScenarioParser.Session {
         actions.append(ScenarioAction(time: time, device: device.text, kind: .operator(kind), location: t.location(device)))
     }
 
-    /// `key full|listen|policy "<name>"`, after `operator`; a named policy is checked against the
-    /// file's `hub policy` statements once the whole file is read.
-    private mutating func operatorKey(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> OperatorKey {
-        let usage = "write operator key full (the default), operator key listen, or operator key policy \"<name>\" for a hub policy the file declares"
+    /// `key full|listen|policy "<name>"`, after `operator`.
+    private mutating func operatorKey(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> HubKey {
+        try hubKey(&t, usage: "write operator key full (the default), operator key listen, or operator key policy \"<name>\" for a hub policy the file declares")
+    }
+
+    /// `full|listen|policy "<name>"` after `operator key` or `backend key`; a named policy is
+    /// checked against the file's `hub policy` statements once the whole file is read.
+    mutating func hubKey(_ t: inout ScenarioParser.Tokens, usage: String) throws(ScenarioDiagnostic) -> HubKey {
         let word = try t.word("full, listen or policy", hint: usage)
         switch word.text {
         case "full": return .full

@@ -51,9 +51,16 @@ extension ScenarioParser.Session {
         }
     }
 
-    /// `backend tutorial|hardened|external "<address>"`
+    /// `backend tutorial|hardened|external "<address>"`, or `backend key full|listen|policy
+    /// "<name>"`: the key the built-in backends sign their hub calls with.
     mutating func backendStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
         _ = t.next()
+        if t.skip("key") {
+            let usage = "write backend key full (the default), backend key listen, or backend key policy \"<name>\" for a hub policy the file declares"
+            let key = try hubKey(&t, usage: usage)
+            try t.finish(hint: usage)
+            return settings.append(.backendKey(key))
+        }
         let choice = try t.backendChoice()
         try t.finish()
         switch choice {

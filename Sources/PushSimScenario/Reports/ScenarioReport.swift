@@ -36,11 +36,13 @@ public struct ScenarioReport: Sendable {
     public var settingsSummary: String {
         var parts: [String] = []
         var backend = "tutorial"
+        var backendKey = HubKey.full
         for setting in scenario.settings {
             switch setting {
             case .epoch: break   // first on the report's settings line (``text()``)
             case .backend(let b): backend = b.rawValue
             case .externalBackend(let address): backend = "external \(address)"
+            case .backendKey(let key): backendKey = key
             case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
             case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
             case .hubRule(let rule): parts.append(rule.description)
@@ -63,7 +65,9 @@ public struct ScenarioReport: Sendable {
             "\(d.name) (\(d.platform.rawValue), client \(d.client.rawValue)\(d.backend.map { ", backend \($0.rawValue)" } ?? "")\(d.externalBackend.map { ", backend external \($0)" } ?? ""))"
         }
         let shown = many ? devices.joined(separator: ", ") + ", … (\(scenario.devices.count) in all)" : devices.joined(separator: ", ")
-        return (["backend \(backend)"] + parts + ["devices: " + (devices.isEmpty ? "none" : shown)])
+        // The backends' key shows beside the backend when it is not the full one they start with.
+        let backendParts = ["backend \(backend)"] + (backendKey == .full ? [] : ["backend \(backendKey.statement)"])
+        return (backendParts + parts + ["devices: " + (devices.isEmpty ? "none" : shown)])
             .joined(separator: "; ")
     }
 

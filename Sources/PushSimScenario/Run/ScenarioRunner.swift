@@ -93,6 +93,7 @@ public enum ScenarioRunner {
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
             case .hubRule(let rule): options.hubRules.append(rule)
             case .hubPolicy(let policy): options.hubPolicies.append(policy)
+            case .backendKey(let key): options.backendHubKeyName = key.keyName
             case .latency, .linkLatency, .loss, .partition, .fault: break // network and service settings
             case .externalBackend: break   // a host the runner adds (see `ExternalBackends`)
             }

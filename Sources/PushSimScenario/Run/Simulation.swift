@@ -73,6 +73,9 @@ public final class Simulation {
         public var hubRules: [HubRuleSetting] = []
         /// Shared access policies the hub has besides its two defaults, in the order declared.
         public var hubPolicies: [HubAccessPolicy] = []
+        /// The hub policy whose key the built-in backends sign their hub calls with when the world
+        /// is built (`backend key …`); a name the hub has no policy of keeps the full key.
+        public var backendHubKeyName = HubAccessPolicy.defaultNames[0]
         /// The Unix time of virtual time zero (`pushsim serve` sets it from the wall clock at start).
         public var anchor = CalendarAnchor()
         /// The defaults: tutorial backend, current SDK, no TTL, no rules, working credentials.
@@ -100,7 +103,9 @@ public final class Simulation {
         }
         for rule in options.hubRules { rule.apply(to: &hubConfiguration) }
         hub = NotificationHub(world: world, configuration: hubConfiguration)
-        let backendConfiguration = BackendConfiguration(hubConnectionString: hubConfiguration.connectionString(for: full),
+        let backendRule = hubConfiguration.accessRules.first { $0.keyName == options.backendHubKeyName } ?? full
+        backendHubKeyName = backendRule.keyName
+        let backendConfiguration = BackendConfiguration(hubConnectionString: hubConfiguration.connectionString(for: backendRule),
                                                         hubPath: identity.hubName, hubSDK: options.hubSDK)
         backend = TutorialBackend(world: world, configuration: backendConfiguration)!
         hardenedBackend = HardenedBackend(world: world, configuration: backendConfiguration, accounts: options.accounts ?? [:])!
