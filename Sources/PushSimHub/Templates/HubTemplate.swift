@@ -25,7 +25,7 @@ public struct RegistrationTemplate: Sendable, Equatable {
     public var wnsHeaders: [TemplateHeader]
     /// Apple only: the SDK's `Expiry`, as written (the live hub gives it back so, e.g.
     /// `2019-05-14T20:11:57.6477694+03:00`): a date, `0` or a template expression, sent to APNs
-    /// as each notification's `apns-expiration` (``TemplateExpiry``). Nil: none.
+    /// as each notification's `apns-expiration` (see `TemplateExpiry`). Nil: none.
     public var expiry: String?
     /// Apple only: the SDK's `ApnsHeaders`, sent with each notification the template makes, their
     /// values template expressions like WNS headers'. Each name starts with `apns-`; a literal
