@@ -48,8 +48,8 @@ struct AppleWebPushRules: WebPushRules {
         case .success(let a) where a.scheme != .vapid: return .failure(Self.reason(400, "BadAuthorizationHeader"))
         case .success(let a): authorization = a
         }
-        let unpadded = authorization.key.utf8.reversed().drop { $0 == UInt8(ascii: "=") }
-        guard unpadded.allSatisfy(Base64URL.isDigit) else { return .failure(Self.reason(400, "BadVapidPublicKey")) }
+        // Apple reads the key as base64url only (autopush also takes standard base64).
+        guard WebPushHeaderValues.isPaddedBase64URL(authorization.key) else { return .failure(Self.reason(400, "BadVapidPublicKey")) }
         let verification = VAPIDVerification(origin: context.origin, now: context.unixNow, judgesSubject: true)
         let key: [UInt8]
         switch verification.verify(authorization) {

@@ -25,7 +25,7 @@ enum WebPushHeaderValues {
     /// Whether `text` is a whole positive number in plain digits (Apple's `BadTtl` asks for "a
     /// positive number", WP-APPLE).
     static func isPositiveDecimal(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && (Int64(text).map { $0 > 0 } ?? true)
+        !text.isEmpty && text.allBytes(\.isASCIIDigit) && (Int64(text).map { $0 > 0 } ?? true)
     }
 
     /// The four `Urgency` values of RFC 8030 section 5.3.
