@@ -176,20 +176,10 @@ public final class DeviceFleet: Host, CallReceiver {
         return h == 0 ? 1 : h
     }
 
-    /// The member number in `<name>#<i>`, if it is one of this fleet's.
+    /// The member number in `<name>#<i>`, if it is one of this fleet's: read as bytes in place,
+    /// one per push (``ASCIIText/decimal(after:in:maxDigits:)``).
     private func member(_ authority: String) -> Int? {
-        // `<name>#<decimal>`, read as bytes in place: one per push.
-        var authority = authority
-        let parsed = authority.withUTF8 { bytes -> Int? in
-            guard let mark = bytes.firstIndex(of: UInt8(ascii: "#")), mark + 1 < bytes.count, bytes.count - mark <= 10 else { return nil }
-            var m = 0
-            for b in bytes[(mark + 1)...] {
-                guard b &- UInt8(ascii: "0") < 10 else { return nil }
-                m = m * 10 + Int(b &- UInt8(ascii: "0"))
-            }
-            return m
-        }
-        guard let m = parsed, m < count else { return nil }
+        guard let m = ASCIIText.decimal(after: UInt8(ascii: "#"), in: authority, maxDigits: 9), m < count else { return nil }
         return m
     }
 

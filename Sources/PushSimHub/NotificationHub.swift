@@ -349,8 +349,7 @@ public final class NotificationHub: Host, CallReceiver {
     /// in ASCII, is read by bytes, with the same answer.
     static func handleFilterValue(_ filter: String) -> String? {
         let fields = handleFilterFields
-        var filter = filter
-        let ascii = filter.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+        let ascii = ASCIIText.isASCII(filter)
         let utf8 = filter.utf8
         if ascii, let space = utf8.firstIndex(of: UInt8(ascii: " ")), space > utf8.startIndex {
             let rest = utf8[utf8.index(after: space)...]

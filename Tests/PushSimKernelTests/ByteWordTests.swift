@@ -24,6 +24,22 @@ struct ByteWordTests {
         }
     }
 
+    /// `allASCII` answers as the plain reading, `allSatisfy { $0 < 0x80 }`, for every byte value in
+    /// every position of buffers of every length up to 17 (words and tails), and for none.
+    @Test func allASCIIAnswersAsByteByByte() {
+        for length in 1...17 {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "m"), count: length)
+                    bytes[position] = UInt8(value)
+                    let plain = bytes.allSatisfy { $0 < 0x80 }
+                    #expect(bytes.withUnsafeBytes { ByteWord.allASCII($0) } == plain, "\(length) \(position) \(value)")
+                }
+            }
+        }
+        #expect([UInt8]().withUnsafeBytes { ByteWord.allASCII($0) })
+    }
+
     /// `anyASCIIUppercase` answers as a byte-by-byte search, for every byte value in every
     /// position of buffers of every length up to 17 (words and tails).
     @Test func anyUppercaseAnswersAsByteByByte() {

@@ -152,11 +152,9 @@ public struct TagExpressionParser {
     private mutating func skipSpaces() { while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 } }
 
     /// Reads `token` (ASCII) and the spaces after it, if it comes next.
-    private mutating func eat(_ token: StaticString) -> Bool {
-        let n = token.utf8CodeUnitCount
-        guard i + n <= bytes.count else { return false }
-        let matches = token.withUTF8Buffer { t in (0..<n).allSatisfy { bytes[i + $0] == t[$0] } }
-        guard matches else { return false }
+    private mutating func eat(_ token: String) -> Bool {
+        let n = token.utf8.count
+        guard i + n <= bytes.count, bytes[i..<(i + n)].elementsEqual(token.utf8) else { return false }
         i += n
         skipSpaces()
         return true

@@ -72,6 +72,22 @@
         return false
     }
 
+    /// Whether every byte of `bytes` is ASCII (below 0x80; true for none), eight at a time: a
+    /// word holds only ASCII exactly when none of its high bits is set. The scenario lexer asks it
+    /// of every line it reads, the hub of every `$filter`.
+    @inlinable @inline(__always) package static func allASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        while i + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & highs != 0 { return false }
+            i &+= 8
+        }
+        while i < bytes.count {
+            if bytes[i] >= 0x80 { return false }
+            i &+= 1
+        }
+        return true
+    }
+
     /// Whether every byte of `bytes` is a hex digit (`0-9`, `a-f`, `A-F`), eight at a time: the
     /// digit test ORs in 0x20, which maps `A-F` onto `a-f` and leaves digits as they are.
     @inlinable @inline(__always) package static func allHexDigits(_ bytes: UnsafeRawBufferPointer) -> Bool {
