@@ -348,19 +348,7 @@ struct ASCIILine: LexerInput {
     /// The bytes in `range` as a string.
     func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
 
-    /// Whether every byte is below 0x80, read eight at a time.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i &+ 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i &+= 8
-        }
-        while i < bytes.count {
-            if bytes[i] >= 0x80 { return false }
-            i &+= 1
-        }
-        return true
-    }
+    /// Whether every byte is below 0x80, read eight at a time by the kernel's byte toolkit
+    /// (`ByteWord.allASCII`, tested there against a byte-by-byte reading).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { ByteWord.allASCII(UnsafeRawBufferPointer(bytes)) }
 }
