@@ -51,9 +51,9 @@ public enum TeachingPage {
     /// The page for `runs` (one, or two side by side).
     ///
     /// Two runs stand side by side only when the window is wide enough for both diagrams at full
-    /// size; under that width (``sideBySideWidth(_:)``) they stand one above the other, every lane
-    /// of each in view. The `side by side` button puts them side by side anyway, the diagrams
-    /// scaled down to fit.
+    /// size, with the page's padding and the gap between them; under that width they stand one
+    /// above the other, every lane of each in view. The `side by side` button puts them side by
+    /// side anyway, the diagrams scaled down to fit.
     public static func html(_ runs: [Run], limits: Limits = Limits()) -> String {
         precondition(!runs.isEmpty, "a teaching page needs at least one run")
         let first = runs[0].report
@@ -151,7 +151,7 @@ public enum TeachingPage {
     /// The narrowest window (CSS pixels, without a scrollbar) in which two runs whose widest
     /// diagram is `widest` pixels stand side by side at full size: the page's padding (12 each
     /// side), two sections and the gap between them (12).
-    public static func sideBySideWidth(_ widest: Int) -> Int { 2 * 12 + 2 * (widest + runChrome) + 12 }
+    static func sideBySideWidth(_ widest: Int) -> Int { 2 * 12 + 2 * (widest + runChrome) + 12 }
 
     static func summary(_ report: ScenarioReport) -> String {
         let how: String
