@@ -44,15 +44,19 @@ extension NotificationHub {
         }
     }
 
+    /// The hub's name (`hub`), which a fault statement names it by (`FaultHolder`).
+    public var faultHolderName: String { Self.name }
+
     /// What a request `fault` hits gets, in a few words (`503`, `429 with Retry-After: 30`, `the
-    /// usual answer, 2s later`): for the control API's account of an injected hub fault.
-    package static func answerSummary(_ fault: ServiceFault) -> String {
+    /// usual answer, 2s later`): for the control API's account of an injected hub fault. The hub
+    /// takes no token states, so `anchor` dates nothing.
+    public func answerSummary(_ fault: ServiceFault, anchor: CalendarAnchor) -> String {
         switch fault.effect {
         case .slow(let d): return "the usual answer, \(d) later"
         case .lostAnswer: return "the usual work, but its answer is lost (the caller times out)"
         default: break
         }
-        guard let answer = injectedAnswer(fault.effect) else { return fault.effect.name }
+        guard let answer = Self.injectedAnswer(fault.effect) else { return fault.effect.name }
         return "\(answer.status)" + answer.headers.map { " with \($0.0): \($0.1)" }.joined()
     }
 

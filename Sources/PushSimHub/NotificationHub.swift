@@ -12,7 +12,7 @@ import PushSimNetwork
 /// the registration (§4.9, §6). Every call needs a SAS token with the right claim (401 otherwise).
 /// Updates and deletes honour `If-Match` (`*` or the ETag; 412 when stale), and the rules Microsoft's
 /// sources leave open are settings of ``HubConfiguration`` (see `HubFidelityRules.swift`).
-public final class NotificationHub: Host, CallReceiver {
+public final class NotificationHub: Host, CallReceiver, FaultHolder {
     /// Its host name on the simulated network (it also answers at ``HubConfiguration/host``).
     public static let name = "hub"
     /// The `api-version` the hub writes into a `Location` when the request somehow has none; any

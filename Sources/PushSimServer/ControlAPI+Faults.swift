@@ -33,25 +33,17 @@ extension ControlAPI {
         case ("GET", nil): return ServerAnswer.json(200, .object(["clock": state.clockJSON(), "faults": .array(activeFaults())]))
         case ("DELETE", nil):
             var ended = 0
-            for fake in state.simulation.services {
-                ended += fake.faults.count { $0.isActive(at: state.world.now) }
-                fake.faults = []
+            for holder in state.simulation.faultHolders {
+                ended += holder.faults.count { $0.isActive(at: state.world.now) }
+                holder.faults = []
             }
-            let hub = state.simulation.hub
-            ended += hub.faults.count { $0.isActive(at: state.world.now) }
-            hub.faults = []
             return ServerAnswer.json(200, .object(["ended": .number(JSONNumber(Int64(ended)))]))
         case ("DELETE", let id?):
-            for fake in state.simulation.services {
-                if let i = fake.faults.firstIndex(where: { $0.id == id }) {
-                    let fault = fake.faults.remove(at: i)
-                    return ServerAnswer.json(200, .object(["ended": faultJSON(fault, service: type(of: fake).descriptor.name)]))
+            for holder in state.simulation.faultHolders {
+                if let i = holder.faults.firstIndex(where: { $0.id == id }) {
+                    let fault = holder.faults.remove(at: i)
+                    return ServerAnswer.json(200, .object(["ended": faultJSON(fault, of: holder)]))
                 }
-            }
-            let hub = state.simulation.hub
-            if let i = hub.faults.firstIndex(where: { $0.id == id }) {
-                let fault = hub.faults.remove(at: i)
-                return ServerAnswer.json(200, .object(["ended": faultJSON(fault, service: FaultWords.hub)]))
             }
             return ServerAnswer.error(404, "No fault '\(id)'; GET /_pushsim/faults lists them.")
         default:
@@ -111,7 +103,7 @@ extension ControlAPI {
             if let problem = words.problem {
                 return ServerAnswer.error(400, "\"\(problem.part.rawValue)\": " + problem.message + ".")
             }
-            guard service == FaultWords.hub || PushServiceDescriptor.named(service).flatMap(state.simulation.fake(playing:)) != nil else {
+            guard let holder = state.simulation.faultHolder(named: service) else {
                 return ServerAnswer.error(400, "\"service\": no fake plays '\(service)' in this world.")
             }
             let now = state.world.now
@@ -119,9 +111,9 @@ extension ControlAPI {
             guard let fault = words.fault(window: now..<(now + (lasting ?? Self.longestFault)), id: id) else {
                 return ServerAnswer.error(400, "These members make no fault.")
             }
-            state.simulation.injectFault(fault, into: service)
+            holder.faults.append(fault)
             state.world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: .string("inject " + fault.label)])
-            return ServerAnswer.json(201, faultJSON(fault, service: service))
+            return ServerAnswer.json(201, faultJSON(fault, of: holder))
         } catch {
             return error.response
         }
@@ -155,13 +147,14 @@ extension ControlAPI {
     /// order injected.
     private func activeFaults() -> [JSONValue] {
         let now = state.world.now
-        return state.simulation.services.flatMap { fake in
-            fake.faults.filter { $0.isActive(at: now) }.map { faultJSON($0, service: type(of: fake).descriptor.name) }
-        } + state.simulation.hub.faults.filter { $0.isActive(at: now) }.map { faultJSON($0, service: FaultWords.hub) }
+        return state.simulation.faultHolders.flatMap { holder in
+            holder.faults.filter { $0.isActive(at: now) }.map { faultJSON($0, of: holder) }
+        }
     }
 
-    func faultJSON(_ fault: ServiceFault, service: String) -> JSONValue {
+    func faultJSON(_ fault: ServiceFault, of holder: any FaultHolder) -> JSONValue {
         let now = state.world.now
+        let service = holder.faultHolderName
         let endsAtForever = fault.window.upperBound >= fault.window.lowerBound + Self.longestFault
         var scope: [(String, JSONValue)] = []
         switch fault.scope {
@@ -175,8 +168,7 @@ extension ControlAPI {
             ("id", fault.id.map { .string($0) } ?? .null),
             ("service", .string(service)), ("kind", .string(fault.effect.name)),
         ] + scope + [
-            ("does", .string(service == FaultWords.hub ? NotificationHub.answerSummary(fault)
-                                                       : fault.answerSummary(service: service, anchor: state.world.anchor))),
+            ("does", .string(holder.answerSummary(fault, anchor: state.world.anchor))),
             ("label", .string(fault.label)),
             ("from", .string(fault.window.lowerBound.description)),
             ("until", endsAtForever ? .null : .string(fault.window.upperBound.description)),

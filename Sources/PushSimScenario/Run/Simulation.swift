@@ -185,17 +185,23 @@ public final class Simulation {
         return true
     }
 
-    /// Adds `fault` to what `name` names (`fault <name> …`): the fake push service of that name
-    /// (`apns`, `fcm`, `wns`), or the notification hub itself (`hub`, ``NotificationHub/faults``,
-    /// where only whole-service rules hit). False when nothing here answers to the name.
+    /// Everything faults are injected into: the fakes in ``services``' order, then the notification
+    /// hub (``NotificationHub/faults``, where only whole-service rules hit).
+    public var faultHolders: [any FaultHolder] { services.map { $0 as any FaultHolder } + [hub] }
+
+    /// The fault holder named `name` (`apns`, `fcm`, `wns`, `hub`), or nil.
+    public func faultHolder(named name: String) -> (any FaultHolder)? {
+        faultHolders.first { $0.faultHolderName == name }
+    }
+
+    /// Adds `fault` to what `name` names (`fault <name> …`): the fake push service of that name,
+    /// or the notification hub itself (``faultHolder(named:)``). False when nothing here answers
+    /// to the name.
     @discardableResult
     public func injectFault(_ fault: ServiceFault, into name: String) -> Bool {
-        if name == NotificationHub.name {
-            hub.faults.append(fault)
-            return true
-        }
-        guard let service = PushServiceDescriptor.named(name) else { return false }
-        return injectFault(fault, into: service)
+        guard let holder = faultHolder(named: name) else { return false }
+        holder.faults.append(fault)
+        return true
     }
 
     /// Adds `count` compact devices of one platform running this simulation's app, addressed

@@ -2,16 +2,15 @@ import PushSimKernel
 import PushSimNetwork
 
 /// A fake push service as the layers above the services know it: the real service it plays
-/// (its `PushServiceDescriptor`) and the faults injected into it (`ServiceFault`).
+/// (its `PushServiceDescriptor`) and the faults injected into it (`ServiceFault`; a
+/// `FaultHolder` named after the service).
 ///
 /// `APNsService`, `FCMService` and `WNSService` conform; code that wires a world (the scenario
 /// layer's `Simulation`) holds its fakes as a list of these and routes a `fault <service> …` to
 /// the fake whose ``descriptor`` names the service, instead of spelling the services out.
-public protocol FakePushService: Host {
+public protocol FakePushService: Host, FaultHolder {
     /// The push service this fake plays: its name, hosts and hub format.
     static var descriptor: PushServiceDescriptor { get }
-    /// Injected faults, asked in order on the requests the fake subjects to faults; the first that hits wins.
-    var faults: [ServiceFault] { get set }
     /// The names of the token states a fault can put a token in (`ServiceFault.Effect.refuse(_:)`),
     /// in the service's own words (APNs `BadDeviceToken`, FCM `UNREGISTERED`, …).
     static var refusalKinds: [String] { get }
@@ -36,4 +35,12 @@ public protocol FakePushService: Host {
 extension FakePushService {
     /// Adds `fault` after the faults already injected (an earlier one that hits the same request wins).
     public func inject(_ fault: ServiceFault) { faults.append(fault) }
+
+    /// The service's name (`apns`), which a fault statement names it by.
+    public var faultHolderName: String { Self.descriptor.name }
+
+    /// What the service answers a request `fault` hits (`ServiceFault.answerSummary(service:anchor:)`).
+    public func answerSummary(_ fault: ServiceFault, anchor: CalendarAnchor) -> String {
+        fault.answerSummary(service: Self.descriptor.name, anchor: anchor)
+    }
 }
