@@ -30,6 +30,22 @@ struct DesignRulesTests {
         return found
     }
 
+    /// The name a `var` or `let` declaration on `code` declares (`hot` in `@exclusivity(unchecked)
+    /// private var hot: HotState`), or nil.
+    static func declaredName(_ code: String) -> String? {
+        let words = code.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "=" })
+        guard let at = words.firstIndex(where: { $0 == "var" || $0 == "let" }), at + 1 < words.count else { return nil }
+        return String(words[at + 1])
+    }
+
+    /// The twin check of ``speedLivesBehindNamedDoors()`` reads the declared names it pairs.
+    @Test func declaredNamesAreRead() {
+        #expect(Self.declaredName("@exclusivity(unchecked) private var hot: HotState") == "hot")
+        #expect(Self.declaredName("private var deadlines = CallDeadlines()") == "deadlines")
+        #expect(Self.declaredName("@exclusivity(unchecked) private var issued = HandleRegistry()") == "issued")
+        #expect(Self.declaredName("return x") == nil)
+    }
+
     @Test func theScanReadsTheSources() {
         #expect(Self.sourceFiles.count > 200, "only \(Self.sourceFiles.count) files under Sources/")
     }
@@ -47,7 +63,7 @@ struct DesignRulesTests {
     /// Rule 16: rule code (the fakes, the hub, the backends, the devices) holds no pointer, not
     /// even one a `withUTF8` closure is handed; those live in the byte toolkit, the codecs, the wire formats, and files named `…Memo` or
     /// `…FastPath`. An `@exclusivity(unchecked)` declaration is always the release-build twin of a
-    /// checked one: in the `#else` branch of an `#if DEBUG`.
+    /// checked one: in the `#else` branch of an `#if DEBUG` whose first branch declares the same name.
     @Test func speedLivesBehindNamedDoors() {
         let ruleFolders = ["Sources/PushSimServices/", "Sources/PushSimHub/", "Sources/PushSimBackend/", "Sources/PushSimDevices/"]
         let ruleFiles = Self.sourceFiles.filter { file in
@@ -61,17 +77,18 @@ struct DesignRulesTests {
         #expect(found.isEmpty, "pointers in rule code:\n\(found.joined(separator: "\n"))")
         var unpaired: [String] = [], unchecked = 0
         for file in Self.sourceFiles {
-            var branch = ""
+            var branch = "", checked: Set<String> = []   // the names the `#if DEBUG` branch declares
             for (i, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
-                if code == "#if DEBUG" { branch = "debug" } else if code == "#else" && branch == "debug" { branch = "release" }
+                if code == "#if DEBUG" { (branch, checked) = ("debug", []) } else if code == "#else" && branch == "debug" { branch = "release" }
                 else if code == "#endif" { branch = "" }
+                if branch == "debug", let name = Self.declaredName(code) { checked.insert(name) }
                 guard code.hasPrefix("@exclusivity(unchecked)") else { continue }
                 unchecked += 1
-                if branch != "release" { unpaired.append("\(file.path):\(i + 1): \(code)") }
+                if branch != "release" || !checked.contains(Self.declaredName(code) ?? "") { unpaired.append("\(file.path):\(i + 1): \(code)") }
             }
         }
         #expect(unchecked > 0, "no unchecked declaration found: is the scan reading Sources/?")
-        #expect(unpaired.isEmpty, "@exclusivity(unchecked) outside an #if DEBUG … #else:\n\(unpaired.joined(separator: "\n"))")
+        #expect(unpaired.isEmpty, "@exclusivity(unchecked) without a checked twin in #if DEBUG … #else:\n\(unpaired.joined(separator: "\n"))")
     }
 }
