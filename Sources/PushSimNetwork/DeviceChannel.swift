@@ -12,6 +12,7 @@ import PushSimKernel
 /// |---|---|---|
 /// | `POST /register` | `{"app": <bundle id/package>, "install": <n>, "environment": "production"\|"sandbox"}` | `200 {"handle": …}` |
 /// | `POST /connect` | – | `200`; the service then sends what it stored for this device |
+/// | `POST /topics` | `{"token": <the app's token>, "topic": "/topics/<name>", "delete": true\|false}` | `200 {}`; `400 {"error": …}` (FCM only: an Android app's `subscribeToTopic` / `unsubscribeFromTopic`) |
 ///
 /// | request (service → device) | headers | answer |
 /// |---|---|---|
@@ -25,6 +26,9 @@ package enum DeviceChannel {
     public static let registerPath = "/register"
     /// Where a device reconnects: `POST /connect`; the service then sends what it stored for it.
     public static let connectPath = "/connect"
+    /// Where an Android app's Firebase SDK subscribes its token to a topic or unsubscribes it:
+    /// `POST /topics` (FCM only; the SDK's registration RPC with `gcm.topic`, FA-ANDROID-RPC).
+    public static let topicsPath = "/topics"
     /// Where a service hands a device a notification: `POST /push`.
     public static let pushPath = "/push"
     /// Names the service that sends a push: `apns`, `fcm` or `wns`.
@@ -135,3 +139,35 @@ extension World {
 /// (APNs tokens, FCM registration tokens and WNS channel URIs are long and stay readable). Only the
 /// first 13 characters are looked at: `count` would walk a 150-character token for every event.
 package func shortToken(_ token: String) -> String { !token.dropFirst(12).isEmpty ? String(token.prefix(8)) + "…" : token }
+
+/// Parsed body of a device's `POST /topics` (FCM): the Firebase SDK asks, with the app's own
+/// registration token, for that token to join or leave a topic, as its registration RPC does with
+/// `sender` set to the token, `gcm.topic` to `/topics/<name>` and `delete` to leave (FA-ANDROID-RPC).
+package struct DeviceTopicRequest: Sendable, Equatable {
+    /// The app's registration token.
+    public var token: String
+    /// `/topics/<name>`.
+    public var topic: String
+    /// True to leave the topic, false to join it.
+    public var delete: Bool
+
+    /// A request for `token` to join (or, with `delete`, leave) `topic`, written `/topics/<name>`.
+    public init(token: String, topic: String, delete: Bool) {
+        self.token = token
+        self.topic = topic
+        self.delete = delete
+    }
+
+    /// Reads a `POST /topics` body: nil unless it is JSON with string `token` and `topic`; a
+    /// missing `delete` is false.
+    public init?(body: [UInt8]) {
+        guard let json = try? JSONParser.parse(body), let token = json["token"]?.stringValue,
+              let topic = json["topic"]?.stringValue else { return nil }
+        self.init(token: token, topic: topic, delete: json["delete"]?.boolValue ?? false)
+    }
+
+    /// The JSON body, keys sorted.
+    public var body: [UInt8] {
+        JSONValue.object([("delete", .bool(delete)), ("token", .string(token)), ("topic", .string(topic))]).serializedBytes()
+    }
+}

@@ -9,6 +9,8 @@ extension TraceFieldName {
     public static let app = TraceFieldName("app")
     /// `authority`
     public static let authority = TraceFieldName("authority")
+    /// `copies`
+    public static let copies = TraceFieldName("copies")
     /// `device`
     public static let device = TraceFieldName("device")
     /// `inactive-since`
@@ -17,8 +19,14 @@ extension TraceFieldName {
     public static let path = TraceFieldName("path")
     /// `pending`
     public static let pending = TraceFieldName("pending")
+    /// `refused`
+    public static let refused = TraceFieldName("refused")
     /// `token`
     public static let token = TraceFieldName("token")
+    /// `topic`
+    public static let topic = TraceFieldName("topic")
+    /// `topics`
+    public static let topics = TraceFieldName("topics")
     /// `validate_only`
     public static let validateOnly = TraceFieldName("validate_only")
 }

@@ -25,16 +25,24 @@ extension TraceKind {
     public static let fcmDeletedMessagesSent = TraceKind("fcm.deleted-messages-sent")
     /// `fcm.delivered`
     public static let fcmDelivered = TraceKind("fcm.delivered")
+    /// `fcm.fan-out`: a topic or condition send accepted, and how many copies FCM sends (the accounting checker reads it)
+    public static let fcmFanOut = TraceKind("fcm.fan-out")
     /// `fcm.rejected`
     public static let fcmRejected = TraceKind("fcm.rejected")
     /// `fcm.stored`
     public static let fcmStored = TraceKind("fcm.stored")
+    /// `fcm.subscribed`: tokens joined a topic (Instance ID API or device)
+    public static let fcmSubscribed = TraceKind("fcm.subscribed")
+    /// `fcm.topics-dropped`: a dead token left its topics
+    public static let fcmTopicsDropped = TraceKind("fcm.topics-dropped")
     /// `fcm.token-expired`
     public static let fcmTokenExpired = TraceKind("fcm.token-expired")
     /// `fcm.token-invalidated`
     public static let fcmTokenInvalidated = TraceKind("fcm.token-invalidated")
     /// `fcm.token-issued`
     public static let fcmTokenIssued = TraceKind("fcm.token-issued")
+    /// `fcm.unsubscribed`: tokens left a topic (Instance ID API or device)
+    public static let fcmUnsubscribed = TraceKind("fcm.unsubscribed")
     /// `wns.accepted`
     public static let wnsAccepted = TraceKind("wns.accepted")
     /// `wns.cached`

@@ -284,11 +284,16 @@ struct FCMSendTests {
         #expect(json(byNumber)?["name"]?.stringValue?.hasPrefix("projects/notes-app/messages/0:") == true)
     }
 
-    @Test func topicMessageIsAccepted() {
+    /// A topic message is named `projects/<id>/messages/<number>` (FCM-TOPIC-ID), not with a
+    /// token message's `0:<ms>%<hex>` id.
+    @Test func topicMessageIsAcceptedWithANumericID() {
         let bench = FCMBench()
         let r = bench.send(.object(["topic": "news", "data": ["a": "b"]]))
         #expect(r.status == 200)
-        #expect(json(r)?["name"]?.stringValue?.hasPrefix("projects/notes-app/messages/0:") == true)
+        let name = json(r)?["name"]?.stringValue ?? ""
+        #expect(name.hasPrefix("projects/notes-app/messages/"))
+        let id = name.dropFirst("projects/notes-app/messages/".count)
+        #expect(id.count == 19 && id.allSatisfy(\.isNumber))
     }
 
     // `/fcm/send` is the retired legacy API: see RetiredEndpointTests.

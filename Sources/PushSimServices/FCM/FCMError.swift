@@ -63,6 +63,23 @@ public struct FCMError: Error, Equatable, Sendable {
         e.fieldViolations = violations
         return e
     }
+    /// 400 `INVALID_ARGUMENT` for a `message.condition` that does not parse (`FCMCondition`):
+    /// "Request contains an invalid argument.", a field violation on `message.condition` saying
+    /// "Invalid condition expression provided.", and FcmError `INVALID_ARGUMENT`, as the live
+    /// service answered an issue's condition (FCM-COND).
+    public static let invalidCondition: FCMError = {
+        var e = FCMError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", errorCode: "INVALID_ARGUMENT")
+        e.fieldViolations = [FieldViolation(field: "message.condition", description: "Invalid condition expression provided.")]
+        return e
+    }()
+    /// 400 `INVALID_ARGUMENT` for a `message.topic` that is not a topic name (`FCMTopicName`; the
+    /// `/topics/` prefix included, which the v1 API does not take, FA-NODE-203). Shaped as
+    /// ``invalidCondition``; the description's wording is PushSim's (Citations §7).
+    public static let invalidTopic: FCMError = {
+        var e = FCMError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", errorCode: "INVALID_ARGUMENT")
+        e.fieldViolations = [FieldViolation(field: "message.topic", description: "Invalid topic name provided.")]
+        return e
+    }()
     /// 404 `NOT_FOUND` / `UNREGISTERED`: the token was never issued (but looks like one), its app is gone,
     /// or it expired after ``FCMService/tokenInactivityLimit`` (F-ERR, §2.6 F-TOK).
     public static let unregistered = FCMError(404, "NOT_FOUND", "Requested entity was not found.", errorCode: "UNREGISTERED")

@@ -50,11 +50,16 @@ public final class FCMService: FakePushService, CallReceiver {
     public static let apiHost = PushServiceDescriptor.fcm.providerHosts[0]
     /// Google's OAuth token endpoint, where service-account JWTs are exchanged for access tokens.
     public static let oauthHost = "oauth2.googleapis.com"
-    /// The HTTP v1 API and Google's OAuth token endpoint (``FakePushService/publicHosts``).
-    public static var publicHosts: [String] { [apiHost, oauthHost].map { $0.lowercased() } }
-    /// `/v1/projects/…` is the HTTP v1 API; `/token` and `/oauth2/v4/token` the token endpoint.
+    /// `iid.googleapis.com`: the Instance ID server API, where the Admin SDKs manage topic
+    /// subscriptions (IID-SERVER; `FCMService+InstanceID.swift`).
+    public static let instanceIDHost = "iid.googleapis.com"
+    /// The HTTP v1 API, Google's OAuth token endpoint and the Instance ID API (``FakePushService/publicHosts``).
+    public static var publicHosts: [String] { [apiHost, oauthHost, instanceIDHost].map { $0.lowercased() } }
+    /// `/v1/projects/…` is the HTTP v1 API; `/token` and `/oauth2/v4/token` the token endpoint;
+    /// `/iid/…` the Instance ID API.
     public static func loopbackHost(path: String, target: String) -> String? {
         if path.hasBytePrefix("/v1/projects/") { return apiHost }
+        if path.hasBytePrefix("/iid/") { return instanceIDHost }
         if path == "/token" || path == "/oauth2/v4/token" { return oauthHost }
         return nil
     }
@@ -92,19 +97,21 @@ public final class FCMService: FakePushService, CallReceiver {
     // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    private var issued = HandleRegistry()
+    var issued = HandleRegistry()
     #else
     @exclusivity(unchecked) private var hot: HotState
-    @exclusivity(unchecked) private var issued = HandleRegistry()
+    @exclusivity(unchecked) var issued = HandleRegistry()
     #endif
     /// The handles issued.
     package var tokens: HandleRegistry { issued }
-    private var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }
-    private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
+    var accessTokens: AccessTokens { _read { yield hot.accessTokens } _modify { yield &hot.accessTokens } }
+    var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
     private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     private var queues: [String: FCMOfflineQueue] = [:]   // by device
     /// The Firebase installation IDs apps named when they asked for tokens, and their tokens.
-    private var installations = FCMInstallations()
+    var installations = FCMInstallations()
+    /// Which tokens are subscribed to which topics, per project (`FCMTopicRegistry`).
+    var topicRegistry = FCMTopicRegistry()
     /// The last good send body, so that the copies of one fan-out are parsed once.
     private var messageMemo: FCMMessageMemo { _read { yield hot.messageMemo } _modify { yield &hot.messageMemo } }
     /// The last good send path and the project it names.
@@ -123,19 +130,19 @@ public final class FCMService: FakePushService, CallReceiver {
         var place: HandlePlace?
     }
 
-    /// Registers the service in `world` under ``name``, ``apiHost``, ``oauthHost``, ``deviceHost`` and the
-    /// retired GCM hosts.
+    /// Registers the service in `world` under ``name``, ``apiHost``, ``oauthHost``, ``instanceIDHost``,
+    /// ``deviceHost`` and the retired GCM hosts.
     public init(world: World, projects: [FCMProject]) {
         self.projects = projects
         self.hot = HotState(random: world.randomStream(FCMService.name),
                             faultInterpreter: ServiceFaultInterpreter(world: world, service: FCMService.name))
-        world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
+        world.register(self, name: Self.name, aliases: [Self.apiHost, Self.oauthHost, Self.instanceIDHost, Self.deviceHost] + RetiredEndpoints.gcmHosts)
     }
 
     /// Retired legacy endpoints first (`RetiredEndpoints`), then Chrome's web push paths
     /// (`/fcm/send/<token>`, `/wp/<token>`) to the world's ``WebPushService`` when it has one, then
-    /// by host: ``deviceHost`` to the device channel, ``oauthHost`` to the token endpoint, any
-    /// other to `messages:send`.
+    /// by host: ``deviceHost`` to the device channel, ``oauthHost`` to the token endpoint,
+    /// ``instanceIDHost`` to the Instance ID API, any other to `messages:send`.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         if RetiredEndpoints.isRetiredGoogle(request) {
             return RetiredEndpoints.answer(request, exchange: exchange, world: world, service: Self.name)
@@ -148,6 +155,7 @@ public final class FCMService: FakePushService, CallReceiver {
         switch request.authority {
         case Self.deviceHost: handleDevice(request, exchange: exchange, world: world)
         case Self.oauthHost: handleTokenRequest(request, exchange: exchange, world: world)
+        case Self.instanceIDHost: handleInstanceID(request, exchange: exchange, world: world)
         default: handleSend(request, exchange: exchange, world: world)
         }
     }
@@ -223,9 +231,13 @@ public final class FCMService: FakePushService, CallReceiver {
         }
         let token: String, place: HandlePlace
         switch message.target {
-        case .topic, .condition:
-            // Topics and conditions are accepted; subscriptions are not modelled yet, so no device matches.
-            return accept(message, project: project, record: nil, reply: reply, world: world)
+        case .topic(let topic):
+            // The bare name only: the v1 API takes no `/topics/` prefix (FA-NODE-203).
+            guard FCMTopicName.isValid(topic) else { return fail(.invalidTopic) }
+            return fanOut(message, to: .topic(topic), project: project, reply: reply, world: world)
+        case .condition(let text):
+            guard case .success(let condition) = FCMCondition.parse(text) else { return fail(.invalidCondition) }
+            return fanOut(message, to: .condition(condition), project: project, reply: reply, world: world)
         case .token(let t):
             guard let p = issued.place(of: t) else {
                 return fail(looksLikeFCMToken(t) ? .unregistered
@@ -252,6 +264,7 @@ public final class FCMService: FakePushService, CallReceiver {
             issued.invalidate(token, at: record.lastActiveAt + limit)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenExpired,
                          [.token: .string(shortToken(token)), .device: .string(record.device), .inactiveSince: .string(record.lastActiveAt.description)])
+            dropTopics(of: token, why: "the token expired", world: world)
             return fail(.unregistered)
         }
         accept(message, project: project, record: record, place: place, token: token, reply: reply, world: world)
@@ -274,9 +287,14 @@ public final class FCMService: FakePushService, CallReceiver {
                      [Self.messageIDField: .string(name), .device: .string(record?.device ?? "-"), .validateOnly: .bool(message.validateOnly)])
         reply.send(HTTPResponse(status: 200, headers: Self.jsonContentType, body: body), world: world)
         guard !message.validateOnly, let record else { return }
-        deliver(FCMOfflineQueue.Entry(name: name, message: message, token: token, app: record.app,
-                                      expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation),
-                device: record.device, place: place, world: world)
+        deliver(entry(name: name, message: message, token: token, app: record.app, world: world), device: record.device, place: place, world: world)
+    }
+
+    /// What FCM keeps of one copy of a message for one token: it expires after the message's TTL
+    /// (default and most: 4 weeks, F-MSG).
+    func entry(name: String, message: FCMMessage, token: String, app: String, world: World) -> FCMOfflineQueue.Entry {
+        FCMOfflineQueue.Entry(name: name, message: message, token: token, app: app,
+                              expiresAt: world.now + .seconds(message.ttlSeconds ?? FCMMessage.maxTTLSeconds), correlation: world.correlation)
     }
 
     /// The message name for a new message id, `0:<Unix ms>%<16 hex digits>` (the shape of real
@@ -291,7 +309,7 @@ public final class FCMService: FakePushService, CallReceiver {
         return FCMSuccessBodyFastPath.write(project: project, milliseconds: milliseconds, random: &random)
     }
 
-    private static let jsonContentType: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
+    static let jsonContentType: HTTPHeaders = ["content-type": "application/json; charset=UTF-8"]
 
     /// ``project(inSendPath:)-swift.type.method``, remembering the last send path (the copies of
     /// a fan-out all use the same one, so the comparison is one of identical strings).
@@ -310,7 +328,7 @@ public final class FCMService: FakePushService, CallReceiver {
         return project.containsByte(where: { $0 == UInt8(ascii: "/") }) ? nil : project
     }
 
-    private func deliver(_ entry: FCMOfflineQueue.Entry, device: String, place: HandlePlace? = nil, world: World) {
+    func deliver(_ entry: FCMOfflineQueue.Entry, device: String, place: HandlePlace? = nil, world: World) {
         world.pushToDevice(service: Self.name, device: device, handle: entry.token, app: entry.app, message: entry.name, headers: [],
                            payload: entry.message.devicePayload, replyTo: self, tag: pushes.add(Push(entry: entry, device: device, place: place)))
     }
@@ -327,6 +345,7 @@ public final class FCMService: FakePushService, CallReceiver {
             issued.invalidate(entry.token, at: world.now)
             world.record(layer: "fcm", host: Self.name, kind: .fcmTokenInvalidated,
                          [.token: .string(shortToken(entry.token)), .device: .string(device), .why: "app no longer installed for this token"])
+            dropTopics(of: entry.token, why: "the token is dead", world: world)
         case .unreachable:
             if entry.message.ttlSeconds == 0 {
                 world.record(layer: "fcm", host: Self.name, kind: .notificationDropped,
@@ -375,7 +394,13 @@ public final class FCMService: FakePushService, CallReceiver {
             let answered = issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .fcmTokenIssued,
                                                  inactivityLimit: tokenInactivityLimit,
                                                  make: { random.string(count: 22, from: alphabet) + ":APA91b" + random.string(count: 134, from: alphabet) })
-            if let (ask, token) = answered, let fid = ask.installation { installations.answered(token, to: fid) }
+            if let (ask, token) = answered, let fid = ask.installation {
+                // A new token for the same installation replaces the old one, which leaves its topics.
+                if let old = installations.token(of: fid), old != token { dropTopics(of: old, why: "the installation got a new token", world: world) }
+                installations.answered(token, to: fid)
+            }
+        case DeviceChannel.topicsPath:
+            answerDeviceTopicRequest(request, exchange: exchange, world: world)
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             guard var queue = queues.removeValue(forKey: exchange.caller) else { return }

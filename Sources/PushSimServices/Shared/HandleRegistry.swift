@@ -29,7 +29,7 @@ package struct HandleRecord: Sendable, Equatable {
 /// environments as numbers into a small table of distinct values), the handle text once, and
 /// two ``SlotTable``s (by handle, by device/app/install) that store no keys, only 8-byte
 /// entries. About 100 bytes per handle besides the handle text itself.
-/// Nothing here is iterated for behaviour or output.
+/// Nothing here is iterated for behaviour or output but the rows, in order, by ``handles(environment:)``.
 package struct HandleRegistry {
     private struct Row {
         var device: String
@@ -134,6 +134,14 @@ package struct HandleRegistry {
             let r = rowsNow[Int($0)]
             return r.install == row.install && r.app == row.app && r.device == row.device
         }
+    }
+
+    /// The handles issued with `environment` (FCM: the project number), in the order they were
+    /// issued, dead ones included: for an FCM condition that reaches app instances with no topics.
+    /// The one walk over the rows, in their order (an array's, the same in every run).
+    package func handles(environment: String) -> [String] {
+        guard let e = nameNumbers[environment] else { return [] }
+        return rows.indices.filter { rows[$0].environment == e }.map { handles[$0] }
     }
 
     /// Records a sign of life of `handle` at `time` (a delivery, a renewed registration).
