@@ -39,6 +39,9 @@ public final class Device: Host {
     /// delivers a send addressed to it (`message.fid`) as to the app's current token. Nil on iOS
     /// and Windows, and while the app is not installed.
     public private(set) var firebaseInstallationID: String?
+    /// Topic subscriptions and unsubscriptions the app asked for before it had a token: its
+    /// Firebase SDK keeps them and sends them once the token comes (FA-ANDROID-RPC).
+    var pendingTopicOperations: [(topic: String, delete: Bool)] = []
     /// How many Firebase installations the app has had on this device (numbers each new FID).
     private var firebaseInstallations = 0
     /// Bumped on every install and uninstall, so answers meant for an older install are ignored.
@@ -220,6 +223,7 @@ public final class Device: Host {
         authorization = nil
         loggedInUser = nil
         handle = nil
+        pendingTopicOperations = []
     }
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
@@ -248,6 +252,7 @@ public final class Device: Host {
             handle = h
             record(.deviceHandleReceived, [.handle: .string(shortToken(h)), .changed: .bool(changed)])
             onHandleReceived?(h, changed)
+            sendPendingTopicOperations()
             logic.handleReceived(on: self, changed: changed)
         }
     }

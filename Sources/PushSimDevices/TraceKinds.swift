@@ -55,6 +55,8 @@ extension TraceKind {
     public static let deviceReconnected = TraceKind("device.reconnected")
     /// `device.restore`
     public static let deviceRestore = TraceKind("device.restore")
+    /// `device.topic`: the app's Firebase SDK asked FCM to subscribe its token to a topic, or to unsubscribe it
+    public static let deviceTopic = TraceKind("device.topic")
     /// `device.uninstall`
     public static let deviceUninstall = TraceKind("device.uninstall")
     /// `notification.replaced`

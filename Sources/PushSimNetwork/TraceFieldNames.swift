@@ -39,6 +39,8 @@ extension TraceFieldName {
     public static let status = TraceFieldName("status")
     /// `tags`
     public static let tags = TraceFieldName("tags")
+    /// `topic`: an FCM topic, recorded by the service and by the device that subscribes to it
+    public static let topic = TraceFieldName("topic")
     /// `target`
     public static let target = TraceFieldName("target")
     /// `to`

@@ -23,8 +23,6 @@ extension TraceFieldName {
     public static let refused = TraceFieldName("refused")
     /// `token`
     public static let token = TraceFieldName("token")
-    /// `topic`
-    public static let topic = TraceFieldName("topic")
     /// `topics`
     public static let topics = TraceFieldName("topics")
     /// `validate_only`

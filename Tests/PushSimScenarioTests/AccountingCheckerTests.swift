@@ -11,6 +11,27 @@ import Testing
     private let request: [TraceEvent.Field] = [.init(.notification, "ntf-1"), .init(.registration, "reg-1")]
     private var accepted: [TraceEvent.Field] { request + [.init(.message, "m-1")] }
 
+    /// FCM's fan-out of a topic send to three devices is three deliveries to account for: two
+    /// received and one dropped still leave one copy open; the third received closes it; a
+    /// copy pending in FCM's leftovers is no violation.
+    @Test func aTopicFanOutIsAccountedCopyByCopy() {
+        let fanOut = e("fcm", "fcm.fan-out", [.init(.fcmMessageName, "projects/p/messages/1"), .init(.target, "topic news"), .init(.copies, "3")])
+        let received = e("device", "device.push-received", [.init(.message, "projects/p/messages/1")])
+        let dropped = e("fcm", "notification.dropped", [.init(.fcmMessageName, "projects/p/messages/1"), .init(.reason, "ttl")])
+        func checked(_ events: [TraceEvent], pending: [String] = []) -> InvariantResult {
+            let c = AccountingChecker()
+            events.forEach(c.observe)
+            return c.result(leftovers: pending.isEmpty ? [] : [Leftover("kept", pendingIDs: pending)])
+        }
+        let open = checked([fanOut, received, dropped])
+        #expect(!open.holds)
+        #expect(open.violations.first?.contains("FCM's topic news send") == true)
+        #expect(checked([fanOut, received, dropped], pending: ["projects/p/messages/1"]).holds)
+        #expect(checked([fanOut, received, dropped, received]).holds)
+        // No copies (a topic nobody is subscribed to): nothing to wait for.
+        #expect(checked([e("fcm", "fcm.fan-out", [.init(.fcmMessageName, "projects/p/messages/2"), .init(.copies, "0")])]).holds)
+    }
+
     @Test func deliveredMessageIsAccounted() {
         let c = AccountingChecker()
         c.observe(e("hub", "hub.pns-request", request))

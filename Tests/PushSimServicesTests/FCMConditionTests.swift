@@ -1,5 +1,6 @@
 import Testing
 @testable import PushSimServices
+import PushSimNetwork
 
 @Suite("FCM topic conditions: grammar, precedence, limits (Citations §2.7)")
 struct FCMConditionTests {

@@ -1,5 +1,6 @@
 import PushSimKernel
 import PushSimNetwork
+import PushSimServices
 
 /// Every notification is accounted for: each copy the hub hands to a PNS, and each message a PNS
 /// accepts, ends delivered to a device, dropped with a reason, or still pending (listed in the
@@ -8,6 +9,11 @@ import PushSimNetwork
 /// It follows copies by `notification/registration` from `hub.pns-request` to `hub.pns-accepted`
 /// or a hub `notification.dropped`, and messages by the PNS's id from `hub.pns-accepted` to the
 /// device (`device.push-received`, `device.push-refused`) or a service's `notification.dropped`.
+///
+/// An FCM topic or condition send is one message with many copies, all under one name: FCM's
+/// `fcm.fan-out` says how many it hands out, and the message is open until that many copies
+/// have ended (each reached a device, was refused by one, or was dropped), or are still pending
+/// in FCM's leftovers. A fan-out to N devices is N deliveries to account for.
 final class AccountingChecker: InvariantChecker {
     /// A copy or message not yet ended: what its violation would name, kept as fields and written
     /// out only if it is reported (most never are; formatting each one cost ~2% of a large run).
@@ -16,6 +22,8 @@ final class AccountingChecker: InvariantChecker {
         var detail: String   // the registration (a copy) or the message id (a message)
         var since: VirtualTime
         var correlation: String
+        /// Copies still to end: 1 for a message to one device, N for FCM's fan-out to N.
+        var remaining = 1
     }
     /// A copy of a notification for one registration (hashed as its two parts: no key text is
     /// built per copy). Violations list copies in the order of `<notification>/<registration>`.
@@ -45,7 +53,7 @@ final class AccountingChecker: InvariantChecker {
     var endedCount: Int { ended.count }
     private var violations: [String] = []
 
-    let reads: Set<TraceKind> = [.hubPNSRequest, .hubPNSAccepted, .notificationDropped, .devicePushReceived, .devicePushRefused]
+    let reads: Set<TraceKind> = [.hubPNSRequest, .hubPNSAccepted, .notificationDropped, .devicePushReceived, .devicePushRefused, .fcmFanOut]
 
     func observe(_ e: TraceEvent) {
         func f(_ k: TraceFieldName) -> String { e[k]?.description ?? "" }
@@ -62,6 +70,11 @@ final class AccountingChecker: InvariantChecker {
             if !id.isEmpty && ended.remove(id) == nil {
                 messages[id] = Open(notification: notification, detail: id, since: e.time, correlation: e.correlation)
             }
+        case .fcmFanOut where e.layer == FCMService.name:
+            let id = f(FCMService.descriptor.messageIDField), copies = Int(f(.copies)) ?? 0
+            if copies > 0 {
+                messages[id] = Open(notification: "FCM's \(f(.target)) send", detail: id, since: e.time, correlation: e.correlation, remaining: copies)
+            }
         case .notificationDropped where e.layer == "hub":
             copies[CopyKey(notification: f(.notification), registration: f(.registration))] = nil
         case .notificationDropped:
@@ -73,7 +86,10 @@ final class AccountingChecker: InvariantChecker {
     }
 
     private func end(_ id: String, at time: VirtualTime) {
-        if messages.removeValue(forKey: id) != nil { return }   // accepted first: nothing to wait for
+        if let open = messages[id] {                             // accepted first: nothing to wait for
+            if open.remaining > 1 { messages[id]?.remaining -= 1 } else { messages[id] = nil }
+            return
+        }
         // An accept can come later only for a copy whose PNS call is still open: with none open
         // (an SDK's send straight to a PNS through `pushsim serve`), there is nothing to wait for.
         guard !copies.isEmpty else { return }
@@ -101,7 +117,8 @@ final class AccountingChecker: InvariantChecker {
                               + "neither reached its PNS nor was dropped, and is not reported pending")
         }
         for (id, message) in messages.sorted(by: { $0.key < $1.key }) where !report.mentions(id) {
-            violations.append("message \(id) of \(message.notification) (accepted \(message.since), \(message.correlation)) "
+            let copies = message.remaining > 1 ? " (\(message.remaining) of its copies)" : ""
+            violations.append("message \(id) of \(message.notification)\(copies) (accepted \(message.since), \(message.correlation)) "
                               + "was neither delivered nor dropped, and is not reported pending")
         }
         return InvariantResult(id: "accounting", name: "every notification accounted for",

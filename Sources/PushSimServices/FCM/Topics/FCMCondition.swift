@@ -1,3 +1,5 @@
+import PushSimNetwork
+
 /// A `message.condition` of an FCM send: which topics an app instance must (not) be subscribed to
 /// (Citations §2.7, F-TOPIC).
 ///

@@ -5,7 +5,8 @@
 /// FA-GO-TOPIC) and the Android SDK checks in `subscribeToTopic` (FA-ANDROID-RPC). The Instance ID
 /// API takes a topic as `/topics/<name>` in its `to` field (IID-SERVER); the HTTP v1 API takes the
 /// bare name in `message.topic` and refuses the prefixed form, which is why the Admin SDKs strip
-/// it before they send (FA-NODE-203).
+/// it before they send (FA-NODE-203). It lives in the network layer because both sides use it:
+/// the fake FCM and the simulated Android app's Firebase SDK.
 public enum FCMTopicName {
     /// `/topics/`: how the Instance ID API and the legacy API write a topic.
     public static let prefix = "/topics/"
@@ -16,7 +17,7 @@ public enum FCMTopicName {
     }
 
     /// One byte of a valid name.
-    static func isNameByte(_ b: UInt8) -> Bool {
+    public static func isNameByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"):
