@@ -42,18 +42,7 @@ enum FCMAdapter: PNSServiceAdapter {
     static func fetchAccessToken(_ hub: NotificationHub, world: World, then: @escaping (PNSAccessTokenCache.Answer) -> Void) {
         let c = hub.configuration.fcm!
         PNSAccessTokenCache.fetch(hub, .fcm, authority: "oauth2.googleapis.com", path: "/token",
-                                  form: form(c, now: world.anchor.unixSeconds(world.now)), world: world, then: then)
-    }
-
-    /// The token request's form: a service-account assertion for the messaging scope (F-MIG).
-    private static func form(_ c: FCMCredential, now: Int64) -> String {
-        let assertion = JSONWebToken.make(
-            header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
-            claims: .object([("iss", .string(c.serviceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
-                             ("aud", .string("https://oauth2.googleapis.com/token")),
-                             ("iat", .number(JSONNumber(now))), ("exp", .number(JSONNumber(now + 3_600)))]),
-            secret: c.secret)
-        return "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
+                                  form: c.tokenRequestForm(now: world.anchor.unixSeconds(world.now)), world: world, then: then)
     }
 
     /// `POST /v1/projects/<id>/messages:send` with the access token; the body is the copy's
@@ -134,6 +123,19 @@ public struct FCMCredential: Sendable, Equatable {
         self.sendPath = Self.sendPath(projectID)
     }
     private static func sendPath(_ projectID: String) -> String { "/v1/projects/\(projectID)/messages:send" }
+
+    /// The form of a request to Google's token endpoint at Unix time `now` (seconds): a one-hour
+    /// service-account assertion for the messaging scope, JWT-bearer grant (F-MIG). The hub buys
+    /// its tokens with it, and so does a scenario's operator when it sends straight to FCM.
+    public func tokenRequestForm(now: Int64) -> String {
+        let assertion = JSONWebToken.make(
+            header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
+            claims: .object([("iss", .string(serviceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
+                             ("aud", .string("https://oauth2.googleapis.com/token")),
+                             ("iat", .number(JSONNumber(now))), ("exp", .number(JSONNumber(now + 3_600)))]),
+            secret: secret)
+        return "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
+    }
 }
 
 extension FCMCredential: PNSCredential {

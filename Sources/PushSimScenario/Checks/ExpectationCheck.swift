@@ -63,6 +63,10 @@ enum ExpectationCheck {
             let n = probed ?? simulation.hub.liveInstallations(tag: tag, now: simulation.world.now)
             let when = e.by.map { "at \($0)" } ?? "at the end"
             return result(n == count, "the hub had \(n) live installation(s)\(tag.map { " for \"\($0)\"" } ?? "") \(when)")
+        case .topicSubscribers(let topic, let count):
+            let n = probed ?? simulation.fcm.subscriberCount(of: topic, project: simulation.identity.fcmProjectID)
+            let when = e.by.map { "at \($0)" } ?? "at the end"
+            return result(n == count, "FCM's topic \(jsonString(topic)) had \(n) subscriber(s) \(when)")
         case .listedRegistrations(let count):
             let seen = simulation.operatorConsole.timedListings.filter { $0.answeredAt <= by }.map(\.count)
             let when = e.by.map { " by \($0)" } ?? ""

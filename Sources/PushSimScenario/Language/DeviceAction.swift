@@ -31,6 +31,9 @@ public enum DeviceAction: Equatable, Sendable {
     case register(tags: [String])
     /// A hand-written request to the backend (`request POST "/api/register?handle=AB" auth none`).
     case request(method: String, target: String, authorization: RequestAuthorization, body: String?)
+    /// The Android app's Firebase SDK subscribes its token to an FCM topic (`subscribe to topic
+    /// "news"`) or, with `unsubscribe`, unsubscribes it (`unsubscribe from topic "news"`).
+    case topic(String, unsubscribe: Bool)
 
     /// The step as the run labels it after the device's name (`login bob`, `refresh-handle`):
     /// no password, no payload.
@@ -49,6 +52,7 @@ public enum DeviceAction: Equatable, Sendable {
         case .restore(let other): return "restore from \(other)"
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"
+        case .topic(let topic, let unsubscribe): return unsubscribe ? "unsubscribe from topic \(jsonString(topic))" : "subscribe to topic \(jsonString(topic))"
         }
     }
 }

@@ -29,6 +29,10 @@ public enum OperatorAction: Equatable, Sendable {
     /// `operator key full|listen|policy "<name>"`: the operator's later calls are signed with that
     /// policy's key (see ``HubKey``).
     case useKey(HubKey)
+    /// `operator send fcm "<v1 body>" to topic "<name>"|condition "<expression>"`: straight to FCM's
+    /// `messages:send` with the project's service account, as a backend using the Firebase Admin
+    /// SDK sends, the target put into the body's `message` (the hub knows no topics).
+    case fcmSend(body: String, target: FCMSendTarget)
 
     /// The step as the run labels it after `operator` (`send apple to "username:bob"`): no payload.
     var label: String {
@@ -43,6 +47,7 @@ public enum OperatorAction: Equatable, Sendable {
         case .listRegistrations(let tag): return "list registrations" + (tag.map { " for \"\($0)\"" } ?? "")
         case .testSend(let format, _, let expression, _): return "test-send \(format) to \(audience(expression))"
         case .useKey(let key): return key.statement
+        case .fcmSend(_, let target): return "send fcm to \(target.label)"
         }
     }
 }
@@ -134,4 +139,22 @@ public enum IfMatchChoice: String, Equatable, Sendable, CaseIterable {
     case stale
     /// `*`: any version (deletes only).
     case any
+}
+
+/// Who an operator's send straight to FCM is for (`to topic "news"`, `to condition "…"`).
+public enum FCMSendTarget: Equatable, Sendable {
+    /// The word after `operator send` that sends straight to FCM.
+    static let service = "fcm"
+    /// `message.topic`: the devices subscribed to the topic.
+    case topic(String)
+    /// `message.condition`: the devices whose topics meet it.
+    case condition(String)
+
+    /// As written after `to` (`topic "news"`).
+    var label: String {
+        switch self {
+        case .topic(let name): return "topic \(jsonString(name))"
+        case .condition(let text): return "condition \(jsonString(text))"
+        }
+    }
 }

@@ -165,6 +165,10 @@ public enum ExpectationKind: Equatable, Sendable {
     case invariant(id: String, holds: Bool)
     /// `expect operator test-send results <n>`: some test send answered with n per-target results.
     case testSendResults(count: Int)
+    /// `expect fcm topic "<name>" has <n> subscribers [by <time>]`: how many tokens of the scenario's
+    /// Firebase project FCM holds on the topic at the end of the run (or at the time); a token whose
+    /// app is gone counts until FCM learns it is dead.
+    case topicSubscribers(topic: String, count: Int)
     /// `expect hub notification <n>|"<id>" state <State>`: the hub's telemetry state of a
     /// notification when the run ends (`Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`, …;
     /// NH-SDKDOC), named by its number among the sends the hub took or by its id.

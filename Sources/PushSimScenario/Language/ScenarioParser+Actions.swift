@@ -7,7 +7,7 @@ import PushSimHub
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
     static let actionVerbs = ["install", "uninstall", "launch", "restore", "refresh-handle", "clear-data", "login", "logout", "register", "send",
-                              "request", "offline", "online"]
+                              "request", "offline", "online", "subscribe", "unsubscribe"]
     static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
     static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
 }
@@ -108,6 +108,8 @@ extension ScenarioParser.Session {
             kind = .register(tags: tags)
         case "request":
             kind = try request(&t)
+        case "subscribe", "unsubscribe":
+            kind = try topicAction(&t, device: device, verb: verb)
         default:
             throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted)",
                                      hint: ScenarioParser.actionHint)
@@ -121,6 +123,7 @@ extension ScenarioParser.Session {
     /// `operator schedule <format> "<payload>" at <time> [to "<expression>"]`, `operator cancel scheduled`
     private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\"|file \"<path>\" [to \"<tag expression>\"], "
+            + "operator send fcm \"<v1 body>\" to topic \"<name>\"|condition \"<expression>\", "
             + "operator send template \"<properties as JSON>\" [to …], "
             + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
             + "operator update|delete registration of <device> [if-match current|stale|any], "
@@ -157,6 +160,9 @@ extension ScenarioParser.Session {
                 }
             }
             kind = .registration(device: target.text, delete: verb.text == "delete", ifMatch: ifMatch)
+        } else if verb.text == "send", t.peek?.isWord(FCMSendTarget.service) == true {
+            _ = t.next()
+            kind = try fcmSendAction(&t)
         } else {
             guard ["send", "schedule", "test-send"].contains(verb.text) else {
                 throw ScenarioDiagnostic(location: t.location(verb), message: "unknown operator action \(verb.quoted)", hint: usage)
@@ -186,7 +192,13 @@ extension ScenarioParser.Session {
                 when = resolved
             }
             var expression: String?
-            if t.skip("to") { expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text }
+            if t.skip("to") {
+                if let word = t.peek, word.isWord("topic") || word.isWord("condition") {
+                    throw ScenarioDiagnostic(location: t.location(word), message: "the hub sends to tag expressions, not to FCM \(word.text)s",
+                                             hint: "topics are FCM's own: operator send fcm \"{\\\"message\\\":{…}}\" to \(word.text) \"…\" sends straight to FCM")
+                }
+                expression = try t.string("a tag expression in double quotes, e.g. \"username:bob && topic:news\"", hint: usage).text
+            }
             let headers = try sendHeaders(&t, format: format.text)
             switch verb.text {
             case "send": kind = .send(format: format.text, payload: payload, tagExpression: expression, headers: headers)

@@ -52,6 +52,8 @@ extension ScenarioParser.Session {
                                          hint: "states are \(states.joined(separator: ", "))")
             }
             kind = .notificationState(notification, state: state.text)
+        } else if device.text == FCMSendTarget.service, t.peek?.isWord("topic") == true {
+            kind = try topicSubscribers(&t)
         } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {
             kind = try received(&t, host: device.text)
         } else if device.text == "operator", t.peek?.isWord("listed") == true {

@@ -29,6 +29,8 @@ public final class OperatorConsole: Host {
     public private(set) var timedListings: [(count: Int, answeredAt: VirtualTime)] = []
     /// How many registrations each `list registrations` returned, in the order answered.
     public var listings: [Int] { timedListings.map(\.count) }
+    /// The access token for sends straight to FCM, and when to stop using it (`OperatorConsole+FCM`).
+    var fcmAccessToken: (token: String, renewAt: VirtualTime)?
 
     init(world: World, connectionString: String, hubPath: String) {
         self.world = world

@@ -88,13 +88,14 @@ enum PopulationPattern {
     }
 
     /// `kind` with `{n}` and `{user}` replaced in every value it carries (login user and password,
-    /// message and recipient of a send, tags, a request's target, body and credentials).
+    /// message and recipient of a send, tags, a request's target, body and credentials, a topic).
     static func fill(_ kind: DeviceAction, n: Int, user: String) -> DeviceAction {
         func f(_ s: String) -> String { fill(s, n: n, user: user) }
         switch kind {
         case .login(let u, let p): return .login(user: f(u), password: f(p))
         case .send(let message, let to, let via): return .send(message: f(message), to: f(to), via: via)
         case .register(let tags): return .register(tags: tags.map(f))
+        case .topic(let topic, let unsubscribe): return .topic(f(topic), unsubscribe: unsubscribe)
         case .request(let method, let target, let auth, let body):
             let filled: RequestAuthorization
             switch auth {

@@ -62,6 +62,9 @@ public enum ScenarioRunner {
                 simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
             case .hubInstallations(let tag, _):
                 simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveInstallations(tag: tag, now: simulation.world.now) }
+            case .topicSubscribers(let topic, _):
+                let project = simulation.identity.fcmProjectID
+                simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.fcm.subscriberCount(of: topic, project: project) }
             default: continue
             }
         }
@@ -151,6 +154,7 @@ public enum ScenarioRunner {
         case .restore(let other): if let source = simulation.device(other) { device.restore(from: source) }
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
+        case .topic(let topic, let unsubscribe): unsubscribe ? device.unsubscribe(fromTopic: topic) : device.subscribe(toTopic: topic)
         }
     }
 
@@ -178,6 +182,9 @@ public enum ScenarioRunner {
         case .testSend(let format, let payload, let expression, let headers):
             let fields = headers.map { ($0.name, $0.value) }
             simulation.at(time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
+        case .fcmSend(let body, let target):
+            let account = simulation.identity.fcmAccount
+            simulation.at(time, label) { console.sendToFCM(body: body, target: target, account: account) }
         case .useKey(let key):
             // The parser checked that a named policy is declared; an unknown one is not scheduled.
             guard let connectionString = simulation.hubConnectionString(keyName: key.keyName) else { return }

@@ -65,7 +65,8 @@ extension FCMService {
                      [.token: .string(shortToken(token)), .topics: .string(topics.joined(separator: ",")), .why: .string(why)])
     }
 
-    /// How many live tokens of `project` (its id or number) are subscribed to `topic`.
+    /// How many tokens of `project` (its id or number) FCM holds on `topic`: a token whose app is
+    /// gone counts until FCM learns it is dead (a copy refused, or unused for 270 days).
     public func subscriberCount(of topic: String, project: String) -> Int {
         guard let p = projects.first(where: { $0.projectID == project || $0.projectNumber == project }) else { return 0 }
         return topicRegistry.subscriberCount(of: topic, project: p.projectNumber)
