@@ -56,3 +56,40 @@ for _ in range(2):
         outcomes.append("UNREGISTERED")
     control("GET", "/_pushsim/devices/ann-pixel/notifications?settle=2s")
 check("after an uninstall FCM answers UNREGISTERED once it has found out", outcomes[-1] == "UNREGISTERED", outcomes)
+
+# Topics: firebase-admin subscribes tokens through the Instance ID API (POST /iid/v1:batchAdd and
+# :batchRemove with access_token_auth: true; its IID_URL is the one other URL it hard-codes), and a
+# topic send and a condition send reach exactly the subscribed phones.
+messaging._MessagingService.IID_URL = BASE
+ida = control("POST", "/_pushsim/devices", {"name": "ida-pixel", "platform": "android"})
+jo = control("POST", "/_pushsim/devices", {"name": "jo-pixel", "platform": "android"})
+kim = control("POST", "/_pushsim/devices", {"name": "kim-pixel", "platform": "android"})
+r = messaging.subscribe_to_topic([ida["handle"], jo["handle"], "not-a-token"], "news")
+check("subscribe_to_topic: two subscribed, the third refused as INVALID_ARGUMENT",
+      (r.success_count, r.failure_count, [(e.index, e.reason) for e in r.errors]) == (2, 1, [(2, "INVALID_ARGUMENT")]),
+      (r.success_count, r.failure_count, [(e.index, e.reason) for e in r.errors]))
+r = messaging.subscribe_to_topic(jo["handle"], "/topics/sport")
+check("subscribe_to_topic with the /topics/ prefix", r.success_count == 1, r.errors)
+
+name = messaging.send(messaging.Message(topic="news", notification=messaging.Notification(title="News", body="for subscribers")))
+check("a topic send is named projects/<id>/messages/<number>", name.split("/")[-1].isdigit(), name)
+check("the topic reaches both subscribers", shown("ida-pixel")[-1:] == ["News: for subscribers"]
+      and shown("jo-pixel")[-1:] == ["News: for subscribers"], (shown("ida-pixel"), shown("jo-pixel")))
+check("and no one else", shown("kim-pixel") == [], shown("kim-pixel"))
+
+messaging.send(messaging.Message(condition="'news' in topics && 'sport' in topics",
+                                 notification=messaging.Notification(title="Derby", body="tonight")))
+check("a condition reaches only the phone that meets it", shown("jo-pixel")[-1:] == ["Derby: tonight"]
+      and "Derby: tonight" not in shown("ida-pixel") and shown("kim-pixel") == [], (shown("ida-pixel"), shown("jo-pixel")))
+
+r = messaging.unsubscribe_from_topic([jo["handle"]], "news")
+check("unsubscribe_from_topic", r.success_count == 1, r.errors)
+messaging.send(messaging.Message(topic="news", data={"message": "late news"}))
+check("after unsubscribing, the topic reaches only the one left", shown("ida-pixel")[-1:] == ["late news"]
+      and "late news" not in shown("jo-pixel"), (shown("ida-pixel"), shown("jo-pixel")))
+
+try:
+    messaging.send(messaging.Message(condition="'news' in topics &&", data={"a": "b"}))
+    check("an invalid condition is refused", False, "accepted")
+except messaging.exceptions.InvalidArgumentError as e:
+    check("an invalid condition is refused with INVALID_ARGUMENT", "invalid argument" in str(e).lower(), str(e))
