@@ -15,7 +15,7 @@ import PushSimScenario
 /// | `POST /_pushsim/reset` | a fresh world from the same setup (same seed; new anchor under `wall`) |
 /// | `GET /_pushsim/devices` | every device |
 /// | `POST /_pushsim/devices {"name","platform","client"?,"user"?}` | 201: a new device, app installed, with its push handle |
-/// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), pushService, user, notifications |
+/// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications |
 /// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle|clear-data}` | acts on it |
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
@@ -239,6 +239,7 @@ struct ControlAPI {
             "installed": .bool(d.isAppInstalled), "online": .bool(state.world.isOnline(d.name)),
             "handle": d.handle.map { .string($0) } ?? .null,
             "fid": d.firebaseInstallationID.map { .string($0) } ?? .null,
+            "topics": .array(d.platform == .android ? (d.handle.map { state.simulation.fcm.topics(of: $0).map { .string($0.topic) } } ?? []) : []),
             "pushService": .string(d.platform.registrationPlatform),
             "user": d.loggedInUser.map { .string($0) } ?? .null,
             "notifications": .number(JSONNumber(Int64(d.shownCount))),

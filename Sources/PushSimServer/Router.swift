@@ -17,6 +17,7 @@ import PushSimScenario
 ///    - `/{hub}/…` (the hub's name first) → the notification hub (`<namespace>.servicebus.windows.net`);
 ///    - `/v1/projects/…` → FCM HTTP v1 (`fcm.googleapis.com`);
 ///    - `/token`, `/oauth2/v4/token` → Google's OAuth token endpoint (`oauth2.googleapis.com`);
+///    - `/iid/…` → the Instance ID API, FCM's topic subscriptions (`iid.googleapis.com`);
 ///    - `/3/device/…` → APNs production (`api.push.apple.com`; the sandbox through its `Host`);
 ///    - `/accesstoken.srf` → the Live token endpoint for WNS (`login.live.com`);
 ///    - `/?token=…` → a WNS channel URI (`cloud.notify.windows.com`);

@@ -88,6 +88,30 @@ import Testing
         #expect(texts.count == 1 && texts.first?.contains("By FID") == true, "\(texts)")
     }
 
+    /// firebase-admin's topic management goes to `/iid/v1:batchAdd` on the server's one port: it
+    /// reaches the Instance ID API, the device read-back lists the token's topics, and a topic
+    /// send is shown on the phone.
+    @Test func topicSubscriptionThroughTheInstanceIDPath() async throws {
+        let s = try TestServer()
+        let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"ann-pixel","platform":"android"}"#)
+        let handle = try #require(created.value["handle"]?.stringValue)
+        #expect(created.value["topics"] == .array([]))
+        let form = "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(s.googleAssertion(unixNow: try await s.unixNow()))"
+        let token = try await s.request("POST", "/token", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: form)
+        let accessToken = try #require(try JSONParser.parse(token.body)["access_token"]?.stringValue)
+        let auth = ["Authorization": "Bearer \(accessToken)", "Content-Type": "application/json", "access_token_auth": "true"]
+        let add = try await s.request("POST", "/iid/v1:batchAdd", headers: auth,
+                                      body: #"{"to":"/topics/news","registration_tokens":["\#(handle)"]}"#)
+        #expect(add.status == 200 && add.body == #"{"results":[{}]}"#, "\(add.body)")
+        let device = try await s.json("GET", "/_pushsim/devices/ann-pixel")
+        #expect(device.value["topics"] == .array(["news"]))
+        let send = try await s.request("POST", "/v1/projects/\(s.identity.fcmProjectID)/messages:send", headers: auth,
+                                       body: #"{"message":{"topic":"news","notification":{"title":"Hi","body":"topic"}}}"#)
+        #expect(send.status == 200, "\(send.body)")
+        let shown = try await s.json("GET", "/_pushsim/devices/ann-pixel/notifications?settle=1s")
+        #expect(shown.value["notifications"]?.arrayValue?.count == 1)
+    }
+
     @Test func apnsSendOverHTTP1() async throws {
         let s = try TestServer()
         let created = try await s.json("POST", "/_pushsim/devices", body: #"{"name":"cy-iphone","platform":"ios"}"#)

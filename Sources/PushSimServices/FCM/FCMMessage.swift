@@ -6,7 +6,7 @@ public struct FCMMessage: Sendable, Equatable {
     /// `message.condition` (F-MSG, F-DISC: the `target` oneof). `fid` is a Firebase installation ID,
     /// which FCM resolves to the app instance's current registration token (FA-PY-FID).
     public enum Target: Sendable, Equatable { case fid(String), token(String), topic(String), condition(String) }
-    /// Topic and condition sends are accepted but reach no device: subscriptions are not modelled.
+    /// Topic and condition sends reach the app instances subscribed to them (`FCMService+Topics.swift`).
     public var target: Target
     /// `validate_only`: checked and answered with a fixed fake message name, never delivered. Default false.
     public var validateOnly: Bool

@@ -36,6 +36,10 @@ public struct FCMProject: Sendable, Equatable {
 /// new token when it next asks (§2.6, F-TOK). Injected ``faults`` apply to `messages:send` only.
 /// The retired legacy endpoints (`/fcm/send`, the GCM hosts) answer as they do today (`RetiredEndpoints`).
 ///
+/// A send may name a topic or a condition over topics instead of a token (§2.7, F-TOPIC): tokens join
+/// topics through the Instance ID API on ``instanceIDHost`` (`FCMService+InstanceID.swift`) or from
+/// the device, and the send hands each subscriber a copy (`FCMService+Topics.swift`).
+///
 /// A send may name a Firebase installation ID (`message.fid`) instead of a token (§2.2, FA-PY-FID):
 /// an Android app names its FID when it asks for a token, and a send to the FID goes to the newest
 /// token issued for it (`FCMInstallations`); a FID FCM does not know is `UNREGISTERED`.
