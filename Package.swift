@@ -46,6 +46,7 @@ let package = Package(
         .executableTarget(name: "fanout-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/FanOutBench"),
         .executableTarget(name: "hub-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/HubBench"),
         .executableTarget(name: "broadcast-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/BroadcastBench"),
+        .executableTarget(name: "topic-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/TopicBench"),
         .executableTarget(name: "registration-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/RegistrationBench"),
         .executableTarget(name: "endpoint-bench", dependencies: ["PushSim", "BenchSupport"], path: "tools/EndpointBench"),
         // The fuzzer: surfaces (shared with the tests that replay its finds) and the tool.
