@@ -60,8 +60,19 @@ public enum PushServiceSurfaces {
             [request("POST https://mtalk.google.com/register", ["Content-Type: application/json"],
                      #"{"app":"com.pushsim.notifyusers","install":7,"environment":"production"}"#),
              send(#"{"message":{"token":"{{ANDROID}}","apns":{"payload":{}},"webpush":{},"fcm_options":{"analytics_label":"x"}}}"#)],
+            // Topics: the Instance ID API as firebase-admin calls it, the device's own subscription, a topic and a condition send.
+            [request("POST https://iid.googleapis.com/iid/v1:batchAdd", auth + ["access_token_auth: true"],
+                     #"{"to":"/topics/news","registration_tokens":["{{ANDROID}}","not-a-token"]}"#),
+             request("GET https://iid.googleapis.com/iid/info/{{ANDROID}}?details=true", auth + ["access_token_auth: true"], ""),
+             send(#"{"message":{"condition":"!('news' in topics) || ('a' in topics && 'b' in topics)","data":{"k":"v"}}}"#)],
+            [request("POST https://iid.googleapis.com/iid/v1/{{ANDROID}}/rel/topics/sport", auth + ["access_token_auth: true"], ""),
+             request("POST https://mtalk.google.com/topics", ["Content-Type: application/json"],
+                     #"{"token":"{{ANDROID}}","topic":"/topics/news","delete":false}"#),
+             send(#"{"message":{"topic":"sport","android":{"ttl":"0s"},"data":{"k":"v"}}}"#),
+             request("POST https://iid.googleapis.com/iid/v1:batchRemove", auth + ["access_token_auth: true"],
+                     #"{"to":"/topics/sport","registration_tokens":["{{ANDROID}}"]}"#)],
         ]
-        return FuzzSurface(name: "fcm", summary: "request scripts to the fake FCM OAuth and HTTP v1 send endpoints (Google RPC error bodies)",
+        return FuzzSurface(name: "fcm", summary: "request scripts to the fake FCM OAuth, HTTP v1 send and Instance ID endpoints (Google RPC error bodies)",
                            corpus: scripts.map(RequestScript.join), prefersText: true, inputsPerProcess: 10_000) { bytes in
             ServiceBench().run(bytes, defaultAuthority: "fcm.googleapis.com")
         }
