@@ -20,6 +20,8 @@ extension FCMService {
     /// meets (`!('a' in topics)`), every live token of the project, in the order FCM issued them
     /// (F-TOPIC). A token found dead or expired on the way leaves its topics and gets no copy.
     /// Traced as `fcm.accepted` (device `-`), then `fcm.fan-out` with the number of copies.
+    /// Injected faults on the whole service apply (they are asked before the body is read); a
+    /// fault scoped to a token, device, app or FID does not touch a topic send's copies.
     func fanOut(_ message: FCMMessage, to target: FanOutTarget, project: FCMProject, reply: Reply, world: World) {
         let (name, body) = message.validateOnly ? FCMSuccessBody.plain(project: project.projectID, messageID: "fake_message_id")
             : FCMSuccessBody.plain(project: project.projectID, messageID: String(random.int(in: 1_000_000_000_000_000_000...Int64.max)))
