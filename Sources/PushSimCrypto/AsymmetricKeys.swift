@@ -38,7 +38,7 @@ public enum AsymmetricPublicKey: Equatable, Sendable {
 /// A private key of a kind the push services use, read from its usual containers: an APNs
 /// `.p8` (PKCS#8 around a P-256 key), a Google service account's `private_key` (PKCS#8 around an
 /// RSA key), or the older SEC 1 and PKCS#1 forms.
-public enum AsymmetricPrivateKey: Sendable {
+public enum AsymmetricPrivateKey: Sendable, Equatable {
     /// A P-256 private key (an APNs `.p8`, a SEC 1 `EC PRIVATE KEY`).
     case p256(P256PrivateKey)
     /// An RSA private key (a service account's `private_key`, a PKCS#1 `RSA PRIVATE KEY`).

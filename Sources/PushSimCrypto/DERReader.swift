@@ -113,27 +113,3 @@ struct DERReader {
 
     private func hex(_ byte: UInt8) -> String { (byte < 16 ? "0" : "") + String(byte, radix: 16) }
 }
-
-/// The few DER encodings the toolkit writes: a SEQUENCE of parts, an unsigned INTEGER.
-enum DERWriter {
-    static func sequence(_ contents: [UInt8]) -> [UInt8] { [0x30] + length(contents.count) + contents }
-
-    /// An INTEGER from big-endian magnitude bytes: leading zeros dropped, one zero put back when
-    /// the top bit is set (so it reads as non-negative).
-    static func unsignedInteger(_ magnitude: [UInt8]) -> [UInt8] {
-        var significant = Array(magnitude.drop { $0 == 0 })
-        if significant.isEmpty || significant[0] & 0x80 != 0 { significant.insert(0, at: 0) }
-        return [0x02] + length(significant.count) + significant
-    }
-
-    static func length(_ count: Int) -> [UInt8] {
-        if count < 0x80 { return [UInt8(count)] }
-        var bytes: [UInt8] = []
-        var rest = count
-        while rest > 0 {
-            bytes.insert(UInt8(rest & 0xFF), at: 0)
-            rest >>= 8
-        }
-        return [0x80 | UInt8(bytes.count)] + bytes
-    }
-}

@@ -61,6 +61,25 @@ public struct P256PrivateKey: Sendable {
 
     /// `d` as 32 big-endian bytes.
     public var rawRepresentation: [UInt8] { scalar.bigEndianBytes }
+
+    /// A key made deterministically from `seed`: `d` is the first of `HKDF-SHA256(seed, salt
+    /// "PushSim P-256 key", info = attempt number)` (RFC 5869, 32 bytes each) that lies in 1 … n − 1
+    /// (FIPS 186-4, B.4.2's rejection of out-of-range candidates). The same seed always gives the same key.
+    public init(derivedFrom seed: [UInt8]) throws {
+        for attempt in 0..<UInt8(64) {
+            let candidate = try HKDF.deriveKey(inputKeyingMaterial: seed, salt: Array("PushSim P-256 key".utf8), info: [attempt], length: 32)
+            if let key = try? P256PrivateKey(rawRepresentation: candidate) {
+                self = key
+                return
+            }
+        }
+        throw CryptoError.invalidScalar("no P-256 key in range for this seed")
+    }
+}
+
+extension P256PrivateKey: Equatable {
+    /// Keys are equal when their scalars are.
+    public static func == (a: P256PrivateKey, b: P256PrivateKey) -> Bool { a.scalar == b.scalar }
 }
 
 extension P256 {

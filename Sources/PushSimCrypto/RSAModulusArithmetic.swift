@@ -14,8 +14,11 @@ struct RSAModulusArithmetic: Sendable {
     private let rSquared: [UInt64]
 
     /// The arithmetic modulo `n` (big-endian bytes); nil unless `n` is odd and above 1.
-    init?(modulus bytes: ArraySlice<UInt8>) {
-        let n = RSAModulusArithmetic.words(bigEndian: bytes)
+    init?(modulus bytes: ArraySlice<UInt8>) { self.init(modulusWords: RSAModulusArithmetic.words(bigEndian: bytes)) }
+
+    /// The arithmetic modulo `n` (words, least significant first, no leading zero words); nil
+    /// unless `n` is odd and above 1.
+    init?(modulusWords n: [UInt64]) {
         guard let low = n.first, low & 1 == 1, n.count > 1 || low > 1 else { return nil }
         modulus = n
         // Newton's iteration for n⁻¹ mod 2⁶⁴: each step doubles the correct low bits (n·n ≡ 1 mod 8 starts with 3).
@@ -45,20 +48,56 @@ struct RSAModulusArithmetic: Sendable {
     /// Whether `a < n`.
     func isReduced(_ a: [UInt64]) -> Bool { RSAModulusArithmetic.compare(a, modulus) < 0 }
 
-    /// `base^exponent mod n`, for `base < n`.
+    /// `base^exponent mod n`, for `base < n`: square and multiply from the exponent's top set bit
+    /// (its leading zeros cost nothing, so `e = 65537` takes 17 squarings).
     func power(_ base: [UInt64], _ exponent: [UInt64]) -> [UInt64] {
         let baseMontgomery = multiply(base, rSquared)
         var one = [UInt64](repeating: 0, count: modulus.count)
         one[0] = 1
         var result = multiply(one, rSquared)
+        var started = false
         for wordIndex in stride(from: exponent.count - 1, through: 0, by: -1) {
             for bit in stride(from: 63, through: 0, by: -1) {
-                result = multiply(result, result)
-                if (exponent[wordIndex] >> UInt64(bit)) & 1 == 1 { result = multiply(result, baseMontgomery) }
+                if started { result = multiply(result, result) }
+                if (exponent[wordIndex] >> UInt64(bit)) & 1 == 1 {
+                    result = started ? multiply(result, baseMontgomery) : baseMontgomery
+                    started = true
+                }
             }
         }
         return multiply(result, one)
     }
+
+    /// `t·R⁻¹ mod n` for a `t` of up to twice the modulus' words below `n·R` (Montgomery's REDC):
+    /// with ``square(_:)``'s `R²` it reduces a number twice the modulus' size, as the Chinese
+    /// remainder signing reduces a message modulo each prime.
+    func reduceWide(_ t: [UInt64]) -> [UInt64] {
+        let n = modulus, k = n.count
+        var wide = t + [UInt64](repeating: 0, count: max(0, 2 * k + 1 - t.count))
+        for i in 0..<k {
+            let u = wide[i] &* negativeInverse
+            var carry: UInt64 = 0
+            for j in 0..<k { (carry, wide[i + j]) = MontgomeryFastPath.multiplyAdd(u, n[j], wide[i + j], carry) }
+            var index = i + k
+            while carry != 0 && index < wide.count {
+                let (sum, overflow) = wide[index].addingReportingOverflow(carry)
+                wide[index] = sum
+                carry = overflow ? 1 : 0
+                index += 1
+            }
+        }
+        let result = Array(wide[k..<(2 * k)])
+        return (wide[2 * k] != 0 || !isReduced(result)) ? RSAModulusArithmetic.subtract(result, n) : result
+    }
+
+    /// `t mod n` for a `t` of up to twice the modulus' words below `n·R`.
+    func remainder(_ t: [UInt64]) -> [UInt64] { multiply(reduceWide(t), rSquared) }
+
+    /// `a·b mod n`, for `a, b < n`.
+    func multiplyReduced(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] { multiply(multiply(a, b), rSquared) }
+
+    /// `a² mod n`, for `a < n` (two Montgomery products: `a·a·R⁻¹`, then `·R²·R⁻¹`).
+    func square(_ a: [UInt64]) -> [UInt64] { multiplyReduced(a, a) }
 
     /// `a·b·R⁻¹ mod n` (CIOS, for `a, b < n`).
     func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
