@@ -1,4 +1,6 @@
-/// RSA keys derived from seeds (``RSAPrivateKey/init(derivedFrom:modulusBitCount:)``), made once.
+/// Keys derived from seeds (``RSAPrivateKey/init(derivedFrom:modulusBitCount:)``,
+/// ``P256PrivateKey/init(derivedFrom:)``), the slow ones made once, and the seeds of PushSim's
+/// sample accounts.
 ///
 /// Making a 2048-bit key takes about a second in a release build and half a minute in a debug one
 /// (two prime searches), too slow to do for every simulation, every `pushsim serve` start or every
@@ -13,6 +15,22 @@ public enum DerivedKeyMemo {
     /// The seed of a second key for the same account, one Google does not have: what `hub
     /// credentials fcm wrong` signs with.
     public static let wrongServiceAccountSeed = "PushSim wrong service account key"
+
+    /// The seed of the sample app's APNs signing key (`PSIMKEY001` of team `PSIMTEAM01`).
+    public static let sampleAPNsKeySeed = "PushSim sample APNs key"
+    /// The seed of a P-256 key Apple does not have for that key id: what `hub credentials apns
+    /// wrong` signs with.
+    public static let wrongAPNsKeySeed = "PushSim wrong APNs key"
+
+    /// `P256PrivateKey(derivedFrom: Array(seed.utf8))`: cheap (one HKDF and one scalar
+    /// multiplication), so made each time. Derivation gives up only when 64 candidates in a row
+    /// fall outside 1 … n − 1 (each does with a chance below 2⁻³²); that would stop the program.
+    public static func p256Key(derivedFrom seed: String) -> P256PrivateKey {
+        guard let key = try? P256PrivateKey(derivedFrom: Array(seed.utf8)) else {
+            preconditionFailure("no P-256 key could be derived from the seed \"\(seed)\"")
+        }
+        return key
+    }
 
     /// `RSAPrivateKey(derivedFrom: Array(seed.utf8))`, 2048 bits: read from the text kept here for
     /// the seeds above, else made now. Derivation gives up only after 64 starts of 10,000 steps

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 import PushSimHub
 import PushSimScenario
@@ -22,15 +23,20 @@ public struct ConnectionInfo: Sendable, Equatable {
     public var fcmProjectID: String
     /// The service account's e-mail address (`client_email`): the issuer of its OAuth assertions.
     public var fcmServiceAccount: String
-    /// The stand-in for the service account's private key (see the DocC article: not RS256).
-    public var fcmKeySecret: String
+    /// The service account's private key, PKCS#8 PEM (a service-account file's `private_key`):
+    /// what a Google auth library signs its RS256 assertions with.
+    public var fcmPrivateKeyPEM: String
+    /// The key's id (`private_key_id`): 40 hex digits of the SHA-256 of its public key.
+    public var fcmPrivateKeyID: String
     /// The key id (`kid`) an APNs provider token must name.
     public var apnsKeyID: String
     /// The team id (`iss`) an APNs provider token must carry.
     public var apnsTeamID: String
-    /// The stand-in for the APNs signing key (`.p8`): the secret of its `SimulatedSignature`,
-    /// not an ES256 key.
-    public var apnsKeySecret: String
+    /// The APNs signing key, PKCS#8 PEM: the text of its `.p8` file (``apnsKeyFileName``); nil
+    /// when the world's key has no private half.
+    public var apnsPrivateKeyPEM: String?
+    /// How the fakes check ES256 and RS256 signatures.
+    public var signatures: SignaturePolicy
     /// The app's bundle id: the `apns-topic` to send with.
     public var bundleID: String
     /// The package SID (`ms-app://s-1-15-2-…`) the WNS token endpoint takes as `client_id`.
@@ -52,10 +58,14 @@ public struct ConnectionInfo: Sendable, Equatable {
         hubListenConnectionString = hub.connectionString(for: listen)
         fcmProjectID = id.fcmProjectID
         fcmServiceAccount = id.fcmServiceAccount
-        fcmKeySecret = id.fcmKeySecret
+        let fcmKey = AsymmetricPrivateKey.rsa(id.fcmServiceAccountKey)
+        fcmPrivateKeyPEM = fcmKey.pkcs8PEMRepresentation
+        fcmPrivateKeyID = SHA256.hash(fcmKey.publicKey.subjectPublicKeyInfoDERRepresentation).prefix(20)
+            .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         apnsKeyID = id.apnsKeyID
         apnsTeamID = id.apnsTeamID
-        apnsKeySecret = id.apnsKeySecret
+        apnsPrivateKeyPEM = id.apnsKey.privateKey.map { AsymmetricPrivateKey.p256($0).pkcs8PEMRepresentation }
+        signatures = simulation.apns.signaturePolicy
         bundleID = id.app.bundleID
         wnsPackageSID = id.wnsPackageSID
         wnsSecret = id.wnsSecret
@@ -63,14 +73,14 @@ public struct ConnectionInfo: Sendable, Equatable {
     }
 
     /// The Google service-account JSON a Firebase Admin SDK reads, its `token_uri` pointing at
-    /// this server. `private_key` is ``throwawayRSAKey``: Google's auth libraries need a real RSA
-    /// key to sign their assertions; the fake checks their structure and claims only.
+    /// this server and its `private_key` the world's service-account key: assertions signed with
+    /// it verify (RS256).
     public func serviceAccountJSON() -> String {
         JSONValue.object([
             "type": "service_account",
             "project_id": .string(fcmProjectID),
-            "private_key_id": "pushsim-throwaway-key",
-            "private_key": .string(Self.throwawayRSAKey),
+            "private_key_id": .string(fcmPrivateKeyID),
+            "private_key": .string(fcmPrivateKeyPEM),
             "client_email": .string(fcmServiceAccount),
             "client_id": "000000000000000000000",
             "token_uri": .string(baseURL + "/token"),
@@ -78,8 +88,11 @@ public struct ConnectionInfo: Sendable, Equatable {
         ]).serialized() + "\n"
     }
 
-    /// As JSON (for `GET /_pushsim/info`); `serviceAccountPath` is added when the file was written.
-    public func json(serviceAccountPath: String? = nil) -> JSONValue {
+    /// The name Apple gives a signing key's file, `AuthKey_<key id>.p8`.
+    public var apnsKeyFileName: String { "AuthKey_\(apnsKeyID).p8" }
+
+    /// As JSON (for `GET /_pushsim/info`); the paths of the key files are added when they were written.
+    public func json(keyFiles: ClientKeyFiles = ClientKeyFiles()) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("baseURL", .string(baseURL)),
             ("hub", .object(["name": .string(hubName), "host": .string(hubHost), "restBase": .string("\(baseURL)/\(hubName)"),
@@ -90,48 +103,16 @@ public struct ConnectionInfo: Sendable, Equatable {
                              "tokenURI": .string(baseURL + "/token"),
                              "sendURL": .string("\(baseURL)/v1/projects/\(fcmProjectID)/messages:send")])),
             ("apns", .object(["keyId": .string(apnsKeyID), "teamId": .string(apnsTeamID), "topic": .string(bundleID),
-                              "sendURL": .string(baseURL + "/3/device/{token}")])),
+                              "sendURL": .string(baseURL + "/3/device/{token}"), "keyURL": .string(baseURL + "/_pushsim/keys/apns.p8")])),
             ("wns", .object(["packageSID": .string(wnsPackageSID), "clientSecret": .string(wnsSecret),
                              "tokenURL": .string(baseURL + "/accesstoken.srf")])),
             ("anchorUnixSeconds", .number(JSONNumber(anchorUnixSeconds))),
+            ("signatures", .string(signatures.rawValue)),
         ]
-        if let serviceAccountPath { members.append(("fcmServiceAccountFile", .string(serviceAccountPath))) }
+        if let path = keyFiles.serviceAccount { members.append(("fcmServiceAccountFile", .string(path))) }
+        if let path = keyFiles.apnsKey { members.append(("apnsKeyFile", .string(path))) }
         return .object(members)
     }
-
-    /// A 2048-bit RSA private key made once for PushSim and published on purpose (PKCS #8 PEM):
-    /// it protects nothing. The served FCM does not verify RS256 signatures (no cryptography
-    /// library may be used), so any key would do; this one only lets Google's libraries sign.
-    public static let throwawayRSAKey = """
-        -----BEGIN PRIVATE KEY-----
-        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDRfaIEU4DlTXxk
-        U8i6UH6bw7dFGoVPZ2SUi9jurNFTosiQ4xxw1fxR8KmCpYZr4kDtFCVdY2gnHGK/
-        ZRimHcnaRW0yV8SwpRJmBs2V3kriAtfAixqFppKogmVLYkGtusMWC1UadDMtCU3A
-        elq7naa1XvSIY4UGlxhp6oh8VJU5qXVWW9nljv7wZLqYlgXam/9UDVP5ZAIePy11
-        B/nMXdU/WUu2kRNW/7NfvklNgylKXH9FNsNwjw01puEB4XP1RbuQ2jyw3AHi+aDP
-        8A0crn0YUBuLiAgqatkf6f1HTTJTV26ah7Ldo3MTQHS1tyF2Nf7oB9SzXzF3qXvt
-        KM/PWnGHAgMBAAECggEAWg1zdAChS/C/JDGP++dWRYcgZSg9XiDH78MeAZtwcE9t
-        gDrgovCZgm+9rleRLRcZadBbL4Xn48gj+rpumhn8B0QI6Lcp6fVLr2gFQANKlVU7
-        gZ1KTWGJcb575KfcK944tmUwtCp3RUjWj4MJNdVTMGwdGfQN3wNcj0suWKPTcfFL
-        S+cxkdZJacuOJGFW5zIRJnbifAB6kTlRDdwlqt6/IiygK2Rkag1Atd86Lqp6yafW
-        TN/evfPdtuwg5s/PzKvvfvhyX+JjO+SPsZTYqpGG8q7L3YWOFWf+bnCSoxl5gsqP
-        C8tCqJiOH+RpP+l3mlBu3U7KACLvlaJgODHjNDKzwQKBgQDrJK3FajyLgUdc5TbU
-        0kenje/hsfmWNBCMU+MrvnMLI8PPFtYiKwZpPVeRnamQalDiT9fuVLrbRDTQ8KMf
-        5B6TUWhBVklzC9QsMr2e7WoCgVE1LNhNz8lQ9Tf6MKGUeQNYG1kubdhl6Q7boI75
-        IjHwMdFw3i9UvBOZP+zpBh4oWQKBgQDkEnh9TOgjr3p9lB39TeQYvcp9xmzxTAhM
-        OkkoR4ZzTM0v7d+nzIt07JH4qQKxlzdXIJGT9M26Z7Snd46ZA9oY/dZc+16pLA60
-        kTvJraFMWmMylsuJsXvzC2idiOld12I16qRojxiX+W2GlBikKxZnDuxa5qAk6j0b
-        P1Wa6JYs3wKBgBIqcD5LGchRQXkcwCKq6Bw6q+iMvlJrTUf6BxfPC8Y1iiAKjJpx
-        Jnqk4Yn/WyUsAXmqX20rIJBl8YqevItvLSmGZX5+swfvRwHvHZUUlFcDNIneIAvK
-        3KujdiKe9SyqOKbq3fXnSIt++MXg3orCqIb84khM8e0i5oS1WpEaBuRpAoGAeAfM
-        h81A4v8ITSz1t4kVwXupJRaX4Uotl8iZFezGssm5tz7OlWYOAwQ6Mo7oTwSRaHZI
-        h4CwASlxJy3By3/+eWamOZtFj20TdC53M8YAfMmZKVe5WQcif6ACd95FS1D+a/fI
-        fQrKW7k2zjwE1+mhSa3N8G0t3R+19zAW4ocD+isCgYEAgHxwDpYIJIbwP8HuHBrf
-        4JCsQKOw9AetlVD1madF6YFBmNx2ekiNOUuFd8duvMcGvoABf1gngXCuAnqizH1Q
-        DsVRGLB48PRf4wnXSWTIlXfG75CYYwkcuBrMwXef4wDwZ7Y+KMAbWBuAxBKMYxI0
-        ZrwT5jsJc3z7GXxYLd/xBwQ=
-        -----END PRIVATE KEY-----
-        """ + "\n"
 
     /// The hub's connection string with this server as its endpoint (`Endpoint=http://127.0.0.1:<port>/;…`):
     /// what an SDK is given, so that it sends its requests here and signs its tokens for this address.
@@ -141,7 +122,7 @@ public struct ConnectionInfo: Sendable, Equatable {
     }
 
     /// The lines printed when `pushsim serve` starts.
-    public func banner(serviceAccountPath: String?, clock: ClockPolicy, seed: UInt64) -> String {
+    public func banner(keyFiles: ClientKeyFiles, clock: ClockPolicy, seed: UInt64) -> String {
         """
         pushsim serve: listening on \(baseURL) (seed \(seed), clock \(clock.rawValue); virtual time 0 = Unix \(anchorUnixSeconds))
           Notification Hubs  \(baseURL)/\(hubName)/registrations?api-version=2015-01   (hub '\(hubName)')
@@ -151,12 +132,29 @@ public struct ConnectionInfo: Sendable, Equatable {
             SAS resource (sr)  \(baseURL)/\(hubName) or https://\(hubHost)/\(hubName)
           FCM HTTP v1        \(baseURL)/v1/projects/\(fcmProjectID)/messages:send   (project '\(fcmProjectID)')
             OAuth token URI    \(baseURL)/token
-            service account    \(serviceAccountPath ?? "(not written)")
+            service account    \(keyFiles.serviceAccount ?? "(not written)")
           APNs               \(baseURL)/3/device/{token}   key id \(apnsKeyID), team id \(apnsTeamID), topic \(bundleID)
+            signing key (.p8)  \(keyFiles.apnsKey ?? "(not written)")
           WNS                \(baseURL)/accesstoken.srf   package SID \(wnsPackageSID)
           control API        \(baseURL)/_pushsim/   (POST /_pushsim/devices {"name":"…","platform":"ios|android|windows"})
-        The hub's SAS tokens are real HMAC-SHA256; APNs (ES256) and Google (RS256) signatures are PushSim stand-ins: see the PushSimServer article.
+        \(signatures == .verify
+            ? "Signatures are verified: APNs provider tokens (ES256) with the .p8's key, Google assertions (RS256) with the service account's; register keys of your own with POST /_pushsim/keys/apns or /_pushsim/keys/fcm."
+            : "Signatures are NOT verified (--signatures structure-only): APNs and Google tokens need only the right shape and claims.") The hub's SAS tokens are HMAC-SHA256.
         Press Ctrl-C to stop.
         """
+    }
+}
+
+/// Where `pushsim serve` wrote the files a client signs with: the Google service-account JSON and
+/// the APNs `.p8`. Nil for a file not written.
+public struct ClientKeyFiles: Sendable, Equatable {
+    /// The service-account JSON (``ConnectionInfo/serviceAccountJSON()``).
+    public var serviceAccount: String?
+    /// The APNs signing key, `AuthKey_<key id>.p8` (``ConnectionInfo/apnsPrivateKeyPEM``).
+    public var apnsKey: String?
+    /// Paths of the files written, if any.
+    public init(serviceAccount: String? = nil, apnsKey: String? = nil) {
+        self.serviceAccount = serviceAccount
+        self.apnsKey = apnsKey
     }
 }

@@ -6,8 +6,8 @@ import PushSimScenario
 /// (one self-contained HTML page: swim-lanes by causal chain, a step-through of every host's
 /// state, what each phone showed, the invariants' verdicts). The served world keeps no trace, so
 /// the page comes from a replay: the session's requests (kept in memory, at most 10,000 since
-/// the last reset) are entered into a fresh world built from the same setup, seed and anchor that
-/// keeps its trace, exactly as ``WorldBridge/replay(_:)`` does for a `--record` file. A longer
+/// the last reset) are entered into a fresh world built from the same setup, seed, anchor and
+/// registered keys that keeps its trace, exactly as ``WorldBridge/replay(_:)`` does for a `--record` file. A longer
 /// session is answered 413: record it (`--record`) and make the page with
 /// `pushsim replay FILE --html OUT`.
 extension ControlAPI {
@@ -19,7 +19,9 @@ extension ControlAPI {
         guard let replay = try? WorldBridge(setup: state.setup, clock: state.policy, anchor: state.world.anchor, keepsTrace: true) else {
             return ServerAnswer.error(500, "A world to replay the session in could not be made.")
         }
-        replay.configure(baseURL: state.baseURL, serviceAccountPath: state.serviceAccountPath)
+        replay.configure(baseURL: state.baseURL, keyFiles: state.keyFiles)
+        // Keys registered before the session began (registering one again, as the session may, changes nothing).
+        replay.register(state.registeredKeys)
         _ = replay.replay(state.session)
         let html = replay.sessionPage(title: "pushsim serve session (\(state.session.count) requests)", source: "pushsim serve " + state.baseURL)
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: Array(html.utf8))

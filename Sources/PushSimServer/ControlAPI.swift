@@ -27,6 +27,8 @@ import PushSimScenario
 /// | `POST /_pushsim/expect {"expect":"…"}` | one expectation in the scenario language, judged now (or waited for, with `by`) |
 /// | `GET /_pushsim/page` | the session as a teaching page (HTML; see `ControlAPI+Page.swift`) |
 /// | `POST`, `GET`, `DELETE /_pushsim/webpush/subscriptions` | browsers' push subscriptions: make one, list them, unsubscribe (see `ControlAPI+WebPush.swift`) |
+/// | `GET /_pushsim/keys`, `GET /_pushsim/keys/apns.p8`, `GET /_pushsim/keys/service-account.json` | the keys the fakes verify signatures with; the world's own key files |
+/// | `POST /_pushsim/keys/apns {"keyId","teamId","publicKey"\|"p8"}`, `POST /_pushsim/keys/fcm {"clientEmail","publicKey"\|"privateKey"}` | 201: a key of your own registered (see `ControlAPI+Keys.swift`) |
 ///
 /// A device action starts a new causal chain and answers with the device once every call it made
 /// since has its answer (see ``perform(_:on:status:)``). A handler answers at once or gives a
@@ -54,7 +56,7 @@ struct ControlAPI {
         switch (m, route.joined(separator: "/")) {
         case ("GET", ""), ("GET", "info"):
             return .answer(ServerAnswer.json(200, ConnectionInfo(simulation: state.simulation, baseURL: state.baseURL)
-                .json(serviceAccountPath: state.serviceAccountPath)))
+                .json(keyFiles: state.keyFiles)))
         case ("GET", "clock"): return .answer(ServerAnswer.json(200, state.clockJSON()))
         case ("POST", "clock/advance"): return .answer(advance(request))
         case ("POST", "reset"):
@@ -82,9 +84,14 @@ struct ControlAPI {
         case ("POST", "expect"): return expect(request)
         case ("GET", "page"): return .answer(page())
         case (_, "webpush/subscriptions"): return .answer(webPush(request, query: query))
+        case ("GET", "keys"): return .answer(ServerAnswer.json(200, keysJSON()))
+        case ("GET", "keys/apns.p8"): return .answer(apnsKeyFile())
+        case ("GET", "keys/service-account.json"): return .answer(serviceAccountFile())
+        case ("POST", "keys/apns"): return .answer(registerAPNsKey(request))
+        case ("POST", "keys/fcm"): return .answer(registerServiceAccountKey(request))
         case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page", "webpush"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page", "webpush", "keys"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }

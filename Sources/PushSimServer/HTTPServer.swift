@@ -186,7 +186,7 @@ public final class HTTPServer: @unchecked Sendable {
             port = bound
             phase = .running
         }
-        bridge.configure(baseURL: baseURL, serviceAccountPath: nil)
+        bridge.configure(baseURL: baseURL, keyFiles: ClientKeyFiles())
         // Set before the thread starts, which then owns them.
         listenFD = fd
         wakeRead = pipeEnds[0]

@@ -17,7 +17,8 @@ import PushSimNetwork
 /// as `bodyBase64` instead of `body`. `virtualTime` is the world's clock when the answer went out;
 /// `arrivedMicroseconds` when the request entered the world, and `connection` the TCP connection
 /// it came on (from 1; 0 for none). The first line is a header, `{"pushsimRecord":1,"seed":…,
-/// "anchorUnixSeconds":…,"baseURL":…,"scenario":…,"serviceAccountFile":…}`: with it, `pushsim replay` rebuilds the same
+/// "anchorUnixSeconds":…,"baseURL":…,"scenario":…,"serviceAccountFile":…,"apnsKeyFile":…,"signatures":…}`: with it,
+/// `pushsim replay` rebuilds the same
 /// world, feeds it the same requests at the same virtual times, and compares every answer.
 /// Used only on the world's queue.
 final class RequestRecorder {
@@ -39,12 +40,15 @@ final class RequestRecorder {
     }
 
     /// Writes the header line: what a replay needs to rebuild the world.
-    func header(seed: UInt64, anchorUnixSeconds: Int64, clock: ClockPolicy, baseURL: String, scenario: String?, serviceAccountFile: String?) {
+    func header(seed: UInt64, anchorUnixSeconds: Int64, clock: ClockPolicy, baseURL: String, scenario: String?, keyFiles: ClientKeyFiles,
+                signatures: SignaturePolicy) {
         let line = JSONValue.object([
             "pushsimRecord": .number(JSONNumber(1)), "seed": .number(JSONNumber(text: String(seed))),
             "anchorUnixSeconds": .number(JSONNumber(anchorUnixSeconds)), "clock": .string(clock.rawValue), "baseURL": .string(baseURL),
             "scenario": scenario.map { .string($0) } ?? .null,
-            "serviceAccountFile": serviceAccountFile.map { .string($0) } ?? .null,
+            "serviceAccountFile": keyFiles.serviceAccount.map { .string($0) } ?? .null,
+            "apnsKeyFile": keyFiles.apnsKey.map { .string($0) } ?? .null,
+            "signatures": .string(signatures.rawValue),
         ]).serialized()
         handle.write(Data((line + "\n").utf8))
     }

@@ -84,8 +84,8 @@ public final class ScenarioLoopback: ServerDoor, ExternalBackendConnector, @unch
     public func recordRefused(_ request: WireRequest, _ response: HTTPResponse) {}
 
     /// Notes where the server listens, for `GET /_pushsim/info` and for the hub's SAS resource
-    /// check once a run attaches; `serviceAccountPath` is not used.
-    public func configure(baseURL: String, serviceAccountPath: String?) {
+    /// check once a run attaches; `keyFiles` is not used.
+    public func configure(baseURL: String, keyFiles: ClientKeyFiles) {
         let info = ConnectionInfo(simulation: Simulation(seed: 0), baseURL: baseURL)
         condition.withLock {
             self.baseURL = baseURL

@@ -25,8 +25,9 @@ public protocol ServerDoor: AnyObject, Sendable {
     func answer(_ request: WireRequest, connection: Int) -> HTTPResponse
     /// Notes a request the server refused before it was whole (a framing error). Must not wait.
     func recordRefused(_ request: WireRequest, _ response: HTTPResponse)
-    /// Where the server listens (`http://127.0.0.1:<port>`), once it does.
-    func configure(baseURL: String, serviceAccountPath: String?)
+    /// Where the server listens (`http://127.0.0.1:<port>`), once it does, and where the key
+    /// files for clients were written.
+    func configure(baseURL: String, keyFiles: ClientKeyFiles)
     /// The server has stopped: flush what is kept.
     func close()
 }
@@ -69,13 +70,11 @@ extension WorldBridge: ServerDoor {}
 extension Simulation {
     /// Opens the world to clients outside it that reach it through a server at `baseURL`: the hub
     /// accepts SAS tokens signed for `<baseURL>/<hub>` (and the same with `localhost`) besides its
-    /// own resource URI, and each fake accepts real clients' signatures
-    /// (``FakePushService/acceptRealClients()``: APNs and FCM check the structure and claims of real
-    /// ES256 and RS256 signatures, which cannot be verified without a cryptography library).
+    /// own resource URI. (APNs and FCM verify real clients' ES256 and RS256 signatures with the
+    /// world's keys, which the server hands out, and keys registered through the control API.)
     func acceptClients(at baseURL: String) {
         guard !baseURL.isEmpty else { return }
         let name = hub.configuration.hubName
         hub.alsoAcceptedResourceURIs = [baseURL + "/" + name, baseURL.replacing("127.0.0.1", with: "localhost") + "/" + name]
-        for fake in services { fake.acceptRealClients() }
     }
 }

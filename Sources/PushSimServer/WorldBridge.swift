@@ -153,7 +153,7 @@ public final class WorldBridge: @unchecked Sendable {
         wroteHeader = true
         recorder.header(seed: state.setup.seed, anchorUnixSeconds: state.world.anchor.unixSecondsAtZero, clock: state.policy,
                         baseURL: state.baseURL,
-                        scenario: scenarioPath, serviceAccountFile: state.serviceAccountPath)
+                        scenario: scenarioPath, keyFiles: state.keyFiles, signatures: state.setup.signaturePolicy)
     }
 
     /// Records an exchange the server answered without the world (a request it could not parse).
@@ -164,13 +164,18 @@ public final class WorldBridge: @unchecked Sendable {
         }
     }
 
-    /// Tells the control API where the server listens and where the service-account file is.
-    public func configure(baseURL: String, serviceAccountPath: String?) {
+    /// Tells the control API where the server listens and where the client key files are.
+    public func configure(baseURL: String, keyFiles: ClientKeyFiles) {
         queue.sync {
             state.baseURL = baseURL
-            state.serviceAccountPath = serviceAccountPath
+            state.keyFiles = keyFiles
             state.acceptTokensSignedForTheServer()
         }
+    }
+
+    /// Registers `keys` as the control API does (``RegisteredKey``).
+    func register(_ keys: [RegisteredKey]) {
+        queue.sync { for key in keys { state.register(key) } }
     }
 
     /// What a client needs to reach the fakes through a server at `baseURL`.

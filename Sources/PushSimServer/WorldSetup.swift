@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 import PushSimDevices
 import PushSimBackend
 import PushSimScenario
@@ -42,6 +43,9 @@ public struct WorldSetup {
     public var devices: [DeviceSpec]
     /// Runs after the devices are added (network latency, loss, partitions, service faults).
     public var configure: (Simulation) -> Void
+    /// How the fakes check the ES256 and RS256 signatures of tokens clients make: verified (the
+    /// default), or structure and claims only (`--signatures structure-only`).
+    public var signaturePolicy = SignaturePolicy.verify
 
     /// A setup with seed 0, default options, no devices and no extra settings unless given.
     public init(seed: UInt64 = 0, options: Simulation.Options = Simulation.Options(), devices: [DeviceSpec] = [],
@@ -61,6 +65,7 @@ public struct WorldSetup {
         options.anchor = anchor
         let simulation = Simulation(seed: seed, options: options)
         simulation.world.isRecordingTrace = false
+        for fake in simulation.services { fake.checkSignatures(signaturePolicy) }
         for d in devices {
             simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion)
         }

@@ -45,8 +45,17 @@ final class WorldState {
     var recorder: RequestRecorder?
     /// `http://host:port` of the server, once it listens (for `GET /_pushsim/info`).
     var baseURL = ""
-    /// Where the FCM service-account file was written, if it was.
-    var serviceAccountPath: String?
+    /// Where the client key files (service-account JSON, APNs `.p8`) were written, if they were.
+    var keyFiles = ClientKeyFiles()
+    /// Keys registered through the control API, in order: kept across resets and applied to
+    /// every world made (see ``RegisteredKey``).
+    private(set) var registeredKeys: [RegisteredKey] = []
+
+    /// Registers `key` in the world now and in every world a reset makes.
+    func register(_ key: RegisteredKey) {
+        registeredKeys.append(key)
+        key.apply(to: simulation)
+    }
     /// Requests answered since start (never reset: numbers the record's lines).
     private(set) var answered = 0
     /// Requests entered since start (never reset: numbers the tickets).
@@ -134,6 +143,7 @@ final class WorldState {
         let anchor = replayAnchor ?? (policy == .manual ? fixedAnchor : nil) ?? Self.wallAnchor()
         simulation = Self.makeSimulation(setup, anchor: anchor, retention: retention)
         simulation.world.isRecordingTrace = keepsTrace
+        for key in registeredKeys { key.apply(to: simulation) }
         expectations = LiveExpectations(observing: simulation, crossUserEnforced: setup.options.backend == .hardened)
         session = []
         sessionIndex = [:]

@@ -97,7 +97,7 @@ struct FCMSender {
             header: ["alg": "RS256", "typ": "JWT"],
             claims: ["iss": .string(project.serviceAccount), "scope": "https://www.googleapis.com/auth/firebase.messaging",
                      "aud": "https://oauth2.googleapis.com/token", "iat": .number(JSONNumber(now)), "exp": .number(JSONNumber(now + 3_600))],
-            secret: project.secret)
+            signingKey: sim.identity.fcmServiceAccountKey)
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
         let answer = call(HTTPRequest(method: "POST", authority: FCMService.oauthHost, path: "/token", body: Array(form.utf8)))
         accessToken = (try? JSONParser.parse(answer.body))?["access_token"]?.stringValue ?? ""

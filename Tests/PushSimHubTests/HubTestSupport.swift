@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 import PushSimServices
 @testable import PushSimHub
@@ -18,16 +19,20 @@ enum TestIdentity {
     static let androidPackage = "com.example.notify"
     static let senderID = "1234567890"
     static let windowsFamily = "Example.Notify_8wekyb3d8bbwe"
-    static let apnsKey = APNsSigningKey(keyID: "KEYID00001", teamID: "TEAMID0001", secret: "p8-secret")
+    static let apnsPrivateKey = DerivedKeyMemo.p256Key(derivedFrom: "hub tests: APNs key")
+    static let apnsKey = APNsSigningKey(keyID: "KEYID00001", teamID: "TEAMID0001", privateKey: apnsPrivateKey)
+    static let serviceAccountKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.sampleServiceAccountSeed)
+    /// A key Google does not have for the service account.
+    static let otherServiceAccountKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed)
     static let fcmProject = FCMProject(projectID: "example-notify", projectNumber: senderID,
-                                       serviceAccount: "hub@example-notify.iam.gserviceaccount.com", secret: "sa-secret")
+                                       serviceAccount: "hub@example-notify.iam.gserviceaccount.com", serviceAccountKey: serviceAccountKey.publicKey)
     static let wnsApp = WNSApp(packageSID: "ms-app://s-1-15-2-111-222-333", secret: "wns-secret", packageFamily: windowsFamily)
 
     static var apnsCredential: APNsCredential {
-        APNsCredential(keyID: apnsKey.keyID, teamID: apnsKey.teamID, secret: apnsKey.secret, bundleID: bundleID)
+        APNsCredential(keyID: apnsKey.keyID, teamID: apnsKey.teamID, privateKey: apnsPrivateKey, bundleID: bundleID)
     }
     static var fcmCredential: FCMCredential {
-        FCMCredential(projectID: fcmProject.projectID, serviceAccount: fcmProject.serviceAccount, secret: fcmProject.secret)
+        FCMCredential(projectID: fcmProject.projectID, serviceAccount: fcmProject.serviceAccount, privateKey: serviceAccountKey)
     }
     static var wnsCredential: WNSCredential { WNSCredential(packageSID: wnsApp.packageSID, secret: wnsApp.secret) }
 

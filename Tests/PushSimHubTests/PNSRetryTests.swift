@@ -129,7 +129,7 @@ struct PNSRetryTests {
         let jwt = try #require(JSONWebToken.parse(String(tokens[2].dropFirst("bearer ".count))))
         #expect(jwt.claims["iat"]?.int64Value == w.world.anchor.unixSeconds(apns.requests[2].time))
         #expect(jwt.header["kid"]?.stringValue == TestIdentity.apnsKey.keyID)
-        #expect(jwt.isSigned(with: TestIdentity.apnsKey.secret))
+        #expect(jwt.hasValidES256Signature(by: TestIdentity.apnsKey.publicKey, acceptingDER: false))
         #expect(w.events("hub.pns-accepted").count == 2)
         #expect(w.events("hub.pns-request").map { $0[.attempt]?.description } == ["1", "1", "2"])
     }
@@ -241,7 +241,7 @@ struct PNSRetryTests {
 
     @Test func refusedFcmCredentialsDropTheNotification() {
         var bad = TestIdentity.fcmCredential
-        bad.secret = "wrong"
+        bad.privateKey = TestIdentity.otherServiceAccountKey
         let w = HubWorld(configuration: TestIdentity.configuration(fcm: bad))
         let phone = TestDevice.android(w, "android")
         w.register(.fcmV1, phone.handle ?? "")

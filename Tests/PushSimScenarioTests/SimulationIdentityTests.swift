@@ -1,4 +1,5 @@
 import Testing
+import PushSimCrypto
 import PushSimDevices
 import PushSimServices
 import PushSimHub
@@ -13,9 +14,11 @@ struct SimulationIdentityTests {
     /// files and the platform entries: every golden trace depends on them.
     @Test func theFixedIdentityKeepsItsValues() {
         let id = SimulationIdentity()
-        #expect(id.apnsKeyID == "PSIMKEY001" && id.apnsTeamID == "PSIMTEAM01" && id.apnsKeySecret == "apns-p8-stand-in")
+        #expect(id.apnsKeyID == "PSIMKEY001" && id.apnsTeamID == "PSIMTEAM01")
+        #expect(id.apnsKey.privateKey == DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
         #expect(id.fcmProjectID == "pushsim-notifyusers" && id.fcmSenderID == "482910364851")
-        #expect(id.fcmServiceAccount == "hub@pushsim-notifyusers.iam.gserviceaccount.com" && id.fcmKeySecret == "fcm-service-account-stand-in")
+        #expect(id.fcmServiceAccount == "hub@pushsim-notifyusers.iam.gserviceaccount.com")
+        #expect(id.fcmServiceAccountKey == DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.sampleServiceAccountSeed))
         #expect(id.wnsPackageSID.hasPrefix("ms-app://s-1-15-2-2411820470-") && id.wnsSecret == "wns-client-secret-stand-in")
         #expect(id.app == AppIdentity(bundleID: "com.pushsim.notifyusers", androidPackage: "com.pushsim.notifyusers",
                                       fcmSenderID: "482910364851", windowsPackageFamily: "PushSim.NotifyUsers_8wekyb3d8bbwe",
@@ -26,10 +29,12 @@ struct SimulationIdentityTests {
     @Test func accountsAreHeldPerService() {
         var id = SimulationIdentity()
         id.apnsKeyID = "OTHERKEY01"
-        id.fcmKeySecret = "other-fcm"
+        let otherKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed)
+        id.fcmServiceAccountKey = otherKey
         id.wnsSecret = "other-wns"
-        #expect(id.apnsKey == APNsSigningKey(keyID: "OTHERKEY01", teamID: "PSIMTEAM01", secret: "apns-p8-stand-in"))
-        #expect(id.fcmAccount.secret == "other-fcm" && id.fcmProjectID == "pushsim-notifyusers")
+        #expect(id.apnsKey == APNsSigningKey(keyID: "OTHERKEY01", teamID: "PSIMTEAM01",
+                                             privateKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed)))
+        #expect(id.fcmAccount.privateKey == otherKey && id.fcmProjectID == "pushsim-notifyusers")
         #expect(id.wnsAccount.secret == "other-wns" && id.wnsPackageSID == SimulationIdentity().wnsPackageSID)
     }
 

@@ -47,7 +47,7 @@ final class StandInBackend: ServerDoor, @unchecked Sendable {
         }
     }
     func recordRefused(_ request: WireRequest, _ response: HTTPResponse) {}
-    func configure(baseURL: String, serviceAccountPath: String?) {}
+    func configure(baseURL: String, keyFiles: ClientKeyFiles) {}
     func close() {}
 }
 

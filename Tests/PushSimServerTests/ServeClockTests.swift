@@ -21,7 +21,7 @@ import Testing
     func apnsToken(unixNow: Int64) -> String {
         JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(identity.apnsKeyID))]),
                           claims: .object([("iss", .string(identity.apnsTeamID)), ("iat", .number(JSONNumber(unixNow)))]),
-                          secret: identity.apnsKeySecret)
+                          signingKey: identity.apnsSigningKey)
     }
 
     func hubSAS(expiring unixSeconds: Int64) -> String {

@@ -28,7 +28,7 @@ import Testing
         let handle = try #require(json(ask(bridge, "POST", "/_pushsim/devices", body: #"{"name":"bob-iphone","platform":"ios"}"#))["handle"]?.stringValue)
         let token = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(identity.apnsKeyID))]),
                                       claims: .object([("iss", .string(identity.apnsTeamID)), ("iat", .number(JSONNumber(testAnchor.unixSecondsAtZero)))]),
-                                      secret: identity.apnsKeySecret)
+                                      signingKey: identity.apnsSigningKey)
         let sent = ask(bridge, "POST", "/3/device/\(handle)", headers: [("authorization", "bearer \(token)"), ("apns-topic", identity.app.bundleID)],
                        body: #"{"aps":{"alert":"Hi"}}"#)
         #expect(sent.status == 200)

@@ -18,7 +18,7 @@ import Testing
     func push(_ bridge: WorldBridge, _ handle: String, _ text: String) -> HTTPResponse {
         let token = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(identity.apnsKeyID))]),
                                       claims: .object([("iss", .string(identity.apnsTeamID)), ("iat", .number(JSONNumber(testAnchor.unixSecondsAtZero)))]),
-                                      secret: identity.apnsKeySecret)
+                                      signingKey: identity.apnsSigningKey)
         return ask(bridge, "POST", "/3/device/\(handle)", headers: [("authorization", "bearer \(token)"), ("apns-topic", identity.app.bundleID)],
                    body: #"{"aps":{"alert":"\#(text)"}}"#)
     }

@@ -6,11 +6,17 @@ import FoundationNetworking
 import Glibc
 #endif
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 import PushSimHub
 import PushSimScenario
 @testable import PushSimServer
 import Testing
+
+extension SimulationIdentity {
+    /// The private key of the world's APNs signing key (the sample identity's has one).
+    var apnsSigningKey: P256PrivateKey { apnsKey.privateKey ?? DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed) }
+}
 
 /// A fixed anchor, so that two worlds built in a test agree on every Unix time.
 let testAnchor = CalendarAnchor(unixSecondsAtZero: 1_767_225_600)
@@ -66,21 +72,21 @@ final class TestServer: @unchecked Sendable {   // immutable after init; HTTPSer
                                     expiresAtUnixSeconds: unixNow + 3_600)
     }
 
-    /// An APNs provider token signed as the fake expects (ES256 stand-in), issued at `unixNow`.
+    /// An APNs provider token signed with the world's key (ES256), issued at `unixNow`.
     func apnsToken(unixNow: Int64) -> String {
         JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(identity.apnsKeyID))]),
                           claims: .object([("iss", .string(identity.apnsTeamID)), ("iat", .number(JSONNumber(unixNow)))]),
-                          secret: identity.apnsKeySecret)
+                          signingKey: identity.apnsSigningKey)
     }
 
-    /// A Google service-account assertion (RS256 stand-in) for the messaging scope.
+    /// A Google service-account assertion signed with the world's key (RS256) for the messaging scope.
     func googleAssertion(unixNow: Int64) -> String {
         JSONWebToken.make(header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
                           claims: .object([("iss", .string(identity.fcmServiceAccount)),
                                            ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
                                            ("aud", .string(base + "/token")),
                                            ("iat", .number(JSONNumber(unixNow))), ("exp", .number(JSONNumber(unixNow + 3_600)))]),
-                          secret: identity.fcmKeySecret)
+                          signingKey: identity.fcmServiceAccountKey)
     }
 
     /// Virtual now's Unix seconds, from the control API.
@@ -170,4 +176,16 @@ struct RawClient {
 /// The status code of a raw answer.
 func statusOf(_ answer: String) -> Int? {
     answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+}
+
+extension WorldBridge {
+    /// Answers one request made of text, from connection 1 (tests that need no socket).
+    func ask(_ method: String, _ target: String, headers: [(name: String, value: String)] = [], body: String = "") -> HTTPResponse {
+        answer(WireRequest(method: method, target: target, headers: headers, body: Array(body.utf8)), connection: 1)
+    }
+}
+
+extension HTTPResponse {
+    /// The body as JSON (`.null` when it is not).
+    var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
 }

@@ -2,13 +2,17 @@ import Testing
 @testable import PushSimServices
 import PushSimNetwork
 import PushSimKernel
+import PushSimCrypto
 
 /// A world with the fake APNs, one provider and one iPhone whose app has a production token.
 final class APNsBench {
     static let bundle = "com.example.notes"
     let world: World
     let apns: APNsService
-    let key = APNsSigningKey(keyID: "KEY1234567", teamID: "TEAM123456", secret: "p8-stand-in")
+    /// The provider's `.p8` key, and a key Apple does not have for its key id.
+    static let privateKey = DerivedKeyMemo.p256Key(derivedFrom: "APNs bench key")
+    static let otherKey = DerivedKeyMemo.p256Key(derivedFrom: "APNs bench: a key Apple does not have")
+    let key = APNsSigningKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: APNsBench.privateKey)
     let provider: Probe
     let phone: FakeDevice
     /// The phone's production token for ``bundle``.
@@ -25,11 +29,11 @@ final class APNsBench {
 
     var unixNow: Int64 { world.anchor.unixSeconds(world.now) }
 
-    /// A provider token (JWT) signed with `secret`; by default the bench's key, issued now.
-    func jwt(iat: Int64? = nil, kid: String? = nil, team: String? = nil, secret: String? = nil) -> String {
+    /// A provider token (JWT, ES256) signed with `signingKey`; by default the bench's key, issued now.
+    func jwt(iat: Int64? = nil, kid: String? = nil, team: String? = nil, signingKey: P256PrivateKey? = nil) -> String {
         JSONWebToken.make(header: ["alg": "ES256", "kid": .string(kid ?? key.keyID)],
                           claims: ["iss": .string(team ?? key.teamID), "iat": .number(JSONNumber(iat ?? unixNow))],
-                          secret: secret ?? key.secret)
+                          signingKey: signingKey ?? Self.privateKey)
     }
 
     /// The provider's token, renewed after 55 minutes as APNSwift does (never more often than 20 minutes).
@@ -230,7 +234,7 @@ struct APNsErrorTests {
 
     @Test func providerTokenWithBadSignatureIsInvalidProviderToken() {
         let bench = APNsBench()
-        expectRejected(bench.send(auth: .header("bearer " + bench.jwt(secret: "some-other-key"))), 403, "InvalidProviderToken")
+        expectRejected(bench.send(auth: .header("bearer " + bench.jwt(signingKey: APNsBench.otherKey))), 403, "InvalidProviderToken")
         // A claim changed after signing.
         let parts = bench.jwt().split(separator: ".")
         let forged = parts[0] + "." + Base64URL.encode(#"{"iss":"TEAM123456","iat":\#(bench.unixNow + 1)}"#) + "." + parts[2]

@@ -20,7 +20,7 @@ struct FCMOAuthTests {
 
     @Test func badSignatureIsInvalidGrant() {
         let bench = FCMBench()
-        let r = bench.requestAccessToken(bench.assertion(secret: "stolen-key"))
+        let r = bench.requestAccessToken(bench.assertion(signingKey: FCMBench.chessKey))
         #expect(r.status == 400)
         #expect(r.bodyText == #"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#)
         // An unknown service account is refused the same way.

@@ -2,16 +2,20 @@ import Testing
 @testable import PushSimServices
 import PushSimNetwork
 import PushSimKernel
+import PushSimCrypto
 
 /// A world with the fake FCM (two projects), one app server and one Android phone whose app
 /// registered with the first project's sender id, and a valid OAuth access token.
 final class FCMBench {
     static let package = "com.example.notes"
     static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
+    /// The service accounts' private keys (kept already made: `DerivedKeyMemo`).
+    static let notesKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.sampleServiceAccountSeed)
+    static let chessKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed)
     let project = FCMProject(projectID: "notes-app", projectNumber: "123456789012",
-                             serviceAccount: "sender@notes-app.iam.gserviceaccount.com", secret: "notes-sa-key")
+                             serviceAccount: "sender@notes-app.iam.gserviceaccount.com", serviceAccountKey: FCMBench.notesKey.publicKey)
     let otherProject = FCMProject(projectID: "chess-app", projectNumber: "987654321098",
-                                  serviceAccount: "sender@chess-app.iam.gserviceaccount.com", secret: "chess-sa-key")
+                                  serviceAccount: "sender@chess-app.iam.gserviceaccount.com", serviceAccountKey: FCMBench.chessKey.publicKey)
     let world: World
     let fcm: FCMService
     let server: Probe
@@ -43,14 +47,14 @@ final class FCMBench {
 
     /// A service-account assertion (JWT-bearer grant), by default valid for one hour from now.
     func assertion(iss: String? = nil, scope: String = FCMBench.messagingScope, iat: Int64? = nil, exp: Int64? = nil,
-                   secret: String? = nil) -> String {
+                   signingKey: RSAPrivateKey? = nil) -> String {
         let issued = iat ?? unixNow
         return JSONWebToken.make(
             header: ["alg": "RS256", "typ": "JWT"],
             claims: ["iss": .string(iss ?? project.serviceAccount), "scope": .string(scope),
                      "aud": "https://oauth2.googleapis.com/token",
                      "iat": .number(JSONNumber(issued)), "exp": .number(JSONNumber(exp ?? issued + 3_600))],
-            secret: secret ?? project.secret)
+            signingKey: signingKey ?? Self.notesKey)
     }
 
     func requestAccessToken(_ assertion: String, grantType: String = "urn:ietf:params:oauth:grant-type:jwt-bearer") -> HTTPResponse {

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 import PushSimHub
 
@@ -54,16 +55,23 @@ public enum CodecSurfaces {
         return check(Base64.decode(text), Base64.encode, Base64.decode) + "/" + check(Base64URL.decode(text), Base64URL.encode, Base64URL.decode)
     }
 
-    /// Text into `JSONWebToken.parse`, then the checks APNs (ES256 provider tokens) and Google's
-    /// OAuth endpoint (RS256 assertions) make, and the calendar arithmetic on its `iat`/`exp`.
+    /// The keys the `jwt` surface's corpus is signed with and its inputs are checked against.
+    static let jwtKeys = (es256: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed),
+                          rs256: DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.sampleServiceAccountSeed))
+
+    /// Text into `JSONWebToken.parse`, then the checks APNs (ES256 provider tokens, JOSE or DER
+    /// signatures) and Google's OAuth endpoint (RS256 assertions) make, verifying included, and
+    /// the calendar arithmetic on its `iat`/`exp`.
     public static let jwt = FuzzSurface(
-        name: "jwt", summary: "text into JSONWebToken.parse and isAccepted, iat/exp through CalendarAnchor (APNs 403, OAuth invalid_grant)",
+        name: "jwt", summary: "text into JSONWebToken.parse and the ES256/RS256 checks, iat/exp through CalendarAnchor (APNs 403, OAuth invalid_grant)",
         corpus: [
             Array(JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string("K"))]),
-                                    claims: .object([("iss", .string("T")), ("iat", .number(JSONNumber(1_767_225_600)))]), secret: "s").utf8),
+                                    claims: .object([("iss", .string("T")), ("iat", .number(JSONNumber(1_767_225_600)))]),
+                                    signingKey: jwtKeys.es256).utf8),
             Array(JSONWebToken.make(header: .object([("alg", .string("RS256"))]),
                                     claims: .object([("iss", .string("a@b")), ("iat", .string("1767225600")),
-                                                     ("exp", .number(JSONNumber(9_223_372_036_854_775_807)))]), secret: "s").utf8),
+                                                     ("exp", .number(JSONNumber(9_223_372_036_854_775_807)))]),
+                                    signingKey: jwtKeys.rs256).utf8),
         ],
         generate: Generators.jwt, generatorOdds: 2) { bytes in
         guard let jwt = JSONWebToken.parse(String(decoding: bytes, as: UTF8.self)) else { return "unparsed" }
@@ -75,9 +83,10 @@ public enum CodecSurfaces {
             _ = anchor.unixSeconds(t)
             _ = CalendarAnchor.iso8601(unixSeconds: seconds)
         }
-        let accepted = ["ES256", "RS256"].filter { jwt.isAccepted(with: "s", policy: .structureOnly, algorithm: $0) }
-        let signed = jwt.isSigned(with: "s")
-        return (accepted.first ?? "refused") + (signed ? "+signed" : "")
+        let shaped = ["ES256", "RS256"].filter { jwt.hasSignatureShape(algorithm: $0) }
+        let signed = jwt.hasValidES256Signature(by: jwtKeys.es256.publicKey, acceptingDER: true)
+            || jwt.hasValidRS256Signature(by: jwtKeys.rs256.publicKey)
+        return (shaped.first ?? "refused") + (signed ? "+signed" : "")
     }
 
     /// The first three words of a parser's message, as an outcome label (the rest often quotes the input).

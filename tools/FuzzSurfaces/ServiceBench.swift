@@ -29,11 +29,11 @@ final class ServiceBench {
         let id = simulation.identity, anchor = world.anchor, zero = anchor.unixSecondsAtZero
         let apnsJWT = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(id.apnsKeyID))]),
                                         claims: .object([("iss", .string(id.apnsTeamID)), ("iat", .number(JSONNumber(zero)))]),
-                                        secret: id.apnsKeySecret)
+                                        signingKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
         let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
             ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
             ("aud", .string("https://oauth2.googleapis.com/token")), ("iat", .number(JSONNumber(zero))),
-            ("exp", .number(JSONNumber(zero + 3_600)))]), secret: id.fcmKeySecret)
+            ("exp", .number(JSONNumber(zero + 3_600)))]), signingKey: id.fcmServiceAccountKey)
         let fcmBearer = accessToken(HTTPRequest(method: "POST", authority: FCMService.oauthHost, path: "/token",
             headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: Array("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)".utf8)))

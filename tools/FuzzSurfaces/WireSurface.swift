@@ -16,11 +16,11 @@ public enum WireSurface {
                                               keyName: "DefaultFullSharedAccessSignature", key: id.hubFullKey, expiresAtUnixSeconds: expiry)
         let apnsJWT = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(id.apnsKeyID))]),
                                         claims: .object([("iss", .string(id.apnsTeamID)), ("iat", .number(JSONNumber(anchor.unixSecondsAtZero)))]),
-                                        secret: id.apnsKeySecret)
+                                        signingKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
         let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
             ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
             ("aud", .string("https://oauth2.googleapis.com/token")), ("iat", .number(JSONNumber(anchor.unixSecondsAtZero))),
-            ("exp", .number(JSONNumber(anchor.unixSecondsAtZero + 3_600)))]), secret: id.fcmKeySecret)
+            ("exp", .number(JSONNumber(anchor.unixSecondsAtZero + 3_600)))]), signingKey: id.fcmServiceAccountKey)
         func request(_ head: String, _ headers: [String], _ body: String) -> [UInt8] {
             Array((head + "\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined()
                    + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
@@ -59,7 +59,7 @@ public enum WireSurface {
                            corpus: corpus, inputsPerProcess: 20_000) { bytes in
             if KnownCrashes.skip && KnownCrashes.iso8601YearTraps(bytes) { return "skipped-known" }
             guard let bridge = try? WorldBridge(setup: WorldSetup(seed: 1), clock: .manual, anchor: anchor, longestWait: 0) else { return "no-world" }
-            bridge.configure(baseURL: "http://127.0.0.1:8080", serviceAccountPath: nil)
+            bridge.configure(baseURL: "http://127.0.0.1:8080", keyFiles: ClientKeyFiles())
             defer { bridge.close() }
             var parser = HTTPRequestParser()
             parser.feed(bytes)

@@ -41,7 +41,7 @@ let server = HTTPServer(bridge: bridge)
 let port = try! server.start()
 signal(SIGPIPE, SIG_IGN)
 let base = "http://127.0.0.1:\(port)"
-bridge.configure(baseURL: base, serviceAccountPath: nil)
+bridge.configure(baseURL: base, keyFiles: ClientKeyFiles())
 
 /// One keep-alive connection: writes a request, reads one answer (by Content-Length).
 /// Each connection is used by one thread only (`@unchecked Sendable`: handed to its thread once).
@@ -118,7 +118,7 @@ _ = setupConnection.exchange(http("POST /_pushsim/devices HTTP/1.1", [], #"{"nam
 let handle: String = bridge.withSimulation { $0.device("bench-pixel")?.handle ?? "" }
 let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
     ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
-    ("iat", .number(JSONNumber(anchor.unixSecondsAtZero))), ("exp", .number(JSONNumber(anchor.unixSecondsAtZero + 3_600)))]), secret: id.fcmKeySecret)
+    ("iat", .number(JSONNumber(anchor.unixSecondsAtZero))), ("exp", .number(JSONNumber(anchor.unixSecondsAtZero + 3_600)))]), signingKey: id.fcmServiceAccountKey)
 let tokenAnswer = bridge.answer(wire(http("POST /token HTTP/1.1", ["Content-Type: application/x-www-form-urlencoded"],
                                           "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion)))
 let accessToken = (try! JSONParser.parse(tokenAnswer.body))["access_token"]!.stringValue!

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 
 /// How the hub talks to APNs: a provider token it makes itself (no token endpoint), requests
@@ -39,14 +40,14 @@ enum APNsAdapter: PNSServiceAdapter {
         then(.token(""))
     }
 
-    /// The cached provider token (JWT, ES256 simulated), or a new one minted now and kept for
+    /// The cached provider token (JWT signed with ES256, RFC 7518 §3.4), or a new one minted now and kept for
     /// ``HubConfiguration/apnsProviderTokenRenewal``, inside APNs' 20-to-60-minute window (A-JWT).
     static func providerToken(_ hub: NotificationHub, _ c: APNsCredential, world: World) -> String {
         if let token = hub.pnsTokens.cachedToken(.apns, at: world.now) { return token }
         let renewal = hub.configuration.apnsProviderTokenRenewal
         let jwt = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(c.keyID))]),
                                     claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
-                                    secret: c.secret)
+                                    signingKey: c.privateKey)
         hub.pnsTokens.keep(.apns, jwt, until: world.now + renewal)
         world.record(layer: "hub", host: NotificationHub.name, kind: .hubProviderToken,
                      [.kid: .string(c.keyID), .iat: .int(world.anchor.unixSeconds(world.now)), .renewAfter: "\(renewal)"])
@@ -98,15 +99,15 @@ public struct APNsCredential: Sendable, Equatable {
     public var keyID: String
     /// The developer team id, the provider token's `iss`.
     public var teamID: String
-    /// Stands in for the `.p8` key (see `SimulatedSignature`).
-    public var secret: String
+    /// The signing key's private key (what the `.p8` file holds): provider tokens are signed with it.
+    public var privateKey: P256PrivateKey
     /// The app's bundle id, sent as `apns-topic`.
     public var bundleID: String
     /// `api.push.apple.com` (production) or `api.sandbox.push.apple.com`.
     public var endpoint: String
     /// Settings for the production endpoint unless `endpoint` says otherwise.
-    public init(keyID: String, teamID: String, secret: String, bundleID: String, endpoint: String = "api.push.apple.com") {
-        self.keyID = keyID; self.teamID = teamID; self.secret = secret; self.bundleID = bundleID; self.endpoint = endpoint
+    public init(keyID: String, teamID: String, privateKey: P256PrivateKey, bundleID: String, endpoint: String = "api.push.apple.com") {
+        self.keyID = keyID; self.teamID = teamID; self.privateKey = privateKey; self.bundleID = bundleID; self.endpoint = endpoint
     }
 }
 

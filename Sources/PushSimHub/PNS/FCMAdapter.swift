@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 
 /// How the hub talks to FCM HTTP v1: an OAuth 2 access token from `oauth2.googleapis.com` for a
@@ -115,25 +116,26 @@ public struct FCMCredential: Sendable, Equatable {
     public private(set) var sendPath: String
     /// The service account whose signed assertions buy the hub its Google OAuth tokens.
     public var serviceAccount: String
-    /// Stands in for the service account's private key.
-    public var secret: String
+    /// The service account's private key (a service-account file's `private_key`): assertions are signed with it.
+    public var privateKey: RSAPrivateKey
     /// Settings for one project and service account.
-    public init(projectID: String, serviceAccount: String, secret: String) {
-        self.projectID = projectID; self.serviceAccount = serviceAccount; self.secret = secret
+    public init(projectID: String, serviceAccount: String, privateKey: RSAPrivateKey) {
+        self.projectID = projectID; self.serviceAccount = serviceAccount; self.privateKey = privateKey
         self.sendPath = Self.sendPath(projectID)
     }
     private static func sendPath(_ projectID: String) -> String { "/v1/projects/\(projectID)/messages:send" }
 
     /// The form of a request to Google's token endpoint at Unix time `now` (seconds): a one-hour
-    /// service-account assertion for the messaging scope, JWT-bearer grant (F-MIG). The hub buys
-    /// its tokens with it, and so does a scenario's operator when it sends straight to FCM.
+    /// service-account assertion for the messaging scope, signed with RS256 by ``privateKey``,
+    /// JWT-bearer grant (F-MIG; RFC 7518 §3.3). The hub buys its tokens with it, and so does a
+    /// scenario's operator when it sends straight to FCM.
     public func tokenRequestForm(now: Int64) -> String {
         let assertion = JSONWebToken.make(
             header: .object([("alg", .string("RS256")), ("typ", .string("JWT"))]),
             claims: .object([("iss", .string(serviceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
                              ("aud", .string("https://oauth2.googleapis.com/token")),
                              ("iat", .number(JSONNumber(now))), ("exp", .number(JSONNumber(now + 3_600)))]),
-            secret: secret)
+            signingKey: privateKey)
         return "grant_type=\(percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"
     }
 }

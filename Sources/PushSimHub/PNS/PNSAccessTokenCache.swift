@@ -3,7 +3,7 @@ import PushSimNetwork
 
 /// The credentials the hub presents to each PNS, one slot per service (``PNSAdapter``), obtained
 /// and renewed the way a real provider does; each service's adapter says how:
-/// - APNs: a provider token (JWT, ES256 simulated) made locally and renewed every 50 minutes
+/// - APNs: a provider token (JWT, ES256) made locally and renewed every 50 minutes
 ///   (``HubConfiguration/apnsProviderTokenRenewal``), inside APNs' 20-to-60-minute window (A-JWT;
 ///   ``APNsAdapter``);
 /// - FCM: an OAuth 2 access token from `oauth2.googleapis.com` for a signed service-account

@@ -1,22 +1,36 @@
 import PushSimKernel
+import PushSimCrypto
 
-/// A JSON Web Token (`header.claims.signature`, each part base64url) signed with
-/// `SimulatedSignature`. Used for APNs provider tokens (A-JWT) and Google OAuth assertions.
+/// A JSON Web Token in JWS compact form (`header.claims.signature`, each part base64url without
+/// padding, RFC 7515 §3.1 and §7.1): APNs provider tokens (ES256) and Google OAuth assertions
+/// (RS256). Made and checked with real keys (`PushSimCrypto`).
 public struct JSONWebToken: Sendable, Equatable {
     /// The decoded header, an object (`alg`, `kid`, …).
     public var header: JSONValue
     /// The decoded claims, an object (`iss`, `iat`, …).
     public var claims: JSONValue
-    /// The first two parts as sent: what the signature covers.
+    /// The first two parts as sent: what the signature covers (RFC 7515 §5.1, the JWS Signing Input).
     public var signingInput: String
-    /// The third part as sent: 16 hex digits for a `SimulatedSignature`, base64url for a real
-    /// ES256 or RS256 signature.
+    /// The third part as sent: the signature, base64url.
     public var signature: String
 
-    /// Builds and signs a token; members keep the order given.
-    public static func make(header: JSONValue, claims: JSONValue, secret: String) -> String {
-        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
-        return input + "." + SimulatedSignature.sign(input, secret: secret)
+    /// Builds a token signed with ES256 (RFC 7518 §3.4: ECDSA P-256 with SHA-256, the signature
+    /// JOSE's 64 bytes `r ‖ s`); members keep the order given.
+    public static func make(header: JSONValue, claims: JSONValue, signingKey: P256PrivateKey) -> String {
+        let input = signingInput(header: header, claims: claims)
+        return input + "." + Base64URL.encode(signingKey.signature(for: Array(input.utf8)).rawRepresentation)
+    }
+
+    /// Builds a token signed with RS256 (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256); members
+    /// keep the order given.
+    public static func make(header: JSONValue, claims: JSONValue, signingKey: RSAPrivateKey) -> String {
+        let input = signingInput(header: header, claims: claims)
+        return input + "." + Base64URL.encode(signingKey.signature(for: Array(input.utf8)))
+    }
+
+    /// `base64url(header) "." base64url(claims)`.
+    private static func signingInput(header: JSONValue, claims: JSONValue) -> String {
+        Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized())
     }
 
     /// Splits and decodes a token; nil if it is not three parts of base64url JSON objects. A
@@ -31,32 +45,35 @@ public struct JSONWebToken: Sendable, Equatable {
                             signature: parts[2])
     }
 
-    /// Whether ``signature`` is the `SimulatedSignature` of ``signingInput`` under `secret`.
-    public func isSigned(with secret: String) -> Bool {
-        SimulatedSignature.verify(signature, message: signingInput, secret: secret)
+    /// The signature's bytes; nil when the part is empty or not base64url.
+    public var signatureBytes: [UInt8]? {
+        guard !signature.isEmpty, let bytes = Base64URL.decode(signature), !bytes.isEmpty else { return nil }
+        return bytes
     }
 
-    /// Whether the token's signature is accepted under `policy`: signed with `secret` by
-    /// `SimulatedSignature`, or (``SignaturePolicy/structureOnly``) any non-empty base64url
-    /// signature of a token whose header names `algorithm`.
-    public func isAccepted(with secret: String, policy: SignaturePolicy, algorithm: String) -> Bool {
-        switch policy {
-        case .simulated: return isSigned(with: secret)
-        case .structureOnly:
-            return header["alg"]?.stringValue == algorithm && !signature.isEmpty && Base64URL.decode(signature) != nil
+    /// Whether the signature is `key`'s ES256 signature of the signing input: JOSE's 64 bytes
+    /// `r ‖ s` (RFC 7518 §3.4), or, with `acceptingDER`, the DER `SEQUENCE { r, s }` that
+    /// OpenSSL-style APIs give and some clients send unconverted (APNs takes it: see `APNsProviderTokens`).
+    public func hasValidES256Signature(by key: P256PublicKey, acceptingDER: Bool) -> Bool {
+        guard let bytes = signatureBytes else { return false }
+        let message = Array(signingInput.utf8)
+        if bytes.count == 64, let raw = try? P256Signature(rawRepresentation: bytes), key.isValidSignature(raw, for: message) {
+            return true
         }
+        guard acceptingDER, bytes.first == 0x30, let der = try? P256Signature(derRepresentation: bytes) else { return false }
+        return key.isValidSignature(der, for: message)
     }
-}
 
-/// How a fake checks the signature of a token a client made with its private key (an APNs
-/// provider token, ES256; a Google service-account assertion, RS256).
-public enum SignaturePolicy: String, Sendable {
-    /// Signed with PushSim's `SimulatedSignature` and the credential's stand-in secret: what
-    /// in-world callers make; a wrong key or a changed claim is refused.
-    case simulated
-    /// The signature is **not verified** (no cryptography library may be used, and a real key's
-    /// ES256 or RS256 signature cannot be checked without one): it must only be present, as
-    /// base64url, under the header's expected `alg`. Every claim is still checked as the real
-    /// service checks it. `pushsim serve` uses this, so that real SDKs signing with real keys get in.
-    case structureOnly = "structure-only"
+    /// Whether the signature is `key`'s RS256 signature of the signing input (RFC 7518 §3.3:
+    /// exactly as many bytes as the modulus, checked as RFC 8017 §8.2.2 says).
+    public func hasValidRS256Signature(by key: RSAPublicKey) -> Bool {
+        guard let bytes = signatureBytes else { return false }
+        return key.isValidSignature(bytes, for: Array(signingInput.utf8))
+    }
+
+    /// What ``SignaturePolicy/structureOnly`` asks: the header names `algorithm` and a signature
+    /// is present as base64url, whatever it is.
+    public func hasSignatureShape(algorithm: String) -> Bool {
+        header["alg"]?.stringValue == algorithm && signatureBytes != nil
+    }
 }

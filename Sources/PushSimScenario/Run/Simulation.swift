@@ -97,9 +97,10 @@ public final class Simulation {
         var hubConfiguration = HubConfiguration(namespace: identity.hubNamespace, hubName: identity.hubName, accessRules: [full, listen] + declared,
                                                 registrationTimeToLive: options.registrationTimeToLive)
         for service in SimulatedPushServices.all {
-            // `hub credentials <service> missing` leaves the hub without one; `wrong` gives it a wrong secret.
+            // `hub credentials <service> missing` leaves the hub without one; `wrong` gives it a key
+            // (or secret) the service does not have for the account.
             let problem = options.hubCredentialProblems[service.descriptor.name]
-            if problem != "missing" { service.giveHubCredential(from: identity, wrongSecret: problem == "wrong", to: &hubConfiguration) }
+            if problem != "missing" { service.giveHubCredential(from: identity, wrongKey: problem == "wrong", to: &hubConfiguration) }
         }
         for rule in options.hubRules { rule.apply(to: &hubConfiguration) }
         hub = NotificationHub(world: world, configuration: hubConfiguration)

@@ -2,8 +2,9 @@ import PushSimDevices
 import PushSimBackend
 
 /// The names and credentials every part of a simulation shares: one app on every platform, one
-/// account with each push service, one hub. The secrets stand in for private keys (see
-/// `SimulatedSignature`).
+/// account with each push service, one hub. The APNs and Google keys are real keys made from fixed
+/// seeds (`DerivedKeyMemo`): the same in every run, whatever its seed, so that a run's trace
+/// depends on its seed alone and `pushsim serve` hands out the same keys every time.
 ///
 /// Each push service's account (what its fake accepts and the hub's credential is made from) is
 /// declared by the service's wiring file (`APNsService+Simulation.swift`, …) with its accessors

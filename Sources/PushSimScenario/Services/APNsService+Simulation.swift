@@ -1,11 +1,16 @@
+import PushSimCrypto
 import PushSimNetwork
 import PushSimServices
 import PushSimHub
 
 /// APNs in a simulation: the identity's team key, and the hub's token-based credential for it.
 extension APNsService: SimulatedPushService {
-    /// The sample app's Apple team key: `PSIMKEY001` of team `PSIMTEAM01`.
-    static let defaultAccount = APNsSigningKey(keyID: "PSIMKEY001", teamID: "PSIMTEAM01", secret: "apns-p8-stand-in")
+    /// The sample app's Apple team key: `PSIMKEY001` of team `PSIMTEAM01`, its P-256 key derived
+    /// from a fixed seed (``DerivedKeyMemo/sampleAPNsKeySeed``), so every run has the same one.
+    static let defaultAccount = APNsSigningKey(keyID: "PSIMKEY001", teamID: "PSIMTEAM01",
+                                               privateKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
+    /// A key Apple does not have for the sample key id (``DerivedKeyMemo/wrongAPNsKeySeed``).
+    static let wrongKey = DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.wrongAPNsKeySeed)
 
     /// The fake with the identity's signing key and the options' 410 report delay.
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> APNsService {
@@ -13,11 +18,14 @@ extension APNsService: SimulatedPushService {
             keys: [identity.apnsKey], unregisteredReportDelay: options.apnsUnregisteredReportDelay))
     }
 
-    /// The hub signs provider tokens with the identity's key and sends to the app's bundle id.
-    static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration) {
+    /// The hub signs provider tokens with the identity's key and sends to the app's bundle id; with
+    /// `wrongKey`, under the same key id and team, with a key APNs does not have (its tokens do not
+    /// verify: 403 `InvalidProviderToken`). An identity whose key has no private half gives the hub
+    /// no APNs credential.
+    static func giveHubCredential(from identity: SimulationIdentity, wrongKey: Bool, to hub: inout HubConfiguration) {
         let key = identity.apnsKey
-        hub.apns = APNsCredential(keyID: key.keyID, teamID: key.teamID, secret: wrongSecret ? "wrong-key" : key.secret,
-                                  bundleID: identity.app.bundleID)
+        guard let privateKey = wrongKey ? Self.wrongKey : key.privateKey else { return }
+        hub.apns = APNsCredential(keyID: key.keyID, teamID: key.teamID, privateKey: privateKey, bundleID: identity.app.bundleID)
     }
 }
 
@@ -36,10 +44,5 @@ extension SimulationIdentity {
     public var apnsTeamID: String {
         get { apnsKey.teamID }
         set { apnsKey.teamID = newValue }
-    }
-    /// Stands in for the `.p8` private key.
-    public var apnsKeySecret: String {
-        get { apnsKey.secret }
-        set { apnsKey.secret = newValue }
     }
 }

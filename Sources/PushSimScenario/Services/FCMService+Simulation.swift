@@ -1,26 +1,33 @@
+import PushSimCrypto
 import PushSimNetwork
 import PushSimServices
 import PushSimHub
 
 /// FCM in a simulation: the identity's Firebase project, and the hub's service-account credential for it.
 extension FCMService: SimulatedPushService {
-    /// The sample app's Firebase project and the service account allowed to send to it. The
-    /// project's number, the Android app's sender id, is the app's (``AppIdentity/fcmSenderID``).
+    /// The sample app's Firebase project and the service account allowed to send to it, its RSA
+    /// key derived from a fixed seed (``DerivedKeyMemo/sampleServiceAccountSeed``, kept already
+    /// made). The project's number, the Android app's sender id, is the app's (``AppIdentity/fcmSenderID``).
     static let defaultAccount = FCMCredential(projectID: "pushsim-notifyusers",
                                               serviceAccount: "hub@pushsim-notifyusers.iam.gserviceaccount.com",
-                                              secret: "fcm-service-account-stand-in")
+                                              privateKey: DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.sampleServiceAccountSeed))
+    /// A key Google does not have for the sample service account (``DerivedKeyMemo/wrongServiceAccountSeed``).
+    static let wrongKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed)
 
-    /// The fake with the identity's project, sender id and service account.
+    /// The fake with the identity's project, sender id and service account (its public key).
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> FCMService {
         let account = identity.fcmAccount
         return FCMService(world: world, projects: [FCMProject(projectID: account.projectID, projectNumber: identity.fcmSenderID,
-                                                              serviceAccount: account.serviceAccount, secret: account.secret)])
+                                                              serviceAccount: account.serviceAccount,
+                                                              serviceAccountKey: account.privateKey.publicKey)])
     }
 
-    /// The hub buys OAuth tokens with the identity's service account and sends to its project.
-    static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration) {
+    /// The hub buys OAuth tokens with the identity's service account and sends to its project; with
+    /// `wrongKey` it signs its assertions with a key Google does not have for the account (400
+    /// `invalid_grant`, "Invalid JWT Signature.").
+    static func giveHubCredential(from identity: SimulationIdentity, wrongKey: Bool, to hub: inout HubConfiguration) {
         var account = identity.fcmAccount
-        if wrongSecret { account.secret = "wrong-key" }
+        if wrongKey { account.privateKey = Self.wrongKey }
         hub.fcm = account
     }
 }
@@ -47,9 +54,9 @@ extension SimulationIdentity {
         get { fcmAccount.serviceAccount }
         set { fcmAccount.serviceAccount = newValue }
     }
-    /// Stands in for the service account's private key.
-    public var fcmKeySecret: String {
-        get { fcmAccount.secret }
-        set { fcmAccount.secret = newValue }
+    /// The service account's private key: the hub signs with it, the fake FCM verifies with its public half.
+    public var fcmServiceAccountKey: RSAPrivateKey {
+        get { fcmAccount.privateKey }
+        set { fcmAccount.privateKey = newValue }
     }
 }

@@ -14,8 +14,9 @@ protocol SimulatedPushService: FakePushService {
     /// The fake, registered in `world`, accepting the credentials of `identity` for its service.
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> Self
     /// Sets the hub's credential for this service, made from `identity`, in `hub`; with
-    /// `wrongSecret` its secret is one the fake does not accept (`hub credentials <service> wrong`).
-    static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration)
+    /// `wrongKey` it holds a key or secret the fake does not have for the account (`hub
+    /// credentials <service> wrong`).
+    static func giveHubCredential(from identity: SimulationIdentity, wrongKey: Bool, to hub: inout HubConfiguration)
 }
 
 /// The fakes a ``Simulation`` builds: the one place a new fake is named (`pushsim serve`'s

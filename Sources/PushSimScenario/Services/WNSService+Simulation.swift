@@ -17,10 +17,11 @@ extension WNSService: SimulatedPushService {
                                                       packageFamily: identity.app.windowsPackageFamily)])
     }
 
-    /// The hub buys WNS tokens with the identity's Package SID and secret.
-    static func giveHubCredential(from identity: SimulationIdentity, wrongSecret: Bool, to hub: inout HubConfiguration) {
+    /// The hub buys WNS tokens with the identity's Package SID and secret; with `wrongKey`, with
+    /// a secret WNS does not have.
+    static func giveHubCredential(from identity: SimulationIdentity, wrongKey: Bool, to hub: inout HubConfiguration) {
         var account = identity.wnsAccount
-        if wrongSecret { account.secret = "wrong-secret" }
+        if wrongKey { account.secret = "wrong-secret" }
         hub.wns = account
     }
 }

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 
 /// Settings of the fake APNs.
@@ -83,7 +84,8 @@ public final class APNsService: FakePushService, CallReceiver {
     /// `courier.push.apple.com`: where devices register for tokens and connect (`DeviceChannel`).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 
-    /// Read on every request, so changes apply to the next one; ``APNsConfiguration/keys`` is read at init only.
+    /// Read on every request, so changes apply to the next one; ``APNsConfiguration/keys`` is read
+    /// at init only (``register(_:)`` adds one later).
     public var configuration: APNsConfiguration
     /// Injected faults, asked in order on every provider-API request (never on the device channel);
     /// the first that hits wins. See `ServiceFault`.
@@ -110,14 +112,22 @@ public final class APNsService: FakePushService, CallReceiver {
     /// The handles issued.
     package var tokens: HandleRegistry { issued }
     private var providerTokens: APNsProviderTokens { _read { yield hot.providerTokens } _modify { yield &hot.providerTokens } }
-    /// How provider tokens' ES256 signatures are checked (default: PushSim's stand-in; `pushsim
-    /// serve` checks structure and claims only, since real APNs libraries sign with real keys).
+    /// How provider tokens' ES256 signatures are checked: verified with the registered key's
+    /// public key (the default), or their structure only (`pushsim serve --signatures structure-only`).
     public var signaturePolicy: SignaturePolicy {
         get { providerTokens.signaturePolicy }
         set { providerTokens.signaturePolicy = newValue }
     }
-    /// Real provider tokens are signed with real keys: check their structure and claims only.
-    public func acceptRealClients() { signaturePolicy = .structureOnly }
+    /// Sets ``signaturePolicy``.
+    public func checkSignatures(_ policy: SignaturePolicy) { signaturePolicy = policy }
+    /// Registers `key` as Apple does when a developer creates a key: from now on provider tokens
+    /// naming its key id verify with its public key. A key already registered under the same key
+    /// id is replaced (key ids are unique at Apple).
+    public func register(_ key: APNsSigningKey) {
+        configuration.keys.removeAll { $0.keyID == key.keyID }
+        configuration.keys.append(key)
+        providerTokens.keys = configuration.keys
+    }
     private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
     private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).

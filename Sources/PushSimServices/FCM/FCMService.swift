@@ -1,22 +1,24 @@
 import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 
-/// A Firebase project as the fake knows it.
+/// A Firebase project as the fake knows it, with the service account allowed to send to it.
 public struct FCMProject: Sendable, Equatable {
     /// The project id in `/v1/projects/<id>/messages:send`; the send path may give ``projectNumber`` instead.
     public var projectID: String
     /// The sender id apps register with.
     public var projectNumber: String
-    /// The service account allowed to send (the `iss` of its OAuth assertions).
+    /// The service account allowed to send (its e-mail, `client_email`: the `iss` of its OAuth assertions).
     public var serviceAccount: String
-    /// Stands in for the service account's RS256 private key; see `SimulatedSignature`.
-    public var secret: String
-    /// A project for ``FCMService/projects``.
-    public init(projectID: String, projectNumber: String, serviceAccount: String, secret: String) {
+    /// The public halves of the service account's keys, which Google keeps (a service account may
+    /// have several keys at once): an assertion must verify with one of them (RS256).
+    public var serviceAccountKeys: [RSAPublicKey]
+    /// A project for ``FCMService/projects``, its service account with one key.
+    public init(projectID: String, projectNumber: String, serviceAccount: String, serviceAccountKey: RSAPublicKey) {
         self.projectID = projectID
         self.projectNumber = projectNumber
         self.serviceAccount = serviceAccount
-        self.secret = secret
+        self.serviceAccountKeys = [serviceAccountKey]
     }
 }
 
@@ -74,11 +76,21 @@ public final class FCMService: FakePushService, CallReceiver {
 
     /// The projects that exist; read on every request.
     public var projects: [FCMProject]
-    /// How service-account assertions' signatures are checked (default: PushSim's stand-in; `pushsim
-    /// serve` checks structure and claims only, since real SDKs sign with real RS256 keys).
-    public var signaturePolicy = SignaturePolicy.simulated
-    /// Real service-account assertions are signed with real keys: check their structure and claims only.
-    public func acceptRealClients() { signaturePolicy = .structureOnly }
+    /// How service-account assertions' signatures are checked: verified with the service account's
+    /// public keys (the default), or their structure only (`pushsim serve --signatures structure-only`).
+    public var signaturePolicy = SignaturePolicy.verify
+    /// Sets ``signaturePolicy``.
+    public func checkSignatures(_ policy: SignaturePolicy) { signaturePolicy = policy }
+    /// Registers `key` for the service account `email`, as creating or uploading a key in the
+    /// Google Cloud console does: added to the account's keys wherever it may send. An account no
+    /// project knows gets the sending rights of the first project (the sample app's), as a new
+    /// service account given the Firebase messaging role would.
+    public func register(serviceAccountKey key: RSAPublicKey, for email: String) {
+        let known = projects.indices.filter { projects[$0].serviceAccount == email }
+        for index in known where !projects[index].serviceAccountKeys.contains(key) { projects[index].serviceAccountKeys.append(key) }
+        guard known.isEmpty, let first = projects.first else { return }
+        projects.append(FCMProject(projectID: first.projectID, projectNumber: first.projectNumber, serviceAccount: email, serviceAccountKey: key))
+    }
     /// Injected faults, asked in order on every `messages:send` request; the first that hits wins.
     public var faults: [ServiceFault] = []
     /// How long a token may go without a sign of life before it expires (F-TOK: 270 days on
@@ -176,6 +188,12 @@ public final class FCMService: FakePushService, CallReceiver {
 
     /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=<JWT>`; the JWT's `iss`
     /// names the service account, `scope` must include firebase.messaging or cloud-platform (F-DISC).
+    ///
+    /// The assertion must be signed with RS256 (RFC 7518 §3.3) by one of the service account's
+    /// keys. Google answers 400 `{"error":"invalid_grant","error_description":"Invalid JWT
+    /// Signature."}` when it is not, and the same when the `iss` names no account it knows
+    /// (Citations §2.1: GCP-PY-10004, GAPI-147); PushSim gives that answer for a header whose `alg`
+    /// is not RS256 too. Under ``SignaturePolicy/structureOnly`` the signature is not verified.
     private func handleTokenRequest(_ request: HTTPRequest, exchange: Exchange, world: World) {
         let form = splitTarget("?" + request.bodyText).query
         func value(_ k: String) -> String? { form.first(where: { $0.0 == k })?.1 }
@@ -188,7 +206,8 @@ public final class FCMService: FakePushService, CallReceiver {
         }
         guard let assertion = value("assertion"), let jwt = JSONWebToken.parse(assertion),
               let iss = jwt.claims["iss"]?.stringValue, let project = projects.first(where: { $0.serviceAccount == iss }),
-              jwt.isAccepted(with: project.secret, policy: signaturePolicy, algorithm: "RS256") else {
+              (signaturePolicy == .structureOnly ? jwt.hasSignatureShape(algorithm: "RS256")
+                : Self.isSigned(jwt, byOneOf: project.serviceAccountKeys)) else {
             return refuse("invalid_grant", "Invalid JWT Signature.")
         }
         let scopes = (jwt.claims["scope"]?.stringValue ?? "").split(separator: " ")
@@ -206,6 +225,11 @@ public final class FCMService: FakePushService, CallReceiver {
         world.record(layer: "fcm", host: Self.name, kind: .fcmAccessTokenIssued, [.account: .string(iss)])
         world.respond(to: exchange, with: HTTPResponse(status: 200, headers: ["content-type": "application/json"],
             text: #"{"access_token":"\#(token)","expires_in":3599,"token_type":"Bearer"}"#))
+    }
+
+    /// Whether `jwt` is an RS256 token signed by one of `keys`.
+    private static func isSigned(_ jwt: JSONWebToken, byOneOf keys: [RSAPublicKey]) -> Bool {
+        jwt.header["alg"]?.stringValue == "RS256" && keys.contains { jwt.hasValidRS256Signature(by: $0) }
     }
 
     // MARK: Send

@@ -25,11 +25,11 @@ public protocol FakePushService: Host, FaultHolder {
     /// Whether `request`, received by this fake, is a send from a provider (what `expect
     /// <service> received` counts), as opposed to a token request or the device channel's traffic.
     static func isProviderSend(_ request: HTTPRequest) -> Bool
-    /// For `pushsim serve`: accept what real client libraries send, where the fake checks
-    /// something PushSim cannot verify without their keys (APNs' ES256 provider tokens, FCM's
-    /// RS256 service-account assertions: structure and claims only, `SignaturePolicy`). A fake
-    /// that checks nothing of the kind does nothing.
-    func acceptRealClients()
+    /// How the fake checks the signatures of tokens clients sign with their own keys (APNs' ES256
+    /// provider tokens, Google's RS256 service-account assertions): verified (the default), or,
+    /// for `pushsim serve --signatures structure-only`, structure and claims only
+    /// (`SignaturePolicy`). A fake that checks no such signature does nothing.
+    func checkSignatures(_ policy: SignaturePolicy)
 }
 
 extension FakePushService {

@@ -49,8 +49,8 @@ public final class WNSService: FakePushService, CallReceiver {
     }
     /// A request to the channel host (`cloud.notify.windows.com`): a POST to a channel URI.
     public static func isProviderSend(_ request: HTTPRequest) -> Bool { descriptor.providerHosts.contains(request.authority) }
-    /// Nothing to relax: WNS token requests carry a client secret, which a real client sends as is.
-    public func acceptRealClients() {}
+    /// Nothing to check: WNS token requests carry a client secret, not a signature.
+    public func checkSignatures(_ policy: SignaturePolicy) {}
     /// `client.wns.windows.com`: where devices register for channels and connect (`DeviceChannel`).
     public static let deviceHost = PushServiceDescriptor.wns.deviceHost
     /// Channel lifetime: 30 days (W-OVR).

@@ -56,12 +56,15 @@ struct ReplayCommand: Command {
             case .success(let scenario): setup = ScenarioSetup.worldSetup(scenario, seed: seed)
             }
         }
+        // Records written before signatures were verified carry no policy: they were structure-only.
+        setup.signaturePolicy = header["signatures"]?.stringValue.flatMap(SignaturePolicy.init(rawValue:)) ?? .structureOnly
         let bridge: WorldBridge
         let clock = header["clock"]?.stringValue.flatMap(ClockPolicy.init(rawValue:)) ?? .manual
         do {
             bridge = try WorldBridge(setup: setup, clock: clock, anchor: CalendarAnchor(unixSecondsAtZero: anchor), keepsTrace: htmlPath != nil)
         } catch { Self.fail("\(error)") }
-        bridge.configure(baseURL: baseURL, serviceAccountPath: header["serviceAccountFile"]?.stringValue)
+        bridge.configure(baseURL: baseURL, keyFiles: ClientKeyFiles(serviceAccount: header["serviceAccountFile"]?.stringValue,
+                                                                    apnsKey: header["apnsKeyFile"]?.stringValue))
         // Each exchange, then entered in the order it entered the world (`entry`; the line order for
         // records written before entries were numbered).
         var exchanges: [(entry: Int, seq: String, recorded: JSONValue, replay: WorldBridge.RecordedRequest)] = []

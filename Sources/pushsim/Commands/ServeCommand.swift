@@ -24,8 +24,12 @@ struct ServeCommand: Command {
         var recordPath: String?
         /// `--clock wall|manual`: how virtual time moves.
         var clock = ClockPolicy.wall
-        /// `--service-account <file>`: where the FCM service-account JSON is written (nil: the temporary folder).
+        /// `--keys <folder>`: where the client key files are written (nil: a folder in the temporary folder).
+        var keysFolder: String?
+        /// `--service-account <file>`: where the FCM service-account JSON is written (nil: in the keys folder).
         var serviceAccountPath: String?
+        /// `--signatures verify|structure-only`: how APNs and Google tokens' signatures are checked.
+        var signatures = SignaturePolicy.verify
         /// `--keep-journal`, `--keep-notifications`: how much history the world keeps.
         var retention = ServeRetention()
         /// `--control-token <t>`: the bearer token the control API requires, if any.
@@ -37,7 +41,8 @@ struct ServeCommand: Command {
     fake Notification Hub, FCM, APNs and WNS, and a control API (/_pushsim/) drives devices and time.
 
     USAGE: pushsim serve [--port <n>] [--host <ipv4>] [--seed <n>] [--scenario <file>] [--record <file>]
-                         [--clock wall|manual] [--service-account <file>] [--keep-journal <n>]
+                         [--clock wall|manual] [--keys <folder>] [--service-account <file>]
+                         [--signatures verify|structure-only] [--keep-journal <n>]
                          [--keep-notifications <n>] [--control-token <token>]
 
     OPTIONS:
@@ -48,7 +53,14 @@ struct ServeCommand: Command {
       --record <file>         write every request in and answer out as JSON Lines
       --clock wall|manual     wall: virtual time follows the wall clock plus advances (default);
                               manual: it moves only by advances and simulated latency (repeatable)
-      --service-account <f>   where to write the FCM service-account JSON (default: in the temporary folder)
+      --keys <folder>         where to write the keys clients sign with: AuthKey_<key id>.p8 (APNs) and
+                              service-account.json (Google), paths printed at start (default: a folder
+                              pushsim-serve-<port> in the temporary folder); also at /_pushsim/keys/…
+      --service-account <f>   where to write the service-account JSON instead (default: in the keys folder)
+      --signatures <policy>   verify: APNs (ES256) and Google (RS256) signatures must verify with the
+                              world's keys or keys registered at /_pushsim/keys (default);
+                              structure-only: NOT verified, any well-formed signature passes, for an
+                              SDK that cannot be given these keys
       --keep-journal <n>      calls kept in the request journal, the newest (default 10000)
       --keep-notifications <n>
                               notifications kept per device, the newest (default 1000)
@@ -82,6 +94,11 @@ struct ServeCommand: Command {
             case "--scenario": settings.scenarioPath = arguments.value(arg)
             case "--record": settings.recordPath = arguments.value(arg)
             case "--service-account": settings.serviceAccountPath = arguments.value(arg)
+            case "--keys": settings.keysFolder = arguments.value(arg)
+            case "--signatures":
+                let v = arguments.value(arg)
+                guard let policy = SignaturePolicy(rawValue: v) else { fail("--signatures takes verify or structure-only, not '\(v)'") }
+                settings.signatures = policy
             case "--keep-journal": settings.retention.journalEntries = arguments.number(arg, in: 0...100_000_000)
             case "--keep-notifications": settings.retention.notificationsPerDevice = arguments.number(arg, in: 0...100_000_000)
             case "--control-token":
@@ -110,6 +127,7 @@ struct ServeCommand: Command {
             case .success(let scenario): setup = ScenarioSetup.worldSetup(scenario, seed: settings.seed)
             }
         }
+        setup.signaturePolicy = settings.signatures
         let bridge: WorldBridge
         do {
             bridge = try WorldBridge(setup: setup, clock: settings.clock, recordPath: settings.recordPath, scenarioPath: settings.scenarioPath,
@@ -121,14 +139,13 @@ struct ServeCommand: Command {
         do { try server.start() } catch { Self.fail("\(error)") }
 
         let info = bridge.connectionInfo(baseURL: server.baseURL)
-        let accountPath = settings.serviceAccountPath
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-serve-\(server.port)-service-account.json").path
-        do { try info.serviceAccountJSON().write(toFile: accountPath, atomically: true, encoding: .utf8) } catch {
+        let keyFiles: ClientKeyFiles
+        do { keyFiles = try writeKeyFiles(info, port: server.port) } catch {
             server.stop()
-            Self.fail("cannot write the service-account file \(accountPath): \(error)")
+            Self.fail("\(error)")
         }
-        bridge.configure(baseURL: server.baseURL, serviceAccountPath: accountPath)
-        print(info.banner(serviceAccountPath: accountPath, clock: settings.clock, seed: setup.seed))
+        bridge.configure(baseURL: server.baseURL, keyFiles: keyFiles)
+        print(info.banner(keyFiles: keyFiles, clock: settings.clock, seed: setup.seed))
         if let record = settings.recordPath { print("Recording every exchange to \(record).") }
         if !["127.0.0.1", "localhost"].contains(settings.host) {
             print(settings.controlToken == nil
@@ -152,5 +169,31 @@ struct ServeCommand: Command {
         print("pushsim serve: stopped" + (settings.recordPath.map { "; record flushed to \($0)" } ?? ""))
         fflush(nil)
         return 0
+    }
+
+    /// Writes the files a client signs with, readable by their owner only: the service-account
+    /// JSON and the APNs `.p8` (Apple's name, `AuthKey_<key id>.p8`), in `--keys` or a folder
+    /// `pushsim-serve-<port>` in the temporary folder; the JSON at `--service-account` when given.
+    private func writeKeyFiles(_ info: ConnectionInfo, port: Int) throws -> ClientKeyFiles {
+        let folder = settings.keysFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("pushsim-serve-\(port)").path
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw KeyFileError(message: "cannot make the keys folder \(folder): \(error)")
+        }
+        var files = ClientKeyFiles(serviceAccount: settings.serviceAccountPath ?? folder + "/service-account.json")
+        if info.apnsPrivateKeyPEM != nil { files.apnsKey = folder + "/" + info.apnsKeyFileName }
+        for (path, text, what) in [(files.serviceAccount, info.serviceAccountJSON(), "service-account file"),
+                                   (files.apnsKey, info.apnsPrivateKeyPEM ?? "", "APNs key file")] {
+            guard let path else { continue }
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw KeyFileError(message: "cannot write the \(what) \(path)")
+            }
+        }
+        return files
+    }
+
+    /// A key file that could not be written.
+    struct KeyFileError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 }
