@@ -7,14 +7,16 @@ extension RSAPrivateKey {
     /// reproducible without drawing random numbers.
     ///
     /// Each prime starts from `HKDF-SHA256(seed, salt "PushSim RSA prime", info = attempt number)`
-    /// (RFC 5869) and is found by ``RSAPrimeSearch`` (FIPS 186-4, B.3.3 and C.3.1); `p > q`; then
+    /// (RFC 5869) and is found by `RSAPrimeSearch` (FIPS 186-4, B.3.3 and C.3.1); `p > q`; then
     /// `n = p·q`, `e = 65537`, `d = e⁻¹ mod (p − 1)(q − 1)`, `dP = e⁻¹ mod (p − 1)`, `dQ = e⁻¹ mod
     /// (q − 1)` and `qInv = q⁻¹ mod p`, the values of RFC 8017's `RSAPrivateKey` (A.1.2).
     ///
     /// Slow: a 2048-bit key takes a fraction of a second in a release build and several seconds in
     /// a debug one (two prime searches of some fifty Miller–Rabin rounds each). Make it once and keep it.
     ///
-    /// - Parameter modulusBitCount: 1024 to 4096, a multiple of 128 (default 2048).
+    /// - Parameters:
+    ///   - seed: any bytes; the same bytes always give the same key.
+    ///   - modulusBitCount: 1024 to 4096, a multiple of 128 (default 2048).
     public init(derivedFrom seed: [UInt8], modulusBitCount: Int = 2048) throws {
         guard (1_024...4_096).contains(modulusBitCount), modulusBitCount % 128 == 0 else {
             throw CryptoError.invalidLength("a derived RSA modulus is 1024 to 4096 bits, a multiple of 128, not \(modulusBitCount)")

@@ -105,3 +105,30 @@ import Testing
         #expect(result.seen == "apns received 0 such request(s); answers: 200 ×2, 410 Unregistered ×1")
     }
 }
+
+extension ExchangeExpectationTests {
+    /// `path "<prefix>"` names an endpoint: with it a push service's token endpoint counts (the
+    /// hub's OAuth request to FCM here), and `reason` reads an OAuth `error` string.
+    @Test func aPathConditionCountsAnotherEndpoint() throws {
+        let story = """
+            scenario "token endpoint"
+            hub credentials fcm wrong
+            device bob-pixel android user bob
+            at 0s bob-pixel install
+            at 1s bob-pixel login bob password bob
+            at 5s bob-pixel send "Hi" to bob via fcm
+            expect fcm received 1 request with path "/token" and status 400 and reason "invalid_grant"
+            expect fcm received 1 request with path "/to"
+            expect fcm received 0 requests with path "/v1/"
+            expect fcm received 0 requests
+
+            """
+        let scenario = try ScenarioParser.parse(story, path: "token.scenario").get()
+        #expect(scenario.expectations.first?.kind == .received(host: "fcm", count: .exactly(1),
+                                                               conditions: [.path("/token"), .status(400), .reason("invalid_grant")]))
+        let report = try ScenarioRunner.run(scenario).get()
+        for r in report.results { #expect(r.passed, "\(r.expectation.source): \(r.seen)") }
+        let relative = try #require(firstError("expect fcm received 1 request with path \"token\""))
+        #expect(relative.message == "a path starts with /, not \"token\"")
+    }
+}

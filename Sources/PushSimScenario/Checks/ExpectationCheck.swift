@@ -73,7 +73,9 @@ enum ExpectationCheck {
             return result(seen.contains(count), seen.isEmpty ? "no registration listing answered\(when)"
                           : "listings answered\(when) with \(seen.map(String.init).joined(separator: ", ")) registration(s)")
         case .received(let host, let count, let conditions):
-            let counts = Self.receivedCounter(for: host, in: simulation)
+            // A path condition names the endpoint itself: every request to the host counts then.
+            let counts = conditions.contains { if case .path = $0 { return true } else { return false } }
+                ? { _ in true } : Self.receivedCounter(for: host, in: simulation)
             let sent = simulation.world.journal.requests(to: host).filter { counts($0.request) && $0.sentAt <= by }
             let matching = sent.filter { entry in conditions.allSatisfy { $0.holds(request: entry.request, result: entry.result) } }
             return result(count.holds(matching.count), "\(host) received \(matching.count) such request(s)" + Self.answers(sent)
@@ -116,7 +118,8 @@ enum ExpectationCheck {
     }
 
     /// For a push service only its provider API counts (what a sender pushed), not the device
-    /// channel or token endpoints: the fake says which (``FakePushService/isProviderSend(_:)``).
+    /// channel or token endpoints, unless a `path` condition names one: the fake says which
+    /// (``FakePushService/isProviderSend(_:)``).
     static func receivedCounter(for host: String, in simulation: Simulation) -> (HTTPRequest) -> Bool {
         guard let service = PushServiceDescriptor.named(host), let fake = simulation.fake(playing: service) else {
             return { _ in true }   // the hub, a backend: everything

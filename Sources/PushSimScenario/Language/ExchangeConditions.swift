@@ -88,8 +88,12 @@ public enum ExchangeCondition: Equatable, Sendable, CustomStringConvertible {
     /// answer, lost or timed out, matches no status).
     case status(StatusPattern)
     /// `reason "Unregistered"`: the error a push service gave, where it puts it: APNs the body's
-    /// `reason` (A-RESP); FCM the body's `error.status` or a detail's `errorCode` (F-ERR).
+    /// `reason` (A-RESP); FCM the body's `error.status` or a detail's `errorCode` (F-ERR); Google's
+    /// token endpoint the body's `error` string, an OAuth error code (RFC 6749 §5.2).
     case reason(String)
+    /// `path "/token"`: the request's path starts with this text. With a path condition a push
+    /// service's every endpoint counts, not only its provider API (its token endpoint, say).
+    case path(String)
     /// `request header "apns-priority" "10"`, `answer header "apns-id"`: the header is present
     /// (compared case-insensitively by name) and, when a value is given, has exactly that value.
     case header(ExchangeSide, name: String, value: String?)
@@ -105,6 +109,8 @@ public enum ExchangeCondition: Equatable, Sendable, CustomStringConvertible {
             return pattern.matches(result?.status)
         case .reason(let reason):
             return Self.reasons(in: result?.response?.body ?? []).contains(reason)
+        case .path(let prefix):
+            return request.path.hasPrefix(prefix)
         case .header(let side, let name, let value):
             let headers = side == .request ? request.headers : result?.response?.headers
             guard let seen = headers?[name] else { return false }
@@ -117,12 +123,13 @@ public enum ExchangeCondition: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The error names a push service's answer body gives, in this order: APNs' `reason`; FCM's
-    /// `error.status`, then each detail's `errorCode`. Empty for a body that is not JSON.
+    /// The error names a push service's answer body gives, in this order: APNs' `reason`; an
+    /// OAuth token endpoint's `error` string; FCM's `error.status`, then each detail's
+    /// `errorCode`. Empty for a body that is not JSON.
     static func reasons(in body: [UInt8]) -> [String] {
         guard body.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(body) else { return [] }
         let error = json["error"]
-        return [json["reason"]?.stringValue, error?["status"]?.stringValue].compactMap { $0 }
+        return [json["reason"]?.stringValue, error?.stringValue, error?["status"]?.stringValue].compactMap { $0 }
             + (error?["details"]?.arrayValue?.compactMap { $0["errorCode"]?.stringValue } ?? [])
     }
 
@@ -147,6 +154,7 @@ public enum ExchangeCondition: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .status(let pattern): return "status \(pattern)"
         case .reason(let reason): return "reason \"\(reason)\""
+        case .path(let prefix): return "path \"\(prefix)\""
         case .header(let side, let name, let value): return "\(side.rawValue) header \"\(name)\"" + quoted(value)
         case .field(let side, let path, let value): return "\(side.rawValue) field \"\(path)\"" + quoted(value)
         }

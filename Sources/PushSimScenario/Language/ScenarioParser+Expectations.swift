@@ -204,12 +204,12 @@ extension ScenarioParser.Session {
         return .received(host: host, count: count, conditions: conditions)
     }
 
-    /// One condition on an exchange: `status <pattern>`, `reason "<r>"` (APNs and FCM), or
-    /// `request|answer header "<name>" ["<value>"]` / `request|answer field "<path>" ["<value>"]`.
+    /// One condition on an exchange: `status <pattern>`, `reason "<r>"` (APNs and FCM), `path
+    /// "<prefix>"`, or `request|answer header "<name>" ["<value>"]` / `request|answer field "<path>" ["<value>"]`.
     private func exchangeCondition(_ t: inout ScenarioParser.Tokens, host: String) throws(ScenarioDiagnostic) -> ExchangeCondition {
-        let hint = "conditions are status <code>, reason \"<reason>\", request|answer header \"<name>\" [\"<value>\"], "
+        let hint = "conditions are status <code>, reason \"<reason>\", path \"<prefix>\", request|answer header \"<name>\" [\"<value>\"], "
             + "request|answer field \"<json.path>\" [\"<value>\"], joined by and"
-        let word = try t.word("a condition (status, reason, request or answer)", hint: hint)
+        let word = try t.word("a condition (status, reason, path, request or answer)", hint: hint)
         switch word.text {
         case "status":
             return .status(try t.statusPattern())
@@ -220,6 +220,12 @@ extension ScenarioParser.Session {
                                             + "check answer header \"<name>\" or answer field \"<path>\"")
             }
             return .reason(try t.string("the reason in double quotes, e.g. \"Unregistered\"", hint: hint).text)
+        case "path":
+            let prefix = try t.string("a path in double quotes, e.g. \"/token\"", hint: hint)
+            guard prefix.text.hasPrefix("/") else {
+                throw ScenarioDiagnostic(location: t.location(prefix), message: "a path starts with /, not \"\(prefix.text)\"", hint: hint)
+            }
+            return .path(prefix.text)
         case "request", "answer":
             let side: ExchangeSide = word.text == "request" ? .request : .answer
             let what = try t.word("header or field after \(word.text)", hint: hint)
