@@ -19,8 +19,10 @@
 # malformed token, its token renewal on 401 ACCESS_TOKEN_EXPIRED after a two-hour clock advance,
 # 404 after an uninstall), async-firebase (Android options as it builds them, shown on a phone; a
 # dry run; INVALID_ARGUMENT; a multicast as one send per token), and the hub again after a 91-day clock advance (an expired
-# registration: 404 to a read, 410 to create-or-update). The served fakes check RS256 and ES256 tokens' structure and claims, not their
-# signatures (see Sources/PushSimServer/PushSimServer.docc).
+# registration: 404 to a read, 410 to create-or-update). The served fakes verify RS256 and ES256 signatures: kalyke-apns,
+# firebase-admin and async-firebase sign with the .p8 and the service-account file pushsim serve writes; PyFCM with a
+# service account of its own, its key registered through the control API (and one never registered is refused);
+# kalyke-apns checks that a key Apple does not have is refused (see Sources/PushSimServer/PushSimServer.docc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -67,9 +67,16 @@ info = json.loads(info)
 phone, status = curl("-X", "POST", "-d", '{"name":"bob-iphone","platform":"ios"}', "https://127.0.0.1:8443/_pushsim/devices")
 handle = json.loads(phone)["handle"]
 apns = info["apns"]
-# An ES256-shaped provider token: the served fake checks structure and claims (see PushSimServer.docc).
-token = ".".join([b64(json.dumps({"alg": "ES256", "kid": apns["keyId"]}).encode()),
-                  b64(json.dumps({"iss": apns["teamId"], "iat": int(time.time())}).encode()), b64(b"\x01" * 64)])
+# An ES256 provider token signed by openssl with the server's .p8, read over the front: openssl
+# writes a DER signature, which APNs takes as well as JOSE's r || s (see PushSimServer.docc).
+p8, status = curl("https://127.0.0.1:8443/_pushsim/keys/apns.p8")
+assert status == "2 200", ("the .p8 over HTTP/2", status)
+key = sys.argv[1].rsplit("/", 1)[0] + "/AuthKey-from-serve.p8"
+open(key, "w").write(p8)
+signing_input = b64(json.dumps({"alg": "ES256", "kid": apns["keyId"]}).encode()) + "." + b64(
+    json.dumps({"iss": apns["teamId"], "iat": int(time.time())}).encode())
+signature = subprocess.run(["openssl", "dgst", "-sha256", "-sign", key], input=signing_input.encode(), capture_output=True, check=True).stdout
+token = signing_input + "." + b64(signature)
 answer, status = curl("-X", "POST", "-H", "authorization: bearer " + token, "-H", "apns-topic: " + apns["topic"],
                       "-d", '{"aps":{"alert":"over HTTP/2"}}', "https://127.0.0.1:8443/3/device/" + handle)
 assert status == "2 200", ("an APNs push over HTTP/2 and TLS", status, answer)

@@ -66,10 +66,10 @@ port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$dir/push
 [ -n "$port" ] || { echo "serve-load: pushsim serve did not start"; cat "$dir/pushsim.log"; exit 1; }
 base="http://127.0.0.1:$port"
 
-# The FCM send: a phone, an access token for an assertion made from /_pushsim/info (the served
-# FCM checks an RS256 assertion's structure and claims, not its signature), the request body.
+# The FCM send: a phone, an access token for an assertion signed (RS256, by openssl) with the
+# service-account key the server wrote, the request body.
 python3 - "$base" "$dir" <<'PY' || { echo "serve-load: could not set up the FCM send$(kill -0 "$pushsim_pid" 2>/dev/null || echo ": pushsim serve is no longer running, see $dir/pushsim.log")"; exit 1; }
-import base64, json, sys, time, urllib.request
+import base64, json, subprocess, sys, time, urllib.request
 base, out = sys.argv[1], sys.argv[2]
 def call(method, path, body=None, headers={}):
     req = urllib.request.Request(base + path, data=body, method=method, headers=headers)
@@ -80,9 +80,13 @@ phone = call("POST", "/_pushsim/devices", json.dumps({"name": "load-pixel", "pla
              {"Content-Type": "application/json"})
 b64 = lambda d: base64.urlsafe_b64encode(json.dumps(d).encode()).rstrip(b"=").decode()
 now = int(time.time())
-assertion = ".".join([b64({"alg": "RS256", "typ": "JWT"}),
-                      b64({"iss": info["fcm"]["serviceAccount"], "scope": "https://www.googleapis.com/auth/firebase.messaging",
-                           "aud": info["fcm"]["tokenURI"], "iat": now, "exp": now + 3600}), "c2lnbmF0dXJl"])
+signing_input = ".".join([b64({"alg": "RS256", "typ": "JWT"}),
+                          b64({"iss": info["fcm"]["serviceAccount"], "scope": "https://www.googleapis.com/auth/firebase.messaging",
+                               "aud": info["fcm"]["tokenURI"], "iat": now, "exp": now + 3600})])
+open(out + "/sa-key.pem", "w").write(json.load(open(info["fcmServiceAccountFile"]))["private_key"])
+signature = subprocess.run(["openssl", "dgst", "-sha256", "-sign", out + "/sa-key.pem"], input=signing_input.encode(),
+                           capture_output=True, check=True).stdout
+assertion = signing_input + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
 form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
 token = call("POST", "/token", form.encode(), {"Content-Type": "application/x-www-form-urlencoded"})["access_token"]
 open(out + "/token", "w").write(token)

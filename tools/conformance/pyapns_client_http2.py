@@ -2,22 +2,22 @@
 behind the HTTP/2 + TLS front (nghttpx): an APNs client that speaks APNs' own wire, HTTP/2 over
 TLS (httpx with `http2=True`, ALPN `h2`). Its overrides: its base URL (`APNSClient.BASE_URLS`,
 which it hard-codes to api.push.apple.com:443) and its documented `root_cert_path`, here the
-front's throwaway certificate. It signs its provider token with a real ES256 key made here and an
-`iat` with fractional seconds (`time.time()`); the served APNs checks the token's structure and
-claims, not the signature.
+front's throwaway certificate. It signs its provider token (ES256, an `iat` with fractional seconds,
+`time.time()`) with a key of its own, made here and registered through the control API
+(POST /_pushsim/keys/apns) under a key id of its own; the served APNs verifies the signature.
 
 Usage: python pyapns_client_http2.py <server port> <front port> <front certificate>
 (the control API is reached on the server's own port, as in every conformance script)
 """
 import sys
 from pyapns_client import APNSClient, BadDeviceTokenException, IOSNotification, IOSPayload, IOSPayloadAlert, UnregisteredException
-from pushsim_control import check, control, shown, throwaway_p8_key
+from pushsim_control import check, control, own_p8_key, shown
 
 APNSClient.BASE_URLS[APNSClient.MODE_PROD] = f"https://127.0.0.1:{sys.argv[2]}"
 
 info = control("GET", "/_pushsim/info")["apns"]
-client = APNSClient(mode=APNSClient.MODE_PROD, root_cert_path=sys.argv[3], auth_key_path=throwaway_p8_key(),
-                    auth_key_id=info["keyId"], team_id=info["teamId"])
+client = APNSClient(mode=APNSClient.MODE_PROD, root_cert_path=sys.argv[3], auth_key_path=own_p8_key("PYAPNSKEY1", info["teamId"]),
+                    auth_key_id="PYAPNSKEY1", team_id=info["teamId"])
 
 phone = control("POST", "/_pushsim/devices", {"name": "gus-iphone", "platform": "ios"})
 

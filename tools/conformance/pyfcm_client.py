@@ -1,7 +1,10 @@
 """Conformance: PyFCM (pinned by tools/conformance.sh), unmodified, against `pushsim serve`. Its
 one override: the FCM base URL (`FCMNotification.FCM_END_POINT_BASE`, which PyFCM hard-codes to
-fcm.googleapis.com); Google's auth library takes the OAuth token endpoint from the service-account
-file the server wrote (`token_uri`).
+fcm.googleapis.com). It signs with a service account of its own: a key made here, registered
+through the control API (POST /_pushsim/keys/fcm), in a service-account file whose `token_uri` is
+the server's; Google's auth library takes the OAuth token endpoint from it. A service account
+whose key was never registered is refused: Google answers 400 invalid_grant "Invalid JWT
+Signature.", which PyFCM raises as InvalidDataError.
 
 PyFCM keeps its access token for 30 minutes of its own clock and, when FCM answers 401, renews
 it only if the error's details carry Google's `ErrorInfo` with reason `ACCESS_TOKEN_EXPIRED`
@@ -13,12 +16,22 @@ Usage: python pyfcm_client.py <port>
 """
 from pyfcm import FCMNotification
 from pyfcm.errors import FCMNotRegisteredError, InvalidDataError
-from pushsim_control import BASE, check, control, shown
+from pushsim_control import BASE, check, control, own_service_account, shown
 
 FCMNotification.FCM_END_POINT_BASE = BASE + "/v1/projects"
 
 info = control("GET", "/_pushsim/info")
-fcm = FCMNotification(service_account_file=info["fcmServiceAccountFile"], project_id=info["fcm"]["projectId"])
+stranger = FCMNotification(service_account_file=own_service_account("stranger@pushsim-notifyusers.iam.gserviceaccount.com", register=False),
+                           project_id=info["fcm"]["projectId"])
+try:
+    stranger.notify(fcm_token="x", notification_body="x")
+    check("a service account whose key Google does not have is refused", False, "accepted")
+except InvalidDataError as error:
+    check("a service account whose key Google does not have is refused (invalid_grant, Invalid JWT Signature.)",
+          "Invalid JWT Signature." in str(error), error)
+
+fcm = FCMNotification(service_account_file=own_service_account("pyfcm@pushsim-notifyusers.iam.gserviceaccount.com"),
+                      project_id=info["fcm"]["projectId"])
 
 tab = control("POST", "/_pushsim/devices", {"name": "eve-tablet", "platform": "android"})
 answer = fcm.notify(fcm_token=tab["handle"], notification_title="Hi", notification_body="from PyFCM")

@@ -1,5 +1,7 @@
 """Plain checks of the pushsim-testing client itself."""
 
+import json
+
 import pytest
 
 from pushsim_testing import PushSimError
@@ -66,3 +68,12 @@ def test_the_world_is_reset_before_each_test(pushsim):
     assert pushsim.devices() == []
     assert pushsim.faults() == []
     assert pushsim.clock()["virtualMicroseconds"] == 0
+
+
+def test_the_server_hands_out_its_signing_keys(pushsim):
+    # The .p8 and the service-account file the server wrote: APNs and Google verify tokens signed with them.
+    with open(pushsim.apns_key_file) as p8:
+        assert p8.read().startswith("-----BEGIN PRIVATE KEY-----\n")
+    with open(pushsim.fcm_service_account_file) as account:
+        assert json.load(account)["private_key"].startswith("-----BEGIN PRIVATE KEY-----\n")
+    assert pushsim.info()["signatures"] == "verify"

@@ -250,6 +250,8 @@ class PushSim:
     apns_base_url = property(lambda self: self.base_url, doc="Where an APNs client sends `/3/device/{token}` (HTTP/1.1).")
     apns_key_id = property(lambda self: self.info()["apns"]["keyId"])
     apns_team_id = property(lambda self: self.info()["apns"]["teamId"])
+    apns_key_file = property(lambda self: self.info()["apnsKeyFile"],
+                             doc="The APNs signing key the server wrote (AuthKey_<key id>.p8); APNs verifies tokens signed with it.")
     apns_topic = property(lambda self: self.info()["apns"]["topic"])
     wns_package_sid = property(lambda self: self.info()["wns"]["packageSID"])
     wns_client_secret = property(lambda self: self.info()["wns"]["clientSecret"])
