@@ -2,7 +2,7 @@
 /// ``P256PrivateKey/init(derivedFrom:)``), the slow ones made once, and the seeds of PushSim's
 /// sample accounts.
 ///
-/// Making a 2048-bit key takes about a second in a release build and half a minute in a debug one
+/// Making a 2048-bit key takes about half a second in a release build and 10 to 30 s in a debug one
 /// (two prime searches), too slow to do for every simulation, every `pushsim serve` start or every
 /// test process. The keys of PushSim's own sample accounts are therefore kept here already made,
 /// as the PKCS#8 text their derivation gives (`DerivedKeyMemoTests` derives each and compares,

@@ -31,8 +31,8 @@ struct RSACRTFastPath: Sendable {
     /// `m^d mod n` for `m < n` (as words): `s₁ = (m mod p)^dP mod p`, `s₂ = (m mod q)^dQ mod q`,
     /// `h = qInv·(s₁ − s₂) mod p`, `s = s₂ + q·h`.
     func power(_ m: [UInt64]) -> [UInt64] {
-        let s1 = modP.power(modP.remainder(m), dP)
-        let s2 = modQ.power(modQ.remainder(m), dQ)
+        let s1 = modP.fastPower(modP.remainder(m), dP)
+        let s2 = modQ.fastPower(modQ.remainder(m), dQ)
         let s2ModP = RSAPrimeSearch.padded(UnsignedWords.trimmed(s2), to: s1.count)   // s₂ < q < p
         // (s₁ − s₂) mod p, both below p: s₁ − s₂, or p − (s₂ − s₁).
         let difference = RSAModulusArithmetic.compare(s1, s2ModP) >= 0

@@ -9,7 +9,7 @@ struct RSAModulusArithmetic: Sendable {
     /// The modulus `n`, odd, its top word nonzero.
     let modulus: [UInt64]
     /// `−n⁻¹ mod 2⁶⁴`.
-    private let negativeInverse: UInt64
+    let negativeInverse: UInt64
     /// `R² mod n` with `R = 2^(64·words)`.
     private let rSquared: [UInt64]
 
@@ -31,6 +31,15 @@ struct RSAModulusArithmetic: Sendable {
         for _ in 0..<(128 * n.count) { value = RSAModulusArithmetic.doubled(value, modulo: n) }
         rSquared = value
     }
+
+    /// `R mod n`: 1 in Montgomery form.
+    var montgomeryOne: [UInt64] { toMontgomery(RSAPrimeSearch.padded([1], to: modulus.count)) }
+
+    /// `a·R mod n`, for `a < n`.
+    func toMontgomery(_ a: [UInt64]) -> [UInt64] { multiply(a, rSquared) }
+
+    /// `a·R⁻¹ mod n`: a number out of Montgomery form.
+    func fromMontgomery(_ a: [UInt64]) -> [UInt64] { multiply(a, RSAPrimeSearch.padded([1], to: modulus.count)) }
 
     /// The byte length of the modulus (RFC 8017's `k`).
     var byteCount: Int { (bitCount + 7) / 8 }
@@ -66,6 +75,14 @@ struct RSAModulusArithmetic: Sendable {
             }
         }
         return multiply(result, one)
+    }
+
+    /// `base^exponent mod n`, for `base < n`: by `MontgomeryPowerFastPath` (the same answer as
+    /// ``power(_:_:)``, with a fifth fewer products) for an exponent longer than one word, by
+    /// ``power(_:_:)`` for a short one such as `e = 65537`, where making the window's 16 powers
+    /// would cost more than it saves.
+    func fastPower(_ base: [UInt64], _ exponent: [UInt64]) -> [UInt64] {
+        UnsignedWords.trimmed(exponent).count > 1 ? MontgomeryPowerFastPath.power(base, exponent, in: self) : power(base, exponent)
     }
 
     /// `t·R⁻¹ mod n` for a `t` of up to twice the modulus' words below `n·R` (Montgomery's REDC):

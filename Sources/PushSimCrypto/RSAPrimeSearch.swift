@@ -63,7 +63,7 @@ enum RSAPrimeSearch {
         let t = UnsignedWords.shiftedRight(minusOne, by: s)
         let one = padded([1], to: n.count), last = padded(minusOne, to: n.count)
         for base in bases {
-            var x = arithmetic.power(padded([base], to: n.count), t)
+            var x = arithmetic.fastPower(padded([base], to: n.count), t)
             if x == one || x == last { continue }
             var witnessed = true
             for _ in 1..<max(s, 1) {

@@ -4,7 +4,7 @@
 ///
 /// Signs by the Chinese remainder theorem when the key's CRT values allow (`RSACRTFastPath`), else
 /// with the plain `s = m^d mod n`; not constant time (a simulator's tool, a few milliseconds for
-/// 2048 bits in a release build).
+/// 2048 bits in a release build, `MontgomeryPowerFastPath` doing the powers).
 public struct RSAPrivateKey: Sendable, Equatable {
     /// The matching public key `(n, e)`.
     public let publicKey: RSAPublicKey
@@ -64,6 +64,6 @@ public struct RSAPrivateKey: Sendable, Equatable {
             let signature = RSAModulusArithmetic.bytes(crt.power(m), count: k)
             if publicKey.isValidSignature(signature, for: message) { return signature }
         }
-        return RSAModulusArithmetic.bytes(arithmetic.power(m, privateExponent), count: k)
+        return RSAModulusArithmetic.bytes(arithmetic.fastPower(m, privateExponent), count: k)
     }
 }

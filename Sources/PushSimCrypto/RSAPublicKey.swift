@@ -41,7 +41,7 @@ public struct RSAPublicKey: Equatable, Sendable {
         guard signature.count == k, let s = arithmetic.number(signature[...]), arithmetic.isReduced(s),
               let e = arithmetic.number(exponent[...]),
               let expected = PKCS1Encoding.sha256DigestInfoBlock(SHA256.hash(message), length: k) else { return false }
-        return RSAModulusArithmetic.bytes(arithmetic.power(s, e), count: k) == expected
+        return RSAModulusArithmetic.bytes(arithmetic.fastPower(s, e), count: k) == expected
     }
 }
 

@@ -108,3 +108,26 @@ struct DerivedKeyMemoTests {
                 != DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed).publicKey)
     }
 }
+
+extension RSAKeyDerivationTests {
+    /// The windowed power in unsafe buffers gives the plain square-and-multiply's answer, for
+    /// moduli of one to 32 words and exponents of every length.
+    @Test func windowedPowerAgreesWithThePlainPower() throws {
+        var random = SeededRandom(seed: 20261128)
+        for words in [1, 2, 3, 16, 32] {
+            var modulus = (0..<words).map { _ in random.next() }
+            modulus[0] |= 1
+            modulus[words - 1] |= 1 << 63
+            let arithmetic = try #require(RSAModulusArithmetic(modulusWords: modulus))
+            for exponentWords in [1, 2, words, words + 1] {
+                var base = (0..<words).map { _ in random.next() }
+                base[words - 1] >>= 1   // below the modulus
+                let exponent = (0..<exponentWords).map { _ in random.next() }
+                #expect(MontgomeryPowerFastPath.power(base, exponent, in: arithmetic) == arithmetic.power(base, exponent),
+                        "\(words) words, exponent \(exponentWords) words")
+            }
+            #expect(MontgomeryPowerFastPath.power(RSAPrimeSearch.padded([3], to: words), [0, 0], in: arithmetic)
+                    == RSAPrimeSearch.padded([1], to: words))
+        }
+    }
+}

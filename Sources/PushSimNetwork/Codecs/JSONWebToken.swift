@@ -3,7 +3,8 @@ import PushSimCrypto
 
 /// A JSON Web Token in JWS compact form (`header.claims.signature`, each part base64url without
 /// padding, RFC 7515 §3.1 and §7.1): APNs provider tokens (ES256) and Google OAuth assertions
-/// (RS256). Made and checked with real keys (`PushSimCrypto`).
+/// (RS256). Made and checked with real keys (`PushSimCrypto`); each signature and each check is
+/// done once per process (`JWTSignatureMemo`).
 public struct JSONWebToken: Sendable, Equatable {
     /// The decoded header, an object (`alg`, `kid`, …).
     public var header: JSONValue
@@ -18,14 +19,18 @@ public struct JSONWebToken: Sendable, Equatable {
     /// JOSE's 64 bytes `r ‖ s`); members keep the order given.
     public static func make(header: JSONValue, claims: JSONValue, signingKey: P256PrivateKey) -> String {
         let input = signingInput(header: header, claims: claims)
-        return input + "." + Base64URL.encode(signingKey.signature(for: Array(input.utf8)).rawRepresentation)
+        return input + "." + JWTSignatureMemo.shared.signature(JWTSignatureMemo.key(signingKey.publicKey, input)) {
+            Base64URL.encode(signingKey.signature(for: Array(input.utf8)).rawRepresentation)
+        }
     }
 
     /// Builds a token signed with RS256 (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256); members
     /// keep the order given.
     public static func make(header: JSONValue, claims: JSONValue, signingKey: RSAPrivateKey) -> String {
         let input = signingInput(header: header, claims: claims)
-        return input + "." + Base64URL.encode(signingKey.signature(for: Array(input.utf8)))
+        return input + "." + JWTSignatureMemo.shared.signature(JWTSignatureMemo.key(signingKey.publicKey, input)) {
+            Base64URL.encode(signingKey.signature(for: Array(input.utf8)))
+        }
     }
 
     /// `base64url(header) "." base64url(claims)`.
@@ -55,6 +60,12 @@ public struct JSONWebToken: Sendable, Equatable {
     /// `r ‖ s` (RFC 7518 §3.4), or, with `acceptingDER`, the DER `SEQUENCE { r, s }` that
     /// OpenSSL-style APIs give and some clients send unconverted (APNs takes it: see `APNsProviderTokens`).
     public func hasValidES256Signature(by key: P256PublicKey, acceptingDER: Bool) -> Bool {
+        JWTSignatureMemo.shared.verdict(JWTSignatureMemo.key(key, "\(acceptingDER) \(signingInput).\(signature)")) {
+            checkES256Signature(by: key, acceptingDER: acceptingDER)
+        }
+    }
+
+    private func checkES256Signature(by key: P256PublicKey, acceptingDER: Bool) -> Bool {
         guard let bytes = signatureBytes else { return false }
         let message = Array(signingInput.utf8)
         if bytes.count == 64, let raw = try? P256Signature(rawRepresentation: bytes), key.isValidSignature(raw, for: message) {
@@ -67,8 +78,10 @@ public struct JSONWebToken: Sendable, Equatable {
     /// Whether the signature is `key`'s RS256 signature of the signing input (RFC 7518 §3.3:
     /// exactly as many bytes as the modulus, checked as RFC 8017 §8.2.2 says).
     public func hasValidRS256Signature(by key: RSAPublicKey) -> Bool {
-        guard let bytes = signatureBytes else { return false }
-        return key.isValidSignature(bytes, for: Array(signingInput.utf8))
+        JWTSignatureMemo.shared.verdict(JWTSignatureMemo.key(key, signingInput + "." + signature)) {
+            guard let bytes = signatureBytes else { return false }
+            return key.isValidSignature(bytes, for: Array(signingInput.utf8))
+        }
     }
 
     /// What ``SignaturePolicy/structureOnly`` asks: the header names `algorithm` and a signature
