@@ -39,7 +39,8 @@ extension TraceFieldName {
     public static let status = TraceFieldName("status")
     /// `tags`
     public static let tags = TraceFieldName("tags")
-    /// `topic`: an FCM topic, recorded by the service and by the device that subscribes to it
+    /// `topic`: an FCM topic, recorded by the service and by the device that subscribes to it; a
+    /// Web Push message's `Topic` header
     public static let topic = TraceFieldName("topic")
     /// `target`
     public static let target = TraceFieldName("target")

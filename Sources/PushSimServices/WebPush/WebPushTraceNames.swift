@@ -32,8 +32,6 @@ extension TraceFieldName {
     public static let webPushMessageID = TraceFieldName("message-id")
     /// `replaced-by`: the message that took a kept one's place.
     public static let replacedBy = TraceFieldName("replaced-by")
-    /// `topic`: a message's `Topic`.
-    public static let topic = TraceFieldName("topic")
     /// `ttl`: the seconds a message is kept, as the service honours them.
     public static let ttl = TraceFieldName("ttl")
     /// `vendor`: `chrome`, `firefox`, `safari` or `edge`.
