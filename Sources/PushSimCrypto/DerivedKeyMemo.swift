@@ -8,24 +8,24 @@
 /// as the PKCS#8 text their derivation gives (`DerivedKeyMemoTests` derives each and compares,
 /// and OpenSSL checks them: `tools/key-writing-check.sh`); reading one back takes milliseconds.
 /// Any other seed is derived on the spot: keep what it gives.
-public enum DerivedKeyMemo {
+package enum DerivedKeyMemo {
     /// The seed of the sample app's Google service account key (what the hub signs its OAuth
     /// assertions with and the fake FCM verifies them by).
-    public static let sampleServiceAccountSeed = "PushSim sample service account key"
+    package static let sampleServiceAccountSeed = "PushSim sample service account key"
     /// The seed of a second key for the same account, one Google does not have: what `hub
     /// credentials fcm wrong` signs with.
-    public static let wrongServiceAccountSeed = "PushSim wrong service account key"
+    package static let wrongServiceAccountSeed = "PushSim wrong service account key"
 
     /// The seed of the sample app's APNs signing key (`PSIMKEY001` of team `PSIMTEAM01`).
-    public static let sampleAPNsKeySeed = "PushSim sample APNs key"
+    package static let sampleAPNsKeySeed = "PushSim sample APNs key"
     /// The seed of a P-256 key Apple does not have for that key id: what `hub credentials apns
     /// wrong` signs with.
-    public static let wrongAPNsKeySeed = "PushSim wrong APNs key"
+    package static let wrongAPNsKeySeed = "PushSim wrong APNs key"
 
     /// `P256PrivateKey(derivedFrom: Array(seed.utf8))`: cheap (one HKDF and one scalar
     /// multiplication), so made each time. Derivation gives up only when 64 candidates in a row
     /// fall outside 1 … n − 1 (each does with a chance below 2⁻³²); that would stop the program.
-    public static func p256Key(derivedFrom seed: String) -> P256PrivateKey {
+    package static func p256Key(derivedFrom seed: String) -> P256PrivateKey {
         guard let key = try? P256PrivateKey(derivedFrom: Array(seed.utf8)) else {
             preconditionFailure("no P-256 key could be derived from the seed \"\(seed)\"")
         }
@@ -35,7 +35,7 @@ public enum DerivedKeyMemo {
     /// `RSAPrivateKey(derivedFrom: Array(seed.utf8))`, 2048 bits: read from the text kept here for
     /// the seeds above, else made now. Derivation gives up only after 64 starts of 10,000 steps
     /// each find no prime, which no seed has been seen to need; that would stop the program.
-    public static func rsaKey(derivedFrom seed: String) -> RSAPrivateKey {
+    package static func rsaKey(derivedFrom seed: String) -> RSAPrivateKey {
         if let text = made.first(where: { $0.seed == seed })?.pkcs8, case .rsa(let key)? = try? AsymmetricPrivateKey(pem: text) {
             return key
         }

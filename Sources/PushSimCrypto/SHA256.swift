@@ -3,9 +3,9 @@
 ///
 /// A plain implementation for short messages (a token's few hundred bytes), its rounds run over
 /// unsafe buffers; tested against the FIPS 180-4 examples and the RFC 4231 HMAC vectors.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `message`.
-    public static func hash(_ message: [UInt8]) -> [UInt8] {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         // The message, a 1 bit, zeros to 56 bytes mod 64, then its length in bits (big-endian).
         var padded = message

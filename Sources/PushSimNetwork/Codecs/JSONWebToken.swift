@@ -5,19 +5,19 @@ import PushSimCrypto
 /// padding, RFC 7515 §3.1 and §7.1): APNs provider tokens (ES256) and Google OAuth assertions
 /// (RS256). Made and checked with real keys (`PushSimCrypto`); each signature and each check is
 /// done once per process (`JWTSignatureMemo`).
-public struct JSONWebToken: Sendable, Equatable {
+package struct JSONWebToken: Sendable, Equatable {
     /// The decoded header, an object (`alg`, `kid`, …).
-    public var header: JSONValue
+    package var header: JSONValue
     /// The decoded claims, an object (`iss`, `iat`, …).
-    public var claims: JSONValue
+    package var claims: JSONValue
     /// The first two parts as sent: what the signature covers (RFC 7515 §5.1, the JWS Signing Input).
-    public var signingInput: String
+    package var signingInput: String
     /// The third part as sent: the signature, base64url.
-    public var signature: String
+    package var signature: String
 
     /// Builds a token signed with ES256 (RFC 7518 §3.4: ECDSA P-256 with SHA-256, the signature
     /// JOSE's 64 bytes `r ‖ s`); members keep the order given.
-    public static func make(header: JSONValue, claims: JSONValue, signingKey: P256PrivateKey) -> String {
+    package static func make(header: JSONValue, claims: JSONValue, signingKey: P256PrivateKey) -> String {
         let input = signingInput(header: header, claims: claims)
         return input + "." + JWTSignatureMemo.shared.signature(JWTSignatureMemo.key(signingKey.publicKey, input)) {
             Base64URL.encode(signingKey.signature(for: Array(input.utf8)).rawRepresentation)
@@ -26,7 +26,7 @@ public struct JSONWebToken: Sendable, Equatable {
 
     /// Builds a token signed with RS256 (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256); members
     /// keep the order given.
-    public static func make(header: JSONValue, claims: JSONValue, signingKey: RSAPrivateKey) -> String {
+    package static func make(header: JSONValue, claims: JSONValue, signingKey: RSAPrivateKey) -> String {
         let input = signingInput(header: header, claims: claims)
         return input + "." + JWTSignatureMemo.shared.signature(JWTSignatureMemo.key(signingKey.publicKey, input)) {
             Base64URL.encode(signingKey.signature(for: Array(input.utf8)))
@@ -41,7 +41,7 @@ public struct JSONWebToken: Sendable, Equatable {
     /// Splits and decodes a token; nil if it is not three parts of base64url JSON objects. A
     /// token is ASCII by definition (RFC 7515's compact form: base64url parts joined by `.`), so
     /// it is split by bytes and one with any other character is no token.
-    public static func parse(_ token: String) -> JSONWebToken? {
+    package static func parse(_ token: String) -> JSONWebToken? {
         guard let parts = ASCIIText.split(token, separator: UInt8(ascii: "."), omittingEmpty: false), parts.count == 3,
               let h = Base64URL.decode(parts[0]), let c = Base64URL.decode(parts[1]),
               let header = try? JSONParser.parse(h), let claims = try? JSONParser.parse(c),
@@ -51,7 +51,7 @@ public struct JSONWebToken: Sendable, Equatable {
     }
 
     /// The signature's bytes; nil when the part is empty or not base64url.
-    public var signatureBytes: [UInt8]? {
+    package var signatureBytes: [UInt8]? {
         guard !signature.isEmpty, let bytes = Base64URL.decode(signature), !bytes.isEmpty else { return nil }
         return bytes
     }
@@ -59,7 +59,7 @@ public struct JSONWebToken: Sendable, Equatable {
     /// Whether the signature is `key`'s ES256 signature of the signing input: JOSE's 64 bytes
     /// `r ‖ s` (RFC 7518 §3.4), or, with `acceptingDER`, the DER `SEQUENCE { r, s }` that
     /// OpenSSL-style APIs give and some clients send unconverted (APNs takes it: see `APNsProviderTokens`).
-    public func hasValidES256Signature(by key: P256PublicKey, acceptingDER: Bool) -> Bool {
+    package func hasValidES256Signature(by key: P256PublicKey, acceptingDER: Bool) -> Bool {
         JWTSignatureMemo.shared.verdict(JWTSignatureMemo.key(key, "\(acceptingDER) \(signingInput).\(signature)")) {
             checkES256Signature(by: key, acceptingDER: acceptingDER)
         }
@@ -77,7 +77,7 @@ public struct JSONWebToken: Sendable, Equatable {
 
     /// Whether the signature is `key`'s RS256 signature of the signing input (RFC 7518 §3.3:
     /// exactly as many bytes as the modulus, checked as RFC 8017 §8.2.2 says).
-    public func hasValidRS256Signature(by key: RSAPublicKey) -> Bool {
+    package func hasValidRS256Signature(by key: RSAPublicKey) -> Bool {
         JWTSignatureMemo.shared.verdict(JWTSignatureMemo.key(key, signingInput + "." + signature)) {
             guard let bytes = signatureBytes else { return false }
             return key.isValidSignature(bytes, for: Array(signingInput.utf8))
@@ -86,7 +86,7 @@ public struct JSONWebToken: Sendable, Equatable {
 
     /// What ``SignaturePolicy/structureOnly`` asks: the header names `algorithm` and a signature
     /// is present as base64url, whatever it is.
-    public func hasSignatureShape(algorithm: String) -> Bool {
+    package func hasSignatureShape(algorithm: String) -> Bool {
         header["alg"]?.stringValue == algorithm && signatureBytes != nil
     }
 }

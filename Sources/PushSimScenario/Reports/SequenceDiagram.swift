@@ -5,12 +5,12 @@ import PushSimNetwork
 /// backends, hub and push services as arrows, and the moments that matter as notes (scenario
 /// steps, what a device shows, drops, PNS feedback, injected faults, defects). Deterministic:
 /// built from the trace alone, participants in a fixed order.
-public enum SequenceDiagram {
+package enum SequenceDiagram {
     /// The parts of the system in the order they stand in the diagram, after the devices.
     static let serviceOrder = ["backend", "backend-hardened", "hub"] + PushServiceDescriptor.all.map(\.name)
 
     /// The Mermaid source (`sequenceDiagram` …) for `report`'s trace.
-    public static func mermaid(_ report: ScenarioReport) -> String {
+    package static func mermaid(_ report: ScenarioReport) -> String {
         let trace = report.trace
         // Participants: devices in declaration order, then the services that took part.
         var used: [String] = []
@@ -104,7 +104,7 @@ public enum SequenceDiagram {
     }
 
     /// Mermaid treats `;` and `#` specially and `<`, `>` as markup: write them as entity codes.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for c in text {
             switch c {

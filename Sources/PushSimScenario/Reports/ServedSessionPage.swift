@@ -5,10 +5,10 @@ import PushSimNetwork
 /// serve`'s session, rebuilt with its trace by replaying its requests. The page's "scenario" is
 /// the session: its devices are the world's, it has no steps or expectations of its own, and its
 /// verdicts are the invariants the checkers judged on the session (``LiveExpectations``).
-public enum ServedSessionPage {
+package enum ServedSessionPage {
     /// The page of `simulation`, whose trace must have been kept (``World/isRecordingTrace``);
     /// `title` heads it, `source` says where the session came from (a record file, the server).
-    public static func html(of simulation: Simulation, expectations: LiveExpectations, title: String, source: String, seed: UInt64) -> String {
+    package static func html(of simulation: Simulation, expectations: LiveExpectations, title: String, source: String, seed: UInt64) -> String {
         let location = SourceLocation(file: source, line: 1, column: 1)
         let devices = simulation.devices.map {
             DeviceDeclaration(name: $0.name, platform: $0.platform, user: nil, client: $0.client, location: location)

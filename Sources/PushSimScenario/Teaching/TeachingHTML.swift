@@ -4,11 +4,11 @@ import PushSimKernel
 /// through one of these before it reaches the page: ``text(_:)`` for HTML and SVG text and
 /// attribute values, ``scriptJSON(_:)`` for the data the page's script reads. The page's script
 /// only ever sets `textContent`, never `innerHTML`.
-public enum TeachingHTML {
+package enum TeachingHTML {
     /// `s` as HTML text or a double- or single-quoted attribute value: `& < > " '` become
     /// character references; control characters (other than tab and newline) become U+FFFD, which
     /// HTML cannot carry as references.
-    public static func text(_ s: String) -> String {
+    package static func text(_ s: String) -> String {
         guard s.containsByte(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) || $0 == 0x7F })
         else { return s }
         var out = ""
@@ -31,7 +31,7 @@ public enum TeachingHTML {
     /// `s` as a JSON string literal that is also safe inside `<script>`: besides JSON's own
     /// escapes, `<`, `>` and `&` are written `\u003c`, `\u003e`, `\u0026` (so no `</script>` or
     /// `<!--` can appear), and U+2028 / U+2029 as `\u2028` / `\u2029`.
-    public static func scriptJSON(_ s: String) -> String {
+    package static func scriptJSON(_ s: String) -> String {
         var json = ""
         appendJSONString(s, to: &json)
         guard json.unicodeScalars.contains(where: { $0 == "<" || $0 == ">" || $0 == "&" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return json }

@@ -11,35 +11,35 @@ import PushSimKernel
 /// No network: no external script, font, stylesheet or image; a Content-Security-Policy of
 /// `default-src 'none'` forbids the page any request. Deterministic: the same runs give the same
 /// bytes. Large runs degrade: past ``Limits`` the page says what it left out.
-public enum TeachingPage {
+package enum TeachingPage {
     /// How much of a run the page draws. The state tables stay exact whatever the limits.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Device lanes drawn; the other devices share one lane.
-        public var deviceLanes = 12
+        package var deviceLanes = 12
         /// Rows of the swim-lane diagram (arrows and shown notifications): the first chains' and
         /// the last chains'.
-        public var diagramRows = 1_000
+        package var diagramRows = 1_000
         /// Rows drawn per causal chain.
-        public var chainRows = 80
+        package var chainRows = 80
         /// Steps of the step-through: the first two thirds and the last third of them.
-        public var steps = 1_500
+        package var steps = 1_500
         /// Rows per state table; the rest are counted in a `… N more` row.
-        public var tableRows = 40
+        package var tableRows = 40
         /// The defaults above.
-        public init() {}
+        package init() {}
     }
 
     /// One run on the page and its heading (`tutorial (as written)`, `hardened twin`).
-    public struct Run: Sendable {
+    package struct Run: Sendable {
         /// The run's heading.
-        public var title: String
+        package var title: String
         /// What the run did.
-        public var report: ScenarioReport
+        package var report: ScenarioReport
         /// True for a twin run whose expectations were written for another run: an expectation
         /// it does not meet is marked `changed` (the fix at work), not failed.
-        public var expectationsFromAnotherRun: Bool
+        package var expectationsFromAnotherRun: Bool
         /// A run whose expectations are its own unless said otherwise.
-        public init(title: String, report: ScenarioReport, expectationsFromAnotherRun: Bool = false) {
+        package init(title: String, report: ScenarioReport, expectationsFromAnotherRun: Bool = false) {
             self.title = title; self.report = report; self.expectationsFromAnotherRun = expectationsFromAnotherRun
         }
     }
@@ -54,7 +54,7 @@ public enum TeachingPage {
     /// size, with the page's padding and the gap between them; under that width they stand one
     /// above the other, every lane of each in view. The `side by side` button puts them side by
     /// side anyway, the diagrams scaled down to fit.
-    public static func html(_ runs: [Run], limits: Limits = Limits()) -> String {
+    package static func html(_ runs: [Run], limits: Limits = Limits()) -> String {
         precondition(!runs.isEmpty, "a teaching page needs at least one run")
         let first = runs[0].report
         let models = runs.map { TeachingRunModel($0, limits: limits) }
