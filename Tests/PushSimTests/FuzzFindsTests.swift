@@ -53,6 +53,16 @@ import PushSim
         #expect(outcomes.contains { $0.hasSuffix("+shown") }, "\(name): \(outcomes)")
     }
 
+    @Test func theCryptoCorpusPassesAndIsRefusedAsExpected() throws {
+        // Each crypto surface starts from inputs that pass (and one that is refused), so that
+        // mutations start deep inside the decoder, the verifier and the key readers.
+        let outcomes = try ["aes128gcm", "vapid", "keys"].map { name in try Self.surface(name).corpus.map(Self.surface(name).run) }
+        #expect(outcomes[0] == ["ok", "ok-empty"])
+        #expect(outcomes[1] == ["verified", "refused:expiryTooFar", "refused:keyLength3"])
+        #expect(outcomes[2].prefix(3) == ["pem:private:p256", "pem:public:p256", "jwk:p256"])
+        #expect(outcomes[2].last?.hasPrefix("jwk:") == true)
+    }
+
     @Test func theMutatorIsDeterministic() throws {
         let surface = try Self.surface("json")
         var a = Mutator(seed: 3, surface: surface, maxLength: 512), b = Mutator(seed: 3, surface: surface, maxLength: 512)

@@ -44,7 +44,7 @@ public struct FuzzSurface: Sendable {
 /// scenario surfaces read files or make worlds).
 public enum FuzzRegistry {
     /// The surface names, in the order `--surface all` runs them.
-    public static let names = ["scenario", "hub", "apns", "fcm", "wns", "webpush", "json", "xml", "base64", "jwt", "tags", "wire"]
+    public static let names = ["scenario", "hub", "apns", "fcm", "wns", "webpush", "json", "xml", "base64", "jwt", "aes128gcm", "vapid", "keys", "tags", "wire"]
 
     /// The surface called `name`, or nil. `repository` is the checkout's root (for `Scenarios/`).
     public static func surface(_ name: String, repository: String) -> FuzzSurface? {
@@ -59,6 +59,9 @@ public enum FuzzRegistry {
         case "xml": return CodecSurfaces.xml
         case "base64": return CodecSurfaces.base64
         case "jwt": return CodecSurfaces.jwt
+        case "aes128gcm": return CryptoSurfaces.aes128gcm
+        case "vapid": return CryptoSurfaces.vapid
+        case "keys": return CryptoSurfaces.keys
         case "tags": return CodecSurfaces.tags
         case "wire": return WireSurface.make()
         default: return nil

@@ -14,9 +14,9 @@ import PushSimNetwork
 /// The scheme is compared without regard to case, and the `t=`/`k=` list may be separated by
 /// commas (RFC 8292, what libraries send) or semicolons (the form FCM's errors spell out,
 /// WP-CHROMIUM); white space around them is ignored, as autopush strips it.
-struct VAPIDAuthorization: Equatable {
+package struct VAPIDAuthorization: Equatable {
     /// Which form the request used.
-    enum Scheme: Equatable {
+    package enum Scheme: Equatable {
         /// `vapid t=…, k=…` (RFC 8292).
         case vapid
         /// `WebPush <JWT>` or `Bearer <JWT>` with `Crypto-Key: p256ecdsa=…` (the drafts).
@@ -24,7 +24,7 @@ struct VAPIDAuthorization: Equatable {
     }
 
     /// Why the headers name no token and key.
-    enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         /// No `Authorization` header.
         case missing
         /// A scheme other than `vapid`, `WebPush` or `Bearer`, or nothing after it.
@@ -44,14 +44,14 @@ struct VAPIDAuthorization: Equatable {
     }
 
     /// The form used.
-    var scheme: Scheme
+    package var scheme: Scheme
     /// The JSON Web Token, as sent.
-    var token: String
+    package var token: String
     /// The public key, as sent (base64url, maybe padded or in standard base64).
-    var key: String
+    package var key: String
 
     /// Reads the `Authorization` (and, for the draft form, `Crypto-Key`) headers of `headers`.
-    static func read(_ headers: HTTPHeaders) -> Result<VAPIDAuthorization, Problem> {
+    package static func read(_ headers: HTTPHeaders) -> Result<VAPIDAuthorization, Problem> {
         guard let header = headers["authorization"] else { return .failure(.missing) }
         let trimmed = trimSpaces(header)
         guard let space = trimmed.firstIndex(of: " ") else { return .failure(.unknownScheme) }

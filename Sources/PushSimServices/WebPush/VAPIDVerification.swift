@@ -11,19 +11,19 @@ import PushSimCrypto
 /// `jsonwebtoken` crate): the key, the header's algorithm, the signature, the required `exp` and
 /// `aud`, an `exp` in the past, the audience, then an `exp` too far ahead; the subject last,
 /// for the services that judge it.
-struct VAPIDVerification {
+package struct VAPIDVerification {
     /// What a token's claims said, once the token passed.
-    struct Claims: Equatable {
+    package struct Claims: Equatable {
         /// The origin the token is for.
-        var audience: String
+        package var audience: String
         /// Unix seconds after which the token is no good.
-        var expiry: Int64
+        package var expiry: Int64
         /// The sender's contact (`mailto:` or `https:`), if given.
-        var subject: String?
+        package var subject: String?
     }
 
     /// Why a token is refused.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The key is not base64url (nor standard base64).
         case keyNotBase64
         /// The key decodes to this many bytes, not 65.
@@ -57,26 +57,31 @@ struct VAPIDVerification {
     }
 
     /// The key the token was checked with, and its claims.
-    struct Verified: Equatable {
+    package struct Verified: Equatable {
         /// The application server's public key, uncompressed (65 bytes).
-        var key: [UInt8]
+        package var key: [UInt8]
         /// The token's claims.
-        var claims: Claims
+        package var claims: Claims
     }
 
     /// The service's expectations: the origin `aud` must name (`https://` and the host the request
     /// went to), the time now in Unix seconds, how many seconds past `exp` still pass (autopush:
     /// `jsonwebtoken`'s default 60; the others: none known, 0), and whether `sub` is judged.
-    var origin: String
-    var now: Int64
-    var expiryLeeway: Int64 = 0
-    var judgesSubject = false
+    package var origin: String
+    package var now: Int64
+    package var expiryLeeway: Int64
+    package var judgesSubject: Bool
+
+    /// A verifier for one request; see the properties.
+    package init(origin: String, now: Int64, expiryLeeway: Int64 = 0, judgesSubject: Bool = false) {
+        self.origin = origin; self.now = now; self.expiryLeeway = expiryLeeway; self.judgesSubject = judgesSubject
+    }
 
     /// RFC 8292 section 2: `exp` must not be more than 24 hours after the request.
     static let longestLifetime: Int64 = 86_400
 
     /// Checks `authorization`; the verified key and claims, or the first failure.
-    func verify(_ authorization: VAPIDAuthorization) -> Result<Verified, Failure> {
+    package func verify(_ authorization: VAPIDAuthorization) -> Result<Verified, Failure> {
         let key: P256PublicKey, keyBytes: [UInt8]
         switch Self.readKey(authorization.key) {
         case .failure(let f): return .failure(f)
