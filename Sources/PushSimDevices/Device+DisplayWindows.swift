@@ -7,7 +7,9 @@ extension Device {
     /// status glyph, 0 and `none` clearing it (W-BADGE), and leaves it alone for a value the
     /// badge schema does not have (unconfirmed, Citations §3.9); tiles update silently; a raw
     /// notification is handed to the app, which shows nothing and leaves the badge alone (W-RAW);
-    /// malformed toast XML is discarded.
+    /// malformed toast XML is discarded. A toast is suppressed while the user has the app's
+    /// notifications off (W-SETTINGS); raw notifications, badges and tiles are not toasts and
+    /// carry on.
     func presentWNS(_ request: HTTPRequest, service: String) {
         let type = request.headers["X-WNS-Type"] ?? "wns/toast"
         guard type == "wns/toast" else {
@@ -28,6 +30,7 @@ extension Device {
         guard !texts.isEmpty else { return discard(service, "the toast has no text") }
         let audio = doc.root.first("audio")
         let sound = audio?.attribute("silent") == "true" ? nil : audio?.attribute("src")
+        if let reason = suppressionReason() { return suppress(texts.joined(separator: " "), service: service, reason: reason) }
         show(texts.joined(separator: " "), service: service, sound: sound)
     }
 

@@ -9,22 +9,26 @@ extension Device {
     /// Puts a notification in front of the user. With a `collapseID`, every notification of the
     /// same service still on screen with that id is marked replaced first (`notification.replaced`),
     /// as Notification Center does for `apns-collapse-id` (§1.9, A-SEND). The trace's
-    /// `notification.shown` gets `badge`, `sound` and `collapse-id` fields only when present.
-    func show(_ text: String, service: String, badge: Int? = nil, sound: String? = nil, collapseID: String? = nil) {
+    /// `notification.shown` gets `badge`, `sound` and `collapse-id` fields only when present, and
+    /// `delivery: quiet` when `quiet` (iOS's provisional authorization: Notification Center only,
+    /// no banner, no sound; A-PROVISIONAL).
+    func show(_ text: String, service: String, badge: Int? = nil, sound: String? = nil, collapseID: String? = nil, quiet: Bool = false) {
         if let collapseID {
             for i in inbox.indices where inbox[i].service == service && inbox[i].collapseID == collapseID && !inbox[i].isReplaced {
                 inbox[i].replacedAt = world.now
                 record(.notificationReplaced, [.service: .string(service), .collapseID: .string(collapseID), .text: .string(inbox[i].text)])
             }
         }
-        inbox.append(ShownNotification(time: world.now, text: text, service: service, correlation: world.correlation,
-                                       badge: badge, sound: sound, collapseID: collapseID))
+        var shown = ShownNotification(time: world.now, text: text, service: service, correlation: world.correlation,
+                                      badge: badge, sound: sound, collapseID: collapseID)
+        shown.isQuiet = quiet
+        inbox.append(shown)
         var fields: [TraceEvent.Field] = [TraceEvent.Field(.service, .string(service)), TraceEvent.Field(.text, .string(text))]
         if let badge { fields.append(TraceEvent.Field(.badge, .int(Int64(badge)))) }
         if let sound { fields.append(TraceEvent.Field(.sound, .string(sound))) }
         if let collapseID { fields.append(TraceEvent.Field(.collapseID, .string(collapseID))) }
+        if quiet { fields.append(TraceEvent.Field(.delivery, "quiet")) }
         world.record(layer: "device", host: name, kind: .notificationShown, fields: fields)
-        let shown = inbox[inbox.count - 1]
         if let inboxRetention { inboxDropped += inboxRetention.trim(&inbox) }
         onNotificationShown?(shown)
     }

@@ -78,6 +78,9 @@ public final class Device: Host {
     /// The app icon's badge, as the last `aps.badge` or WNS badge notification set it: a number
     /// or a Windows glyph; nil while none shows (none set yet, or cleared by `0` or `none`).
     public internal(set) var badge: AppBadge?
+    /// Notifications that reached the device but were kept off screen by the user's notification
+    /// settings, in order (``NotificationSettings``).
+    public internal(set) var suppressed: [SuppressedNotification] = []
     /// How many times FCM told the app that stored messages were deleted (`onDeletedMessages()`, F-COLL).
     public internal(set) var deletedMessagesNotices = 0
 
@@ -86,6 +89,9 @@ public final class Device: Host {
     /// window, the rest are dropped. Default 3 per hour, Apple's "no more than two or three per
     /// hour" (§1.10, A-BG, PINPOINT); nil = no budget. Applies to iOS only.
     public var backgroundPushLimit: RateLimit? = RateLimit(3, per: .hours(1))
+    /// The user's notification permission for the app and its turned-off channels
+    /// (`Device+NotificationPermission.swift`): allowed on every install unless a step says otherwise.
+    public internal(set) var notificationSettings = NotificationSettings()
     /// Background pushes that woke the app, for ``backgroundPushLimit``.
     var backgroundWakes = SlidingWindowCounter()
 
@@ -142,6 +148,7 @@ public final class Device: Host {
         forgetApp(keeping: [:])
         newFirebaseInstallation()
         record(.deviceInstall, [.install: .int(installCount)])
+        notificationPermissionAtInstall()
         launch()
     }
 
@@ -159,6 +166,7 @@ public final class Device: Host {
         forgetApp(keeping: logic.restoredStorage(other.storage))
         newFirebaseInstallation()
         record(.deviceRestore, [.from: .string(other.name), .storedID: .string(storage[Device.registrationIDKey] ?? "none")])
+        notificationPermissionAtInstall()
         launch()
     }
 
@@ -203,6 +211,7 @@ public final class Device: Host {
         isAppInstalled = false
         forgetApp(keeping: [:])
         firebaseInstallationID = nil
+        notificationPermissionAtUninstall()
         record(.deviceUninstall)
     }
 

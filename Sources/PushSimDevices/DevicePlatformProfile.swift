@@ -46,13 +46,17 @@ public final class DevicePlatformProfile: Sendable {
     /// What the OS and app do with a push that reached them (`service` is the service's name from
     /// the device channel).
     let present: @Sendable (_ device: Device, _ request: HTTPRequest, _ service: String) -> Void
+    /// How the OS lets the user allow or forbid the app's notifications (``NotificationPermissionRules``).
+    public let permission: NotificationPermissionRules
 
     init(service: PushServiceDescriptor, defaultOSVersion: Int, shownText: NativeTextPayload, defaultAppLink: PlatformAppLink,
+         permission: NotificationPermissionRules,
          present: @escaping @Sendable (_ device: Device, _ request: HTTPRequest, _ service: String) -> Void) {
         self.service = service
         self.defaultOSVersion = defaultOSVersion
         self.shownText = shownText
         self.defaultAppLink = defaultAppLink
+        self.permission = permission
         self.present = present
     }
 
@@ -61,17 +65,20 @@ public final class DevicePlatformProfile: Sendable {
     static let ios = DevicePlatformProfile(
         service: .apns, defaultOSVersion: 12, shownText: .json(path: ["aps", "alert"]),
         defaultAppLink: PlatformAppLink(appID: "com.pushsim.notifyusers", scope: "production"),
+        permission: .ios,
         present: { $0.presentAPNs($1, service: $2) })
     /// Android phone: FCM registration tokens, Android 14; the app's package name and its
     /// Firebase project's number as the sender id.
     static let android = DevicePlatformProfile(
         service: .fcm, defaultOSVersion: 14, shownText: .json(path: ["message", "notification", "body"]),
         defaultAppLink: PlatformAppLink(appID: "com.pushsim.notifyusers", scope: "482910364851"),
+        permission: .android,
         present: { $0.presentFCM($1, service: $2) })
     /// Windows PC: WNS channel URIs, Windows 11; the app's package family name.
     static let windows = DevicePlatformProfile(
         service: .wns, defaultOSVersion: 11, shownText: .toast,
         defaultAppLink: PlatformAppLink(appID: "PushSim.NotifyUsers_8wekyb3d8bbwe"),
+        permission: .windows,
         present: { $0.presentWNS($1, service: $2) })
 }
 

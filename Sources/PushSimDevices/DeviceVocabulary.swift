@@ -124,6 +124,9 @@ public struct ShownNotification: Sendable, Equatable {
     public var collapseID: String?
     /// When a newer notification with the same collapse id replaced it; nil while it is on screen.
     public var replacedAt: VirtualTime?
+    /// Delivered quietly to Notification Center (no banner, no sound), as under iOS's provisional
+    /// authorization (A-PROVISIONAL).
+    public var isQuiet = false
 
     /// True once a newer notification with the same collapse id took its place.
     public var isReplaced: Bool { replacedAt != nil }

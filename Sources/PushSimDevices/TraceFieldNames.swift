@@ -9,16 +9,22 @@ extension TraceFieldName {
     public static let after = TraceFieldName("after")
     /// `badge`
     public static let badge = TraceFieldName("badge")
+    /// `channel`: an Android notification channel's id
+    public static let channel = TraceFieldName("channel")
     /// `changed`
     public static let changed = TraceFieldName("changed")
     /// `collapse-id`
     public static let collapseID = TraceFieldName("collapse-id")
+    /// `delivery`: `quiet` for a notification delivered to Notification Center without a banner or sound
+    public static let delivery = TraceFieldName("delivery")
     /// `forgotten-id`
     public static let forgottenID = TraceFieldName("forgotten-id")
     /// `install`
     public static let install = TraceFieldName("install")
     /// `operation`
     public static let operation = TraceFieldName("operation")
+    /// `permission`: a ``NotificationPermission`` raw value
+    public static let permission = TraceFieldName("permission")
     /// `service`
     public static let service = TraceFieldName("service")
     /// `sound`

@@ -47,6 +47,9 @@ extension TraceKind {
     public static let deviceIgnored = TraceKind("device.ignored")
     /// `device.install`
     public static let deviceInstall = TraceKind("device.install")
+    /// `device.notification-permission`: the app's notification permission or a channel changed
+    /// (the user answered the app's prompt, or changed the setting later)
+    public static let deviceNotificationPermission = TraceKind("device.notification-permission")
     /// `device.push-received`
     public static let devicePushReceived = TraceKind("device.push-received")
     /// `device.push-refused`
@@ -61,6 +64,8 @@ extension TraceKind {
     public static let deviceUninstall = TraceKind("device.uninstall")
     /// `notification.replaced`
     public static let notificationReplaced = TraceKind("notification.replaced")
+    /// `notification.suppressed`: a notification reached the device but the user's settings kept it off screen
+    public static let notificationSuppressed = TraceKind("notification.suppressed")
     /// `notification.shown`
     public static let notificationShown = TraceKind("notification.shown")
 }
