@@ -6,9 +6,7 @@ import PushSimKernel
 /// FCM, `expect fcm topic … has <n> subscribers`, and positioned errors for misuse.
 @Suite struct TopicLanguageTests {
     private func diagnostics(_ body: String) -> [ScenarioDiagnostic] {
-        let text = "scenario \"t\"\ndevice ann-pixel android\ndevice bob-iphone ios\n" + body
-        guard case .failure(let failure) = ScenarioParser.parse(text, path: "t.scenario") else { return [] }
-        return failure.diagnostics
+        scenarioDiagnostics("scenario \"t\"\ndevice ann-pixel android\ndevice bob-iphone ios\n" + body)
     }
 
     @Test func theStatementsParse() throws {
@@ -45,11 +43,7 @@ import PushSimKernel
         ("expect fcm topic \"news\" has 2 devices", 4, 31, "\"subscribers\" after 2"),
     ])
     func misuseIsAnErrorWhereItIsWritten(line: String, row: Int, column: Int, says: String) {
-        let found = diagnostics(line)
-        #expect(found.count == 1)
-        #expect(found.first?.location.line == row && found.first?.location.column == column, "\(found.first.map { "\($0.location)" } ?? "none")")
-        #expect(found.first?.message.contains(says) == true, "\(found.first?.message ?? "")")
-        #expect(found.first?.hint?.isEmpty == false)
+        expectOneDiagnostic(diagnostics(line), row: row, column: column, says: says)
     }
 
     /// The library's topic scenario end to end: each expectation holds, and one that names a

@@ -32,6 +32,12 @@ enum ExpectationCheck {
         case .showsCount(let name, let count):
             let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
             return result(shown.count == count, describe(shown, name))
+        case .suppressed(let name, let text):
+            let kept = simulation.device(name)?.suppressed.filter { $0.time <= by } ?? []
+            return result(kept.contains { $0.text == text }, describeSuppressed(kept, name))
+        case .suppressedCount(let name, let count):
+            let kept = simulation.device(name)?.suppressed.filter { $0.time <= by } ?? []
+            return result(kept.count == count, describeSuppressed(kept, name))
         case .neverShows(let name, let text):
             let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
             return result(!shown.contains { $0.text == text }, describe(shown, name))
@@ -99,10 +105,15 @@ enum ExpectationCheck {
             return result(inv.holds == holds, inv.holds ? "the invariant held" : "broken: \(inv.violations.first ?? "")")
         case .userShowsOnEveryDevice(let user, let text, let once):
             let devices = simulation.devices.filter { memory.user(on: $0.name, at: by) == user }   // in declaration order
-            let counts = devices.map { d in (d, d.inbox.filter { $0.time <= by && $0.text == text }.count) }
-            let passed = counts.allSatisfy { once ? $0.1 == 1 : $0.1 >= 1 }
+            // A device whose user's settings kept the text off screen got it all the same: it
+            // counts as though shown (a denied device is not expected to show; A-AUTH, AN-PERM).
+            let counts = devices.map { d in
+                (d, d.inbox.filter { $0.time <= by && $0.text == text }.count, d.suppressed.filter { $0.time <= by && $0.text == text }.count)
+            }
+            let passed = counts.allSatisfy { once ? $0.1 + $0.2 == 1 : $0.1 + $0.2 >= 1 }
             return result(passed, devices.isEmpty ? "nobody was logged in as \(user)"
-                          : counts.map { "\($0.0.name) showed it \($0.1) time\($0.1 == 1 ? "" : "s")" }.joined(separator: ", "))
+                          : counts.map { "\($0.0.name) showed it \($0.1) time\($0.1 == 1 ? "" : "s")" + ($0.2 == 0 ? "" : " and suppressed it \($0.2)") }
+                            .joined(separator: ", "))
         case .population(let name, let members, let quantifier, let predicate):
             let verdict = PopulationCheck.evaluate(members: members, quantifier: quantifier, predicate: predicate, by: by, in: simulation)
             return result(verdict.passed, verdict.describe(population: name, predicate: predicate))
@@ -159,6 +170,12 @@ enum ExpectationCheck {
             out += "; \(side.rawValue) header \(jsonString(name)): \(seen)"
         }
         return out
+    }
+
+    private static func describeSuppressed(_ kept: [SuppressedNotification], _ device: String) -> String {
+        if kept.isEmpty { return "\(device) suppressed nothing" }
+        return "\(device) suppressed " + kept.map { "\($0.text.map(jsonString) ?? "a notification without text") at \($0.time) (\($0.reason))" }
+            .joined(separator: ", ")
     }
 
     private static func describe(_ shown: [ShownNotification], _ device: String) -> String {

@@ -191,10 +191,22 @@ public struct ExploreWorkload {
             }
         }
 
+        // The user turns notifications off now and then (a stream of its own, so that the steps
+        // above stay what each seed always gave): the convergence send must still reach such a
+        // device, which keeps it off screen (`notification.suppressed`).
+        var permissionRandom = random.fork("permission")
+        var denied: [String] = []
+        for d in devices where d.installed && permissionRandom.chance(Ratio(1, 4)) {
+            now = min(healAt - 1, now + 1)
+            line("at \(now)s \(d.name) deny notifications")
+            denied.append(d.name)
+        }
+
         // Healed phase.
         line(StatementText(Self.healedMarker))
         var t = healAt
         for d in devices where !d.online { line("at \(t)s \(d.name) online") }
+        for name in denied where permissionRandom.chance(Ratio(1, 2)) { line("at \(t)s \(name) allow notifications") }
         if let ttlDays {
             t += ttlDays * 86_400 + 60
             for d in devices where d.installed && loggedIn[d.name] != nil && random.chance(Ratio(1, 2)) {

@@ -34,6 +34,14 @@ public enum DeviceAction: Equatable, Sendable {
     /// The Android app's Firebase SDK subscribes its token to an FCM topic (`subscribe to topic
     /// "news"`) or, with `unsubscribe`, unsubscribes it (`unsubscribe from topic "news"`).
     case topic(String, unsubscribe: Bool)
+    /// The user changes the app's notification permission (`deny notifications`, `allow
+    /// notifications`), or the app asks provisionally (`allow notifications provisionally`, iOS):
+    /// ``NotificationPermission/denied``, ``NotificationPermission/authorized`` or
+    /// ``NotificationPermission/provisional``.
+    case permission(NotificationPermission)
+    /// The user turns an Android notification channel off or on (`disable channel "<id>"`,
+    /// `enable channel "<id>"`).
+    case channel(String, enabled: Bool)
 
     /// The step as the run labels it after the device's name (`login bob`, `refresh-handle`):
     /// no password, no payload.
@@ -53,6 +61,13 @@ public enum DeviceAction: Equatable, Sendable {
         case .register(let tags): return tags.isEmpty ? "register" : "register with tags \(tags.joined(separator: ","))"
         case .request(let method, let target, _, _): return "request \(method) \(target)"
         case .topic(let topic, let unsubscribe): return unsubscribe ? "unsubscribe from topic \(jsonString(topic))" : "subscribe to topic \(jsonString(topic))"
+        case .permission(let permission):
+            switch permission {
+            case .denied, .notDetermined: return "deny notifications"
+            case .authorized: return "allow notifications"
+            case .provisional: return "allow notifications provisionally"
+            }
+        case .channel(let id, let enabled): return "\(enabled ? "enable" : "disable") channel \(jsonString(id))"
         }
     }
 }

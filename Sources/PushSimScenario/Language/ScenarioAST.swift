@@ -142,6 +142,12 @@ public enum ExpectationKind: Equatable, Sendable {
     /// alternatives, `401 or 403`): some response to that call had such a status, or, with a
     /// quantifier, the first, the last, every or no response did (see ``StatusQuantifier``).
     case status(device: String, operation: AppOperation, code: StatusPattern, quantifier: StatusQuantifier = .any)
+    /// `expect <device> suppressed "<text>"`: some notification with exactly this text reached the
+    /// device but the user's notification settings kept it off screen (`notification.suppressed`).
+    case suppressed(device: String, text: String)
+    /// `expect <device> suppressed <n> notifications` (`suppressed nothing`: 0): exactly n were kept
+    /// off screen, with or without text.
+    case suppressedCount(device: String, count: Int)
     /// `expect <device> never shows "<text>"`
     case neverShows(device: String, text: String)
     /// `expect <device> shows "<a>" then "<b>" …`: these were shown in this order (others may come between).
@@ -175,7 +181,9 @@ public enum ExpectationKind: Equatable, Sendable {
     case notificationState(NotificationReference, state: String)
     /// `expect user <name> shows "<text>" [once] on every device [by <time>]`: every device on which
     /// `<name>` is logged in at the deadline (or at the end) showed the text, exactly once with `once`.
-    /// Vacuously true when the user is logged in nowhere. How exploration checks convergence.
+    /// Vacuously true when the user is logged in nowhere. A device whose notification settings kept
+    /// the text off screen (`notification.suppressed`) counts as having shown it: it received it,
+    /// and its user chose not to see it. How exploration checks convergence.
     case userShowsOnEveryDevice(user: String, text: String, once: Bool)
     /// An expectation over a population's members (`expect every device in fans shows "Goal!"`,
     /// `expect 5000 of fans show "Goal!"`, `expect no device in fans shows nothing`): how many of

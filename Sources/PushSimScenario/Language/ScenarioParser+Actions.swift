@@ -7,7 +7,7 @@ import PushSimHub
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
     static let actionVerbs = ["install", "uninstall", "launch", "restore", "refresh-handle", "clear-data", "login", "logout", "register", "send",
-                              "request", "offline", "online", "subscribe", "unsubscribe"]
+                              "request", "offline", "online", "subscribe", "unsubscribe", "deny", "allow", "disable", "enable"]
     static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
     static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
 }
@@ -110,6 +110,10 @@ extension ScenarioParser.Session {
             kind = try request(&t)
         case "subscribe", "unsubscribe":
             kind = try topicAction(&t, device: device, verb: verb)
+        case "deny", "allow":
+            kind = try permissionAction(&t, device: device, verb: verb)
+        case "disable", "enable":
+            kind = try channelAction(&t, device: device, verb: verb)
         default:
             throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted)",
                                      hint: ScenarioParser.actionHint)

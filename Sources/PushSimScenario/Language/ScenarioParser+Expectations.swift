@@ -76,13 +76,15 @@ extension ScenarioParser.Session {
     /// What a device (or the operator) saw: `shows …`, `never shows …`, `<operation> status <code>`.
     private mutating func deviceExpectation(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, names: [String],
                                             usage: String) throws(ScenarioDiagnostic) -> ExpectationKind {
-        let what = try t.word("shows, never shows, badge, woke or an operation (\(names.joined(separator: ", ")))", hint: usage)
+        let what = try t.word("shows, never shows, suppressed, badge, woke or an operation (\(names.joined(separator: ", ")))", hint: usage)
         let kind: ExpectationKind
         if what.text == "shows" {
             kind = try shows(&t, device: device.text, usage: usage)
         } else if what.text == "never" {
             try t.keyword("shows", hint: "write expect <device> never shows \"<text>\"")
             kind = .neverShows(device: device.text, text: try t.string("the text in double quotes", hint: "write never shows \"<text>\"").text)
+        } else if what.text == "suppressed" {
+            kind = try suppressed(&t, device: device.text)
         } else if what.text == "badge" {
             kind = .badge(device: device.text, value: try badge(&t))
         } else if what.text == "woke" {
@@ -101,7 +103,7 @@ extension ScenarioParser.Session {
             kind = .status(device: device.text, operation: operation, code: try t.statusPattern(), quantifier: quantifier)
         } else {
             throw ScenarioDiagnostic(location: t.location(what), message: "unknown expectation \(what.quoted)",
-                                     hint: "after the device comes shows, never shows, badge, woke or an operation: \(names.joined(separator: ", "))")
+                                     hint: "after the device comes shows, never shows, suppressed, badge, woke or an operation: \(names.joined(separator: ", "))")
         }
         return kind
     }

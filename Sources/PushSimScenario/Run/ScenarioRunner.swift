@@ -155,6 +155,8 @@ public enum ScenarioRunner {
         case .register(let tags): tags.isEmpty ? device.register() : device.register(withTags: tags)
         case .request(let method, let target, let auth, let body): device.request(method, target, authorization: auth, body: body)
         case .topic(let topic, let unsubscribe): unsubscribe ? device.unsubscribe(fromTopic: topic) : device.subscribe(toTopic: topic)
+        case .permission(let permission): device.changeNotificationPermission(to: permission)
+        case .channel(let id, let enabled): device.setNotificationChannel(id, enabled: enabled)
         }
     }
 
