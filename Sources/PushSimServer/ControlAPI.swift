@@ -15,8 +15,9 @@ import PushSimScenario
 /// | `POST /_pushsim/reset` | a fresh world from the same setup (same seed; new anchor under `wall`) |
 /// | `GET /_pushsim/devices` | every device |
 /// | `POST /_pushsim/devices {"name","platform","client"?,"user"?}` | 201: a new device, app installed, with its push handle |
-/// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications |
+/// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications, `permission`, `disabledChannels`, `suppressed` |
 /// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle|clear-data}` | acts on it |
+/// | `POST /_pushsim/devices/{name}/{deny-notifications|allow-notifications|…|disable-channel}` | the user's notification settings (see `ControlAPI+Permission.swift`) |
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
@@ -71,7 +72,7 @@ struct ControlAPI {
         case ("GET", "devices/{name}/notifications"):
             guard let device = state.simulation.device(p[1]) else { return .answer(noDevice(p[1])) }
             return notifications(of: device, settle: value("settle"), wait: value("wait"), count: value("count"))
-        case ("POST", _) where p.count == 3 && p[0] == "devices": return act(p[2], on: p[1])
+        case ("POST", _) where p.count == 3 && p[0] == "devices": return act(p[2], on: p[1], request)
         case ("GET", "journal"):
             switch ControlJournal.parse(value) {
             case .failure(let refusal): return .answer(refusal.response)
@@ -197,8 +198,14 @@ struct ControlAPI {
         return perform("install", on: device, status: 201)
     }
 
-    private func act(_ action: String, on name: String) -> Outcome {
+    private func act(_ action: String, on name: String, _ request: WireRequest) -> Outcome {
         guard let device = state.simulation.device(name) else { return .answer(noDevice(name)) }
+        if let channelAction = Self.channelActions[action] {
+            switch channelStep(request, enabled: channelAction) {
+            case .failure(let refusal): return .answer(refusal.response)
+            case .success(let step): return perform(action, on: device, status: 200, step: step)
+            }
+        }
         return perform(action, on: device, status: 200)
     }
 
@@ -206,19 +213,22 @@ struct ControlAPI {
     /// every call the device made since has its answer: under `manual` the world runs on the spot
     /// (then ``actionSettle`` more, as an advance, so that what the services send back arrives);
     /// under `wall` the answer waits for the world to get there.
-    private func perform(_ action: String, on device: Device, status: Int) -> Outcome {
+    /// `step` is what the action does when it needs more than its name (a channel's id), and
+    /// `\(action) \(detail)` labels it.
+    private func perform(_ action: String, on device: Device, status: Int, step: (label: String, run: (Device) -> Void)? = nil) -> Outcome {
         let actions: [String: (Device) -> Void] = [
             "install": { $0.install() }, "uninstall": { $0.uninstall() }, "launch": { $0.launch() },
             "offline": { $0.goOffline() }, "online": { $0.goOnline() }, "refresh-handle": { $0.refreshHandle() },
             "clear-data": { $0.clearData() },
-        ]
-        guard let run = actions[action] else {
-            return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, refresh-handle, clear-data."))
+        ].merging(Self.permissionActions) { first, _ in first }
+        guard let run = step?.run ?? actions[action] else {
+            return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, "
+                + "refresh-handle, clear-data, \(Self.permissionActionNames)."))
         }
         let world = state.world
         let firstEntry = world.journal.count
         world.newCorrelation()
-        world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: "\(device.name) \(action)"])
+        world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: .string("\(device.name) \(step?.label ?? action)")])
         run(device)
         let callsDone = { world.journal.entries(from: firstEntry).allSatisfy { $0.from != device.name || $0.result != nil } }
         let answer = { ServerAnswer.json(status, deviceJSON(device)) }
@@ -241,7 +251,7 @@ struct ControlAPI {
     }
 
     func deviceJSON(_ d: Device) -> JSONValue {
-        .object([
+        let fields: JSONValue = .object([
             "name": .string(d.name), "platform": .string(d.platform.rawValue), "client": .string(d.client.rawValue),
             "installed": .bool(d.isAppInstalled), "online": .bool(state.world.isOnline(d.name)),
             "handle": d.handle.map { .string($0) } ?? .null,
@@ -251,6 +261,8 @@ struct ControlAPI {
             "user": d.loggedInUser.map { .string($0) } ?? .null,
             "notifications": .number(JSONNumber(Int64(d.shownCount))),
         ])
+        guard case .object(let pairs) = fields else { return fields }
+        return .object(pairs + permissionJSON(d))
     }
 
     private func notificationJSON(_ n: ShownNotification) -> JSONValue {
