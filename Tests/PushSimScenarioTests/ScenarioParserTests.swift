@@ -265,10 +265,10 @@ private let badLines: [BadLine] = [
     // Unknown words.
     BadLine("dance now", 4, 1, "unknown statement \"dance\"", hint: statementsHint),
     BadLine("\"hello\"", 4, 1, "expected a statement, found the string \"hello\"", hint: statementsHint),
-    BadLine("bob-iphone dance", 4, 12, "unknown action \"dance\"", hint: "actions are install, uninstall, launch, restore, refresh-handle, clear-data, login, logout, register, send, request, offline, online, subscribe, unsubscribe"),
+    BadLine("bob-iphone dance", 4, 12, "unknown action \"dance\"", hint: "actions are install, uninstall, launch, restore, refresh-handle, clear-data, login, logout, register, send, request, offline, online, subscribe, unsubscribe, deny, allow, disable, enable"),
     BadLine("bob-iphone", 4, 11, "expected an action after \"bob-iphone\", found end of line"),
     BadLine("expect bob-iphone regster status 410", 4, 19, "unknown expectation \"regster\"",
-            hint: "after the device comes shows, never shows, badge, woke or an operation: create-id, register, unregister, send, request"),
+            hint: "after the device comes shows, never shows, suppressed, badge, woke or an operation: create-id, register, unregister, send, request"),
     BadLine("device carol-phone iphone", 4, 20, "unknown platform \"iphone\"", hint: "platforms are ios, android, windows"),
     BadLine("backend fancy", 4, 9, "unknown backend \"fancy\"", hint: "backends are tutorial, hardened, or external \"http://127.0.0.1:8080\" (your own, on loopback)"),
     BadLine("backend external", 4, 17, "expected the backend's address in double quotes, e.g. \"http://127.0.0.1:8080\", found end of line",
