@@ -1,5 +1,5 @@
 /// SHA-256 (FIPS 180-4), written out in Swift: no cryptography library may be used, and the
-/// Notification Hubs' shared access signatures are HMAC-SHA256 (``HMACSHA256``).
+/// Notification Hubs' shared access signatures are HMAC-SHA256 (`HMACSHA256`).
 ///
 /// A plain implementation for short messages (a token's few hundred bytes), its rounds run over
 /// unsafe buffers; tested against the FIPS 180-4 examples and the RFC 4231 HMAC vectors.

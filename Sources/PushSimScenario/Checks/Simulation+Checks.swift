@@ -35,7 +35,7 @@ extension Simulation {
 
     /// This run as a ``ScenarioReport`` (no expectations; the invariants of
     /// ``checkInvariants(enforced:)``), for `report.text()`, ``Explanation/narrate(_:)`` and
-    /// ``SequenceDiagram/mermaid(_:)``. `end` is what ``run(until:)`` returned.
+    /// `SequenceDiagram/mermaid(_:)`. `end` is what ``run(until:)`` returned.
     public func report(name: String = "hand-built simulation", end: RunEnd, enforced: Bool = true) -> ScenarioReport {
         let devices = devices.map {
             DeviceDeclaration(name: $0.name, platform: $0.platform, user: $0.loggedInUser, client: $0.client,

@@ -1,7 +1,7 @@
 import PushSimKernel
 import PushSimNetwork
 
-/// A teaching page (``TeachingPage``) of a world that was not run from a scenario: `pushsim
+/// A teaching page (`TeachingPage`) of a world that was not run from a scenario: `pushsim
 /// serve`'s session, rebuilt with its trace by replaying its requests. The page's "scenario" is
 /// the session: its devices are the world's, it has no steps or expectations of its own, and its
 /// verdicts are the invariants the checkers judged on the session (``LiveExpectations``).

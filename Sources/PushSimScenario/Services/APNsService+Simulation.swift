@@ -6,10 +6,10 @@ import PushSimHub
 /// APNs in a simulation: the identity's team key, and the hub's token-based credential for it.
 extension APNsService: SimulatedPushService {
     /// The sample app's Apple team key: `PSIMKEY001` of team `PSIMTEAM01`, its P-256 key derived
-    /// from a fixed seed (``DerivedKeyMemo/sampleAPNsKeySeed``), so every run has the same one.
+    /// from a fixed seed (`DerivedKeyMemo/sampleAPNsKeySeed`), so every run has the same one.
     static let defaultAccount = APNsSigningKey(keyID: "PSIMKEY001", teamID: "PSIMTEAM01",
                                                privateKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
-    /// A key Apple does not have for the sample key id (``DerivedKeyMemo/wrongAPNsKeySeed``).
+    /// A key Apple does not have for the sample key id (`DerivedKeyMemo/wrongAPNsKeySeed`).
     static let wrongKey = DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.wrongAPNsKeySeed)
 
     /// The fake with the identity's signing key and the options' 410 report delay.

@@ -6,12 +6,12 @@ import PushSimHub
 /// FCM in a simulation: the identity's Firebase project, and the hub's service-account credential for it.
 extension FCMService: SimulatedPushService {
     /// The sample app's Firebase project and the service account allowed to send to it, its RSA
-    /// key derived from a fixed seed (``DerivedKeyMemo/sampleServiceAccountSeed``, kept already
+    /// key derived from a fixed seed (`DerivedKeyMemo/sampleServiceAccountSeed`, kept already
     /// made). The project's number, the Android app's sender id, is the app's (``AppIdentity/fcmSenderID``).
     static let defaultAccount = FCMCredential(projectID: "pushsim-notifyusers",
                                               serviceAccount: "hub@pushsim-notifyusers.iam.gserviceaccount.com",
                                               privateKey: DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.sampleServiceAccountSeed))
-    /// A key Google does not have for the sample service account (``DerivedKeyMemo/wrongServiceAccountSeed``).
+    /// A key Google does not have for the sample service account (`DerivedKeyMemo/wrongServiceAccountSeed`).
     static let wrongKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed)
 
     /// The fake with the identity's project, sender id and service account (its public key).

@@ -1,7 +1,7 @@
 import Foundation
 import PushSim
 
-/// `--html <path>`: writes each run as a teaching page (``TeachingPage``). One scenario: `path` is
+/// `--html <path>`: writes each run as a teaching page (`TeachingPage`). One scenario: `path` is
 /// the page's file (or a folder to put it in). Several: `path` is a folder, created if need be,
 /// and each page is named `<folder>-<file>.html` after the scenario file and the folder it is in
 /// (`defects-a-retry-reuses-dead-id.html`). A defect scenario's page holds its hardened twin too.
