@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "PushSimBackend", dependencies: ["PushSimHub"]),
         // Layer 3 too: simulated devices: OS side and the app's client logic. Devices and the push
         // services are peers: they meet only over the network and its device channel.
-        .target(name: "PushSimDevices", dependencies: ["PushSimNetwork"]),
+        .target(name: "PushSimDevices", dependencies: ["PushSimNetwork", "PushSimCrypto"]),
         // Layer 7: scenario language, runner, expectations, reports.
         .target(name: "PushSimScenario", dependencies: ["PushSimServices", "PushSimHub", "PushSimBackend", "PushSimDevices"]),
         // Layer 8: the library users import, and the command-line tool.
@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "PushSimHubTests", dependencies: ["PushSimHub", "PushSimServices"]),
         .testTarget(name: "PushSimBackendTests", dependencies: ["PushSimBackend", "PushSimServices", "PushSimScenario"]),
         .testTarget(name: "PushSimDevicesTests", dependencies: ["PushSimDevices", "PushSimBackend", "PushSimHub", "PushSimScenario"]),
-        .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend", "PushSimServices"]),
+        .testTarget(name: "PushSimScenarioTests", dependencies: ["PushSimScenario", "PushSimDevices", "PushSimBackend", "PushSimServices", "PushSimCrypto"]),
         .testTarget(name: "PushSimTests", dependencies: ["PushSim", "pushsim", "FuzzSurfaces"], exclude: ["Fixtures"]),
         .testTarget(name: "PushSimServerTests", dependencies: ["PushSimServer", "PushSimScenario", "PushSimCrypto"]),
     ]

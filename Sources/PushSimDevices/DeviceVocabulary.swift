@@ -44,10 +44,14 @@ public enum AppOperation: String, Sendable, CaseIterable {
     case installation
     /// The operator's registration listings (`GET /registrations`, `GET /tags/<tag>/registrations`).
     case list
+    /// A Web Push message a scenario's application server posts to a browser's push endpoint
+    /// (`POST <endpoint>`, RFC 8030 section 5): `expect <app-server> push status 201`.
+    case push
 
     /// True for the calls a device's app (or a hand-written request) makes; false for
-    /// ``installation`` and ``list``, which only the operator makes.
-    public var isAppCall: Bool { self != .installation && self != .list }
+    /// ``installation`` and ``list``, which only the operator makes, and ``push``, which only an
+    /// application server makes.
+    public var isAppCall: Bool { self != .installation && self != .list && self != .push }
 }
 
 /// The `Authorization` a hand-written request carries.

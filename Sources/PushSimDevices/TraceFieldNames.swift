@@ -17,13 +17,15 @@ extension TraceFieldName {
     public static let collapseID = TraceFieldName("collapse-id")
     /// `delivery`: `quiet` for a notification delivered to Notification Center without a banner or sound
     public static let delivery = TraceFieldName("delivery")
+    /// `endpoint` (a browser's push subscription, shortened)
+    public static let subscriptionEndpoint = TraceFieldName("endpoint")
     /// `forgotten-id`
     public static let forgottenID = TraceFieldName("forgotten-id")
     /// `install`
     public static let install = TraceFieldName("install")
     /// `operation`
     public static let operation = TraceFieldName("operation")
-    /// `permission`: a ``NotificationPermission`` raw value
+    /// `permission`: a ``NotificationPermission`` or a browser's ``WebNotificationPermission`` raw value
     public static let permission = TraceFieldName("permission")
     /// `service`
     public static let service = TraceFieldName("service")

@@ -35,6 +35,22 @@ extension TraceKind {
     public static let appUpdated = TraceKind("app.updated")
     /// `app.woken`
     public static let appWoken = TraceKind("app.woken")
+    /// `browser.ignored`
+    public static let browserIgnored = TraceKind("browser.ignored")
+    /// `browser.permission-asked`
+    public static let browserPermissionAsked = TraceKind("browser.permission-asked")
+    /// `browser.profile-cleared`
+    public static let browserProfileCleared = TraceKind("browser.profile-cleared")
+    /// `browser.push-dropped`
+    public static let browserPushDropped = TraceKind("browser.push-dropped")
+    /// `browser.push-event`
+    public static let browserPushEvent = TraceKind("browser.push-event")
+    /// `browser.subscribe-failed`
+    public static let browserSubscribeFailed = TraceKind("browser.subscribe-failed")
+    /// `browser.subscribed`
+    public static let browserSubscribed = TraceKind("browser.subscribed")
+    /// `browser.unsubscribed`
+    public static let browserUnsubscribed = TraceKind("browser.unsubscribed")
     /// `device.handle-failed`
     public static let deviceHandleFailed = TraceKind("device.handle-failed")
     /// `device.handle-received`

@@ -1,0 +1,64 @@
+import PushSimKernel
+import PushSimNetwork
+import PushSimCrypto
+
+/// A browser's push subscription for one page, as `pushManager.subscribe()` resolves it (W3C
+/// Push API, `PushSubscription`; Citations, PUSH-API): the endpoint the push service issued, and
+/// the key pair and auth secret the browser made for it (RFC 8291 section 2), which never leave
+/// the browser except as the public parts a page hands its application server.
+public struct BrowserPushSubscription: Sendable, Equatable {
+    /// The push resource URL (RFC 8030 section 4) the application server posts messages to.
+    public let endpoint: String
+    /// The application server's public key the page subscribed with (65 bytes, uncompressed P-256).
+    public let applicationServerKey: [UInt8]
+    /// The browser's P-256 key pair for this subscription; its public half is `keys.p256dh`.
+    let privateKey: P256PrivateKey
+    /// The 16-byte authentication secret, `keys.auth` (RFC 8291 section 3.2).
+    public let authSecret: [UInt8]
+
+    /// The endpoint as traces show it: its host and the first characters of the token it ends
+    /// with (`fcm.googleapis.com/dxQ8sC1o…`).
+    public var label: String {
+        let rest = endpoint.dropFirst("https://".count)
+        let host = rest.prefix { $0 != "/" }
+        var tail = rest.split(separator: "/").last.map(String.init) ?? ""
+        if let token = tail.split(separator: "=", maxSplits: 1).dropFirst().first { tail = String(token) }
+        return host + "/" + shortToken(tail)
+    }
+
+    /// `keys.p256dh`: the public key, 65 bytes uncompressed (`getKey("p256dh")`).
+    public var p256dh: [UInt8] { privateKey.publicKey.x963Representation }
+
+    /// Makes the keys of a new subscription from `random` (the browser's seeded stream): 32 bytes
+    /// seed a P-256 key (``P256PrivateKey/init(derivedFrom:)``), then 16 bytes of auth secret.
+    /// The same stream position always gives the same keys.
+    static func makeKeys(random: inout SeededRandom) -> (P256PrivateKey, [UInt8])? {
+        let seed = bytes(32, from: &random)
+        let auth = bytes(16, from: &random)
+        guard let key = try? P256PrivateKey(derivedFrom: seed) else { return nil }
+        return (key, auth)
+    }
+
+    private static func bytes(_ count: Int, from random: inout SeededRandom) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            let word = random.next()
+            for shift in stride(from: 56, through: 0, by: -8) where out.count < count { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
+        return out
+    }
+
+    /// `PushSubscription.toJSON()`: `{"endpoint": …, "expirationTime": null, "keys": {"p256dh": …,
+    /// "auth": …}}`, keys in base64url without padding: what a page posts to its application
+    /// server, and what `pywebpush` and the other Web Push libraries read.
+    public var json: JSONValue {
+        .object([("endpoint", .string(endpoint)), ("expirationTime", .null),
+                 ("keys", .object([("p256dh", .string(Base64URL.encode(p256dh))), ("auth", .string(Base64URL.encode(authSecret)))]))])
+    }
+
+    /// Decrypts a message pushed for this subscription (RFC 8291 `aes128gcm`).
+    func decrypt(_ body: [UInt8]) throws -> [UInt8] {
+        try WebPushEncryption.decrypt(body, userAgentPrivateKey: privateKey, authSecret: authSecret)
+    }
+}
