@@ -5,6 +5,8 @@ import PushSimKernel
 extension TraceFieldName {
     /// `change`
     public static let change = TraceFieldName("change")
+    /// `forged`
+    public static let forged = TraceFieldName("forged")
     /// `installation`
     public static let installation = TraceFieldName("installation")
     /// `results`

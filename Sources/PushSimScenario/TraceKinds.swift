@@ -3,6 +3,10 @@ import PushSimKernel
 /// The kinds of trace event recorded by the scenario runner and the operator console: emitters and
 /// checkers name them through these constants, so a misspelt kind does not compile.
 extension TraceKind {
+    /// `app-server.push`
+    public static let appServerPush = TraceKind("app-server.push")
+    /// `app-server.push-failed`
+    public static let appServerPushFailed = TraceKind("app-server.push-failed")
     /// `operator.cancel`
     public static let operatorCancel = TraceKind("operator.cancel")
     /// `operator.ignored`

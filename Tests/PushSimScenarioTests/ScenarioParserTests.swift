@@ -152,9 +152,9 @@ func viaListsAcceptCommasWithOrWithoutSpaces(via: String) throws {
 }
 
 @Test func everyOperationParses() throws {
-    let caller = { (operation: AppOperation) in operation.isAppCall ? "bob-iphone" : "operator" }
+    let caller = { (operation: AppOperation) in operation.isAppCall ? "bob-iphone" : operation == .push ? "shop" : "operator" }
     let lines = AppOperation.allCases.map { "expect \(caller($0)) \($0.rawValue) status 201" }.joined(separator: "\n")
-    let scenario = try parse(withHeader(lines)).get()
+    let scenario = try parse(withHeader("app-server shop\n" + lines)).get()
     #expect(scenario.expectations.map(\.kind) == AppOperation.allCases.map { .status(device: caller($0), operation: $0, code: 201) })
 }
 
@@ -258,7 +258,7 @@ struct BadLine: Sendable, CustomTestStringConvertible {
     var testDescription: String { body.split(separator: "\n").joined(separator: " ⏎ ") }
 }
 
-private let statementsHint = "statements are scenario, seed, epoch, backend, hub, network, fault, limit, account, device, devices, at, advance, expect, or <device> <action> for a declared device"
+private let statementsHint = "statements are scenario, seed, epoch, backend, hub, network, fault, limit, account, device, devices, browser, app-server, at, advance, expect, or <device> <action> for a declared device"
 private let switchesHint = "switches are apns, fcm, gcm, wns; separate several with commas, e.g. via apns,wns"
 
 private let badLines: [BadLine] = [

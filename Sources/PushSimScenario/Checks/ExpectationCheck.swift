@@ -24,13 +24,13 @@ enum ExpectationCheck {
         }
         switch e.kind {
         case .shows(let name, let text):
-            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            let shown = simulation.shown(on: name).filter { $0.time <= by } ?? []
             return result(shown.contains { $0.text == text }, describe(shown, name))
         case .showsNothing(let name):
-            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            let shown = simulation.shown(on: name).filter { $0.time <= by } ?? []
             return result(shown.isEmpty, describe(shown, name))
         case .showsCount(let name, let count):
-            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            let shown = simulation.shown(on: name).filter { $0.time <= by } ?? []
             return result(shown.count == count, describe(shown, name))
         case .suppressed(let name, let text):
             let kept = simulation.device(name)?.suppressed.filter { $0.time <= by } ?? []
@@ -39,10 +39,10 @@ enum ExpectationCheck {
             let kept = simulation.device(name)?.suppressed.filter { $0.time <= by } ?? []
             return result(kept.count == count, describeSuppressed(kept, name))
         case .neverShows(let name, let text):
-            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            let shown = simulation.shown(on: name).filter { $0.time <= by } ?? []
             return result(!shown.contains { $0.text == text }, describe(shown, name))
         case .showsInOrder(let name, let texts):
-            let shown = simulation.device(name)?.inbox.filter { $0.time <= by } ?? []
+            let shown = simulation.shown(on: name).filter { $0.time <= by } ?? []
             var rest = shown.map(\.text)[...]
             let inOrder = texts.allSatisfy { text in
                 guard let i = rest.firstIndex(of: text) else { return false }

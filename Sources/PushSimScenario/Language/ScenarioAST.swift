@@ -97,12 +97,15 @@ public enum ScenarioActionKind: Equatable, Sendable {
     case device(DeviceAction)
     /// The operator's step (`operator send apple "{}"`); the step's device is `operator`.
     case `operator`(OperatorAction)
+    /// A browser's or an application server's Web Push step; the step's device names the actor.
+    case webPush(WebPushAction)
 
     /// The step as the run labels it after its actor's name (`login bob`, `send apple to everyone`).
     var label: String {
         switch self {
         case .device(let action): return action.label
         case .operator(let action): return action.label
+        case .webPush(let action): return action.label
         }
     }
 }
@@ -255,6 +258,10 @@ public struct Scenario: Equatable, Sendable {
     public var settings: [ScenarioSetting]
     /// Declared devices, in file order (population members included).
     public var devices: [DeviceDeclaration]
+    /// Declared browsers, in file order.
+    public var browsers: [BrowserDeclaration] = []
+    /// Declared application servers, in file order.
+    public var applicationServers: [ApplicationServerDeclaration] = []
     /// In file order; times never go backwards.
     public var actions: [ScenarioAction]
     /// In file order.

@@ -59,6 +59,10 @@ extension ScenarioParser.Session {
                                      hint: "declare a population before the steps that use it")
         }
         use(device, t)
+        if browserNames.contains(device.text) || appServerNames.contains(device.text) {
+            let action = try webPushAction(&t, actor: device)
+            return actions.append(ScenarioAction(time: time, device: device.text, kind: .webPush(action), location: t.location(device)))
+        }
         let verb = try t.word("an action after \(device.quoted)", hint: ScenarioParser.actionHint)
         let action = try deviceAction(&t, device: device, verb: verb)
         try t.finish(hint: verb.text == "send" ? "separate switches with commas: via apns,wns" : nil)
@@ -109,6 +113,10 @@ extension ScenarioParser.Session {
         case "request":
             kind = try request(&t)
         case "subscribe", "unsubscribe":
+            if t.peek?.isWord("push") == true {
+                throw ScenarioDiagnostic(location: t.location(verb), message: "\(device.quoted) is a phone or PC; \(verb.text) push is a browser's step",
+                                         hint: "declare a browser with: browser <name> chrome|firefox|safari|edge, and subscribe it instead")
+            }
             kind = try topicAction(&t, device: device, verb: verb)
         case "deny", "allow":
             kind = try permissionAction(&t, device: device, verb: verb)

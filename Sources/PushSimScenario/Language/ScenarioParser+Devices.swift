@@ -10,16 +10,7 @@ extension ScenarioParser.Session {
         _ = t.next()
         let usage = "write device <name> ios|android|windows [user <name>] [client tutorial|recommended]"
         let name = try t.word("a device name such as bob-iphone", hint: usage)
-        if ScenarioParser.statementKeywords.contains(name.text) {
-            throw ScenarioDiagnostic(location: t.location(name),
-                                     message: "\(name.quoted) is a statement keyword and cannot name a device",
-                                     hint: "choose another name, e.g. bob-iphone")
-        }
-        if ScenarioParser.worldHostNames.contains(name.text) {
-            throw ScenarioDiagnostic(location: t.location(name),
-                                     message: "\(name.quoted) is a host of the world (a push service, the hub or a backend) and cannot name a device",
-                                     hint: "choose another name, e.g. bob-iphone")
-        }
+        try ScenarioParser.checkFreeName(name, t, kind: "device", example: "bob-iphone")
         if let line = declaredLines[name.text] {
             let member = Population.member(name.text).flatMap { m in populations[m.population].map { (m.population, $0.line) } }
             let also = member.map { $0.1 == line ? " as a member of population \"\($0.0)\"" : "" } ?? ""
@@ -35,10 +26,7 @@ extension ScenarioParser.Session {
         var backend: BackendChoice?
         var os: Int?
         var seen: [String] = []
-        while let option = t.peek, ["user", "client", "backend", "os"].contains(where: { option.isWord($0) }) {
-            _ = t.next()
-            guard !seen.contains(option.text) else { throw twice(option, t) }
-            seen.append(option.text)
+        while let option = try t.option(among: ["user", "client", "backend", "os"], seen: &seen, in: "device declaration") {
             switch option.text {
             case "user": user = try t.word("a user name such as bob", hint: usage).text
             case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
@@ -64,9 +52,20 @@ extension ScenarioParser.Session {
         try t.finish(hint: usage)
         settings.append(.account(user: user.text, password: password.text))
     }
+}
 
-    private func twice(_ option: ScenarioToken, _ t: ScenarioParser.Tokens) -> ScenarioDiagnostic {
-        ScenarioDiagnostic(location: t.location(option), message: "\(option.text) is given twice in one device declaration",
-                           hint: "keep one of them")
+extension ScenarioParser {
+    /// Refuses `name` for a new device, browser or application server (`kind`) when it is a
+    /// statement keyword or a host of the world; `example` is the name the hint suggests.
+    static func checkFreeName(_ name: ScenarioToken, _ t: Tokens, kind: String, example: String) throws(ScenarioDiagnostic) {
+        if statementKeywords.contains(name.text) {
+            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) is a statement keyword and cannot name a \(kind)",
+                                     hint: "choose another name, e.g. \(example)")
+        }
+        if worldHostNames.contains(name.text) {
+            throw ScenarioDiagnostic(location: t.location(name),
+                                     message: "\(name.quoted) is a host of the world (a push service, the hub or a backend) and cannot name a \(kind)",
+                                     hint: "choose another name, e.g. \(example)")
+        }
     }
 }

@@ -78,6 +78,14 @@ extension ScenarioParser.Session {
                                             usage: String) throws(ScenarioDiagnostic) -> ExpectationKind {
         let what = try t.word("shows, never shows, suppressed, badge, woke or an operation (\(names.joined(separator: ", ")))", hint: usage)
         let kind: ExpectationKind
+        if appServerNames.contains(device.text), what.text != AppOperation.push.rawValue {
+            throw ScenarioDiagnostic(location: t.location(what), message: "\(device.quoted) is an application server: it shows nothing",
+                                     hint: "write expect \(device.text) push status <code>, or expect <browser> shows \"<text>\"")
+        }
+        if browserNames.contains(device.text), !["shows", "never"].contains(what.text) {
+            throw ScenarioDiagnostic(location: t.location(what), message: "\(device.quoted) is a browser: it has no \(what.quoted) to check",
+                                     hint: "write expect \(device.text) shows \"<text>\"|nothing|<n> notifications, or never shows \"<text>\"")
+        }
         if what.text == "shows" {
             kind = try shows(&t, device: device.text, usage: usage)
         } else if what.text == "never" {
@@ -94,7 +102,11 @@ extension ScenarioParser.Session {
             }
             kind = .woke(device: device.text, count: count)
         } else if let operation = AppOperation(rawValue: what.text) {
-            if !operation.isAppCall, device.text != "operator" {
+            if operation == .push, !appServerNames.contains(device.text) {
+                throw ScenarioDiagnostic(location: t.location(what), message: "only an application server makes push calls",
+                                         hint: "declare one with: app-server <name>, and write expect <name> push status 201")
+            }
+            if !operation.isAppCall, operation != .push, device.text != "operator" {
                 throw ScenarioDiagnostic(location: t.location(what), message: "only the operator makes \(operation.rawValue) calls",
                                          hint: "write expect operator \(operation.rawValue) status <code>")
             }

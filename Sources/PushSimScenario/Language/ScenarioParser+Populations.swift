@@ -46,12 +46,7 @@ extension ScenarioParser.Session {
         var backend: BackendChoice?
         var os: Int?
         var seen: [String] = []
-        while let option = t.peek, ["user", "client", "backend", "os"].contains(where: { option.isWord($0) }) {
-            _ = t.next()
-            guard !seen.contains(option.text) else {
-                throw ScenarioDiagnostic(location: t.location(option), message: "\(option.text) is given twice in one devices statement", hint: "keep one of them")
-            }
-            seen.append(option.text)
+        while let option = try t.option(among: ["user", "client", "backend", "os"], seen: &seen, in: "devices statement") {
             switch option.text {
             case "user":
                 let token = try t.word("a user name pattern such as fan-{n}", hint: usage)

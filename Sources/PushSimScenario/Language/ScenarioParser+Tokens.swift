@@ -89,6 +89,19 @@ extension ScenarioParser {
             guard skip(keyword) else { throw expected("\"\(keyword)\"", hint: hint()) }
         }
 
+        /// Consumes the next token when it is one of the words `options` and returns it; nil when
+        /// the next token is none of them. Each option may come once per statement: `seen` keeps
+        /// those read, and a second one is refused (`user is given twice in one <statement>`).
+        mutating func option(among options: [String], seen: inout [String], in statement: String) throws(ScenarioDiagnostic) -> ScenarioToken? {
+            guard let option = peek, options.contains(where: { option.isWord($0) }) else { return nil }
+            index += 1
+            guard !seen.contains(option.text) else {
+                throw ScenarioDiagnostic(location: location(option), message: "\(option.text) is given twice in one \(statement)", hint: "keep one of them")
+            }
+            seen.append(option.text)
+            return option
+        }
+
         /// Throws if any token is left: `unexpected "foo" after the end of the statement`.
         func finish(hint: @autoclosure () -> String? = nil) throws(ScenarioDiagnostic) {
             guard let extra = peek else { return }

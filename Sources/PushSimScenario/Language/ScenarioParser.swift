@@ -50,6 +50,10 @@ public enum ScenarioParser {
                 if tokens[0].isWord("device") {
                     // Devices may be used before they are declared, so learn their names first.
                     session.declaredNames.insert(tokens[1].text)
+                } else if tokens[0].isWord("browser") || tokens[0].isWord("app-server") {
+                    // So may browsers and application servers.
+                    session.declaredNames.insert(tokens[1].text)
+                    if tokens[0].isWord("browser") { session.browserNames.insert(tokens[1].text) } else { session.appServerNames.insert(tokens[1].text) }
                 } else if tokens[0].isWord("devices"), session.populationLines[tokens[1].text] == nil {
                     // Populations must be declared before use (their members are made then);
                     // remember where each is declared, to say so when one is used too early.
@@ -70,8 +74,8 @@ public enum ScenarioParser {
     /// `webpush`, `web.push.apple.com`, the hub's, the backends', …): no device may take one, as
     /// the world would then have two hosts of one name.
     static let worldHostNames: Set<String> = Set(Simulation(seed: 0).world.registeredNames)
-    static let statementKeywords = ["scenario", "seed", "epoch", "backend", "hub", "network", "fault", "limit", "account", "device", "devices", "at",
-                                    "advance", "expect"]
+    static let statementKeywords = ["scenario", "seed", "epoch", "backend", "hub", "network", "fault", "limit", "account", "device", "devices",
+                                    "browser", "app-server", "at", "advance", "expect"]
 
     static let unknownStatementHint =
         "statements are \(statementKeywords.joined(separator: ", ")), or <device> <action> for a declared device"
@@ -98,6 +102,12 @@ public enum ScenarioParser {
         /// In file order; a later setting of the same kind overrides an earlier one when the world is built.
         var settings: [ScenarioSetting] = []
         var devices: [DeviceDeclaration] = []
+        /// Names of every `browser <name>` statement in the file, well-formed or not.
+        var browserNames: Set<String> = []
+        /// Names of every `app-server <name>` statement in the file, well-formed or not.
+        var appServerNames: Set<String> = []
+        var browsers: [BrowserDeclaration] = []
+        var applicationServers: [ApplicationServerDeclaration] = []
         /// Every use of a device name, in file order, checked against `declaredNames` at the end.
         var deviceUses: [(name: String, location: SourceLocation)] = []
         /// Every host named in a network rule, checked against devices and services at the end.
@@ -146,6 +156,8 @@ public enum ScenarioParser {
             case "limit": try limitStatement(&t)
             case "device": try deviceStatement(&t)
             case "devices": try devicesStatement(&t)
+            case "browser": try browserStatement(&t)
+            case "app-server": try applicationServerStatement(&t)
             case "account": try accountStatement(&t)
             case "at": try atStatement(&t)
             case "advance": try advanceStatement(&t)
@@ -211,8 +223,11 @@ public enum ScenarioParser {
                                                   hint: "start the file with: scenario \"<name>\""), at: 0)
             }
             guard ordered.isEmpty, let name else { return .failure(ScenarioParseFailure(diagnostics: ordered)) }
-            return .success(Scenario(path: path, name: name, seed: seed, settings: settings, devices: devices,
-                                     actions: actions, expectations: expectations))
+            var scenario = Scenario(path: path, name: name, seed: seed, settings: settings, devices: devices,
+                                    actions: actions, expectations: expectations)
+            scenario.browsers = browsers
+            scenario.applicationServers = applicationServers
+            return .success(scenario)
         }
     }
 }

@@ -27,6 +27,8 @@ public enum ScenarioRunner {
             simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion,
                                  backendHost: external.hostName(for: d))
         }
+        for s in scenario.applicationServers { simulation.addApplicationServer(s.name, subject: s.subject) }
+        for b in scenario.browsers { simulation.addBrowser(b.name, vendor: b.vendor, permission: b.permission, promptAnswer: b.promptAnswer) }
         let problems = applyNetworkAndFaults(of: scenario, to: simulation)
         if !problems.isEmpty { return .failure(ScenarioParseFailure(diagnostics: problems)) }
         for action in scenario.actions {
@@ -37,6 +39,8 @@ public enum ScenarioRunner {
             case .device(let step):
                 guard let device = simulation.device(action.device) else { continue }
                 simulation.at(action.time, label) { [unowned simulation] in perform(step, on: device, in: simulation) }
+            case .webPush(let step):
+                schedule(step, by: action.device, at: action.time, label: label, in: simulation)
             }
         }
         // Checkers observe the trace from outside. Cross-user delivery fails the run only when

@@ -22,8 +22,8 @@ public final class Simulation {
     /// The fake WNS, with the identity's Windows package.
     public var wns: WNSService { fake(WNSService.self) }
     /// The browsers' push services (Chrome's, Firefox's, Safari's and Edge's), on their public
-    /// hosts; Chrome's endpoints reach it through ``fcm``'s host. No browser is simulated yet:
-    /// subscriptions are made with ``WebPushService/subscribe(browser:vendor:applicationServerKey:world:)``.
+    /// hosts; Chrome's endpoints reach it through ``fcm``'s host. Simulated browsers (``browsers``)
+    /// subscribe over its channel; tests may also call ``WebPushService/subscribe(browser:vendor:applicationServerKey:world:)``.
     public let webPush: WebPushService
     /// The notification hub, holding credentials for all three services (unless the options make
     /// them wrong or missing) and the options' rules.
@@ -44,6 +44,10 @@ public final class Simulation {
     /// Device name → position in ``devices`` (looked up only, never iterated): a run with 10,000
     /// devices looks one up per step.
     private var deviceIndex: [String: Int] = [:]
+    /// Simulated browsers, in the order they were added (``addBrowser(_:vendor:permission:promptAnswer:)``).
+    public internal(set) var browsers: [Browser] = []
+    /// Sites' application servers sending Web Push, in the order they were added.
+    public internal(set) var applicationServers: [WebPushApplicationServer] = []
     /// The names and credentials every part was wired with.
     public let identity: SimulationIdentity
 
@@ -134,7 +138,7 @@ public final class Simulation {
 
     /// The backend calls of a device, or the operator's sends.
     public func calls(of name: String) -> [AppCallRecord] {
-        name == OperatorConsole.name ? operatorConsole.calls : device(name)?.calls ?? []
+        name == OperatorConsole.name ? operatorConsole.calls : device(name)?.calls ?? applicationServer(name)?.calls ?? []
     }
 
     /// Adds a device running the app's client logic. `user` is who uses it (it gets an account on
