@@ -27,6 +27,7 @@ import PushSimScenario
 /// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
 /// | `POST /_pushsim/expect {"expect":"…"}` | one expectation in the scenario language, judged now (or waited for, with `by`) |
 /// | `GET /_pushsim/page` | the session as a teaching page (HTML; see `ControlAPI+Page.swift`) |
+/// | `GET`, `POST /_pushsim/browsers[/{name}[/…]]` | simulated browsers: make one (subscribed with an application server key when given), list them, read one's subscription JSON and notifications, act on it (see `ControlAPI+Browsers.swift`) |
 /// | `POST`, `GET`, `DELETE /_pushsim/webpush/subscriptions` | browsers' push subscriptions: make one, list them, unsubscribe (see `ControlAPI+WebPush.swift`) |
 /// | `GET /_pushsim/keys`, `GET /_pushsim/keys/apns.p8`, `GET /_pushsim/keys/service-account.json` | the keys the fakes verify signatures with; the world's own key files |
 /// | `POST /_pushsim/keys/apns {"keyId","teamId","publicKey"\|"p8"}`, `POST /_pushsim/keys/fcm {"clientEmail","publicKey"\|"privateKey"}` | 201: a key of your own registered (see `ControlAPI+Keys.swift`) |
@@ -53,6 +54,7 @@ struct ControlAPI {
         func value(_ name: String) -> String? { query.first { $0.0 == name }?.1 }
         let m = request.method
         let p = Array(parts)
+        if p.first == "browsers" { return browsers(request, path: p) }
         let route = p.count >= 2 && p[0] == "devices" ? ["devices", "{name}"] + p.dropFirst(2) : p
         switch (m, route.joined(separator: "/")) {
         case ("GET", ""), ("GET", "info"):
@@ -92,7 +94,7 @@ struct ControlAPI {
         case ("POST", "keys/fcm"): return .answer(registerServiceAccountKey(request))
         case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page", "webpush", "keys"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page", "webpush", "keys", "browsers"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }
@@ -177,8 +179,7 @@ struct ControlAPI {
         case .failure(let refusal): return .answer(refusal.response)
         case .success(let b): body = b
         }
-        guard let name = body["name"]?.stringValue, !name.isEmpty, name.utf8.count <= 64,
-              name.allBytes({ isTokenByte($0) && $0 != UInt8(ascii: "#") }) else {
+        guard let name = Self.hostName(body) else {
             return .answer(ServerAnswer.error(400, "A device needs a \"name\" of 1 to 64 letters, digits, '-', '_' or '.'."))
         }
         guard let platformText = body["platform"]?.stringValue, let platform = DevicePlatform(rawValue: platformText) else {
@@ -189,13 +190,24 @@ struct ControlAPI {
             guard let flavour = ClientFlavour(rawValue: c) else { return .answer(ServerAnswer.error(400, "\"client\" is tutorial or recommended, not '\(c)'.")) }
             client = flavour
         }
-        let world = state.world
-        guard world.primaryName(name) == nil, name != WorldState.callerName, name != WorldState.controlName else {
+        guard isFree(name) else {
             return .answer(ServerAnswer.error(409, "The name '\(name)' is taken by a device or a host of the world."))
         }
         let device = state.simulation.addDevice(name, platform, client: client, user: body["user"]?.stringValue)
         state.adopt(device)
         return perform("install", on: device, status: 201)
+    }
+
+    /// A body's `name`: 1 to 64 token characters, no `#` (a fleet member's mark); nil otherwise.
+    static func hostName(_ body: JSONValue) -> String? {
+        guard let name = body["name"]?.stringValue, !name.isEmpty, name.utf8.count <= 64,
+              name.allBytes({ isTokenByte($0) && $0 != UInt8(ascii: "#") }) else { return nil }
+        return name
+    }
+
+    /// Whether no host of the world, nor the server's own callers, has the name `name`.
+    func isFree(_ name: String) -> Bool {
+        state.world.primaryName(name) == nil && name != WorldState.callerName && name != WorldState.controlName
     }
 
     private func act(_ action: String, on name: String, _ request: WireRequest) -> Outcome {
@@ -225,13 +237,20 @@ struct ControlAPI {
             return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, "
                 + "refresh-handle, clear-data, \(Self.permissionActionNames)."))
         }
+        return self.step("\(device.name) \(step?.label ?? action)", by: device.name, run: { run(device) },
+                         answer: { ServerAnswer.json(status, deviceJSON(device)) })
+    }
+
+    /// Runs `run` (a step of the host `actor`, labelled `label` in the trace) as a causal chain of
+    /// its own, and gives `answer` once every call `actor` made since has its answer (see
+    /// ``perform(_:on:status:)``).
+    func step(_ label: String, by actor: String, run: () -> Void, answer: @escaping () -> HTTPResponse) -> Outcome {
         let world = state.world
         let firstEntry = world.journal.count
         world.newCorrelation()
-        world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: .string("\(device.name) \(step?.label ?? action)")])
-        run(device)
-        let callsDone = { world.journal.entries(from: firstEntry).allSatisfy { $0.from != device.name || $0.result != nil } }
-        let answer = { ServerAnswer.json(status, deviceJSON(device)) }
+        world.record(layer: "server", host: WorldState.controlName, kind: .controlStep, [.step: .string(label)])
+        run()
+        let callsDone = { world.journal.entries(from: firstEntry).allSatisfy { $0.from != actor || $0.result != nil } }
         if state.policy == .manual {
             state.runWorld(to: world.now + WorldState.callTimeout + .seconds(1), until: callsDone)
             state.advance(by: Self.actionSettle)

@@ -42,10 +42,16 @@ final class TestServer: @unchecked Sendable {   // immutable after init; HTTPSer
     /// One request through URLSession; returns status, header fields and body.
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) async throws
         -> (status: Int, headers: [String: String], body: String) {
+        try await request(method, path, headers: headers, bytes: body.map { Array($0.utf8) })
+    }
+
+    /// One request with a binary body (an encrypted Web Push message).
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], bytes: [UInt8]?) async throws
+        -> (status: Int, headers: [String: String], body: String) {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let body { request.httpBody = Data(body.utf8) }
+        if let bytes { request.httpBody = Data(bytes) }
         let (data, response) = try await Self.session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
