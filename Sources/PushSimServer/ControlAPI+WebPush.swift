@@ -3,9 +3,9 @@ import PushSimNetwork
 import PushSimServices
 
 /// The control API's Web Push operations: what a browser would do, for an application server
-/// under test (pywebpush, web-push) to have endpoints to post to. No browser is simulated yet, so
-/// a message to a subscription whose browser is no host of the world is kept for it, as for a
-/// browser that is away, until its `TTL` runs out.
+/// under test (pywebpush, web-push) to have endpoints to post to without a browser (see
+/// `ControlAPI+Browsers.swift` for simulated ones). A message to a subscription whose browser is
+/// no host of the world is kept for it, as for a browser that is away, until its `TTL` runs out.
 ///
 /// | Request | Does |
 /// |---|---|

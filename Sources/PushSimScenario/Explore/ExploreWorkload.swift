@@ -15,6 +15,10 @@ public struct ExploreOptions: Sendable, Equatable {
     public var maxSteps = 12
     /// Whether the fault phase injects network and service faults (else it is only a workload).
     public var faults = true
+    /// Whether worlds also hold browsers subscribed to a site's Web Push (`--browsers`; see
+    /// `ExploreWorkload+Browsers.swift`). Off by default: a seed's devices and steps are the
+    /// same either way, the browsers' choices come from a stream of their own.
+    public var browsers = false
     /// Bugs planted on purpose (test-only), to show that exploration finds and shrinks them.
     public var plantedBugs: [PlantedBug] = []
 
@@ -72,10 +76,15 @@ public struct ExploreWorkload {
     /// What may be generated.
     public let options: ExploreOptions
     private var random: SeededRandom
+    /// The browsers' choices (``ExploreOptions/browsers``), apart from ``random`` so that turning
+    /// browsers on leaves every other choice of a seed as it was.
+    var browserRandom: SeededRandom
+    /// The browsers planned, when ``ExploreOptions/browsers`` is on.
+    var browsers: [PlannedBrowser] = []
     /// The scenario written so far as UTF-8, each statement ended by a line feed.
     private var scenarioText: [UInt8] = []
     /// How many statements ``scenarioText`` holds (a fault-phase message is numbered by it).
-    private var lineCount = 0
+    private(set) var lineCount = 0
 
     /// The scenario text of `seed` under `options`.
     public static func scenario(seed: UInt64, options: ExploreOptions) -> String {
@@ -86,7 +95,7 @@ public struct ExploreWorkload {
     }
 
     /// Adds `statement` as the scenario's next line.
-    private mutating func line(_ statement: StatementText) {
+    mutating func line(_ statement: StatementText) {
         scenarioText += statement.utf8
         scenarioText.append(UInt8(ascii: "\n"))
         lineCount += 1
@@ -96,6 +105,7 @@ public struct ExploreWorkload {
         self.seed = seed
         self.options = options
         self.random = SeededRandom(seed: seed).fork("explore")
+        self.browserRandom = SeededRandom(seed: seed).fork("explore-browsers")
     }
 
     /// One generated device and what the generator believes of it while writing steps.
@@ -134,6 +144,7 @@ public struct ExploreWorkload {
             let backend = flavour == .tutorial && random.chance(Ratio(1, 3)) ? " backend hardened" : ""
             line("device \(d.name) \(d.platform.rawValue) user \(d.user) client \(client.rawValue)\(backend)")
         }
+        if options.browsers { declareBrowsers(users: users) }
 
         // Fault phase: everyone installs early, then random actions at increasing times.
         var now: Int64 = 0
@@ -141,6 +152,7 @@ public struct ExploreWorkload {
             line("at \(now)s \(devices[i].name) install")
             devices[i].installed = true
         }
+        if options.browsers { subscribeBrowsers(at: 1) }
         var loggedIn: [String: String] = [:]   // device → user (looked up only)
         now = 2
         for d in devices where random.chance(Ratio(2, 3)) {
@@ -150,6 +162,7 @@ public struct ExploreWorkload {
         let steps = 1 + random.int(below: options.maxSteps)
         for _ in 0..<steps {
             now = min(healAt - 1, now + 1 + Int64(random.int(below: Int(max(1, healAt / Int64(steps))))))
+            if options.browsers { browserStep(at: now) }
             let i = random.int(below: devices.count)
             let d = devices[i]
             switch random.int(below: 14) {
@@ -207,6 +220,7 @@ public struct ExploreWorkload {
         var t = healAt
         for d in devices where !d.online { line("at \(t)s \(d.name) online") }
         for name in denied where permissionRandom.chance(Ratio(1, 2)) { line("at \(t)s \(name) allow notifications") }
+        if options.browsers { healBrowsers(at: t) }
         if let ttlDays {
             t += ttlDays * 86_400 + 60
             for d in devices where d.installed && loggedIn[d.name] != nil && random.chance(Ratio(1, 2)) {
@@ -223,6 +237,7 @@ public struct ExploreWorkload {
             }
             line("expect user \(user) shows \(ScenarioLexer.quote(text)) once on every device by +\(Self.convergenceBound)")
         }
+        if options.browsers { pushToBrowsers(at: t) }
     }
 
     private mutating func writeFaults(devices: [PlannedDevice], healAt: Int64) {
@@ -268,6 +283,8 @@ public struct ExploreWorkload {
                 unit = .group("user:" + words[2])
             } else if line.contains(" operator send "), let to = line.firstRange(of: "to \"username:") {
                 unit = .group("user:" + line[to.upperBound...].prefix { $0 != "\"" })
+            } else if let browser = browserUnit(words, inHealed: inHealed) {
+                unit = browser
             } else if words.count >= 2, first == "device" {
                 unit = .group("device:" + words[1])
             } else if words.count >= 4, first == "at", words[3] == "offline" {

@@ -11,7 +11,7 @@ struct ExploreCommand: Command {
 
     /// What a sweep explores and where it puts what it finds (the flags, read).
     struct Settings {
-        /// What each world holds: `--flavour`, `--devices`, `--no-faults`.
+        /// What each world holds: `--flavour`, `--devices`, `--no-faults`, `--browsers`.
         var options = ExploreOptions()
         /// `--seeds <a>..<b>` (default 1..1000).
         var seeds: ClosedRange<UInt64> = 1...1_000
@@ -42,7 +42,7 @@ struct ExploreCommand: Command {
 
     USAGE: pushsim explore [--flavour tutorial|hardened] [--seeds <a>..<b>] [--shard <i>/<n>] [--jobs <n>]
                            [--time-budget <seconds>] [--out <folder>] [--failures <file>] [--devices <n>]
-                           [--no-faults] [--no-shrink]
+                           [--no-faults] [--browsers] [--no-shrink]
            pushsim explore summary <failures-file>...
 
     OPTIONS:
@@ -59,6 +59,8 @@ struct ExploreCommand: Command {
                                    file; `pushsim explore summary` groups them by cause)
       --devices <n>                most devices in a world (default 5)
       --no-faults                  the workload only, no injected faults
+      --browsers                   worlds also hold browsers subscribed to a site's Web Push (off: seeds
+                                   write the same worlds as before)
       --no-shrink                  report failures without shrinking them (grouped by check and the defects marked)
 
     Exit codes: 0 no seed failed; 1 a seed failed (each cause is printed with its replay commands); 2 usage error.
@@ -113,7 +115,7 @@ struct ExploreCommand: Command {
         let flavour = settings.options.flavour.rawValue
         let seeds = Explorer.seeds(settings.seeds, shard: settings.shard.index, of: settings.shard.count)
         print("explore: flavour \(flavour), seeds \(settings.seeds.lowerBound)..\(settings.seeds.upperBound), shard \(settings.shard.index)/\(settings.shard.count) "
-              + "(\(seeds.count) seeds, \(settings.jobs) at once); one seed again: \(program) explore --flavour \(flavour) --seeds <s>..<s>")
+              + "(\(seeds.count) seeds, \(settings.jobs) at once); one seed again: \(program) explore --flavour \(flavour)\(settings.options.browsers ? " --browsers" : "") --seeds <s>..<s>")
         fflush(nil)
         let start = DispatchTime.now().uptimeNanoseconds
         let deadline = settings.timeBudget.map { start + UInt64($0 * 1e9) }
@@ -182,7 +184,7 @@ struct ExploreCommand: Command {
             statements = ScenarioShrinker.statementCount(outcome.scenario)
         }
         print("  replay: \(program) run \(saved)")
-        print("  regenerate: \(program) explore --flavour \(flavour) --seeds \(outcome.seed)..\(outcome.seed)")
+        print("  regenerate: \(program) explore --flavour \(flavour)\(settings.options.browsers ? " --browsers" : "") --seeds \(outcome.seed)..\(outcome.seed)")
         guard let path = settings.failuresPath else { return }
         var records = ""
         for seed in cause.seeds {
@@ -273,6 +275,7 @@ struct ExploreCommand: Command {
             case "--failures": settings.failuresPath = arguments.value(arg)
             case "--devices": settings.options.maxDevices = arguments.number(arg, in: 1...50)
             case "--no-faults": settings.options.faults = false
+            case "--browsers": settings.options.browsers = true
             case "--no-shrink": settings.shrink = false
             default: fail("unknown option '\(arg)'")
             }
