@@ -11,6 +11,13 @@ import PushSim
         var stepOf: [String: String] = [:]
         for e in report.trace where e.kind.name == "scenario.step" { stepOf[e.correlation] = e[.step]?.description }
         for shown in report.trace where shown.kind.name == "notification.shown" {
+            if shown[.service]?.description == "webpush" {
+                // A browser's: the step is the application server's push to that browser.
+                let step = stepOf[shown.correlation] ?? "(no step)"
+                #expect(step.contains(" push ") && step.contains(" to \(shown.host) "),
+                        "\(path): \(shown.host) showed \(shown[.text]?.description ?? "") in chain \(shown.correlation), whose step is \(step)")
+                continue
+            }
             let text = shown[.text]?.description ?? ""
             guard let colon = text.range(of: ": ") else { continue }
             let message = String(text[colon.upperBound...])

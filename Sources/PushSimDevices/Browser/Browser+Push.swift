@@ -21,7 +21,8 @@ extension Browser {
     /// `aes128gcm` (RFC 8188; the `aesgcm` draft is not modelled), or that does not decrypt
     /// (a wrong key, a tampered record, bad padding), is dropped with `browser.push-dropped`: the
     /// push event never fires, as Chrome does (it records the `GCMDecryptionResult` and delivers
-    /// nothing: WP-CHROMIUM-DECRYPT, Citations §9.9). A push with no body fires the event with no data, which shows nothing.
+    /// nothing: WP-CHROMIUM-DECRYPT, Citations §9.9). A push with no body fires the event with
+    /// no data, which shows nothing.
     func receive(_ request: HTTPRequest, message: String, subscription: BrowserPushSubscription) {
         guard !request.body.isEmpty else {
             return record(.browserPushEvent, [.message: .string(message), .why: "no data: the service worker has nothing to show"])
