@@ -69,9 +69,9 @@ extension ControlAPI {
         guard let vendor = body["vendor"]?.stringValue.flatMap(BrowserVendor.init(rawValue:)) else {
             return .answer(ServerAnswer.error(400, "A browser needs a \"vendor\": chrome, firefox, safari or edge."))
         }
-        var permission = NotificationPermission.default, prompt = PermissionPromptAnswer.allow
+        var permission = WebNotificationPermission.default, prompt = PermissionPromptAnswer.allow
         if let text = body["permission"]?.stringValue {
-            guard let p = NotificationPermission(rawValue: text) else { return .answer(ServerAnswer.error(400, "\"permission\" is default, granted or denied.")) }
+            guard let p = WebNotificationPermission(rawValue: text) else { return .answer(ServerAnswer.error(400, "\"permission\" is default, granted or denied.")) }
             permission = p
         }
         if let text = body["prompt"]?.stringValue {

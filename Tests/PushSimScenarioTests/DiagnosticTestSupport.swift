@@ -11,7 +11,7 @@ func scenarioDiagnostics(_ text: String) -> [ScenarioDiagnostic] {
 /// Exactly one diagnostic, at `row`:`column`, whose message contains `says`, with a hint.
 func expectOneDiagnostic(_ found: [ScenarioDiagnostic], row: Int, column: Int, says: String,
                          sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-    #expect(found.count == 1, sourceLocation: sourceLocation)
+    #expect(found.count == 1, "\(found.map(\.message))", sourceLocation: sourceLocation)
     #expect(found.first?.location.line == row && found.first?.location.column == column,
             "\(found.first.map { "\($0.location)" } ?? "none")", sourceLocation: sourceLocation)
     #expect(found.first?.message.contains(says) == true, "\(found.first?.message ?? "")", sourceLocation: sourceLocation)

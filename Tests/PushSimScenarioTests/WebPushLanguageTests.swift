@@ -70,7 +70,7 @@ import PushSimKernel
         ("expect ann-pixel push status 201", 5, 18, "only an application server makes push calls"),
     ])
     func misuseIsAnErrorWhereItIsWritten(line: String, row: Int, column: Int, says: String) {
-        expectOnePositionedDiagnostic(diagnostics(line), row: row, column: column, says: says)
+        expectOneDiagnostic(diagnostics(line), row: row, column: column, says: says)
     }
 
     /// End to end: each expectation holds, and its negation fails — the browser shows what was

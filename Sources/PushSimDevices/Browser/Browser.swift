@@ -9,7 +9,7 @@ import PushSimCrypto
 /// It does what a real browser does for a page that calls `pushManager.subscribe()` (W3C Push
 /// API; Citations, PUSH-API):
 /// 1. checks the notification permission, asking the user when it is `default`
-///    (``NotificationPermission``); anything but `granted` rejects with `NotAllowedError`;
+///    (``WebNotificationPermission``); anything but `granted` rejects with `NotAllowedError`;
 /// 2. asks its vendor's push service for a subscription, in the world, over `WebPushChannel`
 ///    (`POST /subscribe` on `webpush`, with the application server key), as a real browser asks
 ///    its push service over its own connection; a refusal rejects with `AbortError`;
@@ -26,7 +26,7 @@ public final class Browser: Host {
     /// Which browser it is, which decides its push service.
     public let vendor: BrowserVendor
     /// The site's notification permission now.
-    public private(set) var permission: NotificationPermission
+    public private(set) var permission: WebNotificationPermission
     /// What the user answers when the site asks while the permission is `default`.
     public let promptAnswer: PermissionPromptAnswer
     /// The page's push subscription, nil while there is none (never subscribed, unsubscribed, or
@@ -48,7 +48,7 @@ public final class Browser: Host {
 
     /// A browser named `name` of `vendor`, with the site's permission `permission` (default
     /// `default`) and the user answering a prompt with `promptAnswer` (default allow).
-    public init(world: World, name: String, vendor: BrowserVendor, permission: NotificationPermission = .default,
+    public init(world: World, name: String, vendor: BrowserVendor, permission: WebNotificationPermission = .default,
                 promptAnswer: PermissionPromptAnswer = .allow) {
         self.world = world
         self.name = name

@@ -20,12 +20,12 @@ extension ScenarioParser.Session {
         let usage = "write browser <name> chrome|firefox|safari|edge [permission default|granted|denied] [prompt allow|deny]"
         let name = try declaredName(&t, what: "a browser name such as bob-chrome", usage: usage, kind: "browser")
         let vendor = try t.choice(BrowserVendor.self, what: "browser", plural: "browsers")
-        var permission = NotificationPermission.default
+        var permission = WebNotificationPermission.default
         var prompt = PermissionPromptAnswer.allow
         var seen: [String] = []
         while let option = try t.option(among: ["permission", "prompt"], seen: &seen, in: "browser declaration") {
             if option.text == "permission" {
-                permission = try t.choice(NotificationPermission.self, what: "permission", plural: "permissions")
+                permission = try t.choice(WebNotificationPermission.self, what: "permission", plural: "permissions")
             } else {
                 prompt = try t.choice(PermissionPromptAnswer.self, what: "prompt answer", plural: "prompt answers")
             }

@@ -9,13 +9,13 @@ public struct BrowserDeclaration: Equatable, Sendable {
     /// Which browser, which decides its push service.
     public var vendor: BrowserVendor
     /// The site's notification permission at the start (`default` unless written).
-    public var permission: NotificationPermission
+    public var permission: WebNotificationPermission
     /// How the user answers the permission prompt (`allow` unless written).
     public var promptAnswer: PermissionPromptAnswer
     /// Where the `browser` statement starts.
     public var location: SourceLocation
     /// A declaration.
-    public init(name: String, vendor: BrowserVendor, permission: NotificationPermission = .default,
+    public init(name: String, vendor: BrowserVendor, permission: WebNotificationPermission = .default,
                 promptAnswer: PermissionPromptAnswer = .allow, location: SourceLocation) {
         self.name = name; self.vendor = vendor; self.permission = permission; self.promptAnswer = promptAnswer; self.location = location
     }

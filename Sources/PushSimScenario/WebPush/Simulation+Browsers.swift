@@ -6,7 +6,7 @@ import PushSimDevices
 extension Simulation {
     /// Adds a simulated browser of `vendor` (see ``Browser``).
     @discardableResult
-    public func addBrowser(_ name: String, vendor: BrowserVendor, permission: NotificationPermission = .default,
+    public func addBrowser(_ name: String, vendor: BrowserVendor, permission: WebNotificationPermission = .default,
                            promptAnswer: PermissionPromptAnswer = .allow) -> Browser {
         let browser = Browser(world: world, name: name, vendor: vendor, permission: permission, promptAnswer: promptAnswer)
         browsers.append(browser)

@@ -4,7 +4,7 @@
 /// A push subscription needs `granted`: the Push API's `subscribe()` asks the user when the
 /// permission is `default` and rejects with `NotAllowedError` when it ends up anything but
 /// `granted` (W3C Push API, `subscribe()` steps; Citations, PUSH-API).
-public enum NotificationPermission: String, Sendable, CaseIterable {
+public enum WebNotificationPermission: String, Sendable, CaseIterable {
     /// The user has not decided: asking (`Notification.requestPermission()`) shows the prompt.
     case `default`
     /// The user allowed notifications for the origin.
@@ -14,7 +14,7 @@ public enum NotificationPermission: String, Sendable, CaseIterable {
 }
 
 /// How the simulated user answers the permission prompt when a page asks while the permission is
-/// ``NotificationPermission/default``: PushSim's user allows unless a scenario says they deny.
+/// ``WebNotificationPermission/default``: PushSim's user allows unless a scenario says they deny.
 public enum PermissionPromptAnswer: String, Sendable, CaseIterable {
     /// The user clicks Allow: the permission becomes `granted`.
     case allow
