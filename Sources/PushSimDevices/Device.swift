@@ -37,8 +37,19 @@ public final class Device: Host {
     /// The Firebase installation ID (FID) of the app on an Android device (``FirebaseInstallationID``):
     /// a new one on install, restore and clear-data, kept across launches and handle refreshes; FCM
     /// delivers a send addressed to it (`message.fid`) as to the app's current token. Nil on iOS
-    /// and Windows, and while the app is not installed.
+    /// (unless the app has the Firebase SDK, ``usesFirebaseMessaging``) and Windows, and while the
+    /// app is not installed.
     public private(set) var firebaseInstallationID: String?
+    /// Whether the app embeds the Firebase Messaging SDK (iOS only): after its APNs token arrives,
+    /// the SDK asks FCM for a registration token bound to it (`Device+FirebaseIOS.swift`).
+    public let usesFirebaseMessaging: Bool
+    /// The FCM registration token FCM issued to an iOS app with the Firebase SDK, bound to its
+    /// APNs token; nil until it arrives, and on other devices (their FCM token is ``handle``).
+    public internal(set) var fcmToken: String?
+    /// The newest FCM registration token the app was given (an Android app's handle, or an iOS
+    /// app's ``fcmToken``), kept after the app is removed, as the app's server keeps the token it
+    /// was sent: what `operator send fcm … to token of <device>` sends to. Nil before any.
+    public internal(set) var lastFCMToken: String?
     /// Topic subscriptions and unsubscriptions the app asked for before it had a token: its
     /// Firebase SDK keeps them and sends them once the token comes (FA-ANDROID-RPC).
     var pendingTopicOperations: [(topic: String, delete: Bool)] = []
@@ -115,9 +126,11 @@ public final class Device: Host {
     /// The storage key of the recommended app's unregistration still to do: `<id> <Basic credentials>`.
     public static let pendingUnregistrationKey = "PendingUnregistration"
 
-    /// A device running `logic`, or `client`'s built-in logic when `logic` is nil.
+    /// A device running `logic`, or `client`'s built-in logic when `logic` is nil; `firebase`
+    /// (iOS only) gives the app the Firebase Messaging SDK (``usesFirebaseMessaging``).
     public init(world: World, name: String, platform: DevicePlatform, client: ClientFlavour, app: AppIdentity, osVersion: Int? = nil,
-                logic: AppClientLogic? = nil) {
+                logic: AppClientLogic? = nil, firebase: Bool = false) {
+        self.usesFirebaseMessaging = firebase && platform == .ios
         self.world = world
         self.name = name
         self.platform = platform
@@ -215,9 +228,9 @@ public final class Device: Host {
         record(.deviceUninstall)
     }
 
-    /// The app's Firebase SDK makes a new installation (Android only: the other platforms have none).
+    /// The app's Firebase SDK makes a new installation (Android, and an iOS app with the Firebase SDK).
     private func newFirebaseInstallation() {
-        guard platform == .android else { return }
+        guard platform == .android || usesFirebaseMessaging else { return }
         firebaseInstallations += 1
         firebaseInstallationID = FirebaseInstallationID.make(device: name, installation: firebaseInstallations, world: world)
     }
@@ -232,6 +245,7 @@ public final class Device: Host {
         authorization = nil
         loggedInUser = nil
         handle = nil
+        fcmToken = nil
         pendingTopicOperations = []
     }
 
@@ -259,9 +273,11 @@ public final class Device: Host {
             }
             let changed = h != handle
             handle = h
+            if platform == .android { lastFCMToken = h }
             record(.deviceHandleReceived, [.handle: .string(shortToken(h)), .changed: .bool(changed)])
             onHandleReceived?(h, changed)
             sendPendingTopicOperations()
+            if usesFirebaseMessaging { askFCMForToken(apnsToken: h) }
             logic.handleReceived(on: self, changed: changed)
         }
     }

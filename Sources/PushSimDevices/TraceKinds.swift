@@ -53,6 +53,10 @@ extension TraceKind {
     public static let browserUnsubscribed = TraceKind("browser.unsubscribed")
     /// `device.handle-failed`
     public static let deviceHandleFailed = TraceKind("device.handle-failed")
+    /// `device.fcm-token-failed`: an iOS app's Firebase SDK did not get an FCM token for its APNs token
+    public static let deviceFCMTokenFailed = TraceKind("device.fcm-token-failed")
+    /// `device.fcm-token-received`: an iOS app's Firebase SDK got an FCM token bound to its APNs token
+    public static let deviceFCMTokenReceived = TraceKind("device.fcm-token-received")
     /// `device.handle-received`
     public static let deviceHandleReceived = TraceKind("device.handle-received")
     /// `device.handle-refresh`

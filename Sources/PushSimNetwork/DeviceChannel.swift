@@ -10,7 +10,7 @@ import PushSimKernel
 ///
 /// | request (device → service) | body | answer |
 /// |---|---|---|
-/// | `POST /register` | `{"app": <bundle id/package>, "install": <n>, "environment": "production"\|"sandbox"}` | `200 {"handle": …}` |
+/// | `POST /register` | `{"app": <bundle id/package>, "install": <n>, "environment": "production"\|"sandbox"}` (FCM: the sender id; an iOS app's Firebase SDK adds `"apns_token": "p_<hex>"\|"s_<hex>"`) | `200 {"handle": …}` |
 /// | `POST /connect` | – | `200`; the service then sends what it stored for this device |
 /// | `POST /topics` | `{"token": <the app's token>, "topic": "/topics/<name>", "delete": true\|false}` | `200 {}`; `400 {"error": …}` (FCM only: an Android app's `subscribeToTopic` / `unsubscribeFromTopic`) |
 ///
@@ -57,13 +57,17 @@ package struct DeviceRegisterRequest: Sendable, Equatable {
     /// The Firebase installation ID the app's Firebase SDK made for itself (Android only): FCM
     /// takes it as a send's target (`message.fid`) for the handle it issues; nil otherwise.
     public var installation: String?
+    /// The APNs device token an iOS app's Firebase SDK binds its FCM token to, as the SDK's token
+    /// request names it (`apns_token`: `p_<hex>` production, `s_<hex>` sandbox, FIOS-TOKEN); nil otherwise.
+    public var apnsToken: String?
 
     /// A request for `app`'s installation `install`; `environment` defaults to `production`.
-    public init(app: String, install: Int, environment: String = "production", installation: String? = nil) {
+    public init(app: String, install: Int, environment: String = "production", installation: String? = nil, apnsToken: String? = nil) {
         self.app = app
         self.install = install
         self.environment = environment
         self.installation = installation
+        self.apnsToken = apnsToken
     }
 
     /// Reads a `POST /register` body: nil unless it is JSON with a string `app` and an integer
@@ -72,15 +76,16 @@ package struct DeviceRegisterRequest: Sendable, Equatable {
         guard let json = try? JSONParser.parse(body), let app = json["app"]?.stringValue,
               let install = json["install"]?.int64Value else { return nil }
         self.init(app: app, install: Int(install), environment: json["environment"]?.stringValue ?? "production",
-                  installation: json["installation"]?.stringValue)
+                  installation: json["installation"]?.stringValue, apnsToken: json["apns_token"]?.stringValue)
     }
 
-    /// The JSON body, keys sorted: `{"app":…,"environment":…,"install":…}`, then `"installation":…`
+    /// The JSON body, keys sorted: `{"apns_token":…,"app":…,"environment":…,"install":…}` (`apns_token` when there is one), then `"installation":…`
     /// when there is one.
     public var body: [UInt8] {
         var members: [(String, JSONValue)] = [("app", .string(app)), ("environment", .string(environment)),
                                               ("install", .number(JSONNumber(Int64(install))))]
         if let installation { members.append(("installation", .string(installation))) }
+        if let apnsToken { members.insert(("apns_token", .string(apnsToken)), at: 0) }
         return JSONValue.object(members).serializedBytes()
     }
 }

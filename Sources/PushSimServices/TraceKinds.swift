@@ -29,6 +29,10 @@ extension TraceKind {
     public static let fcmFanOut = TraceKind("fcm.fan-out")
     /// `fcm.rejected`
     public static let fcmRejected = TraceKind("fcm.rejected")
+    /// `fcm.relayed`: FCM sent a message for an iOS app instance on to APNs
+    public static let fcmRelayed = TraceKind("fcm.relayed")
+    /// `fcm.relay-failed`: FCM could not relay a message to APNs (no key, or APNs refused it)
+    public static let fcmRelayFailed = TraceKind("fcm.relay-failed")
     /// `fcm.stored`
     public static let fcmStored = TraceKind("fcm.stored")
     /// `fcm.subscribed`: tokens joined a topic (Instance ID API or device)

@@ -36,7 +36,7 @@ import PushSimKernel
         ("at 0s ann-pixel subscribe to topic \"bad name\"", 4, 36, "is not an FCM topic name"),
         ("at 0s bob-iphone subscribe to topic \"news\"", 4, 18, "is an iOS device: topics are FCM's"),
         ("at 0s operator send fcm \"{}\" to topic \"news\"", 4, 25, "is not an FCM v1 request body"),
-        ("at 0s operator send fcm \"{\\\"message\\\":{}}\" to \"username:ann\"", 4, 47, "topic or condition after to"),
+        ("at 0s operator send fcm \"{\\\"message\\\":{}}\" to \"username:ann\"", 4, 47, "topic, condition or token of <device> after to"),
         ("at 0s operator send fcm \"{\\\"message\\\":{}}\"", 4, 43, "\"to\""),
         ("at 0s operator send fcmv1 \"{\\\"message\\\":{}}\" to topic \"news\"", 4, 49, "the hub sends to tag expressions, not to FCM topics"),
         ("expect fcm topic \"news\" has two subscribers", 4, 29, "a number of subscribers"),

@@ -1,4 +1,5 @@
 import PushSimKernel
+import PushSimNetwork
 
 /// What the operator does in a step, straight through the hub with its key, as a marketing
 /// tool or an operations backend would (`at 5s operator send apple "{…}" to "username:bob"`).
@@ -149,12 +150,19 @@ public enum FCMSendTarget: Equatable, Sendable {
     case topic(String)
     /// `message.condition`: the devices whose topics meet it.
     case condition(String)
+    /// `to token of <device>`: the device's newest FCM token (an Android app's, or an iOS app's
+    /// with the Firebase SDK), read when the step runs; becomes ``token(_:)``.
+    case tokenOf(String)
+    /// `message.token`: one app instance's FCM registration token.
+    case token(String)
 
     /// As written after `to` (`topic "news"`).
     var label: String {
         switch self {
         case .topic(let name): return "topic \(jsonString(name))"
         case .condition(let text): return "condition \(jsonString(text))"
+        case .tokenOf(let device): return "token of \(device)"
+        case .token(let token): return "token \(shortToken(token))"
         }
     }
 }

@@ -45,6 +45,8 @@ public enum ScenarioSetting: Equatable, Sendable {
     case hubPolicy(HubAccessPolicy)
     /// The hub's credentials for a push service are wrong or missing (`hub credentials apns wrong`).
     case hubCredentials(service: String, problem: String)
+    /// The APNs auth key of the Firebase project, which FCM relays iOS sends with (`fcm apns key missing`).
+    case fcmAPNsKey(FCMAPNsKeyState)
     /// An injected fault of a push service (`fault apns outage from 10s to 40s retry-after 30s`).
     case fault(service: String, ServiceFault)
     /// Each message is lost with this probability, on every link or only between two hosts, for
@@ -80,6 +82,8 @@ public struct DeviceDeclaration: Equatable, Sendable {
     /// The user's own backend this device's app talks to (`backend external "<address>"`); when
     /// set, ``backend`` is nil.
     public var externalBackend: ExternalBackendAddress?
+    /// The iOS app has the Firebase Messaging SDK (`firebase`): it gets an FCM token bound to its APNs token.
+    public var firebase = false
     /// Where the `device` statement starts.
     public var location: SourceLocation
     /// A declaration; `backend`, `osVersion` and `externalBackend` default to nil (see each property).

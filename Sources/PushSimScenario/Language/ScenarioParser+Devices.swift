@@ -2,7 +2,7 @@ import PushSimKernel
 import PushSimBackend
 import PushSimDevices
 
-/// `device <name> ios|android|windows [user <name>] [client tutorial|recommended] [backend tutorial|hardened|external "<address>"] [os <n>]`
+/// `device <name> ios|android|windows [user <name>] [client tutorial|recommended] [backend tutorial|hardened|external "<address>"] [os <n>] [firebase]`
 extension ScenarioParser.Session {
     /// Declares a device. Its name must be unique and must not be a statement keyword;
     /// `user` and `client` may come in either order, each at most once; the client defaults to `tutorial`.
@@ -25,21 +25,31 @@ extension ScenarioParser.Session {
         var client: ClientFlavour?
         var backend: BackendChoice?
         var os: Int?
+        var firebase = false
         var seen: [String] = []
-        while let option = try t.option(among: ["user", "client", "backend", "os"], seen: &seen, in: "device declaration") {
+        while let option = try t.option(among: ["user", "client", "backend", "os", "firebase"], seen: &seen, in: "device declaration") {
             switch option.text {
             case "user": user = try t.word("a user name such as bob", hint: usage).text
             case "client": client = try t.choice(ClientFlavour.self, what: "client", plural: "clients")
             case "backend": backend = try t.backendChoice()
+            case "firebase":
+                // The Firebase SDK's APNs relay is an iOS app's: an Android app's FCM token is its handle already.
+                guard platform == .ios else {
+                    throw ScenarioDiagnostic(location: t.location(option), message: "firebase is for an iOS device: \(platform.rawValue) apps get their FCM or WNS handle directly",
+                                             hint: "write firebase after device <name> ios, for an iPhone app with the Firebase Messaging SDK")
+                }
+                firebase = true
             default:
                 os = try t.osVersion()
             }
         }
-        try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened|external \"<address>\" and os <version>")
+        try t.finish(hint: "a device declaration may end with user <name>, client tutorial|recommended, backend tutorial|hardened|external \"<address>\", os <version> and firebase")
         declaredLines[name.text] = t.line.number
-        devices.append(DeviceDeclaration(name: name.text, platform: platform, user: user,
-                                         client: client ?? .tutorial, location: t.location(t.line.tokens[0]),
-                                         backend: backend?.flavour, osVersion: os, externalBackend: backend?.external))
+        var declaration = DeviceDeclaration(name: name.text, platform: platform, user: user,
+                                            client: client ?? .tutorial, location: t.location(t.line.tokens[0]),
+                                            backend: backend?.flavour, osVersion: os, externalBackend: backend?.external)
+        declaration.firebase = firebase
+        devices.append(declaration)
     }
 
     /// `account <user> password <password>`: an account on the hardened backend.

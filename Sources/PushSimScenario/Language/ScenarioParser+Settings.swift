@@ -69,6 +69,18 @@ extension ScenarioParser.Session {
         }
     }
 
+    /// `fcm apns key uploaded|missing|wrong-team`: the APNs auth key the Firebase project holds,
+    /// which FCM relays sends to iOS app instances with (``FCMAPNsKeyState``).
+    mutating func fcmStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let usage = "write fcm apns key uploaded|missing|wrong-team"
+        try t.keyword("apns", hint: usage)
+        try t.keyword("key", hint: usage)
+        let state = try t.choice(FCMAPNsKeyState.self, what: "APNs key state", plural: "states")
+        try t.finish(hint: usage)
+        settings.append(.fcmAPNsKey(state))
+    }
+
     /// `hub ttl <duration>`, `hub credentials apns|fcm|wns wrong|missing`, `hub policy "<name>"
     /// listen|send|manage[,…]`, and the hub's rules
     /// where sources disagree: `hub send status 200|201`, `hub registration status 200|201`, `hub if-match absent 404|412`,

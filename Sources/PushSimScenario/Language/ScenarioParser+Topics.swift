@@ -7,7 +7,7 @@ import PushSimDevices
 /// and `expect fcm topic "<name>" has <n> subscribers`.
 extension ScenarioParser.Session {
     static let topicUsage = "write subscribe to topic \"<name>\" or unsubscribe from topic \"<name>\", e.g. subscribe to topic \"news\""
-    static let fcmSendUsage = "write operator send fcm \"{\\\"message\\\":{…}}\" to topic \"<name>\" or to condition \"<expression>\", "
+    static let fcmSendUsage = "write operator send fcm \"{\\\"message\\\":{…}}\" to topic \"<name>\", to condition \"<expression>\" or to token of <device>, "
         + "e.g. to condition \"'news' in topics && 'sport' in topics\""
 
     /// After `<device> subscribe|unsubscribe`: `to|from topic "<name>"`. Only an Android device
@@ -42,13 +42,29 @@ extension ScenarioParser.Session {
                                      hint: "a send straight to FCM takes {\"message\":{…}}, as messages:send does; the target is added from to topic|condition")
         }
         try t.keyword("to", hint: Self.fcmSendUsage)
-        guard let which = t.peek, which.isWord("topic") || which.isWord("condition") else {
-            throw t.expected("topic or condition after to",
-                             hint: "a send straight to FCM goes to a topic or a condition; tag expressions are the hub's (operator send fcmv1 … to \"<tags>\")")
+        guard let which = t.peek, which.isWord("topic") || which.isWord("condition") || which.isWord("token") else {
+            throw t.expected("topic, condition or token of <device> after to",
+                             hint: "a send straight to FCM goes to a topic, a condition or a device's token; tag expressions are the hub's (operator send fcmv1 … to \"<tags>\")")
         }
         _ = t.next()
+        if which.text == "token" { return .fcmSend(body: body.text, target: .tokenOf(try fcmTokenHolder(&t))) }
         let target = try t.string(which.text == "topic" ? "a topic name in double quotes" : "a condition in double quotes", hint: Self.fcmSendUsage)
         return .fcmSend(body: body.text, target: which.text == "topic" ? .topic(target.text) : .condition(target.text))
+    }
+
+    /// After `to token`: `of <device>`, a device that has an FCM token of its own: an Android
+    /// device, or an iOS device declared `firebase`. Another iOS or a Windows device is an error at
+    /// its name (when declared above; a device declared later is checked as any device name is).
+    mutating func fcmTokenHolder(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) -> String {
+        try t.keyword("of", hint: Self.fcmSendUsage)
+        let device = try t.word("a device name", hint: Self.fcmSendUsage)
+        if let declared = devices.first(where: { $0.name == device.text }), declared.platform != .android, !declared.firebase {
+            throw ScenarioDiagnostic(location: t.location(device),
+                                     message: "\(device.quoted) has no FCM token: \(declared.platform == .ios ? "its app has no Firebase SDK" : "a Windows app has a WNS channel")",
+                                     hint: "send to an android device, or declare the iPhone with firebase (device \(device.text) ios firebase)")
+        }
+        use(device, t)
+        return device.text
     }
 
     /// After `expect fcm`: `topic "<name>" has <n> subscriber(s)`.

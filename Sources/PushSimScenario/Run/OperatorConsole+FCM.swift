@@ -33,6 +33,7 @@ extension OperatorConsole {
         switch target {
         case .topic(let name): field = ("topic", .string(name))
         case .condition(let text): field = ("condition", .string(text))
+        case .token(let token), .tokenOf(let token): field = ("token", .string(token))
         }
         let filled = members.map { key, value -> (String, JSONValue) in
             guard key == "message", case .object(let message) = value else { return (key, value) }

@@ -25,7 +25,7 @@ public enum ScenarioRunner {
         defer { if !external.addresses.isEmpty { externalBackends?.runEnded() } }
         for d in scenario.devices {
             simulation.addDevice(d.name, d.platform, client: d.client, user: d.user, backend: d.backend, osVersion: d.osVersion,
-                                 backendHost: external.hostName(for: d))
+                                 backendHost: external.hostName(for: d), firebase: d.firebase)
         }
         for s in scenario.applicationServers { simulation.addApplicationServer(s.name, subject: s.subject) }
         for b in scenario.browsers { simulation.addBrowser(b.name, vendor: b.vendor, permission: b.permission, promptAnswer: b.promptAnswer) }
@@ -98,6 +98,7 @@ public enum ScenarioRunner {
             case .limitEvents(let n): options.limits.maxEvents = n
             case .limitTime(let d): options.limits.maxTime = .zero + d
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
+            case .fcmAPNsKey(let state): options.fcmAPNsKey = state
             case .hubRule(let rule): options.hubRules.append(rule)
             case .hubPolicy(let policy): options.hubPolicies.append(policy)
             case .backendKey(let key): options.backendHubKeyName = key.keyName
@@ -190,6 +191,11 @@ public enum ScenarioRunner {
             simulation.at(time, label) { console.testSend(format: format, payload: payload, tagExpression: expression, headers: fields) }
         case .fcmSend(let body, let target):
             let account = simulation.identity.fcmAccount
+            if case .tokenOf(let name) = target {
+                // The device's newest FCM token, read when the step runs (its app may be gone by then: the backend kept the token).
+                guard let device = simulation.device(name) else { return }
+                return simulation.at(time, label) { console.sendToFCM(body: body, target: .token(device.lastFCMToken ?? ""), account: account) }
+            }
             simulation.at(time, label) { console.sendToFCM(body: body, target: target, account: account) }
         case .useKey(let key):
             // The parser checked that a named policy is declared; an unknown one is not scheduled.

@@ -72,6 +72,8 @@ public final class Simulation {
         public var accounts: [String: String]?
         /// Push services whose credentials the hub has wrong (`"wrong"`) or lacks (`"missing"`).
         public var hubCredentialProblems: [String: String] = [:]
+        /// The APNs auth key the Firebase project has for relaying to iOS app instances; default uploaded.
+        public var fcmAPNsKey = FCMAPNsKeyState.uploaded
         /// The hub's answers where sources disagree or are silent, in the order set (see
         /// ``HubRuleSetting``); none keeps the hub's defaults.
         public var hubRules: [HubRuleSetting] = []
@@ -144,15 +146,17 @@ public final class Simulation {
     /// Adds a device running the app's client logic. `user` is who uses it (it gets an account on
     /// the hardened backend unless accounts were given); `backend` defaults to the options' one.
     /// `backendHost` points the app at any other host instead: one added with ``addBackend(_:name:aliases:)``.
-    /// `logic` runs client logic of your own instead of `client`'s (see ``AppClientLogic``).
+    /// `logic` runs client logic of your own instead of `client`'s (see ``AppClientLogic``); `firebase`
+    /// gives an iOS app the Firebase Messaging SDK (``Device/usesFirebaseMessaging``).
     @discardableResult
     public func addDevice(_ name: String, _ platform: DevicePlatform, client: ClientFlavour = .tutorial, user: String? = nil,
                           backend: BackendFlavour? = nil, osVersion: Int? = nil, backendHost: String? = nil,
-                          logic: AppClientLogic? = nil) -> Device {
+                          logic: AppClientLogic? = nil, firebase: Bool = false) -> Device {
         var app = identity.app
         app.backendHost = backendHost ?? ((backend ?? options.backend) == .hardened ? HardenedBackend.publicHost : TutorialBackend.publicHost)
         if let user, options.accounts == nil, hardenedBackend.accounts[user] == nil { hardenedBackend.accounts[user] = user }
-        let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion, logic: logic)
+        let device = Device(world: world, name: name, platform: platform, client: client, app: app, osVersion: osVersion, logic: logic,
+                            firebase: firebase)
         deviceIndex[name] = devices.count
         devices.append(device)
         return device

@@ -14,12 +14,14 @@ extension FCMService: SimulatedPushService {
     /// A key Google does not have for the sample service account (`DerivedKeyMemo/wrongServiceAccountSeed`).
     static let wrongKey = DerivedKeyMemo.rsaKey(derivedFrom: DerivedKeyMemo.wrongServiceAccountSeed)
 
-    /// The fake with the identity's project, sender id and service account (its public key).
+    /// The fake with the identity's project, sender id and service account (its public key), and
+    /// the project's APNs auth key as the options say (``FCMAPNsKeyState``).
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> FCMService {
         let account = identity.fcmAccount
-        return FCMService(world: world, projects: [FCMProject(projectID: account.projectID, projectNumber: identity.fcmSenderID,
-                                                              serviceAccount: account.serviceAccount,
-                                                              serviceAccountKey: account.privateKey.publicKey)])
+        var project = FCMProject(projectID: account.projectID, projectNumber: identity.fcmSenderID,
+                                 serviceAccount: account.serviceAccount, serviceAccountKey: account.privateKey.publicKey)
+        project.apnsAuthKey = options.fcmAPNsKey.key(for: identity)
+        return FCMService(world: world, projects: [project])
     }
 
     /// The hub buys OAuth tokens with the identity's service account and sends to its project; with
@@ -58,5 +60,31 @@ extension SimulationIdentity {
     public var fcmServiceAccountKey: RSAPrivateKey {
         get { fcmAccount.privateKey }
         set { fcmAccount.privateKey = newValue }
+    }
+}
+
+/// What the Firebase project holds as its APNs auth key, which FCM relays sends to iOS app
+/// instances with (`fcm apns key uploaded|missing|wrong-team`, the control API's
+/// `POST /_pushsim/fcm/apns-key`; F-APNS-KEY).
+public enum FCMAPNsKeyState: String, CaseIterable, Sendable {
+    /// The identity's Apple team key (``SimulationIdentity/apnsKey``): relayed sends reach APNs and are taken.
+    case uploaded
+    /// No key: FCM answers relayed sends with 401 `THIRD_PARTY_AUTH_ERROR` without asking APNs.
+    case missing
+    /// The right key and key id entered with another team id (`WRONGTEAM1`): APNs refuses FCM's
+    /// provider tokens with 403 `InvalidProviderToken`, and FCM answers 401 `THIRD_PARTY_AUTH_ERROR`.
+    case wrongTeam = "wrong-team"
+
+    /// The team id a `wrong-team` upload names.
+    public static let wrongTeamID = "WRONGTEAM1"
+
+    /// The key the project holds in this state, or nil.
+    public func key(for identity: SimulationIdentity) -> APNsSigningKey? {
+        let key = identity.apnsKey
+        switch self {
+        case .uploaded: return key.privateKey.map { APNsSigningKey(keyID: key.keyID, teamID: key.teamID, privateKey: $0) }
+        case .missing: return nil
+        case .wrongTeam: return key.privateKey.map { APNsSigningKey(keyID: key.keyID, teamID: Self.wrongTeamID, privateKey: $0) }
+        }
     }
 }

@@ -103,6 +103,13 @@ public struct FCMError: Error, Equatable, Sendable {
         e.errorInfoReason = "ACCESS_TOKEN_EXPIRED"
         return e
     }()
+    /// 401 `UNAUTHENTICATED` / FcmError `THIRD_PARTY_AUTH_ERROR`: a send to an iOS app instance
+    /// that FCM could not relay because the project's APNs auth key is missing or APNs refused the
+    /// provider token FCM signed with it (F-ERR: "APNs certificate or web push auth key was
+    /// invalid or missing", HTTP 401). The live service words the message as its front end words a
+    /// missing OAuth credential, with the FcmError detail beside it (the answer quoted in
+    /// FA-NODE-3215); the Admin SDKs map the code to `ThirdPartyAuthError` (FA-PY-ERR).
+    public static let thirdPartyAuthError = FCMError(401, "UNAUTHENTICATED", missingCredentials.message, errorCode: "THIRD_PARTY_AUTH_ERROR")
     /// The sentence Google's front end ends its authentication messages with.
     static let signInHelp = "See https://developers.google.com/identity/sign-in/web/devconsole-project."
     /// 403 `PERMISSION_DENIED`, no FcmError detail: the path names a project that does not exist or

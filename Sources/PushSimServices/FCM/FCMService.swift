@@ -13,6 +13,11 @@ public struct FCMProject: Sendable, Equatable {
     /// The public halves of the service account's keys, which Google keeps (a service account may
     /// have several keys at once): an assertion must verify with one of them (RS256).
     public var serviceAccountKeys: [RSAPublicKey]
+    /// The APNs auth key uploaded in the project's Cloud Messaging settings (a `.p8` key with its
+    /// key id and team id, F-APNS-KEY), which FCM signs its provider tokens with when it relays a
+    /// send to an iOS app instance (`FCMService+Relay.swift`); nil: none uploaded, and such sends
+    /// get 401 `THIRD_PARTY_AUTH_ERROR`.
+    public var apnsAuthKey: APNsSigningKey?
     /// A project for ``FCMService/projects``, its service account with one key.
     public init(projectID: String, projectNumber: String, serviceAccount: String, serviceAccountKey: RSAPublicKey) {
         self.projectID = projectID
@@ -128,6 +133,10 @@ public final class FCMService: FakePushService, CallReceiver {
     var installations = FCMInstallations()
     /// Which tokens are subscribed to which topics, per project (`FCMTopicRegistry`).
     var topicRegistry = FCMTopicRegistry()
+    /// The APNs device tokens iOS app instances bound their FCM tokens to, by FCM token (`FCMService+Relay.swift`).
+    var apnsBindings: [String: FCMAPNsBinding] = [:]
+    /// Per project number: the APNs provider token FCM signed with the project's key, the key, and when FCM signs a new one.
+    var relayProviderTokens: [String: (jwt: String, key: APNsSigningKey, renewAt: VirtualTime)] = [:]
     /// The last good send body, so that the copies of one fan-out are parsed once.
     private var messageMemo: FCMMessageMemo { _read { yield hot.messageMemo } _modify { yield &hot.messageMemo } }
     /// The last good send path and the project it names.
@@ -295,6 +304,10 @@ public final class FCMService: FakePushService, CallReceiver {
             dropTopics(of: token, why: "the token expired", world: world)
             return fail(.unregistered)
         }
+        // An iOS app instance's token: FCM relays the send to APNs (FCMService+Relay.swift); a dry run stays in FCM.
+        if !message.validateOnly, let binding = apnsBindings[token] {
+            return acceptRelayed(message, token: token, binding: binding, device: record.device, project: project, reply: reply, world: world)
+        }
         accept(message, project: project, record: record, place: place, token: token, reply: reply, world: world)
     }
 
@@ -327,7 +340,7 @@ public final class FCMService: FakePushService, CallReceiver {
 
     /// The message name for a new message id, `0:<Unix ms>%<16 hex digits>` (the shape of real
     /// FCM ids), and the success body naming it.
-    private func successBody(project: String, milliseconds: Int64) -> (name: String, body: [UInt8]) {
+    func successBody(project: String, milliseconds: Int64) -> (name: String, body: [UInt8]) {
         if plainProjectID != project {
             guard !project.needsJSONEscape else {
                 return FCMSuccessBody.plain(project: project, messageID: String.concatenating("0:", String(milliseconds), "%", random.hex(bytes: 8)))
@@ -426,6 +439,10 @@ public final class FCMService: FakePushService, CallReceiver {
                 // A new token for the same installation replaces the old one, which leaves its topics.
                 if let old = installations.token(of: fid), old != token { dropTopics(of: old, why: "the installation got a new token", world: world) }
                 installations.answered(token, to: fid)
+            }
+            // The Firebase iOS SDK names the app's APNs token: FCM relays sends for this token to it (FIOS-TOKEN).
+            if let (ask, token) = answered, let tuple = ask.apnsToken, let binding = FCMAPNsBinding(tupleString: tuple, bundleID: ask.app) {
+                apnsBindings[token] = binding
             }
         case DeviceChannel.topicsPath:
             answerDeviceTopicRequest(request, exchange: exchange, world: world)

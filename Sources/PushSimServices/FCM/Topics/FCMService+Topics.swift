@@ -55,6 +55,11 @@ extension FCMService {
         world.record(layer: "fcm", host: Self.name, kind: .fcmFanOut,
                      [Self.messageIDField: .string(name), .target: .string(label), .copies: .int(copies.count)])
         for copy in copies {
+            // An iOS app instance's copy goes through APNs (FCMService+Relay.swift); its outcome is traced only.
+            if let binding = apnsBindings[copy.token] {
+                relay(message, name: name, token: copy.token, binding: binding, device: copy.device, project: project, world: world) { _ in }
+                continue
+            }
             deliver(entry(name: name, message: message, token: copy.token, app: copy.app, world: world), device: copy.device, place: copy.place, world: world)
         }
     }
