@@ -14,14 +14,15 @@ import PushSimScenario
 /// | `POST /_pushsim/clock/advance {"by":"91d"}` | moves virtual time; everything due runs (registrations expire) |
 /// | `POST /_pushsim/reset` | a fresh world from the same setup (same seed; new anchor under `wall`) |
 /// | `GET /_pushsim/devices` | every device |
-/// | `POST /_pushsim/devices {"name","platform","client"?,"user"?}` | 201: a new device, app installed, with its push handle |
-/// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications, `permission`, `disabledChannels`, `suppressed` |
+/// | `POST /_pushsim/devices {"name","platform","client"?,"user"?,"firebase"?}` | 201: a new device, app installed, with its push handle (`"firebase":true`: an iPhone app with the Firebase SDK, which also gets an FCM token bound to its APNs token) |
+/// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fcmToken` (an iPhone Firebase app's FCM token; null elsewhere), `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications, `permission`, `disabledChannels`, `suppressed` |
 /// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle|clear-data}` | acts on it |
 /// | `POST /_pushsim/devices/{name}/{deny-notifications|allow-notifications|…|disable-channel}` | the user's notification settings (see `ControlAPI+Permission.swift`) |
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
 /// | `GET /_pushsim/hub/key`, `POST /_pushsim/hub/key {"key":"full"\|"listen"\|"<policy>"}` | the hub policy whose key the world's backends call the hub with (see `ControlAPI+Hub.swift`) |
+/// | `GET /_pushsim/fcm/apns-key`, `POST /_pushsim/fcm/apns-key {"state":"uploaded"\|"missing"\|"wrong-team"}` or `{"keyId","teamId","p8"}` | the Firebase project's APNs auth key, which FCM relays iOS sends with (see `ControlAPI+FCM.swift`) |
 /// | `POST /_pushsim/faults {"service","kind",…}` | 201: a fault injected now (see `ControlAPI+Faults.swift`) |
 /// | `GET /_pushsim/faults` | the faults not yet over, with what is left of each |
 /// | `DELETE /_pushsim/faults[/{id}]` | ends one fault, or all |
@@ -83,6 +84,8 @@ struct ControlAPI {
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
         case ("GET", "hub/key"): return .answer(ServerAnswer.json(200, hubKeyJSON()))
         case ("POST", "hub/key"): return .answer(useHubKey(request))
+        case ("GET", "fcm/apns-key"): return .answer(ServerAnswer.json(200, fcmAPNsKeyJSON()))
+        case ("POST", "fcm/apns-key"): return .answer(setFCMAPNsKey(request))
         case (_, "faults"): return .answer(faults(request, id: nil))
         case ("POST", "expect"): return expect(request)
         case ("GET", "page"): return .answer(page())
@@ -94,7 +97,7 @@ struct ControlAPI {
         case ("POST", "keys/fcm"): return .answer(registerServiceAccountKey(request))
         case ("DELETE", _) where p.count == 2 && p[0] == "faults": return .answer(faults(request, id: p[1]))
         default:
-            let known = ["info", "clock", "reset", "devices", "journal", "hub", "faults", "expect", "page", "webpush", "keys", "browsers"]
+            let known = ["info", "clock", "reset", "devices", "journal", "hub", "fcm", "faults", "expect", "page", "webpush", "keys", "browsers"]
             if let first = p.first, known.contains(first) {
                 return .answer(ServerAnswer.error(405, "\(m) is not allowed on \(request.path), or the path is incomplete; see GET /_pushsim/info."))
             }
@@ -193,7 +196,8 @@ struct ControlAPI {
         guard isFree(name) else {
             return .answer(ServerAnswer.error(409, "The name '\(name)' is taken by a device or a host of the world."))
         }
-        let device = state.simulation.addDevice(name, platform, client: client, user: body["user"]?.stringValue)
+        let device = state.simulation.addDevice(name, platform, client: client, user: body["user"]?.stringValue,
+                                                firebase: body["firebase"]?.boolValue ?? false)
         state.adopt(device)
         return perform("install", on: device, status: 201)
     }
@@ -274,6 +278,7 @@ struct ControlAPI {
             "name": .string(d.name), "platform": .string(d.platform.rawValue), "client": .string(d.client.rawValue),
             "installed": .bool(d.isAppInstalled), "online": .bool(state.world.isOnline(d.name)),
             "handle": d.handle.map { .string($0) } ?? .null,
+            "fcmToken": d.fcmToken.map { .string($0) } ?? .null,
             "fid": d.firebaseInstallationID.map { .string($0) } ?? .null,
             "topics": .array(d.platform == .android ? (d.handle.map { state.simulation.fcm.topics(of: $0).map { .string($0.topic) } } ?? []) : []),
             "pushService": .string(d.platform.registrationPlatform),

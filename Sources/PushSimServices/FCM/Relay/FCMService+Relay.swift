@@ -35,13 +35,16 @@ extension FCMService {
 
     /// Sets the APNs auth key of the project named `project` (its id or number), as uploading a
     /// `.p8` key with its key id and team id in the Firebase console's Cloud Messaging settings
-    /// does (F-APNS-KEY); nil removes it. False when no such project exists.
+    /// does (F-APNS-KEY); nil removes it. Every entry of the project gets it (one per service
+    /// account allowed to send). False when no such project exists.
     @discardableResult
     public func uploadAPNsAuthKey(_ key: APNsSigningKey?, project: String) -> Bool {
-        guard let index = projects.firstIndex(where: { $0.projectID == project || $0.projectNumber == project }) else { return false }
-        projects[index].apnsAuthKey = key
-        relayProviderTokens[projects[index].projectNumber] = nil
-        return true
+        let entries = projects.indices.filter { projects[$0].projectID == project || projects[$0].projectNumber == project }
+        for index in entries {
+            projects[index].apnsAuthKey = key
+            relayProviderTokens[projects[index].projectNumber] = nil
+        }
+        return !entries.isEmpty
     }
 
     /// The APNs device token an iOS app instance bound `token` to, if it did.
