@@ -132,7 +132,7 @@ struct CitationTests {
 
     /// Words shaped like source keys that are not keys: WNS's `MS-CV` header, and the placeholders
     /// of the fuzz request scripts (`tools/FuzzSurfaces`). `X-WNS-…` headers never match the pattern.
-    static let notKeys: Set<String> = ["MS-CV", "SAS-LISTEN", "IOS-UPPER", "WNS-SID", "WNS-SECRET", "WNS-BEARER",
+    static let notKeys: Set<String> = ["MS-CV", "SAS-LISTEN", "IOS-UPPER", "IOS-FCM", "WNS-SID", "WNS-SECRET", "WNS-BEARER",
                                        "FCM-BEARER", "FCM-ASSERTION", "APNS-JWT"]
 
     /// Source keys in one file: a family prefix, a dash and an upper-case name (`NH-DOTNET`,

@@ -65,6 +65,11 @@ public enum PushServiceSurfaces {
                      #"{"to":"/topics/news","registration_tokens":["{{ANDROID}}","not-a-token"]}"#),
              request("GET https://iid.googleapis.com/iid/info/{{ANDROID}}?details=true", auth + ["access_token_auth: true"], ""),
              send(#"{"message":{"condition":"!('news' in topics) || ('a' in topics && 'b' in topics)","data":{"k":"v"}}}"#)],
+            // The FCM → APNs relay: an iPhone app's FCM token, its apns block, a token request naming an APNs token.
+            [send(#"{"message":{"token":"{{IOS-FCM}}","notification":{"title":"T","body":"B"},"data":{"k":"v"},"apns":{"headers":{"apns-priority":"5","apns-collapse-id":"c"},"payload":{"aps":{"alert":"A","badge":1},"k":"p"}}}}"#),
+             request("POST https://mtalk.google.com/register", ["Content-Type: application/json"],
+                     #"{"app":"com.pushsim.notifyusers","install":3,"environment":"{{PROJECT}}","apns_token":"s_00ff"}"#),
+             send(#"{"message":{"token":"{{IOS-FCM}}","data":{"only":"data"},"apns":{"payload":{"aps":{"content-available":1}}}}}"#)],
             [request("POST https://iid.googleapis.com/iid/v1/{{ANDROID}}/rel/topics/sport", auth + ["access_token_auth: true"], ""),
              request("POST https://mtalk.google.com/topics", ["Content-Type: application/json"],
                      #"{"token":"{{ANDROID}}","topic":"/topics/news","delete":false}"#),

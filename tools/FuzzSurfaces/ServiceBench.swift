@@ -23,7 +23,8 @@ final class ServiceBench {
         var options = Simulation.Options()
         options.limits = RunLimits(maxEvents: 20_000)
         simulation = Simulation(seed: 1, options: options)
-        let devices = [simulation.addDevice("iphone", .ios), simulation.addDevice("pixel", .android), simulation.addDevice("surface", .windows)]
+        let devices = [simulation.addDevice("iphone", .ios), simulation.addDevice("pixel", .android), simulation.addDevice("surface", .windows),
+                       simulation.addDevice("iphone-firebase", .ios, firebase: true)]
         for d in devices { d.install() }
         simulation.run()
         let id = simulation.identity, anchor = world.anchor, zero = anchor.unixSecondsAtZero
@@ -51,7 +52,7 @@ final class ServiceBench {
             ("SAS", sas), ("SAS-LISTEN", listen), ("APNS-JWT", apnsJWT), ("FCM-ASSERTION", assertion),
             ("FCM-BEARER", fcmBearer), ("WNS-BEARER", wnsBearer), ("IOS", devices[0].handle ?? ""),
             ("IOS-UPPER", (devices[0].handle ?? "").uppercased()), ("ANDROID", devices[1].handle ?? ""),
-            ("WINDOWS", devices[2].handle ?? ""), ("WINDOWS-ENCODED", percentEncode(devices[2].handle ?? "")),
+            ("WINDOWS", devices[2].handle ?? ""), ("IOS-FCM", devices[3].fcmToken ?? ""), ("WINDOWS-ENCODED", percentEncode(devices[2].handle ?? "")),
             ("TOPIC", id.app.bundleID), ("PROJECT", id.fcmProjectID), ("WNS-SID", percentEncode(id.wnsPackageSID)),
             ("WNS-SECRET", id.wnsSecret), ("LATER", String(anchor.iso8601(world.now + .hours(1)).prefix(19))),
         ]
