@@ -11,7 +11,9 @@
 # a wrong SAS key: 401), firebase-admin (OAuth with an RS256 assertion, a send shown on a phone,
 # Android and APNs options as it encodes them, a dry run, send_each, INVALID_ARGUMENT, UNREGISTERED
 # after an uninstall; subscribe_to_topic and unsubscribe_from_topic through the Instance ID API, a
-# topic send and a condition send shown on exactly the subscribed phones, an invalid condition), kalyke-apns (an ES256 provider token, a
+# topic send and a condition send shown on exactly the subscribed phones, an invalid condition; a send
+# to an iPhone Firebase app's FCM token relayed through APNs, ThirdPartyAuthError without the
+# project's APNs key and with a wrong-team one, UnregisteredError after an uninstall), kalyke-apns (an ES256 provider token, a
 # send shown on a phone, 400 BadDeviceToken, 410 Unregistered with its timestamp after an
 # uninstall), django-push-notifications' WNS sender (a Live access token per send, toast, XML
 # schema and raw notifications, 404 for an unknown channel, 410 after an uninstall, 400 from the

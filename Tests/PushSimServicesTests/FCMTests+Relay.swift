@@ -89,6 +89,22 @@ struct FCMRelayTests {
         #expect(bench.send(["notification": ["title": "Match"]]).status == 200)
     }
 
+    /// The right key, then a wrong-team one, then the right one again within 20 minutes: FCM goes on
+    /// with the token it signed for the right key (a new one would be 429 TooManyProviderTokenUpdates).
+    @Test func theRightKeyUploadedAgainKeepsItsProviderToken() {
+        let bench = RelayBench()
+        #expect(bench.send(["notification": ["title": "one"]]).status == 200)
+        var wrong = bench.key
+        wrong.teamID = "WRONGTEAM1"
+        bench.fcm.fcm.uploadAPNsAuthKey(wrong, project: bench.fcm.project.projectID)
+        bench.fcm.world.advance(by: .minutes(1))
+        expectFCMError(bench.send(["notification": ["title": "two"]]), 401, "UNAUTHENTICATED", "THIRD_PARTY_AUTH_ERROR")
+        bench.fcm.fcm.uploadAPNsAuthKey(bench.key, project: bench.fcm.project.projectID)
+        bench.fcm.world.advance(by: .minutes(1))
+        #expect(bench.send(["notification": ["title": "three"]]).status == 200)
+        #expect(bench.iphone.pushes.count == 2)
+    }
+
     @Test func anUninstalledAppIsUnregisteredOnceAPNsKnows() {
         let bench = RelayBench()
         bench.iphone.uninstall()

@@ -93,3 +93,32 @@ try:
     check("an invalid condition is refused", False, "accepted")
 except messaging.exceptions.InvalidArgumentError as e:
     check("an invalid condition is refused with INVALID_ARGUMENT", "invalid argument" in str(e).lower(), str(e))
+
+# The FCM → APNs relay: an iPhone app with the Firebase SDK has an FCM token bound to its APNs
+# token; firebase-admin sends to it like any token, FCM relays it through APNs with the project's
+# APNs auth key. Without the key, or with a wrong-team one, the SDK raises ThirdPartyAuthError
+# (FcmError THIRD_PARTY_AUTH_ERROR, 401); once APNs knows the app is gone, UnregisteredError.
+iphone = control("POST", "/_pushsim/devices", {"name": "lea-iphone", "platform": "ios", "firebase": True})
+check("the iPhone app has an FCM token", bool(iphone.get("fcmToken")), iphone)
+name = messaging.send(messaging.Message(token=iphone["fcmToken"], notification=messaging.Notification(title="Relay", body="via APNs"),
+                                        data={"k": "v"}, apns=messaging.APNSConfig(headers={"apns-collapse-id": "relay"})))
+check("a send to the iPhone's FCM token is accepted", name.startswith("projects/"), name)
+check("the iPhone shows it, through APNs", shown("lea-iphone") == ["Relay: via APNs"], shown("lea-iphone"))
+for state in ["missing", "wrong-team"]:
+    control("POST", "/_pushsim/fcm/apns-key", {"state": state})
+    try:
+        messaging.send(messaging.Message(token=iphone["fcmToken"], notification=messaging.Notification(body="no key")))
+        check("the relay without a usable APNs key is refused (" + state + ")", False, "accepted")
+    except messaging.ThirdPartyAuthError:
+        check("the relay without a usable APNs key raises ThirdPartyAuthError (" + state + ")", True)
+control("POST", "/_pushsim/fcm/apns-key", {"state": "uploaded"})
+control("POST", "/_pushsim/devices/lea-iphone/uninstall")
+outcomes = []
+for _ in range(2):
+    try:
+        messaging.send(messaging.Message(token=iphone["fcmToken"], notification=messaging.Notification(body="after uninstall")))
+        outcomes.append("accepted")
+    except messaging.UnregisteredError:
+        outcomes.append("UNREGISTERED")
+    control("GET", "/_pushsim/devices/lea-iphone/notifications?settle=2s")
+check("after an uninstall the relay answers UNREGISTERED once APNs has found out", outcomes == ["accepted", "UNREGISTERED"], outcomes)

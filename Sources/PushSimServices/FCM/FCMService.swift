@@ -135,7 +135,7 @@ public final class FCMService: FakePushService, CallReceiver {
     var topicRegistry = FCMTopicRegistry()
     /// The APNs device tokens iOS app instances bound their FCM tokens to, by FCM token (`FCMService+Relay.swift`).
     var apnsBindings: [String: FCMAPNsBinding] = [:]
-    /// Per project number: the APNs provider token FCM signed with the project's key, the key, and when FCM signs a new one.
+    /// Per project number, key id and team id: the APNs provider token FCM signed with that key, the key, and when FCM signs a new one.
     var relayProviderTokens: [String: (jwt: String, key: APNsSigningKey, renewAt: VirtualTime)] = [:]
     /// The last good send body, so that the copies of one fan-out are parsed once.
     private var messageMemo: FCMMessageMemo { _read { yield hot.messageMemo } _modify { yield &hot.messageMemo } }

@@ -40,10 +40,7 @@ extension FCMService {
     @discardableResult
     public func uploadAPNsAuthKey(_ key: APNsSigningKey?, project: String) -> Bool {
         let entries = projects.indices.filter { projects[$0].projectID == project || projects[$0].projectNumber == project }
-        for index in entries {
-            projects[index].apnsAuthKey = key
-            relayProviderTokens[projects[index].projectNumber] = nil
-        }
+        for index in entries { projects[index].apnsAuthKey = key }
         return !entries.isEmpty
     }
 
@@ -107,14 +104,18 @@ extension FCMService {
     }
 
     /// The provider token FCM signs with `key` (ES256, `kid` the key id, `iss` the team id, A-JWT),
-    /// kept for ``relayProviderTokenRenewal``; nil for a key without its private half.
+    /// kept per project and key for ``relayProviderTokenRenewal``, so that a key uploaded again
+    /// (after another was tried) goes on with its token instead of a new one, which APNs would
+    /// refuse within 20 minutes (429 `TooManyProviderTokenUpdates`); nil for a key without its
+    /// private half.
     private func relayProviderToken(project: FCMProject, key: APNsSigningKey, world: World) -> String? {
-        if let kept = relayProviderTokens[project.projectNumber], kept.key == key, world.now < kept.renewAt { return kept.jwt }
+        let slot = project.projectNumber + "|" + key.keyID + "|" + key.teamID
+        if let kept = relayProviderTokens[slot], kept.key == key, world.now < kept.renewAt { return kept.jwt }
         guard let privateKey = key.privateKey else { return nil }
         let jwt = JSONWebToken.make(header: .object([("alg", "ES256"), ("kid", .string(key.keyID))]),
                                     claims: .object([("iss", .string(key.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
                                     signingKey: privateKey)
-        relayProviderTokens[project.projectNumber] = (jwt, key, world.now + Self.relayProviderTokenRenewal)
+        relayProviderTokens[slot] = (jwt, key, world.now + Self.relayProviderTokenRenewal)
         return jwt
     }
 }
