@@ -24,14 +24,15 @@
 # registration: 404 to a read, 410 to create-or-update). The served fakes verify RS256 and ES256 signatures: kalyke-apns,
 # firebase-admin and async-firebase sign with the .p8 and the service-account file pushsim serve writes; PyFCM with a
 # service account of its own, its key registered through the control API (and one never registered is refused);
-# kalyke-apns checks that a key Apple does not have is refused (see Sources/PushSimServer/PushSimServer.docc).
+# kalyke-apns checks that a key Apple does not have is refused (see Sources/PushSimServer/PushSimServer.docc); pywebpush
+# sends Web Push to simulated browsers, which decrypt what it encrypted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=.build/conformance-venv
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 if ! "$venv/bin/pip" install -q "azure-notification-hub-unofficial==0.1.0" "firebase-admin==6.5.0" "kalyke-apns==1.5.0" \
-     "django-push-notifications==3.3.0" "Django==5.2.8" "pyfcm==2.1.1" "async-firebase==6.4.0" \
+     "django-push-notifications==3.3.0" "Django==5.2.8" "pyfcm==2.1.1" "async-firebase==6.4.0" "pywebpush==2.5.0" \
      2>/tmp/pushsim-conformance-pip.log; then
   echo "conformance: SKIPPED, PyPI could not be reached (pip: $(tail -1 /tmp/pushsim-conformance-pip.log))"
   exit 0
@@ -55,6 +56,7 @@ client "kalyke-apns 1.5.0" kalyke_apns_client.py
 client "django-push-notifications 3.3.0 (its WNS sender)" django_push_notifications_wns_client.py
 client "async-firebase 6.4.0" async_firebase_client.py
 client "PyFCM 2.1.1 (advances the clock two hours)" pyfcm_client.py
+client "pywebpush 2.5.0 (an application server; simulated browsers decrypt)" pywebpush_client.py
 client "the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)" hub_expiry.py
 
 echo "== pushsim replay: the same requests at the same virtual times get the same answers"
