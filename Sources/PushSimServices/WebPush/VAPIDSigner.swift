@@ -15,13 +15,12 @@ public enum VAPIDSigner {
     /// service refuses as its signature does not verify).
     public static func authorization(endpoint: String, signingKey: P256PrivateKey, expiresAt: Int64, subject: String,
                                      claimedKey: P256PublicKey? = nil) -> String {
-        let header = JSONValue.object([("typ", .string("JWT")), ("alg", .string("ES256"))]).serialized()
-        let claims = JSONValue.object([("aud", .string(origin(of: endpoint))), ("exp", .number(JSONNumber(expiresAt))),
-                                       ("sub", .string(subject))]).serialized()
-        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
-        let signature = signingKey.signature(for: Array(input.utf8)).rawRepresentation
+        let token = JSONWebToken.make(header: .object([("typ", .string("JWT")), ("alg", .string("ES256"))]),
+                                      claims: .object([("aud", .string(origin(of: endpoint))), ("exp", .number(JSONNumber(expiresAt))),
+                                                       ("sub", .string(subject))]),
+                                      signingKey: signingKey)
         let key = (claimedKey ?? signingKey.publicKey).x963Representation
-        return "vapid t=\(input).\(Base64URL.encode(signature)), k=\(Base64URL.encode(key))"
+        return "vapid t=\(token), k=\(Base64URL.encode(key))"
     }
 
     /// The origin of `endpoint` (`https://<host>`), what `aud` must name (RFC 8292 section 2).
