@@ -87,13 +87,12 @@ package struct VAPIDVerification {
         case .failure(let f): return .failure(f)
         case .success(let k): (key, keyBytes) = (k, k.x963Representation)
         }
-        let parts = authorization.token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])), let claimBytes = Base64URL.decode(String(parts[1])),
-              let header = try? JSONParser.parse(headerBytes), let claims = try? JSONParser.parse(claimBytes),
-              header.objectMembers != nil, claims.objectMembers != nil else { return .failure(.malformedToken) }
-        guard header["alg"]?.stringValue == "ES256" else { return .failure(.wrongAlgorithm) }
-        guard let signatureBytes = Base64URL.decode(String(parts[2])), let signature = try? P256Signature(rawRepresentation: signatureBytes),
-              key.isValidSignature(signature, for: Array((parts[0] + "." + parts[1]).utf8)) else { return .failure(.badSignature) }
+        guard let token = JSONWebToken.parse(authorization.token) else { return .failure(.malformedToken) }
+        let claims = token.claims
+        guard token.header["alg"]?.stringValue == "ES256" else { return .failure(.wrongAlgorithm) }
+        // JOSE's 64-byte `r || s` only; the verdict is kept for the process (`JWTSignatureMemo`),
+        // since an application server signs one token for many messages.
+        guard token.hasValidES256Signature(by: key, acceptingDER: false) else { return .failure(.badSignature) }
         guard let expValue = claims["exp"], expValue != .null else { return .failure(.missingExpiry) }
         guard let audValue = claims["aud"], audValue != .null else { return .failure(.missingAudience) }
         guard let exp = expValue.int64Value, let audience = audValue.stringValue else { return .failure(.claimOfWrongType) }
