@@ -2,9 +2,9 @@
 server runner (`PushSimServer`) and, through the `pytest11` entry point, a pytest plugin with the
 `pushsim` fixture. Standard library only."""
 
-from .client import Device, Expectation, Fault, Inbox, PushSim, PushSimError, duration
+from .client import Browser, Device, Expectation, Fault, Inbox, PushSim, PushSimError, duration
 from .server import PushSimServer, find_pushsim
 
-__all__ = ["PushSim", "PushSimServer", "PushSimError", "Device", "Fault", "Expectation", "Inbox",
+__all__ = ["PushSim", "PushSimServer", "PushSimError", "Device", "Browser", "Fault", "Expectation", "Inbox",
            "duration", "find_pushsim"]
 __version__ = "0.1.0"

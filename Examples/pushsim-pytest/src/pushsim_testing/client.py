@@ -57,9 +57,15 @@ class Device:
     installed = property(lambda self: self.data.get("installed"))
     online = property(lambda self: self.data.get("online"))
     user = property(lambda self: self.data.get("user"))
+    # An iPhone Firebase app's FCM token (bound to its APNs token, relayed by FCM); None elsewhere.
+    fcm_token = property(lambda self: self.data.get("fcmToken"))
+    # The app's notification permission: not-determined, denied, authorized or provisional.
+    permission = property(lambda self: self.data.get("permission"))
+    # How many notifications were delivered but kept off screen by the user's settings.
+    suppressed = property(lambda self: self.data.get("suppressed"))
 
-    def _act(self, action):
-        self.data = self._sim._call("POST", f"/_pushsim/devices/{_quote(self.name)}/{action}")
+    def _act(self, action, body=None):
+        self.data = self._sim._call("POST", f"/_pushsim/devices/{_quote(self.name)}/{action}", body)
         return self
 
     def install(self): return self._act("install")
@@ -68,6 +74,12 @@ class Device:
     def go_offline(self): return self._act("offline")
     def go_online(self): return self._act("online")
     def refresh_handle(self): return self._act("refresh-handle")
+
+    def deny_notifications(self): return self._act("deny-notifications")
+    def allow_notifications(self, provisionally=False):
+        return self._act("allow-notifications-provisionally" if provisionally else "allow-notifications")
+    def disable_channel(self, channel): return self._act("disable-channel", {"channel": channel})
+    def enable_channel(self, channel): return self._act("enable-channel", {"channel": channel})
 
     def refresh(self):
         """Reads the device again (its handle may have changed)."""
@@ -79,6 +91,45 @@ class Device:
 
     def __repr__(self):
         return f"Device({self.name!r}, {self.platform!r}, handle={self.handle!r})"
+
+
+class Browser:
+    """A simulated browser: its push subscription (`subscription()`, what pywebpush's
+    `subscription_info` takes) and what its service worker decrypted and showed."""
+
+    def __init__(self, sim, data):
+        self._sim = sim
+        self.data = data
+
+    name = property(lambda self: self.data["name"])
+    vendor = property(lambda self: self.data.get("vendor"))
+    permission = property(lambda self: self.data.get("permission"))
+
+    def _act(self, action, body=None):
+        self._sim._call("POST", f"/_pushsim/browsers/{_quote(self.name)}/{action}", body)
+        return self.refresh()
+
+    def subscribe(self, application_server_key): return self._act("subscribe", {"applicationServerKey": application_server_key})
+    def unsubscribe(self): return self._act("unsubscribe")
+    def clear_profile(self): return self._act("clear-profile")
+    def go_offline(self): return self._act("offline")
+    def go_online(self): return self._act("online")
+
+    def refresh(self):
+        self.data = self._sim._call("GET", f"/_pushsim/browsers/{_quote(self.name)}")
+        return self
+
+    def subscription(self):
+        """`PushSubscription.toJSON()`: `{"endpoint", "expirationTime", "keys": {"p256dh", "auth"}}`."""
+        return self._sim._call("GET", f"/_pushsim/browsers/{_quote(self.name)}/subscription")
+
+    def notifications(self):
+        """The texts its service worker showed, decrypted, in order."""
+        answer = self._sim._call("GET", f"/_pushsim/browsers/{_quote(self.name)}/notifications")
+        return [n["text"] for n in answer["notifications"]]
+
+    def __repr__(self):
+        return f"Browser({self.name!r}, {self.vendor!r})"
 
 
 class Fault:
@@ -274,14 +325,36 @@ class PushSim:
         """A fresh world from the server's setup: no devices, faults, registrations or access tokens."""
         return self._call("POST", "/_pushsim/reset")
 
-    def device(self, name, platform, user=None, client=None):
-        """Makes a device with its app installed (201) and returns it, with its push handle."""
+    def device(self, name, platform, user=None, client=None, firebase=False):
+        """Makes a device with its app installed (201) and returns it, with its push handle.
+        `firebase=True` makes an iPhone app with the Firebase SDK: it also gets an FCM token,
+        which FCM relays to APNs with the project's APNs key (see `fcm_apns_key`)."""
         body = {"name": name, "platform": platform}
         if user is not None:
             body["user"] = user
         if client is not None:
             body["client"] = client
+        if firebase:
+            body["firebase"] = True
         return Device(self, self._call("POST", "/_pushsim/devices", body))
+
+    def fcm_apns_key(self, state=None, key_id=None, team_id=None, p8=None):
+        """The Firebase project's APNs key, which FCM relays iPhone sends with: with no argument,
+        reads it; `state` sets `uploaded`, `missing` or `wrong-team`; `key_id`, `team_id` and
+        `p8` upload a key of your own (APNs must know it too)."""
+        if state is None and p8 is None:
+            return self._call("GET", "/_pushsim/fcm/apns-key")
+        body = {"state": state} if state is not None else {"keyId": key_id, "teamId": team_id, "p8": p8}
+        return self._call("POST", "/_pushsim/fcm/apns-key", body)
+
+    def browser(self, name, vendor, application_server_key=None, permission=None, prompt=None):
+        """Makes a simulated browser (`chrome`, `firefox`, `safari` or `edge`, 201); with your VAPID
+        public key (base64url) it subscribes at once, as a page calling `pushManager.subscribe()`."""
+        body = {"name": name, "vendor": vendor}
+        for key, value in (("applicationServerKey", application_server_key), ("permission", permission), ("prompt", prompt)):
+            if value is not None:
+                body[key] = value
+        return Browser(self, self._call("POST", "/_pushsim/browsers", body))
 
     def get_device(self, name):
         return Device(self, self._call("GET", f"/_pushsim/devices/{_quote(name)}"))
