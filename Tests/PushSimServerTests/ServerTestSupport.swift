@@ -80,9 +80,8 @@ final class TestServer: @unchecked Sendable {   // immutable after init; HTTPSer
 
     /// An APNs provider token signed with the world's key (ES256), issued at `unixNow`.
     func apnsToken(unixNow: Int64) -> String {
-        JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(identity.apnsKeyID))]),
-                          claims: .object([("iss", .string(identity.apnsTeamID)), ("iat", .number(JSONNumber(unixNow)))]),
-                          signingKey: identity.apnsSigningKey)
+        JSONWebToken.apnsProviderToken(keyID: identity.apnsKeyID, teamID: identity.apnsTeamID, issuedAt: unixNow,
+                                       signingKey: identity.apnsSigningKey)
     }
 
     /// A Google service-account assertion signed with the world's key (RS256) for the messaging scope.

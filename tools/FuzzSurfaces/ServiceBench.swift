@@ -28,9 +28,8 @@ final class ServiceBench {
         for d in devices { d.install() }
         simulation.run()
         let id = simulation.identity, anchor = world.anchor, zero = anchor.unixSecondsAtZero
-        let apnsJWT = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(id.apnsKeyID))]),
-                                        claims: .object([("iss", .string(id.apnsTeamID)), ("iat", .number(JSONNumber(zero)))]),
-                                        signingKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
+        let apnsJWT = JSONWebToken.apnsProviderToken(keyID: id.apnsKeyID, teamID: id.apnsTeamID, issuedAt: zero,
+                                                       signingKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
         let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
             ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
             ("aud", .string("https://oauth2.googleapis.com/token")), ("iat", .number(JSONNumber(zero))),

@@ -14,9 +14,8 @@ public enum WireSurface {
         let expiry = anchor.unixSecondsAtZero + 10 * 365 * 86_400
         let sas = SharedAccessSignature.token(resource: "https://pushsim.servicebus.windows.net/notifyusers",
                                               keyName: "DefaultFullSharedAccessSignature", key: id.hubFullKey, expiresAtUnixSeconds: expiry)
-        let apnsJWT = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(id.apnsKeyID))]),
-                                        claims: .object([("iss", .string(id.apnsTeamID)), ("iat", .number(JSONNumber(anchor.unixSecondsAtZero)))]),
-                                        signingKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
+        let apnsJWT = JSONWebToken.apnsProviderToken(keyID: id.apnsKeyID, teamID: id.apnsTeamID, issuedAt: anchor.unixSecondsAtZero,
+                                                       signingKey: DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.sampleAPNsKeySeed))
         let assertion = JSONWebToken.make(header: .object([("alg", .string("RS256"))]), claims: .object([
             ("iss", .string(id.fcmServiceAccount)), ("scope", .string("https://www.googleapis.com/auth/firebase.messaging")),
             ("aud", .string("https://oauth2.googleapis.com/token")), ("iat", .number(JSONNumber(anchor.unixSecondsAtZero))),

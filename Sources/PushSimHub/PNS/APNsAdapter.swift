@@ -45,9 +45,8 @@ enum APNsAdapter: PNSServiceAdapter {
     static func providerToken(_ hub: NotificationHub, _ c: APNsCredential, world: World) -> String {
         if let token = hub.pnsTokens.cachedToken(.apns, at: world.now) { return token }
         let renewal = hub.configuration.apnsProviderTokenRenewal
-        let jwt = JSONWebToken.make(header: .object([("alg", .string("ES256")), ("kid", .string(c.keyID))]),
-                                    claims: .object([("iss", .string(c.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
-                                    signingKey: c.privateKey)
+        let jwt = JSONWebToken.apnsProviderToken(keyID: c.keyID, teamID: c.teamID, issuedAt: world.anchor.unixSeconds(world.now),
+                                                 signingKey: c.privateKey)
         hub.pnsTokens.keep(.apns, jwt, until: world.now + renewal)
         world.record(layer: "hub", host: NotificationHub.name, kind: .hubProviderToken,
                      [.kid: .string(c.keyID), .iat: .int(world.anchor.unixSeconds(world.now)), .renewAfter: "\(renewal)"])

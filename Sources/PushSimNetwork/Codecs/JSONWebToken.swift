@@ -24,6 +24,15 @@ package struct JSONWebToken: Sendable, Equatable {
         }
     }
 
+    /// An APNs provider token (Apple, "Establishing a token-based connection to APNs", A-JWT):
+    /// header `alg` ES256 and `kid` the key id, claims `iss` the team id and `iat` Unix seconds,
+    /// signed with the key's private half. What the hub, FCM's relay and every in-world APNs client
+    /// send in `authorization: bearer`.
+    package static func apnsProviderToken(keyID: String, teamID: String, issuedAt unixSeconds: Int64, signingKey: P256PrivateKey) -> String {
+        make(header: .object([("alg", .string("ES256")), ("kid", .string(keyID))]),
+             claims: .object([("iss", .string(teamID)), ("iat", .number(JSONNumber(unixSeconds)))]), signingKey: signingKey)
+    }
+
     /// Builds a token signed with RS256 (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256); members
     /// keep the order given.
     package static func make(header: JSONValue, claims: JSONValue, signingKey: RSAPrivateKey) -> String {

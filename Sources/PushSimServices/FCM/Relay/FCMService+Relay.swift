@@ -112,9 +112,8 @@ extension FCMService {
         let slot = project.projectNumber + "|" + key.keyID + "|" + key.teamID
         if let kept = relayProviderTokens[slot], kept.key == key, world.now < kept.renewAt { return kept.jwt }
         guard let privateKey = key.privateKey else { return nil }
-        let jwt = JSONWebToken.make(header: .object([("alg", "ES256"), ("kid", .string(key.keyID))]),
-                                    claims: .object([("iss", .string(key.teamID)), ("iat", .number(JSONNumber(world.anchor.unixSeconds(world.now))))]),
-                                    signingKey: privateKey)
+        let jwt = JSONWebToken.apnsProviderToken(keyID: key.keyID, teamID: key.teamID, issuedAt: world.anchor.unixSeconds(world.now),
+                                                 signingKey: privateKey)
         relayProviderTokens[slot] = (jwt, key, world.now + Self.relayProviderTokenRenewal)
         return jwt
     }
