@@ -11,10 +11,11 @@ struct CitationTests {
     /// The package root, three levels above this file.
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let articlePath = "Sources/PushSim/PushSim.docc/Citations.md"
-    /// §9, the Web Push services' sources, in an article of its own with its own key table.
-    static let webPushArticlePath = "Sources/PushSim/PushSim.docc/CitationsWebPush.md"
-    static let articlePaths = [articlePath, webPushArticlePath]
+    /// Each service family's sections live in an article of their own beside it
+    /// (`CitationsAPNs.md`, `CitationsFCM.md`, …, `CitationsWebPush.md` with its own key table):
+    /// every `Citations*.md` of the catalog is read, in name order.
+    static let articlePaths: [String] = files.map(\.path)
+        .filter { $0.hasPrefix("Sources/PushSim/PushSim.docc/Citations") && $0.hasSuffix(".md") }
 
     /// A text file of the repository, by path relative to the root, split into lines.
     struct TextFile: Sendable {
