@@ -128,8 +128,10 @@ public final class APNsService: FakePushService, CallReceiver {
         configuration.keys.append(key)
         providerTokens.keys = configuration.keys
     }
-    private var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
+    var random: SeededRandom { _read { yield hot.random } _modify { yield &hot.random } }
     private var faultInterpreter: ServiceFaultInterpreter { _read { yield hot.faultInterpreter } _modify { yield &hot.faultInterpreter } }
+    /// Live Activity tokens issued, push-to-start and update (`LiveActivity/`, §1.14–§1.16).
+    package var liveActivityTokens = APNsLiveActivityTokens()
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).
     private var pushesPerToken: [String: SlidingWindowCounter] = [:]
     /// Kept notifications by "device|app": at most one per app per device.
@@ -217,7 +219,15 @@ public final class APNsService: FakePushService, CallReceiver {
         }
         // A token from the other environment is unknown here: BadDeviceToken (§1.5, A-RESP, A-FORUM-807380).
         guard let record = issued.recordReadInPlace(notification.token), record.environment == environment else {
+            // A Live Activity token is answered by its own rules (LiveActivity/APNsService+LiveActivity.swift).
+            if let target = liveActivityTokens[notification.token], target.environment == environment {
+                return acceptLiveActivity(notification, target: target, reply: reply, world: world)
+            }
             return reject(.badDeviceToken, id: notification.apnsID, reply: reply, world: world)
+        }
+        // A device token reaches the app, not its Live Activities: DeviceTokenNotForTopic (§1.15, A-FORUM-807380).
+        if notification.pushType == .liveactivity {
+            return reject(.deviceTokenNotForTopic, id: notification.apnsID, reply: reply, world: world)
         }
         if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now,
                                                                target: FaultTarget(token: notification.token, device: record.device, app: record.app)),
@@ -234,6 +244,12 @@ public final class APNsService: FakePushService, CallReceiver {
             return reject(.unregistered(timestampMilliseconds: world.anchor.unixMilliseconds(gone)),
                           id: notification.apnsID, reply: reply, world: world)
         }
+        accept(notification, record: record, reply: reply, world: world)
+    }
+
+    /// The last steps of every send that passed its checks: the per-token rate limit, then 200
+    /// and delivery.
+    func accept(_ notification: APNsNotification, record: HandleRecord, reply: Reply, world: World) {
         // Too many pushes to one token in a short time: 429 TooManyRequests (§1.7, A-RESP, A-FORUM-806522).
         if let limit = configuration.perTokenRateLimit {
             var counter = pushesPerToken[notification.token] ?? SlidingWindowCounter()
@@ -248,7 +264,7 @@ public final class APNsService: FakePushService, CallReceiver {
         deliver(notification, record: record, world: world)
     }
 
-    private func reject(_ rejection: APNsRejection, id: String, reply: Reply, world: World) {
+    func reject(_ rejection: APNsRejection, id: String, reply: Reply, world: World) {
         world.record(layer: "apns", host: Self.name, kind: .apnsRejected,
                      [.status: .int(rejection.status), .reason: .string(rejection.reason)])
         reply.send(rejection.response(apnsID: id), world: world)
@@ -284,6 +300,10 @@ public final class APNsService: FakePushService, CallReceiver {
         switch DeviceAnswer(result) {
         case .shown:
             world.record(layer: "apns", host: Self.name, kind: .apnsDelivered, [Self.messageIDField: .string(n.apnsID), .device: .string(record.device)])
+        case .handleGone where liveActivityTokens[n.token] != nil:
+            liveActivityTokens.expire(n.token, at: world.now)
+            world.record(layer: "apns", host: Self.name, kind: .apnsTokenInvalidated,
+                         [.token: .string(shortToken(n.token)), .device: .string(record.device), .why: "its Live Activity is gone from the device"])
         case .handleGone:
             issued.invalidate(n.token, at: world.now)
             world.record(layer: "apns", host: Self.name, kind: .apnsTokenInvalidated,
@@ -309,7 +329,8 @@ public final class APNsService: FakePushService, CallReceiver {
                          [Self.messageIDField: .string(n.apnsID), .reason: "device unreachable and apns-expiration has passed"])
             return
         }
-        let key = record.device + "|" + record.app
+        // One kept per app per device; a Live Activity's pushes are kept per token, apart from the app's.
+        let key = record.device + "|" + record.app + (n.pushType == .liveactivity ? "|" + n.token : "")
         if let older = stored[key] {
             world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                          [Self.messageIDField: .string(older.notification.apnsID), .reason: "replaced by a newer notification for the same app (APNs keeps one)"])
@@ -327,6 +348,8 @@ public final class APNsService: FakePushService, CallReceiver {
             // A classic 32-byte token, 64 hex digits (§1.5).
             issued.answerRegister(request, exchange: exchange, world: world, service: Self.name, issuedKind: .apnsTokenIssued,
                                   make: { random.hex(bytes: 32) })
+        case LiveActivityTokenRequest.path:
+            answerLiveActivityToken(request, exchange: exchange, world: world)
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             flush(device: exchange.caller, world: world)
@@ -343,7 +366,7 @@ public final class APNsService: FakePushService, CallReceiver {
                 if s.expiresAt <= world.now {
                     world.record(layer: "apns", host: Self.name, kind: .notificationDropped,
                                  [Self.messageIDField: .string(s.notification.apnsID), .reason: "expired while the device was unreachable"])
-                } else if let record = issued.recordReadInPlace(s.notification.token) {
+                } else if let record = issued.recordReadInPlace(s.notification.token) ?? liveActivityTokens[s.notification.token]?.handleRecord {
                     deliver(s.notification, record: record, world: world)
                 }
             }

@@ -17,7 +17,8 @@ import PushSimNetwork
 ///
 /// The headers: every `message.apns.headers` pair, passed on as given (F-APNS-CONFIG); then
 /// `apns-topic` (the app's bundle id, which FCM knows from the app's registration),
-/// `apns-push-type` (`alert` when `aps` has an alert, a badge or a sound, else `background`),
+/// `apns-push-type` (`alert` when `aps` has an alert, a badge or a sound, else `background`;
+/// with `apns.live_activity_token`, `liveactivity` and the topic's `.push-type.liveactivity`, F-LIVE),
 /// `apns-priority` and `apns-expiration` where the sender gave none. FCM's defaults are priority 10
 /// and an expiration 30 days ahead (F-APNS-CONFIG); for a push typed `background` PushSim takes
 /// priority 5, because APNs refuses 10 there and FCM's docs say nothing of that case (§7).
@@ -59,9 +60,12 @@ public enum FCMAPNsTranslation {
         let given = (apns?["headers"]?.objectMembers ?? []).compactMap { name, value in value.stringValue.map { (name.lowercased(), $0) } }
         func has(_ name: String) -> Bool { given.contains { $0.0 == name } }
         let shows = aps.contains { $0.0 == "alert" || $0.0 == "badge" || $0.0 == "sound" }
-        let pushType = given.first(where: { $0.0 == "apns-push-type" })?.1 ?? (shows ? "alert" : "background")
+        // With apns.live_activity_token the push is an ActivityKit one: FCM's own example sets neither
+        // header, so FCM supplies the Live Activity push type and topic (F-LIVE; §2.10).
+        let liveActivity = apns?["live_activity_token"]?.stringValue != nil
+        let pushType = given.first(where: { $0.0 == "apns-push-type" })?.1 ?? (liveActivity ? "liveactivity" : shows ? "alert" : "background")
         var headers = given
-        if !has("apns-topic") { headers.append(("apns-topic", bundleID)) }
+        if !has("apns-topic") { headers.append(("apns-topic", bundleID + (liveActivity ? APNsPushType.liveactivity.topicSuffix ?? "" : ""))) }
         if !has("apns-push-type") { headers.append(("apns-push-type", pushType)) }
         if !has("apns-priority") { headers.append(("apns-priority", pushType == "background" ? "5" : "10")) }
         if !has("apns-expiration") { headers.append(("apns-expiration", String(unixSeconds + defaultExpirationSeconds))) }

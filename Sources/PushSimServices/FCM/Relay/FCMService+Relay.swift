@@ -14,6 +14,10 @@ import PushSimNetwork
 /// - Other refusals: 429 `QUOTA_EXCEEDED` for APNs' 429, 503 `UNAVAILABLE` for its 5xx or no
 ///   answer, 400 `INVALID_ARGUMENT` for the rest (PushSim's mapping: FCM does not document one; §7).
 ///
+/// A message with `apns.live_activity_token` goes to that token instead of the app's device token
+/// (F-LIVE; §2.10); APNs' 410 for it (`ExpiredToken`, the activity is gone) is answered 404
+/// `UNREGISTERED` like the rest, but the FCM token stays: only the Live Activity is gone.
+///
 /// A dry run (`validate_only`) is checked by FCM alone and never reaches APNs. What APNs does with
 /// the push afterwards (keeping it for an offline phone, learning the app is gone) is APNs' own.
 extension FCMService {
@@ -82,10 +86,12 @@ extension FCMService {
         var headers = HTTPHeaders([("authorization", "bearer " + jwt)])
         for (field, value) in translated.headers { headers.add(field, value) }
         let host = binding.sandbox ? APNsService.sandboxHost : APNsService.productionHost
+        let liveActivityToken = root["apns"]?["live_activity_token"]?.stringValue
+        let apnsToken = liveActivityToken ?? binding.apnsToken
         world.record(layer: "fcm", host: Self.name, kind: .fcmRelayed,
                      [Self.messageIDField: .string(name), .device: .string(device), .authority: .string(host),
-                      .token: .string(shortToken(binding.apnsToken))])
-        let request = HTTPRequest(method: "POST", authority: host, path: "/3/device/" + binding.apnsToken, headers: headers, body: translated.payload)
+                      .token: .string(shortToken(apnsToken))])
+        let request = HTTPRequest(method: "POST", authority: host, path: "/3/device/" + apnsToken, headers: headers, body: translated.payload)
         world.call(request, from: Self.name) { [self] result in
             guard let response = result.response else { return failed(.unavailable, "APNs did not answer: \(result.summary)") }
             let reason = (try? JSONParser.parse(response.body))?["reason"]?.stringValue ?? ""
@@ -93,7 +99,7 @@ extension FCMService {
                 issued.touch(token, at: world.now)
                 return then(nil)
             }
-            if error == .unregistered, issued[token]?.invalidatedAt == nil {
+            if error == .unregistered, liveActivityToken == nil, issued[token]?.invalidatedAt == nil {
                 issued.invalidate(token, at: world.now)
                 world.record(layer: "fcm", host: Self.name, kind: .fcmTokenInvalidated,
                              [.token: .string(shortToken(token)), .device: .string(device), .why: .string("APNs answered \(response.status) \(reason)")])
