@@ -103,6 +103,12 @@ public final class Device: Host {
     /// The user's notification permission for the app and its turned-off channels
     /// (`Device+NotificationPermission.swift`): allowed on every install unless a step says otherwise.
     public internal(set) var notificationSettings = NotificationSettings()
+    /// The system's budget for priority-10 ActivityKit updates (A-LA-PUSH: frequent high-priority
+    /// updates are throttled unless the app asks for frequent updates): over it an update is
+    /// dropped. Nil (the default) is no budget: Apple publishes no number.
+    public var liveActivityPriority10Budget: RateLimit?
+    /// The app's Live Activities and push-to-start tokens (`LiveActivities/`).
+    public internal(set) var liveActivities = LiveActivityBoard()
     /// Background pushes that woke the app, for ``backgroundPushLimit``.
     var backgroundWakes = SlidingWindowCounter()
 
@@ -247,6 +253,7 @@ public final class Device: Host {
         handle = nil
         fcmToken = nil
         pendingTopicOperations = []
+        liveActivities = LiveActivityBoard()
     }
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
@@ -302,6 +309,8 @@ public final class Device: Host {
         guard request.path == DeviceChannel.pushPath else {
             return world.respond(to: exchange, with: HTTPResponse(status: 404))
         }
+        // An ActivityKit push goes to a Live Activity token, not the app's (LiveActivities/).
+        if request.headers["apns-push-type"] == "liveactivity" { return receiveLiveActivityPush(request, exchange: exchange) }
         let pushedHandle = request.headers[DeviceChannel.handleHeader]
         let message = request.headers[DeviceChannel.messageHeader] ?? ""
         guard isAppInstalled, let handle, pushedHandle == handle else {

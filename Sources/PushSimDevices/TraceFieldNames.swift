@@ -37,4 +37,8 @@ extension TraceFieldName {
     public static let storedID = TraceFieldName("stored-id")
     /// `text`
     public static let text = TraceFieldName("text")
+    /// `activity`: a Live Activity's id
+    public static let activity = TraceFieldName("activity")
+    /// `event`: an ActivityKit push's `aps.event`
+    public static let event = TraceFieldName("event")
 }

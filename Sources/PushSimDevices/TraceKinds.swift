@@ -88,4 +88,16 @@ extension TraceKind {
     public static let notificationSuppressed = TraceKind("notification.suppressed")
     /// `notification.shown`
     public static let notificationShown = TraceKind("notification.shown")
+    /// `liveactivity.alert`: an ActivityKit push carried an alert, shown with the Live Activity
+    public static let liveActivityAlert = TraceKind("liveactivity.alert")
+    /// `liveactivity.ended`
+    public static let liveActivityEnded = TraceKind("liveactivity.ended")
+    /// `liveactivity.ignored`: the device dropped an ActivityKit push or a Live Activity request, with the reason
+    public static let liveActivityIgnored = TraceKind("liveactivity.ignored")
+    /// `liveactivity.started`
+    public static let liveActivityStarted = TraceKind("liveactivity.started")
+    /// `liveactivity.token-received`: APNs gave the app a push-to-start or update token
+    public static let liveActivityTokenReceived = TraceKind("liveactivity.token-received")
+    /// `liveactivity.updated`
+    public static let liveActivityUpdated = TraceKind("liveactivity.updated")
 }

@@ -17,12 +17,16 @@ enum ExpectationCheck {
     /// `probed`: for hub state with `by <time>`, the count a probe read at that time.
     /// `memory`: what the run remembered of the trace (logins, badges, wakes).
     static func evaluate(_ e: Expectation, in simulation: Simulation, memory: RunMemory, invariants: [InvariantResult],
-                         probed: Int? = nil) -> ExpectationResult {
+                         probed: Int? = nil, liveActivity: LiveActivitySnapshot? = nil) -> ExpectationResult {
         let by = e.by ?? VirtualTime(microseconds: .max)
         func result(_ passed: Bool, _ seen: @autoclosure () -> String) -> ExpectationResult {
             ExpectationResult(expectation: e, passed: passed, seen: passed ? "" : seen())
         }
         switch e.kind {
+        case .liveActivity(let name, let type, let check):
+            let seen = liveActivity ?? LiveActivitySnapshot(device: simulation.device(name), attributesType: type, now: simulation.world.now)
+            let (held, words) = Self.liveActivity(check, seen: seen, device: name, attributesType: type)
+            return result(held, words)
         case .shows(let name, let text):
             let shown = simulation.shown(on: name).filter { $0.time <= by } ?? []
             return result(shown.contains { $0.text == text }, describe(shown, name))

@@ -42,6 +42,8 @@ public enum DeviceAction: Equatable, Sendable {
     /// The user turns an Android notification channel off or on (`disable channel "<id>"`,
     /// `enable channel "<id>"`).
     case channel(String, enabled: Bool)
+    /// A Live Activity step of an iPhone (``LiveActivityStep``).
+    case liveActivity(LiveActivityStep)
 
     /// The step as the run labels it after the device's name (`login bob`, `refresh-handle`):
     /// no password, no payload.
@@ -68,6 +70,7 @@ public enum DeviceAction: Equatable, Sendable {
             case .provisional: return "allow notifications provisionally"
             }
         case .channel(let id, let enabled): return "\(enabled ? "enable" : "disable") channel \(jsonString(id))"
+        case .liveActivity(let step): return step.label
         }
     }
 }

@@ -34,6 +34,16 @@ public enum OperatorAction: Equatable, Sendable {
     /// `messages:send` with the project's service account, as a backend using the Firebase Admin
     /// SDK sends, the target put into the body's `message` (the hub knows no topics).
     case fcmSend(body: String, target: FCMSendTarget)
+    /// `operator send fcm "<v1 body>" to token of <device> with live activity token of <device>`
+    /// (or `with push-to-start token "<Type>" of <device>`): to the device's FCM token, with the
+    /// Live Activity token read when the step runs put into `message.apns.live_activity_token`
+    /// (F-LIVE), so that FCM relays it to APNs for that token.
+    case fcmLiveActivitySend(body: String, device: String, token: LiveActivityTokenReference)
+    /// `operator send apns "<payload>" to live activity token of <device> ["<Type>"] [header …]…`
+    /// (or `to push-to-start token "<Type>" of <device>`): straight to APNs' provider API with the
+    /// team's key, as a backend sends ActivityKit pushes; `apns-push-type: liveactivity` and the
+    /// `.push-type.liveactivity` topic unless headers say otherwise.
+    case apnsSend(payload: String, token: LiveActivityTokenReference, headers: [SendHeader])
 
     /// The step as the run labels it after `operator` (`send apple to "username:bob"`): no payload.
     var label: String {
@@ -49,6 +59,8 @@ public enum OperatorAction: Equatable, Sendable {
         case .testSend(let format, _, let expression, _): return "test-send \(format) to \(audience(expression))"
         case .useKey(let key): return key.statement
         case .fcmSend(_, let target): return "send fcm to \(target.label)"
+        case .fcmLiveActivitySend(_, let device, let token): return "send fcm to token of \(device) with \(token.label)"
+        case .apnsSend(_, let token, _): return "send apns to \(token.label)"
         }
     }
 }

@@ -197,6 +197,10 @@ public enum ExpectationKind: Equatable, Sendable {
     /// `members` (in member order) satisfy `predicate` must match `quantifier`. Checked once, at the
     /// end, in O(members + what they showed).
     case population(name: String, members: [String], quantifier: PopulationQuantifier, predicate: MemberPredicate)
+    /// `expect <device> live activity ["<Type>"] active|stale|ended|dismissed|none`, `… content
+    /// "<field>" "<value>"` or `… alert "<text>"`: the device's newest Live Activity (of that type)
+    /// at the end of the run, or at `by <time>` (a probe reads it then).
+    case liveActivity(device: String, attributesType: String?, check: LiveActivityCheck)
 }
 
 /// How many members of a population an expectation asks for.

@@ -7,7 +7,8 @@ import PushSimHub
 extension ScenarioParser {
     /// The words that may follow a device name in an action.
     static let actionVerbs = ["install", "uninstall", "launch", "restore", "refresh-handle", "clear-data", "login", "logout", "register", "send",
-                              "request", "offline", "online", "subscribe", "unsubscribe", "deny", "allow", "disable", "enable"]
+                              "request", "offline", "online", "subscribe", "unsubscribe", "deny", "allow", "disable", "enable",
+                              "observe", "start", "end", "rotate"]
     static let actionHint = "actions are \(actionVerbs.joined(separator: ", "))"
     static let switchHint = "switches are \(PushSwitch.allCases.map(\.rawValue).joined(separator: ", ")); separate several with commas, e.g. via apns,wns"
 }
@@ -121,7 +122,11 @@ extension ScenarioParser.Session {
         case "deny", "allow":
             kind = try permissionAction(&t, device: device, verb: verb)
         case "disable", "enable":
-            kind = try channelAction(&t, device: device, verb: verb)
+            // `disable|enable live activities` (LiveActivities), else a notification channel.
+            kind = t.peek?.isWord("live") == true ? try liveActivityAction(&t, device: device, verb: verb)
+                : try channelAction(&t, device: device, verb: verb)
+        case "observe", "start", "end", "rotate":
+            kind = try liveActivityAction(&t, device: device, verb: verb)
         default:
             throw ScenarioDiagnostic(location: t.location(verb), message: "unknown action \(verb.quoted)",
                                      hint: ScenarioParser.actionHint)
@@ -136,6 +141,7 @@ extension ScenarioParser.Session {
     private mutating func operatorAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, at time: VirtualTime) throws(ScenarioDiagnostic) {
         let usage = "write operator send|test-send apple|fcmv1|windows \"<payload>\"|file \"<path>\" [to \"<tag expression>\"], "
             + "operator send fcm \"<v1 body>\" to topic \"<name>\"|condition \"<expression>\", "
+            + "operator send apns \"<payload>\" to live activity token of <device>|push-to-start token \"<Type>\" of <device>, "
             + "operator send template \"<properties as JSON>\" [to …], "
             + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
             + "operator update|delete registration of <device> [if-match current|stale|any], "
@@ -172,6 +178,9 @@ extension ScenarioParser.Session {
                 }
             }
             kind = .registration(device: target.text, delete: verb.text == "delete", ifMatch: ifMatch)
+        } else if verb.text == "send", t.peek?.isWord("apns") == true {
+            _ = t.next()
+            kind = try apnsSendAction(&t)
         } else if verb.text == "send", t.peek?.isWord(FCMSendTarget.service) == true {
             _ = t.next()
             kind = try fcmSendAction(&t)
@@ -328,7 +337,7 @@ extension ScenarioParser.Session {
     /// `header "<name>" "<value>"`, repeated, after an operator send: `apns-*` headers for `apple`
     /// (`apns-push-type`, `apns-priority`, `apns-collapse-id`, `apns-expiration`), `X-WNS-*` for
     /// `windows` (`X-WNS-TTL`, `X-WNS-Tag`, …); none for `fcmv1`, whose options are in its body.
-    private func sendHeaders(_ t: inout ScenarioParser.Tokens, format: String) throws(ScenarioDiagnostic) -> [SendHeader] {
+    func sendHeaders(_ t: inout ScenarioParser.Tokens, format: String) throws(ScenarioDiagnostic) -> [SendHeader] {
         var headers: [SendHeader] = []
         while let keyword = t.peek, keyword.isWord("header") {
             _ = t.next()

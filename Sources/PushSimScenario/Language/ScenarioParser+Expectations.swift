@@ -95,6 +95,8 @@ extension ScenarioParser.Session {
             kind = try suppressed(&t, device: device.text)
         } else if what.text == "badge" {
             kind = .badge(device: device.text, value: try badge(&t))
+        } else if what.text == "live" {
+            kind = try liveActivityExpectation(&t, device: device)
         } else if what.text == "woke" {
             let (count, _) = try t.number("how many times background pushes woke the app", as: Int.self)
             guard t.skip("times") || t.skip("time") else {

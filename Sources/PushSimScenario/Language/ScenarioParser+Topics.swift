@@ -47,7 +47,15 @@ extension ScenarioParser.Session {
                              hint: "a send straight to FCM goes to a topic, a condition or a device's token; tag expressions are the hub's (operator send fcmv1 … to \"<tags>\")")
         }
         _ = t.next()
-        if which.text == "token" { return .fcmSend(body: body.text, target: .tokenOf(try fcmTokenHolder(&t))) }
+        if which.text == "token" {
+            let holder = try fcmTokenHolder(&t)
+            // `with live activity token of <device>`: the message's apns.live_activity_token (F-LIVE).
+            if t.skip("with") {
+                let token = try liveActivityToken(&t, usage: "write … to token of \(holder) with live activity token of <device> or with push-to-start token \"<Type>\" of <device>")
+                return .fcmLiveActivitySend(body: body.text, device: holder, token: token)
+            }
+            return .fcmSend(body: body.text, target: .tokenOf(holder))
+        }
         let target = try t.string(which.text == "topic" ? "a topic name in double quotes" : "a condition in double quotes", hint: Self.fcmSendUsage)
         return .fcmSend(body: body.text, target: which.text == "topic" ? .topic(target.text) : .condition(target.text))
     }

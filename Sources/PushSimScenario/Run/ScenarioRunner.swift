@@ -59,9 +59,14 @@ public enum ScenarioRunner {
         }
         // Hub state with `by <time>` is read at that moment: a probe runs then and keeps the count.
         var probes: [Int: Int] = [:]   // expectation index → live registrations or installations seen (looked up only)
+        var liveActivityProbes: [Int: LiveActivitySnapshot] = [:]   // expectation index → what was seen (looked up only)
         for (i, e) in scenario.expectations.enumerated() {
             guard let at = e.by else { continue }
             switch e.kind {
+            case .liveActivity(let name, let type, _):
+                simulation.world.schedule(at: at) { [unowned simulation] in
+                    liveActivityProbes[i] = LiveActivitySnapshot(device: simulation.device(name), attributesType: type, now: simulation.world.now)
+                }
             case .hubRegistrations(let tag, _):
                 simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
             case .hubInstallations(let tag, _):
@@ -76,7 +81,8 @@ public enum ScenarioRunner {
         let leftovers = simulation.world.leftovers()
         let invariants = checkers.map { $0.result(leftovers: leftovers) }
         let results = scenario.expectations.enumerated().map {
-            ExpectationCheck.evaluate($0.element, in: simulation, memory: memory, invariants: invariants, probed: probes[$0.offset])
+            ExpectationCheck.evaluate($0.element, in: simulation, memory: memory, invariants: invariants, probed: probes[$0.offset],
+                                      liveActivity: liveActivityProbes[$0.offset])
         }
         return .success(ScenarioReport(scenario: scenario, seed: seed, results: results,
                                        invariants: invariants, end: end,
@@ -162,6 +168,7 @@ public enum ScenarioRunner {
         case .topic(let topic, let unsubscribe): unsubscribe ? device.unsubscribe(fromTopic: topic) : device.subscribe(toTopic: topic)
         case .permission(let permission): device.changeNotificationPermission(to: permission)
         case .channel(let id, let enabled): device.setNotificationChannel(id, enabled: enabled)
+        case .liveActivity(let step): perform(step, on: device, now: simulation.world.now)
         }
     }
 
@@ -197,6 +204,20 @@ public enum ScenarioRunner {
                 return simulation.at(time, label) { console.sendToFCM(body: body, target: .token(device.lastFCMToken ?? ""), account: account) }
             }
             simulation.at(time, label) { console.sendToFCM(body: body, target: target, account: account) }
+        case .apnsSend(let payload, let token, let headers):
+            guard let device = simulation.device(token.device) else { return }
+            let key = simulation.identity.apnsKey, bundleID = simulation.identity.app.bundleID
+            simulation.at(time, label) {
+                console.sendToAPNs(payload: payload, token: token.token(on: device) ?? "", headers: headers.map { ($0.name, $0.value) },
+                                   key: key, bundleID: bundleID)
+            }
+        case .fcmLiveActivitySend(let body, let holder, let token):
+            guard let fcmDevice = simulation.device(holder), let device = simulation.device(token.device) else { return }
+            let account = simulation.identity.fcmAccount
+            simulation.at(time, label) {
+                console.sendToFCM(body: OperatorConsole.withLiveActivityToken(body, token.token(on: device) ?? ""),
+                                  target: .token(fcmDevice.lastFCMToken ?? ""), account: account)
+            }
         case .useKey(let key):
             // The parser checked that a named policy is declared; an unknown one is not scheduled.
             guard let connectionString = simulation.hubConnectionString(keyName: key.keyName) else { return }
