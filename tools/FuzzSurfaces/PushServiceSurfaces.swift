@@ -34,6 +34,13 @@ public enum PushServiceSurfaces {
             [request("POST https://courier.push.apple.com/register", ["content-type: application/json"],
                      #"{"app":"{{TOPIC}}","install":9,"environment":"production"}"#),
              request("GET https://api.push.apple.com/3/device/{{IOS}}", auth)],
+            // Live Activities: ActivityKit's token request on the device channel, then a liveactivity
+            // push with the Live Activity topic to the app's device token (400 DeviceTokenNotForTopic).
+            [request("POST https://courier.push.apple.com/live-activity-token", ["content-type: application/json"],
+                     #"{"app":"{{TOPIC}}","environment":"production","generation":1,"install":1,"kind":"push-to-start","subject":"MatchAttributes"}"#),
+             push(["apns-push-type: liveactivity", "apns-priority: 10"],
+                  #"{"aps":{"timestamp":1767225600,"event":"start","content-state":{"home":0},"attributes-type":"MatchAttributes","attributes":{},"input-push-token":1}}"#)
+                .replacing("apns-topic: {{TOPIC}}", with: "apns-topic: {{TOPIC}}.push-type.liveactivity")],
         ]
         return FuzzSurface(name: "apns", summary: "request scripts to the fake APNs provider API (400/403/404/405/410/413 with a reason)",
                            corpus: scripts.map(RequestScript.join), prefersText: true, inputsPerProcess: 10_000) { bytes in
@@ -70,6 +77,8 @@ public enum PushServiceSurfaces {
              request("POST https://mtalk.google.com/register", ["Content-Type: application/json"],
                      #"{"app":"com.pushsim.notifyusers","install":3,"environment":"{{PROJECT}}","apns_token":"s_00ff"}"#),
              send(#"{"message":{"token":"{{IOS-FCM}}","data":{"only":"data"},"apns":{"payload":{"aps":{"content-available":1}}}}}"#)],
+            // apns.live_activity_token: relayed to that token (unknown to APNs: BadDeviceToken, so 404 UNREGISTERED).
+            [send(#"{"message":{"token":"{{IOS-FCM}}","apns":{"live_activity_token":"00ff","payload":{"aps":{"timestamp":1767225600,"event":"update","content-state":{}}}}}}"#)],
             [request("POST https://iid.googleapis.com/iid/v1/{{ANDROID}}/rel/topics/sport", auth + ["access_token_auth: true"], ""),
              request("POST https://mtalk.google.com/topics", ["Content-Type: application/json"],
                      #"{"token":"{{ANDROID}}","topic":"/topics/news","delete":false}"#),
