@@ -196,7 +196,13 @@ struct ControlAPI {
         guard isFree(name) else {
             return .answer(ServerAnswer.error(409, "The name '\(name)' is taken by a device or a host of the world."))
         }
-        let device = state.simulation.addDevice(name, platform, client: client, user: body["user"]?.stringValue,
+        // "os": the OS major version (Live Activities need iOS 16, push-to-start 17); the platform's default when absent.
+        var os: Int?
+        if let given = body["os"] {
+            guard let n = given.int64Value, (1...99).contains(n) else { return .answer(ServerAnswer.error(400, "\"os\" is a major version from 1 to 99, e.g. 18.")) }
+            os = Int(n)
+        }
+        let device = state.simulation.addDevice(name, platform, client: client, user: body["user"]?.stringValue, osVersion: os,
                                                 firebase: body["firebase"]?.boolValue ?? false)
         state.adopt(device)
         return perform("install", on: device, status: 201)
@@ -216,6 +222,12 @@ struct ControlAPI {
 
     private func act(_ action: String, on name: String, _ request: WireRequest) -> Outcome {
         guard let device = state.simulation.device(name) else { return .answer(noDevice(name)) }
+        if Self.liveActivityActionNames.contains(action) {
+            switch liveActivityStep(request, action: action) {
+            case .failure(let refusal): return .answer(refusal.response)
+            case .success(let step): return perform(action, on: device, status: 200, step: step)
+            }
+        }
         if let channelAction = Self.channelActions[action] {
             switch channelStep(request, enabled: channelAction) {
             case .failure(let refusal): return .answer(refusal.response)
@@ -239,7 +251,7 @@ struct ControlAPI {
         ].merging(Self.permissionActions) { first, _ in first }
         guard let run = step?.run ?? actions[action] else {
             return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, "
-                + "refresh-handle, clear-data, \(Self.permissionActionNames)."))
+                + "refresh-handle, clear-data, \(Self.permissionActionNames), \(Self.liveActivityActionNames.joined(separator: ", "))."))
         }
         return self.step("\(device.name) \(step?.label ?? action)", by: device.name, run: { run(device) },
                          answer: { ServerAnswer.json(status, deviceJSON(device)) })
@@ -286,7 +298,7 @@ struct ControlAPI {
             "notifications": .number(JSONNumber(Int64(d.shownCount))),
         ])
         guard case .object(let pairs) = fields else { return fields }
-        return .object(pairs + permissionJSON(d))
+        return .object(pairs + permissionJSON(d) + liveActivityJSON(d))
     }
 
     private func notificationJSON(_ n: ShownNotification) -> JSONValue {

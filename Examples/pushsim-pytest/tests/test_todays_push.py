@@ -1,5 +1,5 @@
 """Today's push from a test: a user who denies notifications, an iPhone app whose FCM token FCM
-relays to APNs, and a browser's Web Push subscription."""
+relays to APNs, a browser's Web Push subscription, and an iPhone's Live Activity."""
 
 import pytest
 
@@ -43,3 +43,16 @@ def test_a_browser_subscription_reads_like_push_subscription_to_json(pushsim):
     with pytest.raises(PushSimError) as none:
         firefox.subscription()
     assert none.value.status == 404
+
+
+def test_an_iphone_starts_and_ends_a_live_activity(pushsim):
+    iphone = pushsim.device("eve-iphone", "ios", os=18)
+    assert iphone.live_activities == []
+    iphone.observe_push_to_start("MatchAttributes")
+    assert iphone.push_to_start_tokens["MatchAttributes"]
+    iphone.start_live_activity("MatchAttributes", {"home": 0, "away": 0}, attributes={"match": "Lyon-Nantes"}, stale_after="10m")
+    activity = iphone.live_activities[0]
+    assert activity["state"] == "active" and activity["contentState"] == {"home": 0, "away": 0}
+    assert activity["updateToken"] and activity["updateToken"] != iphone.push_to_start_tokens["MatchAttributes"]
+    iphone.end_live_activity(dismiss_after="5m")
+    assert iphone.live_activities[0]["state"] == "ended"

@@ -81,6 +81,29 @@ class Device:
     def disable_channel(self, channel): return self._act("disable-channel", {"channel": channel})
     def enable_channel(self, channel): return self._act("enable-channel", {"channel": channel})
 
+    # Live Activities (an iPhone made with os=16 or later; push-to-start needs os=17).
+    # `live_activities` lists each activity (id, attributesType, state, contentState, updateToken,
+    # alerts); `push_to_start_tokens` maps an attributes type to its token.
+    live_activities = property(lambda self: self.data.get("liveActivities", []))
+    push_to_start_tokens = property(lambda self: self.data.get("pushToStartTokens", {}))
+
+    def observe_push_to_start(self, attributes_type):
+        return self._act("observe-push-to-start", {"attributesType": attributes_type})
+
+    def start_live_activity(self, attributes_type, content_state, attributes=None, stale_after=None):
+        body = {"attributesType": attributes_type, "contentState": content_state, "attributes": attributes or {}}
+        if stale_after is not None:
+            body["staleAfter"] = stale_after
+        return self._act("start-live-activity", body)
+
+    def end_live_activity(self, attributes_type=None, dismiss_after=None):
+        body = {}
+        if attributes_type is not None:
+            body["attributesType"] = attributes_type
+        if dismiss_after is not None:
+            body["dismissAfter"] = dismiss_after
+        return self._act("end-live-activity", body)
+
     def refresh(self):
         """Reads the device again (its handle may have changed)."""
         self.data = self._sim._call("GET", f"/_pushsim/devices/{_quote(self.name)}")
@@ -325,7 +348,7 @@ class PushSim:
         """A fresh world from the server's setup: no devices, faults, registrations or access tokens."""
         return self._call("POST", "/_pushsim/reset")
 
-    def device(self, name, platform, user=None, client=None, firebase=False):
+    def device(self, name, platform, user=None, client=None, firebase=False, os=None):
         """Makes a device with its app installed (201) and returns it, with its push handle.
         `firebase=True` makes an iPhone app with the Firebase SDK: it also gets an FCM token,
         which FCM relays to APNs with the project's APNs key (see `fcm_apns_key`)."""
@@ -336,6 +359,8 @@ class PushSim:
             body["client"] = client
         if firebase:
             body["firebase"] = True
+        if os is not None:
+            body["os"] = os
         return Device(self, self._call("POST", "/_pushsim/devices", body))
 
     def fcm_apns_key(self, state=None, key_id=None, team_id=None, p8=None):
