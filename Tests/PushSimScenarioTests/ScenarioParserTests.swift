@@ -265,7 +265,7 @@ private let badLines: [BadLine] = [
     // Unknown words.
     BadLine("dance now", 4, 1, "unknown statement \"dance\"", hint: statementsHint),
     BadLine("\"hello\"", 4, 1, "expected a statement, found the string \"hello\"", hint: statementsHint),
-    BadLine("bob-iphone dance", 4, 12, "unknown action \"dance\"", hint: "actions are install, uninstall, launch, restore, refresh-handle, clear-data, login, logout, register, send, request, offline, online, subscribe, unsubscribe, deny, allow, disable, enable"),
+    BadLine("bob-iphone dance", 4, 12, "unknown action \"dance\"", hint: "actions are install, uninstall, launch, restore, refresh-handle, clear-data, login, logout, register, send, request, offline, online, subscribe, unsubscribe, deny, allow, disable, enable, observe, start, end, rotate"),
     BadLine("bob-iphone", 4, 11, "expected an action after \"bob-iphone\", found end of line"),
     BadLine("expect bob-iphone regster status 410", 4, 19, "unknown expectation \"regster\"",
             hint: "after the device comes shows, never shows, suppressed, badge, woke or an operation: create-id, register, unregister, send, request"),
