@@ -15,7 +15,10 @@
 # to an iPhone Firebase app's FCM token relayed through APNs, ThirdPartyAuthError without the
 # project's APNs key and with a wrong-team one, UnregisteredError after an uninstall), kalyke-apns (an ES256 provider token, a
 # send shown on a phone, 400 BadDeviceToken, 410 Unregistered with its timestamp after an
-# uninstall), django-push-notifications' WNS sender (a Live access token per send, toast, XML
+# uninstall; its LiveActivityClient: a start it sends without attributes starts nothing, an update
+# reaches an activity the app started, a liveactivity push to the device token is 400
+# DeviceTokenNotForTopic; firebase-admin 6.5.0 has no APNSConfig live_activity_token, so the relay
+# of one is covered by Scenarios/liveactivity only), django-push-notifications' WNS sender (a Live access token per send, toast, XML
 # schema and raw notifications, 404 for an unknown channel, 410 after an uninstall, 400 from the
 # token endpoint for a wrong secret), PyFCM (a send shown on a tablet, a data message, 400 for a
 # malformed token, its token renewal on 401 ACCESS_TOKEN_EXPIRED after a two-hour clock advance,

@@ -4,17 +4,25 @@ hard-codes to api.push.apple.com). It signs its provider token (ES256) with the 
 wrote, whose signature the served APNs verifies; a client signing with a key Apple does not have
 for that key id is refused 403 InvalidProviderToken.
 
+Its Live Activity client (LiveActivityClient, the liveactivity push type and topic): a start to
+an iOS 18 phone's push-to-start token is accepted but starts nothing, because kalyke 1.5.0 sends
+no attributes-type nor attributes; an update to an activity the app started reaches it, with its
+alert (tokens read from the device's JSON); a liveactivity push to the app's own device token is
+refused 400 DeviceTokenNotForTopic.
+
 Usage: python kalyke_apns_client.py <port>
 """
 import asyncio
 import tempfile
+from datetime import datetime, timezone
 from cryptography.hazmat.primitives import serialization  # kalyke depends on cryptography
 from cryptography.hazmat.primitives.asymmetric import ec
-from kalyke import ApnsClient, ApnsConfig, Payload, PayloadAlert
-from kalyke.exceptions import BadDeviceToken, InvalidProviderToken, Unregistered
+from kalyke import (ApnsClient, ApnsConfig, LiveActivityApnsConfig, LiveActivityClient, LiveActivityEvent, LiveActivityPayload,
+                    Payload, PayloadAlert)
+from kalyke.exceptions import BadDeviceToken, DeviceTokenNotForTopic, InvalidProviderToken, Unregistered
 from pushsim_control import BASE, check, control, served_key_files, shown
 
-ApnsClient._base_url = property(lambda self: BASE)
+ApnsClient._base_url = property(lambda self: BASE)  # LiveActivityClient inherits it
 
 
 info = control("GET", "/_pushsim/info")["apns"]
@@ -56,3 +64,37 @@ for _ in range(2):
         outcomes.append("Unregistered" + (" with timestamp" if "timestamp" in error.error else ""))
     control("GET", "/_pushsim/devices/cy-iphone/notifications?settle=2s")
 check("after an uninstall APNs answers 410 Unregistered with its timestamp", outcomes[-1] == "Unregistered with timestamp", outcomes)
+
+# Live Activities: kalyke's LiveActivityClient, timestamps from the served world's clock.
+def server_time():
+    return datetime.fromtimestamp(control("GET", "/_pushsim/clock")["unixSeconds"], tz=timezone.utc)
+
+
+live = LiveActivityClient(use_sandbox=False, team_id=info["teamId"], auth_key_id=info["keyId"], auth_key_filepath=p8)
+live_config = LiveActivityApnsConfig(topic=info["topic"] + ".push-type.liveactivity")
+fan = control("POST", "/_pushsim/devices", {"name": "eve-iphone", "platform": "ios", "os": 18})
+fan = control("POST", "/_pushsim/devices/eve-iphone/observe-push-to-start", {"attributesType": "MatchAttributes"})
+start = LiveActivityPayload(timestamp=server_time(), event=LiveActivityEvent.START, content_state={"home": 0, "away": 0},
+                            attributes_type="MatchAttributes", attributes={"match": "Lyon-Nantes"},
+                            alert=PayloadAlert(title="Kick-off", body="0-0"))
+asyncio.run(live.send_message(device_token=fan["pushToStartTokens"]["MatchAttributes"], payload=start, apns_config=live_config))
+control("GET", "/_pushsim/devices/eve-iphone/notifications?settle=2s")
+# kalyke 1.5.0's LiveActivityPayload.dict() leaves attributes-type and attributes out of the payload,
+# so APNs accepts the start and ActivityKit (here the phone) starts nothing.
+activities = control("GET", "/_pushsim/devices/eve-iphone")["liveActivities"]
+check("kalyke's start (no attributes-type nor attributes in its payload) is accepted and starts nothing", activities == [], activities)
+fan = control("POST", "/_pushsim/devices/eve-iphone/start-live-activity",
+              {"attributesType": "MatchAttributes", "contentState": {"home": 0, "away": 0}, "attributes": {"match": "Lyon-Nantes"}})
+activities = fan["liveActivities"]
+check("the app starts one itself and gets an update token", len(activities) == 1 and activities[0]["updateToken"], activities)
+update = LiveActivityPayload(timestamp=server_time(), event=LiveActivityEvent.UPDATE, content_state={"home": 1, "away": 0},
+                             alert=PayloadAlert(title="Goal", body="1-0"))
+asyncio.run(live.send_message(device_token=activities[0]["updateToken"], payload=update, apns_config=live_config))
+control("GET", "/_pushsim/devices/eve-iphone/notifications?settle=2s")
+activity = control("GET", "/_pushsim/devices/eve-iphone")["liveActivities"][0]
+check("an update reaches it, with its alert", activity["contentState"] == {"home": 1, "away": 0} and "Goal: 1-0" in activity["alerts"], activity)
+try:
+    asyncio.run(live.send_message(device_token=fan["handle"], payload=update, apns_config=live_config))
+    check("a liveactivity push to the app's device token is refused", False, "accepted")
+except DeviceTokenNotForTopic:
+    check("a liveactivity push to the app's device token is refused with 400 DeviceTokenNotForTopic", True)
