@@ -216,4 +216,12 @@ import PushSim
         #expect(bobRegistered.upperBound < aliceInstall.lowerBound)   // in time, Alice's install came between
         #expect(narration.contains("(meanwhile, in time: c0003"))
     }
+
+    @Test func explainTellsWhatALiveActivityDid() throws {
+        let narration = Explanation.narrate(try Self.run("liveactivity/ended-activity-token.scenario"))
+        #expect(narration.contains("bob-iphone: a DeliveryAttributes Live Activity starts, started by the app"))
+        #expect(narration.contains("ActivityKit hands the app its update token"))
+        #expect(narration.contains("ActivityKit ignores it: the Live Activity has ended"))
+        #expect(narration.contains("APNs learns the handle of bob-iphone is dead: its Live Activity is gone from the device"))
+    }
 }

@@ -110,6 +110,12 @@ public enum Explanation {
         case .apnsRejected, .fcmRejected, .wnsRejected:
             return "\(who) refuses the request: \(f(.status)) \(f(.reason))\(f(.error))"
         case .notificationShown: return "\(who) shows \"\(f(.text))\""
+        case .liveActivityTokenReceived: return "\(who): ActivityKit hands the app its \(f(.why)) \(f(.handle))"
+        case .liveActivityStarted: return "\(who): a \(f(.text)) Live Activity starts, \(f(.why))"
+        case .liveActivityUpdated: return "\(who): the Live Activity takes the new content"
+        case .liveActivityEnded: return "\(who): the Live Activity ends, \(f(.why)); it stays on the Lock Screen until dismissed"
+        case .liveActivityAlert: return "\(who): the Live Activity lights up with the alert \"\(f(.text))\""
+        case .liveActivityIgnored: return "\(who): ActivityKit ignores it: \(f(.why))"
         case .notificationDropped: return "\(who) drops a notification: \(f(.reason))"
         case .backendException: return "\(who) throws \(f(.exception)) and answers 500" + (f(.defect).isEmpty ? "" : " (tutorial defect \(f(.defect)))")
         case .backendUnknownPNS: return "\(who) knows no pns \"\(f(.pns))\": nothing is sent (tutorial defect b)"
