@@ -56,6 +56,9 @@ public struct APNsConfiguration: Sendable {
 /// (plus ``APNsConfiguration/unregisteredReportDelay``) sends get 410 `Unregistered` with that
 /// moment as `timestamp` in milliseconds (§1.8, A-RESP).
 ///
+/// Live Activity tokens (push-to-start and update) are issued and answered by the rules of
+/// `LiveActivity/APNsService+LiveActivity.swift` (§1.14–§1.16).
+///
 /// Optional per-token rate limit (``APNsConfiguration/perTokenRateLimit``, off by default): 429
 /// `TooManyRequests` (§1.7, A-RESP). Injected ``faults`` (see `ServiceFault`) apply to the
 /// provider API only: 503 `ServiceUnavailable`, 429 `TooManyRequests`, 500 `InternalServerError`,
@@ -134,7 +137,8 @@ public final class APNsService: FakePushService, CallReceiver {
     package var liveActivityTokens = APNsLiveActivityTokens()
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).
     private var pushesPerToken: [String: SlidingWindowCounter] = [:]
-    /// Kept notifications by "device|app": at most one per app per device.
+    /// Kept notifications by "device|app": at most one per app per device ("device|app|token" for
+    /// a Live Activity token's, kept apart from the app's).
     private var stored: [String: Stored] = [:]
     /// Notifications handed to devices, waiting for the device's answer.
     private var pushes: PendingPushes<Push> { _read { yield hot.pushes } _modify { yield &hot.pushes } }
