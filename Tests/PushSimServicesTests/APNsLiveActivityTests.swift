@@ -92,4 +92,19 @@ struct APNsLiveActivityTests {
         // The app's device token is another matter: APNs has not learnt anything about it.
         #expect(bench.apns.tokens[bench.token]?.invalidatedAt == nil)
     }
+
+    /// A fault aimed at the phone or the app hits its Live Activity pushes as it hits its other
+    /// pushes ("make APNs answer 503 for this phone"): before, a Live Activity token skipped the
+    /// targeted faults and was answered 200.
+    @Test func aFaultAimedAtThePhoneHitsItsLiveActivityPushes() throws {
+        let bench = APNsBench()
+        let token = try #require(liveActivityToken(bench).token)
+        let window = bench.world.now..<(bench.world.now + .hours(1))
+        bench.apns.faults = [ServiceFault(effect: .outage(retryAfter: .seconds(30)), window: window, scope: .device(bench.phone.name))]
+        let r = sendUpdate(bench, to: token)
+        #expect(r.status == 503)
+        #expect(r.bodyText == #"{"reason":"ServiceUnavailable"}"#)
+        bench.apns.faults = [ServiceFault(effect: .refuse("Unregistered"), window: window, scope: .app(APNsBench.bundle))]
+        #expect(sendUpdate(bench, to: token).status == 410)
+    }
 }

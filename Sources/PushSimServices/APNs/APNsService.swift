@@ -209,7 +209,16 @@ public final class APNsService: FakePushService, CallReceiver {
         return rejection
     }
 
-    /// Checks and accepts (or rejects) a provider request that no injected fault stopped.
+    /// An injected fault aimed at this send's token, device or app: the rejection it answers
+    /// with, or nil when the send goes on (a device token's and a Live Activity token's alike).
+    func targetedFault(for notification: APNsNotification, record: HandleRecord, reply: inout Reply, world: World) -> APNsRejection? {
+        guard !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now,
+                                                                  target: FaultTarget(token: notification.token, device: record.device, app: record.app))
+        else { return nil }
+        return apply(fault, to: &reply, world: world)
+    }
+
+    /// Checks and accepts (or rejects) a provider request that no service-wide fault stopped.
     private func process(_ request: HTTPRequest, environment: String, fallbackID: String, reply: Reply, world: World) {
         var reply = reply
         if let rejection = providerTokens.check(request.headers["authorization"], caller: reply.exchange.caller,
@@ -233,9 +242,7 @@ public final class APNsService: FakePushService, CallReceiver {
         if notification.pushType == .liveactivity {
             return reject(.deviceTokenNotForTopic, id: notification.apnsID, reply: reply, world: world)
         }
-        if !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now,
-                                                               target: FaultTarget(token: notification.token, device: record.device, app: record.app)),
-           let rejection = apply(fault, to: &reply, world: world) {
+        if let rejection = targetedFault(for: notification, record: record, reply: &reply, world: world) {
             return reject(rejection, id: notification.apnsID, reply: reply, world: world)
         }
         let suffix = notification.pushType.topicSuffix ?? ""

@@ -34,11 +34,16 @@ extension APNsService {
     }
 
     /// A send to a Live Activity token that passed the request checks: the push type and topic
-    /// must be the Live Activity ones, and the token not expired; then it goes as any push.
+    /// must be the Live Activity ones, an injected fault aimed at the device or app applies, and
+    /// the token must not be expired; then it goes as any push.
     func acceptLiveActivity(_ notification: APNsNotification, target: APNsLiveActivityTokenRecord, reply: Reply, world: World) {
         let suffix = APNsPushType.liveactivity.topicSuffix ?? ""
         guard notification.pushType == .liveactivity, notification.topic == target.app + suffix else {
             return reject(.deviceTokenNotForTopic, id: notification.apnsID, reply: reply, world: world)
+        }
+        var reply = reply
+        if let rejection = targetedFault(for: notification, record: target.handleRecord, reply: &reply, world: world) {
+            return reject(rejection, id: notification.apnsID, reply: reply, world: world)
         }
         if let expired = target.expiredAt, world.now >= expired + configuration.unregisteredReportDelay {
             return reject(.expiredToken(timestampMilliseconds: world.anchor.unixMilliseconds(expired)),
