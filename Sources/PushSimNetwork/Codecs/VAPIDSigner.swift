@@ -1,5 +1,4 @@
 import PushSimKernel
-import PushSimNetwork
 import PushSimCrypto
 
 /// What an application server's Web Push library does to identify itself (RFC 8292, Citations
