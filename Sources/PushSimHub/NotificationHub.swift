@@ -48,6 +48,8 @@ public final class NotificationHub: Host, CallReceiver, FaultHolder {
     var trackingRandom: SeededRandom
     /// Where notification ids draw their random parts (``NotificationID``): a stream of its own.
     var notificationIDRandom: SeededRandom
+    /// Where each Web Push copy's sender key and salt come from (``WebPushAdapter``): its own stream.
+    var webPushRandom: SeededRandom
     /// Retries waiting for their time, for the leftovers report.
     var retriesWaiting: [String: Leftover] = [:]   // key → leftover; looked up, reported sorted
     var installations = InstallationStore()
@@ -76,6 +78,7 @@ public final class NotificationHub: Host, CallReceiver, FaultHolder {
         self.random = world.randomStream(NotificationHub.name)
         self.trackingRandom = world.randomStream(NotificationHub.name + "/tracking")
         self.notificationIDRandom = world.randomStream(NotificationHub.name + "/notification-ids")
+        self.webPushRandom = world.randomStream(NotificationHub.name + "/webpush")
         self.faultInterpreter = ServiceFaultInterpreter(world: world, service: NotificationHub.name)
         self.hot = HubHotState(streams: PNSStreams(limit: configuration.maxPNSRequestsInFlight))
         self.hubURL = "https://\(configuration.host)/\(configuration.hubName)"

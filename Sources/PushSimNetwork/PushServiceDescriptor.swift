@@ -49,7 +49,16 @@ public struct PushServiceDescriptor: Sendable, Hashable, CustomStringConvertible
         deviceHost: "client.wns.windows.com", hubFormat: "windows", messageIDField: .wnsMessageID, hubHeaderPrefix: "X-WNS-",
         textMessage: .toast)
 
-    /// Every push service PushSim simulates, in a fixed order.
+    /// The browsers' Web Push services (RFC 8030), as the hub's `browser` platform reaches them:
+    /// one descriptor for the four vendors' services, whose hosts differ per subscription (the
+    /// endpoint is the address: `WebPushVendor` in PushSimServices lists them). Not in ``all``:
+    /// the native services' loops (one fake, one device channel, one backend name each) do not
+    /// apply to it; `WebPushService` is made and named on its own.
+    public static let webPush = PushServiceDescriptor(
+        name: "webpush", displayName: "Web Push", providerHosts: [], deviceHost: "webpush", hubFormat: "browser",
+        messageIDField: .webPushMessageID, hubHeaderPrefix: nil, textMessage: .json(path: ["body"]))
+
+    /// Every native push service PushSim simulates, in a fixed order (``webPush`` is apart).
     public static let all: [PushServiceDescriptor] = [apns, fcm, wns]
 
     /// The service whose hub format is `format` (`apple`, `fcmv1`, `windows`), if any.
@@ -68,4 +77,7 @@ extension TraceFieldName {
     public static let fcmMessageName = TraceFieldName("name")
     /// `msg-id`: the id WNS gives a notification (``PushServiceDescriptor/messageIDField``).
     public static let wnsMessageID = TraceFieldName("msg-id")
+    /// `message-id`: a Web Push vendor's id for a message (FCM's `Location` name, autopush's,
+    /// Apple's `apns-id`, WNS's `X-WNS-Msg-ID`; ``PushServiceDescriptor/messageIDField``).
+    public static let webPushMessageID = TraceFieldName("message-id")
 }

@@ -177,8 +177,8 @@ struct HubWireFormatTests {
     @Test func platformNamesMatchTheHubs() {
         #expect(RegistrationPlatform.allCases.map(\.descriptionElement) == [
             "AppleRegistrationDescription", "FcmV1RegistrationDescription", "WindowsRegistrationDescription",
-            "GcmRegistrationDescription", "MpnsRegistrationDescription"])
-        #expect(RegistrationPlatform.allCases.map(\.sendFormat) == ["apple", "fcmv1", "windows", "gcm", "windowsphone"])
+            "GcmRegistrationDescription", "MpnsRegistrationDescription", "BrowserRegistrationDescription"])
+        #expect(RegistrationPlatform.allCases.map(\.sendFormat) == ["apple", "fcmv1", "windows", "gcm", "windowsphone", "browser"])
         #expect(RegistrationPlatform.allCases.filter(\.isRetired) == [.gcm, .mpns])
         #expect(RegistrationPlatform(descriptionElement: "AdmRegistrationDescription") == nil)
     }

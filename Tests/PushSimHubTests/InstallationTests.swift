@@ -94,7 +94,7 @@ struct InstallationTests {
     @Test(arguments: [
         (#"{"platform":"gcm","pushChannel":"x"}"#, "The platform 'gcm' is no longer supported by Notification Hubs; use fcmV1 or wns."),
         (#"{"platform":"mpns","pushChannel":"x"}"#, "The platform 'mpns' is no longer supported by Notification Hubs; use fcmV1 or wns."),
-        (#"{"platform":"baidu","pushChannel":"x"}"#, "The platform 'baidu' is not supported: use apns, fcmV1 or wns."),
+        (#"{"platform":"baidu","pushChannel":"x"}"#, "The platform 'baidu' is not supported: use apns, fcmV1, wns or browser."),
         (#"{"pushChannel":"x"}"#, "platform is required."),
         (#"{"platform":"apns"}"#, "pushChannel is required."),
         (#"{"installationId":"other","platform":"apns","pushChannel":"ab"}"#, "The installationId in the body does not match the one in the URL."),

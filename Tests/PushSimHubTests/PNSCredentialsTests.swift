@@ -30,9 +30,9 @@ struct PNSCredentialsTests {
 
     @Test("every adapter has its own slot: the credential types name distinct adapters, one per case")
     func oneSlotPerAdapter() {
-        let adapters = [APNsCredential.adapter, FCMCredential.adapter, WNSCredential.adapter]
+        let adapters = [APNsCredential.adapter, FCMCredential.adapter, WNSCredential.adapter, BrowserCredential.adapter]
         #expect(adapters.map(\.rawValue).sorted() == PNSAdapter.allCases.map(\.rawValue))
-        #expect(adapters.map(\.service.name) == PushServiceDescriptor.all.map(\.name))
+        #expect(adapters.map(\.service.name) == (PushServiceDescriptor.all + [.webPush]).map(\.name))
     }
 }
 

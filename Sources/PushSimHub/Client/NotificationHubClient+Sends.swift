@@ -5,7 +5,7 @@ import PushSimNetwork
 /// `ServiceBusNotification-Format`, the body, its content type and platform headers (NH-DOTNET
 /// `AppleNotification`, `FcmV1Notification`, `WindowsNotification`, `TemplateNotification`).
 public struct NotificationPayload: Sendable {
-    /// The `ServiceBusNotification-Format` value: `apple`, `fcmv1`, `windows` or `template`.
+    /// The `ServiceBusNotification-Format` value: `apple`, `fcmv1`, `windows`, `browser` or `template`.
     public var format: String
     /// The native body, or a template send's property bag as JSON.
     public var body: String
@@ -22,6 +22,13 @@ public struct NotificationPayload: Sendable {
     /// `{"message":{…}}` without a token (the hub fills it in).
     public static func fcmV1(_ json: String) -> NotificationPayload {
         NotificationPayload(format: "fcmv1", body: json, contentType: "application/json;charset=utf-8", headers: [])
+    }
+
+    /// A browser notification: the body the page's service worker reads (JSON here, as the
+    /// .NET SDK's `BrowserNotification` sends it, NH-DOTNET), which the hub encrypts for each
+    /// subscription; `headers` such as `TTL`, `Urgency`, `Topic` are passed on (NH-BROWSER).
+    public static func browser(_ json: String, headers: [(String, String)] = []) -> NotificationPayload {
+        NotificationPayload(format: "browser", body: json, contentType: "application/json;charset=utf-8", headers: headers)
     }
 
     /// A Windows notification with the caller's WNS `headers`, typed as the SDK's
@@ -154,6 +161,15 @@ extension NotificationHubClient {
         guard !isBlank(deviceHandle) else { return sendNotification(payload, tagExpression: nil, completion) }
         send("POST", "messages/", query: [("direct", "")], headers: payload.requestHeaders + [("ServiceBusNotification-DeviceHandle", deviceHandle)],
              body: Array(payload.body.utf8), expect: Self.sendSuccess) { [self] result in completion(result.flatMap { outcome(of: $0) }) }
+    }
+
+    /// `POST /messages/?direct` to one browser's subscription: its endpoint as the device handle
+    /// and its keys in the `P256DH` and `Auth` headers (NH-BROWSER "Send direct notifications").
+    public func sendDirectNotification(_ payload: NotificationPayload, subscription: BrowserPushChannel,
+                                       _ completion: @escaping (Result<NotificationOutcome, HubError>) -> Void) {
+        var keyed = payload
+        keyed.headers += [("P256DH", subscription.p256dh), ("Auth", subscription.auth)]
+        sendDirectNotification(keyed, deviceHandle: subscription.endpoint, completion)
     }
 
     /// `POST /messages/$batch?direct` to up to 1000 handles, as the SDK's multipart body.

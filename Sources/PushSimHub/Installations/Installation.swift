@@ -38,8 +38,9 @@ public struct Installation: Sendable, Equatable {
     public var installationID: String
     /// The push service its channel belongs to.
     public var platform: RegistrationPlatform
-    /// The PNS handle: APNs device token, FCM registration token or WNS channel URI. The hub keeps
-    /// APNs tokens upper-cased, as it does for registrations (NH-REST).
+    /// The PNS handle: APNs device token, FCM registration token, WNS channel URI, or a browser's
+    /// subscription as ``BrowserPushChannel/pnsHandle`` (its JSON reads and writes the object).
+    /// The hub keeps APNs tokens upper-cased, as it does for registrations (NH-REST).
     public var pushChannel: String
     /// The installation's own tags (the implicit `$InstallationId` and `$UserId` tags not included).
     public var tags: [String]
@@ -98,7 +99,7 @@ public enum InstallationJSON {
     public static func encode(_ i: Installation) -> String {
         var members: [(String, JSONValue)] = [
             ("installationId", .string(i.installationID)), ("platform", .string(i.platform.installationPlatform)),
-            ("pushChannel", .string(i.pushChannel)), ("tags", .array(i.tags.map { .string($0) })),
+            ("pushChannel", pushChannelJSON(i)), ("tags", .array(i.tags.map { .string($0) })),
         ]
         if !i.templates.isEmpty {
             members.append(("templates", .object(i.templates.keys.sorted().map { ($0, templateObject(i.templates[$0]!, emptyTags: true)) })))
@@ -118,7 +119,7 @@ public enum InstallationJSON {
     /// `tags` (a template written without any has its name as its tag, as the hub stores it).
     static func hubAnswer(_ i: Installation) -> String {
         var members: [(String, JSONValue)] = [
-            ("installationId", .string(i.installationID)), ("pushChannel", .string(i.pushChannel)),
+            ("installationId", .string(i.installationID)), ("pushChannel", pushChannelJSON(i)),
             ("pushChannelExpired", .bool(i.pushChannelExpired)), ("platform", .string(i.platform.installationPlatform)),
         ]
         if let e = i.expirationTime { members.append(("expirationTime", .string(e))) }
@@ -129,6 +130,16 @@ public enum InstallationJSON {
         }
         if let u = i.userID { members.append(("userId", .string(u))) }
         return JSONValue.object(members).serialized()
+    }
+
+    /// The `pushChannel` as written: the handle, or a browser's channel as the object
+    /// `{"auth", "endpoint", "p256dh"}` (NH-JS `BrowserPushChannel`; that the hub answers the
+    /// object rather than the .NET SDK's string is unconfirmed, Citations §7).
+    private static func pushChannelJSON(_ i: Installation) -> JSONValue {
+        guard i.platform.handleIsSubscription, let channel = try? BrowserPushChannel(pnsHandle: i.pushChannel) else {
+            return .string(i.pushChannel)
+        }
+        return channel.json
     }
 
     /// A template as the live hub writes it: `body`, `headers` and `expiry` when it has them, then
@@ -156,10 +167,16 @@ public enum InstallationJSON {
         }
         guard let platformText = json["platform"]?.stringValue else { return .failure(InstallationProblem("platform is required.")) }
         guard let platform = RegistrationPlatform(installationPlatform: platformText) else {
-            return .failure(InstallationProblem("The platform '\(platformText)' is not supported: use apns, fcmV1 or wns."))
+            return .failure(InstallationProblem("The platform '\(platformText)' is not supported: use apns, fcmV1, wns or browser."))
         }
-        guard let channel = json["pushChannel"]?.stringValue, !channel.isEmpty else {
-            return .failure(InstallationProblem("pushChannel is required."))
+        let channel: String
+        if platform.handleIsSubscription, let given = json["pushChannel"], given != .null {
+            do { channel = try BrowserPushChannel(json: given).pnsHandle } catch { return .failure(error) }
+        } else {
+            guard let text = json["pushChannel"]?.stringValue, !text.isEmpty else {
+                return .failure(InstallationProblem("pushChannel is required."))
+            }
+            channel = text
         }
         var out = Installation(installationID: id, platform: platform, pushChannel: channel)
         do {

@@ -87,6 +87,10 @@ public struct InstallationPatchOperation: Sendable, Equatable {
             .map { String($0).replacing("~1", with: "/").replacing("~0", with: "~") }
         switch (op, tokens.first ?? "", tokens.count) {
         case (.remove, "pushChannel", 1): throw InstallationProblem("The pushChannel of an installation cannot be removed.")
+        case (_, "pushChannel", 1) where i.platform.handleIsSubscription:
+            // A browser's channel: the object or a string holding it (``BrowserPushChannel``).
+            guard let value else { throw bad("needs a push channel as value") }
+            i.pushChannel = try BrowserPushChannel(json: value).pnsHandle
         case (_, "pushChannel", 1): i.pushChannel = try string()
         case (.remove, "tags", 1): i.tags = []
         case (.add, "tags", 1): for t in try stringOrList() where !i.tags.contains(t) { i.tags.append(t) }

@@ -12,20 +12,20 @@ import PushSimKernel
 /// not the private key's: a hub so configured could sign nothing a push service accepts. That the
 /// real hub checks this much when the credential is saved is unconfirmed; the wording is ours.
 ///
-/// Not yet a ``PNSCredential``: it becomes one with the hub's Web Push adapter.
-struct BrowserCredential: Equatable, Sendable {
+/// Set it with ``HubConfiguration/browser``; the hub's Web Push adapter signs with it.
+public struct BrowserCredential: Equatable, Sendable {
     /// The VAPID `sub` claim: a `mailto:` or `https:` URL of the sender.
-    var subject: String
+    public var subject: String
     /// The VAPID public key, base64url of the uncompressed point (the `k=` of each request).
-    var vapidPublicKey: String
+    public var vapidPublicKey: String
     /// The VAPID private key, base64url of the 32-byte scalar.
-    var vapidPrivateKey: String
+    public var vapidPrivateKey: String
 
     /// The length of a P-256 private key in bytes.
     static let privateKeyLength = 32
 
     /// A checked credential; throws a refusal naming the first field at fault.
-    init(subject: String, vapidPublicKey: String, vapidPrivateKey: String) throws(InstallationProblem) {
+    public init(subject: String, vapidPublicKey: String, vapidPrivateKey: String) throws(InstallationProblem) {
         guard subject.hasPrefix("mailto:") || subject.hasPrefix("https://") else {
             throw InstallationProblem("subject must be a mailto: or https: URL.")
         }
@@ -43,6 +43,13 @@ struct BrowserCredential: Equatable, Sendable {
         self.subject = subject
         self.vapidPublicKey = vapidPublicKey
         self.vapidPrivateKey = vapidPrivateKey
+    }
+
+    /// The credential of a VAPID key pair held as a key (a scenario's or a test's), its keys
+    /// written as a generator writes them; throws for a subject that is neither `mailto:` nor `https:`.
+    public init(subject: String, key: P256PrivateKey) throws(InstallationProblem) {
+        try self.init(subject: subject, vapidPublicKey: Base64URL.encode(key.publicKey.x963Representation),
+                      vapidPrivateKey: Base64URL.encode(key.rawRepresentation))
     }
 
     /// The private key, for signing (checked when the credential was made).

@@ -4,7 +4,7 @@ import PushSimNetwork
 /// How the hub talks to one push service: whether a copy waits for an access token and how that
 /// token is fetched, how a copy's request is built, and how the service's answer is read (its
 /// verdict and its id for an accepted message). One adapter per service, each in its own file
-/// (``APNsAdapter``, ``FCMAdapter``, ``WNSAdapter``); the hub reaches them through ``PNSAdapter``.
+/// (``APNsAdapter``, ``FCMAdapter``, ``WNSAdapter``, ``WebPushAdapter``); the hub reaches them through ``PNSAdapter``.
 protocol PNSServiceAdapter {
     /// The push service the adapter talks to.
     static var service: PushServiceDescriptor { get }
@@ -55,7 +55,7 @@ enum PNSAccessTokenState {
 /// copy costs no existential and no closure. Its raw value is the service's slot in
 /// ``PNSAccessTokenCache``.
 enum PNSAdapter: Int, CaseIterable {
-    case apns, fcm, wns
+    case apns, fcm, wns, webPush
 
     /// The push service it talks to.
     var service: PushServiceDescriptor {
@@ -63,6 +63,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.service
         case .fcm: return FCMAdapter.service
         case .wns: return WNSAdapter.service
+        case .webPush: return WebPushAdapter.service
         }
     }
 
@@ -72,6 +73,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.readNativeSend(request, hub: hub)
         case .fcm: return FCMAdapter.readNativeSend(request, hub: hub)
         case .wns: return WNSAdapter.readNativeSend(request, hub: hub)
+        case .webPush: return WebPushAdapter.readNativeSend(request, hub: hub)
         }
     }
 
@@ -81,6 +83,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.derivedHeaders(request)
         case .fcm: return FCMAdapter.derivedHeaders(request)
         case .wns: return WNSAdapter.derivedHeaders(request)
+        case .webPush: return WebPushAdapter.derivedHeaders(request)
         }
     }
 
@@ -90,6 +93,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.renderedTemplateTail(body)
         case .fcm: return FCMAdapter.renderedTemplateTail(body)
         case .wns: return WNSAdapter.renderedTemplateTail(body)
+        case .webPush: return WebPushAdapter.renderedTemplateTail(body)
         }
     }
 
@@ -99,6 +103,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.accessToken(hub, now: now)
         case .fcm: return FCMAdapter.accessToken(hub, now: now)
         case .wns: return WNSAdapter.accessToken(hub, now: now)
+        case .webPush: return WebPushAdapter.accessToken(hub, now: now)
         }
     }
 
@@ -108,6 +113,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: APNsAdapter.fetchAccessToken(hub, world: world, then: then)
         case .fcm: FCMAdapter.fetchAccessToken(hub, world: world, then: then)
         case .wns: WNSAdapter.fetchAccessToken(hub, world: world, then: then)
+        case .webPush: WebPushAdapter.fetchAccessToken(hub, world: world, then: then)
         }
     }
 
@@ -118,6 +124,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
         case .fcm: return FCMAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
         case .wns: return WNSAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
+        case .webPush: return WebPushAdapter.request(copy, n, t, accessToken: accessToken, hub: hub, world: world)
         }
     }
 
@@ -127,6 +134,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
         case .fcm: return FCMAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
         case .wns: return WNSAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
+        case .webPush: return WebPushAdapter.verdict(response, json: json, retryAfter: retryAfter, refusal: refusal)
         }
     }
 
@@ -136,6 +144,7 @@ enum PNSAdapter: Int, CaseIterable {
         case .apns: return APNsAdapter.messageID(response)
         case .fcm: return FCMAdapter.messageID(response)
         case .wns: return WNSAdapter.messageID(response)
+        case .webPush: return WebPushAdapter.messageID(response)
         }
     }
 }

@@ -15,19 +15,19 @@ import PushSimNetwork
 /// curve in uncompressed form, 65 bytes; auth 16 bytes), so that a send never meets an unusable
 /// subscription (Citations §4.11). The wording of the refusals is ours (unconfirmed: the hub's
 /// own text for a bad browser channel is not documented); each names the field at fault.
-struct BrowserPushChannel: Equatable, Sendable {
+public struct BrowserPushChannel: Equatable, Sendable {
     /// The push service's URL for this subscription (absolute, `https`).
-    var endpoint: String
+    public var endpoint: String
     /// The browser's public key, base64url of its 65-byte uncompressed form, as given.
-    var p256dh: String
+    public var p256dh: String
     /// The browser's authentication secret, base64url of its 16 bytes, as given.
-    var auth: String
+    public var auth: String
 
     /// The length of an authentication secret in bytes (RFC 8291 §3.2).
     static let authSecretLength = 16
 
     /// A checked channel; throws a refusal naming the first field at fault.
-    init(endpoint: String, p256dh: String, auth: String) throws(InstallationProblem) {
+    public init(endpoint: String, p256dh: String, auth: String) throws(InstallationProblem) {
         guard endpoint.hasPrefix("https://"), endpoint.utf8.count > "https://".utf8.count else {
             throw InstallationProblem("endpoint must be an absolute https URL.")
         }
@@ -68,13 +68,13 @@ struct BrowserPushChannel: Equatable, Sendable {
     /// `BrowserRegistrationDescription.GetPnsHandle`): standard base64 of the JSON object
     /// `{"endpoint":…,"p256dh":…,"auth":…}` in that order. One string per subscription, so the
     /// hub's stores, which keep one handle a registration, keep a browser's three fields in it.
-    var pnsHandle: String {
+    public var pnsHandle: String {
         let json = JSONValue.object([("endpoint", .string(endpoint)), ("p256dh", .string(p256dh)), ("auth", .string(auth))])
         return Base64.encode(json.serializedBytes())
     }
 
     /// Reads a ``pnsHandle`` back; throws when it is not one.
-    init(pnsHandle: String) throws(InstallationProblem) {
+    public init(pnsHandle: String) throws(InstallationProblem) {
         guard let bytes = Base64.decode(pnsHandle), let json = try? JSONParser.parse(bytes), json.objectMembers != nil else {
             throw InstallationProblem("The browser handle must be the base64 of a JSON object with endpoint, p256dh and auth.")
         }

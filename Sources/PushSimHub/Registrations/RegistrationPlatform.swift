@@ -15,6 +15,10 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
     case gcm
     /// `MpnsRegistrationDescription`: MPNS is retired (MPNS-NH).
     case mpns
+    /// `BrowserRegistrationDescription`: a browser's Web Push subscription, its handle written as
+    /// three elements `Endpoint`, `P256DH`, `Auth` (NH-BROWSER, NH-JAVA `BrowserRegistration`) and
+    /// kept as one string, the .NET SDK's PNS handle (``BrowserPushChannel/pnsHandle``).
+    case browser
 
     /// The hub's facts about one platform, the names it goes by on each of the hub's surfaces.
     /// All literals of trivial types (names as `StaticString`): reading one allocates nothing and
@@ -65,6 +69,10 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
             return Traits(storageCode: 4, descriptionElement: "MpnsRegistrationDescription", handleElement: "ChannelUri",
                           sendFormat: "windowsphone", installationPlatform: "mpns", outcomeCountsElement: "MpnsOutcomeCounts",
                           templateBody: .retired, templateNoun: "an MPNS template", adapter: nil)
+        case .browser:
+            return Traits(storageCode: 5, descriptionElement: "BrowserRegistrationDescription", handleElement: "Endpoint",
+                          sendFormat: "browser", installationPlatform: "browser", outcomeCountsElement: "BrowserOutcomeCounts",
+                          templateBody: .jsonObject, templateNoun: "a browser template", adapter: .webPush)
         }
     }
 
@@ -106,6 +114,10 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
 
     /// The push service this platform's copies go to; nil for a retired platform (`gcm`, `mpns`).
     public var service: PushServiceDescriptor? { traits.adapter?.service }
+
+    /// Whether its handle travels as a browser's subscription (`Endpoint`, `P256DH`, `Auth`) rather
+    /// than as the one ``handleElement``; the stored handle is then ``BrowserPushChannel/pnsHandle``.
+    var handleIsSubscription: Bool { self == .browser }
 
     /// Whether the hub has retired it and no longer accepts registrations for it (`gcm`, `mpns`).
     public var isRetired: Bool { traits.adapter == nil }
@@ -153,7 +165,8 @@ public enum RegistrationPlatform: String, Sendable, CaseIterable {
 
 /// What a template registration's body must be for its platform (NH-TPL).
 enum TemplateBodyRule {
-    /// A JSON object (APNs).
+    /// A JSON object (APNs; browsers, whose payload the service worker reads: the hub's own rule
+    /// for a browser template is unconfirmed, Citations §7).
     case jsonObject
     /// A JSON object with a `message` member (FCM v1: `{"message":{…}}` without a token).
     case jsonMessageObject

@@ -7,6 +7,7 @@ import PushSimNetwork
 /// | request | success | errors |
 /// |---|---|---|
 /// | `POST /{hub}/messages/?direct` + `ServiceBusNotification-DeviceHandle` | 201, id in `Location` | 400 no handle, template format, tags given |
+/// | the same to a browser (format `browser`) + `P256DH` and `Auth` | 201 | 400 keys missing or unusable (PushSim's wording) |
 /// | `POST /{hub}/messages/$batch?direct`, `multipart/mixed` (`notification` + `devices` parts) | 201, id in `Location` | 400 malformed body, 0 or more than 1000 handles |
 ///
 /// Both answer 201 whatever ``HubConfiguration/sendAcceptedStatus`` says: the Direct send page lists 201
@@ -27,7 +28,19 @@ extension NotificationHub {
         guard let handle = request.headers["ServiceBusNotification-DeviceHandle"], !handle.isEmpty else {
             return fail(400, "A direct send needs the ServiceBusNotification-DeviceHandle header.", exchange, world)
         }
-        directSend(s, handles: [handle], batch: false, isTest: request.queryValue("test") != nil, request, exchange, world)
+        var target = handle
+        if s.platform?.handleIsSubscription == true {
+            // A browser: the endpoint, with the subscription's keys in `P256DH` and `Auth` (NH-BROWSER).
+            guard let p256dh = request.headers["P256DH"], let auth = request.headers["Auth"] else {
+                return fail(400, "A direct send to a browser needs the P256DH and Auth headers.", exchange, world)
+            }
+            do {
+                target = try BrowserPushChannel(endpoint: handle, p256dh: p256dh, auth: auth).pnsHandle
+            } catch {
+                return fail(400, error.description, exchange, world)
+            }
+        }
+        directSend(s, handles: [target], batch: false, isTest: request.queryValue("test") != nil, request, exchange, world)
     }
 
     func batchDirectSend(_ request: HTTPRequest, _ exchange: Exchange, _ world: World) {

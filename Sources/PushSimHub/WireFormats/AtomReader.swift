@@ -126,7 +126,8 @@ struct AtomReader {
         }
         guard literal(Markup.contentStart), let element = name(), Markup.descriptionAttributes.contains(where: { literal($0) }) else { return nil }
         // Native descriptions only (a template one has CDATA and nested headers: the tree reads it).
-        guard let platform = Markup.platforms.first(where: { same(element, $0.0) })?.1 else { return nil }
+        // A browser's handle is three checked elements: the tree reads them.
+        guard let platform = Markup.platforms.first(where: { same(element, $0.0) })?.1, !platform.handleIsSubscription else { return nil }
         let handleElement = Markup.handleElements[RegistrationPlatform.allCases.firstIndex(of: platform)!]
         // The fields: simple text elements; as the tree's `first(_:)`, the first of a name counts.
         var handle: String?, tags: String?, id: String?, expiration: String?, etag: String?

@@ -27,7 +27,7 @@ package enum AtomRegistration {
         var fields: [XMLNode] = []
         if !d.tags.isEmpty { fields.append(.element(textElement("Tags", d.tags.joined(separator: ",")))) }
         if !d.pushVariables.isEmpty { fields.append(.element(textElement("PushVariables", PushVariables.json(d.pushVariables)))) }
-        fields.append(.element(textElement(d.platform.handleElement, d.handle)))
+        fields += handleFields(d.platform, d.handle).map { .element(textElement($0.0, $0.1)) }
         if let t = d.template { fields += templateFields(t, platform: d.platform, body: cdataMarker) }
         let entry = XMLElement(name: "entry", attributes: [("xmlns", atomNamespace)], children: [
             .element(XMLElement(name: "content", attributes: [("type", "application/xml")], children: [.element(description(d.descriptionElement, fields))])),
@@ -66,6 +66,39 @@ package enum AtomRegistration {
         return fields
     }
 
+    /// The elements that carry a registration's handle, in order: the platform's one
+    /// ``RegistrationPlatform/handleElement``, or a browser's `Endpoint`, `P256DH` and `Auth` (the
+    /// order of NH-JAVA `BrowserRegistration` and NH-BROWSER's body), read out of the stored
+    /// ``BrowserPushChannel/pnsHandle`` (a handle that is none is written as it is, in `Endpoint`).
+    static func handleFields(_ platform: RegistrationPlatform, _ handle: String) -> [(String, String)] {
+        guard platform.handleIsSubscription else { return [(platform.handleElement, handle)] }
+        guard let channel = try? BrowserPushChannel(pnsHandle: handle) else { return [(platform.handleElement, handle)] }
+        return [("Endpoint", channel.endpoint), ("P256DH", channel.p256dh), ("Auth", channel.auth)]
+    }
+
+    /// The handle a description `d` carries: its ``RegistrationPlatform/handleElement``'s text, or
+    /// for a browser the ``BrowserPushChannel/pnsHandle`` of its three checked elements.
+    static func readHandle(_ platform: RegistrationPlatform, of d: XMLElement) -> Result<String, AtomProblem> {
+        guard platform.handleIsSubscription else {
+            guard let handle = d.first(platform.handleElement)?.text, !handle.isEmpty else {
+                return .failure(AtomProblem("The \(platform.handleElement) of the registration is missing."))
+            }
+            return .success(handle)
+        }
+        var parts: [String] = []
+        for name in ["Endpoint", "P256DH", "Auth"] {
+            guard let text = d.first(name)?.text, !text.isEmpty else {
+                return .failure(AtomProblem("The \(name) of the registration is missing."))
+            }
+            parts.append(text)
+        }
+        do {
+            return .success(try BrowserPushChannel(endpoint: parts[0], p256dh: parts[1], auth: parts[2]).pnsHandle)
+        } catch {
+            return .failure(AtomProblem(error.description))
+        }
+    }
+
     /// `<WnsHeaders><WnsHeader><Header>…</Header><Value>…</Value></WnsHeader>…</WnsHeaders>` (and
     /// likewise `ApnsHeaders`): the SDK's header collections (`CollectionDataContract`, NH-DOTNET).
     private static func headerList(_ name: String, item: String, _ headers: [TemplateHeader]) -> XMLElement {
@@ -94,7 +127,7 @@ package enum AtomRegistration {
         fields.append(.element(textElement("RegistrationId", r.id)))
         if !r.tags.isEmpty { fields.append(.element(textElement("Tags", r.tags.joined(separator: ",")))) }
         if !r.pushVariables.isEmpty { fields.append(.element(textElement("PushVariables", PushVariables.json(r.pushVariables)))) }
-        fields.append(.element(textElement(r.platform.handleElement, r.handle)))
+        fields += handleFields(r.platform, r.handle).map { .element(textElement($0.0, $0.1)) }
         var element = r.platform.descriptionElement
         if let t = r.template {
             let apple = r.platform == .apple
@@ -141,8 +174,10 @@ package enum AtomRegistration {
         guard let platform = RegistrationPlatform(descriptionElement: native) else {
             return .failure(AtomProblem("Unknown registration description '\(local)'."))
         }
-        guard let handle = d.first(platform.handleElement)?.text, !handle.isEmpty else {
-            return .failure(AtomProblem("The \(platform.handleElement) of the registration is missing."))
+        let handle: String
+        switch readHandle(platform, of: d) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let h): handle = h
         }
         let tagText = d.first("Tags")?.text ?? ""
         let tags = tagText.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }

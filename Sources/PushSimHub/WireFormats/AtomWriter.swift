@@ -104,9 +104,10 @@ extension AtomRegistration {
     private static var descriptionAttributes: [(String, String)] { [("xmlns:i", xsiNamespace), ("xmlns", sbNamespace)] }
 
     /// The create-or-update request body of a native registration (what ``requestBody(_:)`` writes
-    /// for one); nil for a template registration, whose body takes the tree path (CDATA).
+    /// for one); nil for a template registration, whose body takes the tree path (CDATA), and for a
+    /// browser's, whose handle is three elements.
     static func writeRequestBody(_ d: RegistrationDescription) -> [UInt8]? {
-        guard d.template == nil else { return nil }
+        guard d.template == nil, !d.platform.handleIsSubscription else { return nil }
         let code = Int(d.platform.storageCode)
         var w = AtomWriter(capacity: 384 + d.handle.utf8.count)
         w.raw(RequestMarkup.heads[code])
@@ -237,6 +238,11 @@ extension AtomRegistration {
     /// (the hub passes a ``TimeTextMemo``'s); a template registration is built as a tree.
     static func writeEntry(_ r: StoredRegistration, address: EntryAddress, inFeed: Bool, anchor: CalendarAnchor, style: EntryStyle,
                            to w: inout AtomWriter, time: (VirtualTime) -> String) {
+        if r.platform.handleIsSubscription, r.template == nil {
+            // A browser's handle is three elements: built as a tree (no fast path for them).
+            let tree = entry(r, address: address, anchor: anchor, inFeed: inFeed, style: style)
+            return w.raw(tree.serialized(spaceBeforeEmptyClose: style.spaceBeforeEmptyClose))
+        }
         if let t = r.template {
             // A template registration is built as a tree, its body put in as CDATA, as the live hub answers.
             let tree = entry(r, address: address, anchor: anchor, inFeed: inFeed, templateBody: cdataMarker, style: style)

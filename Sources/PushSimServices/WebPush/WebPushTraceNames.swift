@@ -27,9 +27,6 @@ extension TraceKind {
 extension TraceFieldName {
     /// `endpoint`: a subscription's endpoint, shortened (`shortToken`).
     public static let webPushEndpoint = TraceFieldName("endpoint")
-    /// `message-id`: the vendor's id for a message (FCM's `Location` name, autopush's, Apple's
-    /// `apns-id`, WNS's `X-WNS-Msg-ID`).
-    public static let webPushMessageID = TraceFieldName("message-id")
     /// `replaced-by`: the message that took a kept one's place.
     public static let replacedBy = TraceFieldName("replaced-by")
     /// `ttl`: the seconds a message is kept, as the service honours them.
