@@ -156,7 +156,9 @@ public final class HardenedBackend: Host {
         }
     }
 
-    /// `PUT api/register/<id>` with `{"Platform", "Handle", "Tags"?}`.
+    /// `PUT api/register/<id>` with `{"Platform", "Handle", "Tags"?, "Template"?}`; a browser
+    /// sends its `Subscription` instead of a `Handle` (``browserHandle(_:)``). `Template` (a body)
+    /// makes a template registration, which the hub fills at template sends (NH-TPL).
     func upsert(id: String, body: [UInt8], user: String, _ reply: HardenedReply) {
         guard let json = try? JSONParser.parse(body), json.objectMembers != nil else {
             return reply.error(400, "the body must be a JSON object {\"Platform\": …, \"Handle\": …, \"Tags\": […]}")
@@ -168,7 +170,16 @@ public final class HardenedBackend: Host {
             if name == "mpns" { return reply.error(400, "mpns is retired; use wns") }
             return reply.error(400, "unknown Platform '\(name)': use \(Self.serviceNames(oldNames: false))")
         }
-        guard let handle = json["Handle"]?.stringValue, !handle.isEmpty else { return reply.error(400, "Handle is required") }
+        let handle: String
+        if platform == .browser {
+            switch Self.browserHandle(json) {
+            case .failure(let problem): return reply.error(400, problem.description)
+            case .success(let h): handle = h
+            }
+        } else {
+            guard let given = json["Handle"]?.stringValue, !given.isEmpty else { return reply.error(400, "Handle is required") }
+            handle = given
+        }
         if let problem = Self.handleProblem(handle, platform) { return reply.error(400, problem) }
         var requested: [String] = []
         if let tags = json["Tags"] {
@@ -184,7 +195,12 @@ public final class HardenedBackend: Host {
         }
         var tags = [own]
         for t in requested where !tags.contains(t) { tags.append(t) }
-        let description = RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)
+        var description = RegistrationDescription(platform: platform, handle: handle, tags: tags, registrationID: id)
+        if let template = json["Template"] {
+            // A page that asks for a template registration (the hub fills it at a template send).
+            guard let body = template.stringValue, !body.isEmpty else { return reply.error(400, "Template must be the template's body as a string") }
+            description.template = RegistrationTemplate(bodyTemplate: body)
+        }
         // Ownership: a user may write a registration that is new (the hub has none under this id),
         // already theirs, or for this same handle (another user logging in on the same device).
         // Anything else would let a user take over someone else's registration by its id.

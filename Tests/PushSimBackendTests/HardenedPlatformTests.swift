@@ -1,4 +1,6 @@
 import Testing
+import PushSimKernel
+import PushSimCrypto
 import PushSimNetwork
 import PushSimHub
 @testable import PushSimBackend
@@ -19,8 +21,25 @@ struct HardenedPlatformTests {
     }
 
     @Test func refusalsSpellTheServiceNames() {
-        #expect(HardenedBackend.serviceNames(oldNames: false) == "apns, fcm or wns")
-        #expect(HardenedBackend.serviceNames(oldNames: true) == "apns, fcm (or gcm) or wns")
+        #expect(HardenedBackend.serviceNames(oldNames: false) == "apns, fcm, wns or browser")
+        #expect(HardenedBackend.serviceNames(oldNames: true) == "apns, fcm (or gcm), wns or browser")
+    }
+
+    /// `pns=browser` and `"Platform": "browser"` mean the hub's browser platform; the body carries
+    /// the page's subscription as `PushSubscription.toJSON()` gives it.
+    @Test func aBrowserRegistersWithItsSubscription() throws {
+        #expect(HardenedBackend.platform(named: "Browser")?.registrationPlatform == .browser)
+        #expect(HardenedBackend.platform(named: "browser")?.service == .webPush)
+        let key = Base64URL.encode(DerivedKeyMemo.p256Key(derivedFrom: "backend tests: browser").publicKey.x963Representation)
+        let auth = Base64URL.encode([UInt8](repeating: 1, count: 16))
+        let endpoint = "https://updates.push.services.mozilla.com/wpush/v2/abc"
+        let body = try JSONParser.parse(Array(#"{"Platform":"browser","Subscription":{"endpoint":"\#(endpoint)","expirationTime":null,"keys":{"p256dh":"\#(key)","auth":"\#(auth)"}}}"#.utf8))
+        let handle = try HardenedBackend.browserHandle(body).get()
+        #expect(try BrowserPushChannel(pnsHandle: handle) == BrowserPushChannel(endpoint: endpoint, p256dh: key, auth: auth))
+        #expect(try HardenedBackend.browserHandle(.object([("Handle", .string(handle))])).get() == handle)
+        let keyless = try JSONParser.parse(Array(#"{"Subscription":{"endpoint":"\#(endpoint)"}}"#.utf8))
+        #expect(throws: InstallationProblem.self) { try HardenedBackend.browserHandle(keyless).get() }
+        #expect(throws: InstallationProblem.self) { try HardenedBackend.browserHandle(.object([("Handle", .string("not a handle"))])).get() }
     }
 
     /// The payloads are the ones the backend built by hand before: escaped JSON, escaped XML.
