@@ -15,15 +15,17 @@ public enum ClientFlavour: String, Sendable, CaseIterable {
 /// sends `gcm` for the GCM one, which the tutorial backend (knowing only `fcm`) does not understand.
 public enum PushSwitch: String, Sendable, CaseIterable {
     /// The values the app can send: `apns`, `fcm` and `wns`, and `gcm`, which the tutorial's iOS
-    /// app sends for its GCM switch.
-    case apns, fcm, gcm, wns
+    /// app sends for its GCM switch; `browser` reaches the user's browsers, which only the
+    /// hardened backend takes (the tutorial's app has no such switch).
+    case apns, fcm, gcm, wns, browser
 
-    /// The order the tutorial app sends in: WNS, then GCM/FCM, then APNS.
+    /// The order the tutorial app sends in: WNS, then GCM/FCM, then APNS; browsers last.
     var sendOrder: Int {
         switch self {
         case .wns: return 0
         case .gcm, .fcm: return 1
         case .apns: return 2
+        case .browser: return 3
         }
     }
 }

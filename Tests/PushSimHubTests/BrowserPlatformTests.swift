@@ -174,6 +174,17 @@ struct BrowserPlatformTests {
         #expect(w.hub.feedbackRecords.map(\.platform) == ["browser", "browser"])
     }
 
+    /// Apple's and WNS's web push answer their id in `apns-id` and `X-WNS-Msg-ID`, not in
+    /// `Location`: the hub reads it there (the accounting of a copy follows it to the browser).
+    @Test(arguments: [("apns-id", "8E1B3C52-0000-4000-8000-000000000001"), ("X-WNS-Msg-ID", "1A2B3C4D5E6F7081")])
+    func theMessageIDIsReadWhereEachVendorAnswersIt(header: String, id: String) throws {
+        let (w, push) = try Self.world()
+        push.answer = { _, _ in HTTPResponse(status: 201, headers: HTTPHeaders([(header, id)])) }
+        w.register(.browser, try Self.channel().pnsHandle)
+        _ = w.send(format: "browser", body: #"{"body":"x"}"#)
+        #expect(w.events("hub.pns-accepted").first?[.message]?.description == id)
+    }
+
     @Test func withoutTheBrowserCredentialCopiesAreDropped() throws {
         let (w, push) = try Self.world(credential: false)
         w.register(.browser, try Self.channel().pnsHandle)

@@ -259,7 +259,7 @@ struct BadLine: Sendable, CustomTestStringConvertible {
 }
 
 private let statementsHint = "statements are scenario, seed, epoch, backend, hub, fcm, network, fault, limit, account, device, devices, browser, app-server, at, advance, expect, or <device> <action> for a declared device"
-private let switchesHint = "switches are apns, fcm, gcm, wns; separate several with commas, e.g. via apns,wns"
+private let switchesHint = "switches are apns, fcm, gcm, wns, browser; separate several with commas, e.g. via apns,wns"
 
 private let badLines: [BadLine] = [
     // Unknown words.

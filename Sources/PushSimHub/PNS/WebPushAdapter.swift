@@ -92,10 +92,12 @@ enum WebPushAdapter: PNSServiceAdapter {
         }
     }
 
-    /// The message's address the push service gives in `Location` (RFC 8030 §5), its last segment.
+    /// The push service's id for the message: the last segment of the `Location` it answers
+    /// (RFC 8030 §5; FCM and autopush), else Apple's `apns-id` or WNS's `X-WNS-Msg-ID`, which
+    /// those two answer instead (Citations §9).
     static func messageID(_ response: HTTPResponse) -> String {
-        guard let location = response.headers["Location"] else { return "" }
-        return location.split(separator: "/").last.map(String.init) ?? location
+        if let location = response.headers["Location"] { return location.split(separator: "/").last.map(String.init) ?? location }
+        return response.headers["apns-id"] ?? response.headers["X-WNS-Msg-ID"] ?? ""
     }
 
     /// A sender key pair for one copy from the next 32 bytes of `random` (a seed whose

@@ -8,7 +8,9 @@ import PushSimServices
 ///
 /// It follows copies by `notification/registration` from `hub.pns-request` to `hub.pns-accepted`
 /// or a hub `notification.dropped`, and messages by the PNS's id from `hub.pns-accepted` to the
-/// device (`device.push-received`, `device.push-refused`) or a service's `notification.dropped`.
+/// device (`device.push-received`, `device.push-refused`) or a service's `notification.dropped`;
+/// a message to a browser ends when the Web Push service hands it over (`webpush.delivered`) or
+/// its `TTL` or a newer message of its `Topic` ends it (`webpush.expired`, `webpush.replaced`).
 ///
 /// An FCM topic or condition send is one message with many copies, all under one name: FCM's
 /// `fcm.fan-out` says how many it hands out, and the message is open until that many copies
@@ -53,7 +55,8 @@ final class AccountingChecker: InvariantChecker {
     var endedCount: Int { ended.count }
     private var violations: [String] = []
 
-    let reads: Set<TraceKind> = [.hubPNSRequest, .hubPNSAccepted, .notificationDropped, .devicePushReceived, .devicePushRefused, .fcmFanOut]
+    let reads: Set<TraceKind> = [.hubPNSRequest, .hubPNSAccepted, .notificationDropped, .devicePushReceived, .devicePushRefused, .fcmFanOut,
+                                 .webPushDelivered, .webPushExpired, .webPushReplaced]
 
     func observe(_ e: TraceEvent) {
         func f(_ k: TraceFieldName) -> String { e[k]?.description ?? "" }
@@ -79,7 +82,13 @@ final class AccountingChecker: InvariantChecker {
             copies[CopyKey(notification: f(.notification), registration: f(.registration))] = nil
         case .notificationDropped:
             // A push service's drop, read under the field that service records its ids in.
-            if let service = PushServiceDescriptor.named(e.layer) { end(f(service.messageIDField), at: e.time) }
+            let service = e.layer == PushServiceDescriptor.webPush.name ? .webPush : PushServiceDescriptor.named(e.layer)
+            if let service { end(f(service.messageIDField), at: e.time) }
+        case .webPushDelivered where e.layer == PushServiceDescriptor.webPush.name,
+             .webPushExpired where e.layer == PushServiceDescriptor.webPush.name,
+             .webPushReplaced where e.layer == PushServiceDescriptor.webPush.name:
+            // A Web Push message the hub sent to a browser: handed to it, or ended by its TTL or a newer one.
+            end(f(.webPushMessageID), at: e.time)
         case .devicePushReceived where e.layer == "device", .devicePushRefused where e.layer == "device": end(f(.message), at: e.time)
         default: break
         }

@@ -85,7 +85,7 @@ extension ScenarioParser.Session {
             let password = try t.text("a password", hint: usage)
             kind = .login(user: user.text, password: password.text)
         case "send":
-            let usage = "write send \"<message>\" to <user> via apns|fcm|gcm|wns"
+            let usage = "write send \"<message>\" to <user> via apns|fcm|gcm|wns|browser"
             let message = try t.string("a message in double quotes", hint: usage)
             try t.keyword("to", hint: usage)
             let user = try t.word("a user name after to", hint: usage)

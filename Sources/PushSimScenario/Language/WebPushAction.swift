@@ -51,6 +51,9 @@ public enum WebPushAction: Equatable, Sendable {
     case online
     /// The application server sends `text` to the browser's subscription.
     case push(text: String, to: String, options: WebPushApplicationServer.MessageOptions)
+    /// The page signs `user` in on the hardened backend and registers its subscription (made
+    /// with the hub's VAPID key) for the hub's browser platform, natively or with `template`.
+    case login(user: String, password: String, template: String?)
 
     /// The step as the run labels it after its actor's name.
     var label: String {
@@ -65,6 +68,8 @@ public enum WebPushAction: Equatable, Sendable {
             if let topic = o.topic { words += " topic \(jsonString(topic))" }
             if let urgency = o.urgency { words += " urgency \(urgency)" }
             return o.forged ? words + " forged" : words
+        case .login(let user, _, let template):
+            return "login \(user)" + (template.map { " template \(jsonString($0))" } ?? "")
         }
     }
 }

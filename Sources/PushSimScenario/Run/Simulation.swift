@@ -108,6 +108,8 @@ public final class Simulation {
             let problem = options.hubCredentialProblems[service.descriptor.name]
             if problem != "missing" { service.giveHubCredential(from: identity, wrongKey: problem == "wrong", to: &hubConfiguration) }
         }
+        // The hub's VAPID key for browsers (NH-BROWSER): browsers that sign in subscribe with it.
+        hubConfiguration.browser = Self.hubBrowserCredential
         for rule in options.hubRules { rule.apply(to: &hubConfiguration) }
         hub = NotificationHub(world: world, configuration: hubConfiguration)
         let backendRule = hubConfiguration.accessRules.first { $0.keyName == options.backendHubKeyName } ?? full

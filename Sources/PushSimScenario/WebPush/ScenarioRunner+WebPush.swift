@@ -16,6 +16,8 @@ extension ScenarioRunner {
             simulation.at(time, label) {
                 browser.subscribe(applicationServerKey: server.vapidKey.publicKey.x963Representation) { server.learn($0, of: browser.name) }
             }
+        case .login(let user, let password, let template):
+            simulation.at(time, label) { simulation.signIn(browser, user: user, password: password, template: template) }
         case .unsubscribe: simulation.at(time, label) { browser.unsubscribe() }
         case .clearProfile: simulation.at(time, label) { browser.clearProfile() }
         case .offline: simulation.at(time, label) { browser.goOffline() }
