@@ -28,7 +28,8 @@
 # firebase-admin and async-firebase sign with the .p8 and the service-account file pushsim serve writes; PyFCM with a
 # service account of its own, its key registered through the control API (and one never registered is refused);
 # kalyke-apns checks that a key Apple does not have is refused (see Sources/PushSimServer/PushSimServer.docc); pywebpush
-# sends Web Push to simulated browsers, which decrypt what it encrypted.
+# sends Web Push to simulated browsers, which decrypt what it encrypted; the hub client also writes browser installations
+# and sends with the browser format, which the hub encrypts and signs with its VAPID key for simulated browsers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,6 +61,7 @@ client "django-push-notifications 3.3.0 (its WNS sender)" django_push_notificati
 client "async-firebase 6.4.0" async_firebase_client.py
 client "PyFCM 2.1.1 (advances the clock two hours)" pyfcm_client.py
 client "pywebpush 2.5.0 (an application server; simulated browsers decrypt)" pywebpush_client.py
+client "azure-notification-hub-unofficial 0.1.0: browser installations and the browser format" hub_browser_client.py
 client "the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)" hub_expiry.py
 
 echo "== pushsim replay: the same requests at the same virtual times get the same answers"

@@ -23,6 +23,16 @@ extension ControlAPI {
         return state.call(request, from: WorldState.controlName, transform: Self.registrationsJSON)
     }
 
+    /// `{"subject","vapidPublicKey"}`: the public half of the hub's browser credential (NH-BROWSER),
+    /// the key a page subscribes with so that the hub's Web Push requests are accepted for its
+    /// subscription; 404 when the hub has none. The private key stays in the world.
+    func hubBrowserCredentialAnswer() -> HTTPResponse {
+        guard let credential = state.simulation.hub.configuration.browser else {
+            return ServerAnswer.error(404, "The hub has no browser credential.")
+        }
+        return ServerAnswer.json(200, .object(["subject": .string(credential.subject), "vapidPublicKey": .string(credential.vapidPublicKey)]))
+    }
+
     /// `{"key":"<policy name>","policies":[…]}`: the policy whose key the world's backends sign
     /// their hub calls with, and every policy the hub has.
     func hubKeyJSON() -> JSONValue {

@@ -84,6 +84,7 @@ struct ControlAPI {
         case ("GET", "hub/registrations"): return registrations(top: Int(value("top") ?? "") ?? 100)
         case ("GET", "hub/key"): return .answer(ServerAnswer.json(200, hubKeyJSON()))
         case ("POST", "hub/key"): return .answer(useHubKey(request))
+        case ("GET", "hub/browser-credential"): return .answer(hubBrowserCredentialAnswer())
         case ("GET", "fcm/apns-key"): return .answer(ServerAnswer.json(200, fcmAPNsKeyJSON()))
         case ("POST", "fcm/apns-key"): return .answer(setFCMAPNsKey(request))
         case (_, "faults"): return .answer(faults(request, id: nil))

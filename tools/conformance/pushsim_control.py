@@ -2,6 +2,7 @@
 argument), the control API, and one printed line per check (exit 1 at the first that fails)."""
 import json
 import sys
+import time
 import urllib.request
 
 BASE = f"http://127.0.0.1:{sys.argv[1]}"
@@ -23,6 +24,16 @@ def check(name, condition, detail=""):
 def shown(device):
     """The texts a simulated device showed, after letting the world settle for 2 s."""
     return [n["text"] for n in control("GET", f"/_pushsim/devices/{device}/notifications?settle=2s")["notifications"]]
+
+
+def shown_by(browser, want, seconds=5.0):
+    """The texts a simulated browser showed, once `want` of them are there or `seconds` of wall time passed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        texts = [n["text"] for n in control("GET", f"/_pushsim/browsers/{browser}/notifications")["notifications"]]
+        if len(texts) >= want or time.monotonic() > deadline:
+            return texts
+        time.sleep(0.1)
 
 
 def served_key_files():

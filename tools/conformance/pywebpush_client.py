@@ -10,27 +10,16 @@ Usage: python pywebpush_client.py <port>
 """
 import base64
 import json
-import time
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization  # pywebpush depends on cryptography
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
-from pushsim_control import BASE, check, control
+from pushsim_control import BASE, check, control, shown_by
 
 
 def b64url(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def shown_by(browser, want, seconds=5.0):
-    """The texts `browser` showed, once `want` of them are there or `seconds` of wall time passed."""
-    deadline = time.monotonic() + seconds
-    while True:
-        texts = [n["text"] for n in control("GET", f"/_pushsim/browsers/{browser}/notifications")["notifications"]]
-        if len(texts) >= want or time.monotonic() > deadline:
-            return texts
-        time.sleep(0.1)
 
 
 vapid = Vapid02()
