@@ -53,6 +53,9 @@ public final class Device: Host {
     /// Topic subscriptions and unsubscriptions the app asked for before it had a token: its
     /// Firebase SDK keeps them and sends them once the token comes (FA-ANDROID-RPC).
     var pendingTopicOperations: [(topic: String, delete: Bool)] = []
+    /// The app's Live Activities started on APNs broadcast channels (iOS 18), oldest first
+    /// (`Device+BroadcastChannels.swift`); they end with the app.
+    public internal(set) var broadcastActivities: [BroadcastActivity] = []
     /// How many Firebase installations the app has had on this device (numbers each new FID).
     private var firebaseInstallations = 0
     /// Bumped on every install and uninstall, so answers meant for an older install are ignored.
@@ -254,6 +257,7 @@ public final class Device: Host {
         fcmToken = nil
         pendingTopicOperations = []
         liveActivities = LiveActivityBoard()
+        broadcastActivities = []
     }
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
@@ -309,8 +313,11 @@ public final class Device: Host {
         guard request.path == DeviceChannel.pushPath else {
             return world.respond(to: exchange, with: HTTPResponse(status: 404))
         }
-        // An ActivityKit push goes to a Live Activity token, not the app's (LiveActivities/).
-        if request.headers["apns-push-type"] == "liveactivity" { return receiveLiveActivityPush(request, exchange: exchange) }
+        // An ActivityKit push goes to a Live Activity token, not the app's (LiveActivities/); a
+        // broadcast, which names its channel, comes to the app's handle (Device+BroadcastChannels).
+        if request.headers["apns-push-type"] == "liveactivity", request.headers[DeviceChannel.channelHeader] == nil {
+            return receiveLiveActivityPush(request, exchange: exchange)
+        }
         let pushedHandle = request.headers[DeviceChannel.handleHeader]
         let message = request.headers[DeviceChannel.messageHeader] ?? ""
         guard isAppInstalled, let handle, pushedHandle == handle else {
@@ -318,6 +325,9 @@ public final class Device: Host {
             record(.devicePushRefused, [.message: .string(message),
                                            .why: isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
             return world.respond(to: exchange, with: HTTPResponse(status: 410))
+        }
+        if let channel = request.headers[DeviceChannel.channelHeader] {
+            return receiveBroadcast(request, channel: channel, exchange: exchange)
         }
         world.respond(to: exchange, with: HTTPResponse(status: 200))
         record(.devicePushReceived, [.service: .string(request.headers[DeviceChannel.serviceHeader] ?? "?"), .message: .string(message)])

@@ -49,11 +49,17 @@ public enum AppOperation: String, Sendable, CaseIterable {
     /// A Web Push message a scenario's application server posts to a browser's push endpoint
     /// (`POST <endpoint>`, RFC 8030 section 5): `expect <app-server> push status 201`.
     case push
+    /// The operator's APNs broadcast channel management calls (create and delete a channel on
+    /// `api-manage-broadcast.push.apple.com`): `expect operator channel status 201`.
+    case channel
+    /// The operator's APNs broadcasts (`POST /4/broadcasts/apps/<bundle id>`): `expect operator
+    /// broadcast status 200`.
+    case broadcast
 
     /// True for the calls a device's app (or a hand-written request) makes; false for
-    /// ``installation`` and ``list``, which only the operator makes, and ``push``, which only an
-    /// application server makes.
-    public var isAppCall: Bool { self != .installation && self != .list && self != .push }
+    /// ``installation``, ``list``, ``channel`` and ``broadcast``, which only the operator makes, and
+    /// ``push``, which only an application server makes.
+    public var isAppCall: Bool { ![.installation, .list, .push, .channel, .broadcast].contains(self) }
 }
 
 /// The `Authorization` a hand-written request carries.

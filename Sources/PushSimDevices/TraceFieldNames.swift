@@ -11,6 +11,10 @@ extension TraceFieldName {
     public static let badge = TraceFieldName("badge")
     /// `channel`: an Android notification channel's id
     public static let channel = TraceFieldName("channel")
+    /// `content-state`: what a Live Activity shows, as JSON text
+    public static let contentState = TraceFieldName("content-state")
+    /// `event`: an ActivityKit push's `aps.event` (`start`, `update`, `end`), a Live Activity's or a broadcast's
+    public static let event = TraceFieldName("event")
     /// `changed`
     public static let changed = TraceFieldName("changed")
     /// `collapse-id`
@@ -39,6 +43,4 @@ extension TraceFieldName {
     public static let text = TraceFieldName("text")
     /// `activity`: a Live Activity's id
     public static let activity = TraceFieldName("activity")
-    /// `event`: an ActivityKit push's `aps.event`
-    public static let event = TraceFieldName("event")
 }

@@ -7,6 +7,8 @@ extension TraceFieldName {
     public static let bytes = TraceFieldName("bytes")
     /// `callee`
     public static let callee = TraceFieldName("callee")
+    /// `channel-id`: an APNs broadcast channel's id
+    public static let channelID = TraceFieldName("channel-id")
     /// `defect`
     public static let defect = TraceFieldName("defect")
     /// `delay`

@@ -19,6 +19,8 @@ extension TraceFieldName {
     public static let path = TraceFieldName("path")
     /// `pending`
     public static let pending = TraceFieldName("pending")
+    /// `policy`: a broadcast channel's message storage policy (`none`, `most-recent`)
+    public static let policy = TraceFieldName("policy")
     /// `refused`
     public static let refused = TraceFieldName("refused")
     /// `token`

@@ -5,6 +5,14 @@ import PushSimKernel
 extension TraceKind {
     /// `apns.accepted`
     public static let apnsAccepted = TraceKind("apns.accepted")
+    /// `apns.broadcast-accepted`: a broadcast on a channel accepted, and to how many subscribers it goes
+    public static let apnsBroadcastAccepted = TraceKind("apns.broadcast-accepted")
+    /// `apns.channel-created`
+    public static let apnsChannelCreated = TraceKind("apns.channel-created")
+    /// `apns.channel-deleted`
+    public static let apnsChannelDeleted = TraceKind("apns.channel-deleted")
+    /// `apns.channel-subscribed`: a device joined or left a broadcast channel (a Live Activity started or ended on it)
+    public static let apnsChannelSubscribed = TraceKind("apns.channel-subscribed")
     /// `apns.delivered`
     public static let apnsDelivered = TraceKind("apns.delivered")
     /// `apns.rejected`

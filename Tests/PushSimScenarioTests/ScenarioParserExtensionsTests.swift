@@ -317,7 +317,9 @@ import PushSimServices
 
     @Test func operatorMistakesAreLocated() {
         for (line, column, message) in [
-            ("operator broadcast apple \"{}\"", 10, "unknown operator action \"broadcast\""),
+            ("operator shout apple \"{}\"", 10, "unknown operator action \"shout\""),
+            // `broadcast` is APNs' broadcast on a channel (§1.20): it takes the payload, no format.
+            ("operator broadcast apple \"{}\"", 20, "expected the Live Activity payload in double quotes, found \"apple\""),
             ("operator schedule apple \"{}\" in 2h", 30, "expected \"at\", found \"in\""),
             ("operator cancel everything", 17, "expected \"scheduled\", found \"everything\""),
         ] {

@@ -77,6 +77,17 @@ enum ExpectationCheck {
             let n = probed ?? simulation.fcm.subscriberCount(of: topic, project: simulation.identity.fcmProjectID)
             let when = e.by.map { "at \($0)" } ?? "at the end"
             return result(n == count, "FCM's topic \(jsonString(topic)) had \(n) subscriber(s) \(when)")
+        case .broadcastChannels(let count):
+            let n = probed ?? simulation.broadcastChannelCount
+            let when = e.by.map { "at \($0)" } ?? "at the end"
+            return result(n == count, "APNs had \(n) broadcast channel(s) for the app \(when)")
+        case .activityShows(let name, let channel, let state):
+            let id = simulation.operatorConsole.broadcastChannelIDs[channel]
+            guard let device = simulation.device(name), let id, let activity = device.broadcastActivity(onChannel: id) else {
+                return result(false, id == nil ? "channel \(jsonString(channel)) was never created" : "\(name) has no Live Activity on channel \(jsonString(channel))")
+            }
+            return result(activity.contentState == state, "\(name)'s activity on \(jsonString(channel)) shows \(activity.contentState)"
+                          + " after \(activity.updates) broadcast(s)\(activity.ended ? ", ended" : "")")
         case .listedRegistrations(let count):
             let seen = simulation.operatorConsole.timedListings.filter { $0.answeredAt <= by }.map(\.count)
             let when = e.by.map { " by \($0)" } ?? ""

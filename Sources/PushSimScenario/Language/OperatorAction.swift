@@ -1,5 +1,6 @@
 import PushSimKernel
 import PushSimNetwork
+import PushSimServices
 
 /// What the operator does in a step, straight through the hub with its key, as a marketing
 /// tool or an operations backend would (`at 5s operator send apple "{…}" to "username:bob"`).
@@ -44,6 +45,14 @@ public enum OperatorAction: Equatable, Sendable {
     /// team's key, as a backend sends ActivityKit pushes; `apns-push-type: liveactivity` and the
     /// `.push-type.liveactivity` topic unless headers say otherwise.
     case apnsSend(payload: String, token: LiveActivityTokenReference, headers: [SendHeader])
+    /// `operator create channel "<name>" storage none|most-recent`: an APNs broadcast channel for
+    /// the scenario's app, known in the file by its name (Citations §1.20).
+    case createChannel(name: String, policy: BroadcastMessageStoragePolicy)
+    /// `operator delete channel "<name>"`
+    case deleteChannel(name: String)
+    /// `operator broadcast "<payload>" on channel "<name>"|without channel-id [header "<name>" "<value>"]…`:
+    /// `POST /4/broadcasts/apps/<bundle id>` straight to APNs.
+    case broadcast(payload: String, channel: String?, headers: [SendHeader] = [])
 
     /// The step as the run labels it after `operator` (`send apple to "username:bob"`): no payload.
     var label: String {
@@ -61,6 +70,9 @@ public enum OperatorAction: Equatable, Sendable {
         case .fcmSend(_, let target): return "send fcm to \(target.label)"
         case .fcmLiveActivitySend(_, let device, let token): return "send fcm to token of \(device) with \(token.label)"
         case .apnsSend(_, let token, _): return "send apns to \(token.label)"
+        case .createChannel(let name, let policy): return "create channel \(jsonString(name)) storage \(policy.word)"
+        case .deleteChannel(let name): return "delete channel \(jsonString(name))"
+        case .broadcast(_, let channel, _): return "broadcast " + (channel.map { "on channel \(jsonString($0))" } ?? "without channel-id")
         }
     }
 }

@@ -182,6 +182,13 @@ public enum ExpectationKind: Equatable, Sendable {
     /// Firebase project FCM holds on the topic at the end of the run (or at the time); a token whose
     /// app is gone counts until FCM learns it is dead.
     case topicSubscribers(topic: String, count: Int)
+    /// `expect <device> activity "<channel>" shows "<content state JSON>"`: at the end of the run,
+    /// the device's Live Activity on the broadcast channel the scenario named shows this content
+    /// state (compared as compact JSON; §1.20).
+    case activityShows(device: String, channel: String, contentState: String)
+    /// `expect apns has <n> channel(s) [by <time>]`: how many broadcast channels the scenario's app
+    /// has in its APNs environment, as `GET …/all-channels` lists them (§1.20).
+    case broadcastChannels(count: Int)
     /// `expect hub notification <n>|"<id>" state <State>`: the hub's telemetry state of a
     /// notification when the run ends (`Completed`, `Abandoned`, `NoTargetFound`, `Cancelled`, …;
     /// NH-SDKDOC), named by its number among the sends the hub took or by its id.

@@ -125,6 +125,9 @@ extension ScenarioParser.Session {
             // `disable|enable live activities` (LiveActivities), else a notification channel.
             kind = t.peek?.isWord("live") == true ? try liveActivityAction(&t, device: device, verb: verb)
                 : try channelAction(&t, device: device, verb: verb)
+        case "start" where t.peek?.isWord("activity") == true:
+            // `start activity on channel "<name>"`: a Live Activity on a broadcast channel (§1.20).
+            kind = try activityAction(&t, device: device, verb: verb)
         case "observe", "start", "end", "rotate":
             kind = try liveActivityAction(&t, device: device, verb: verb)
         default:
@@ -146,8 +149,10 @@ extension ScenarioParser.Session {
             + "operator schedule <format> \"<payload>\" at <time> [to …], operator cancel scheduled, "
             + "operator update|delete registration of <device> [if-match current|stale|any], "
             + "operator put|patch|delete installation of <device> …, operator list registrations [for \"<tag>\"], "
+            + "operator create channel \"<name>\" storage none|most-recent, operator delete channel \"<name>\", "
+            + "operator broadcast \"<payload>\" on channel \"<name>\", "
             + "or operator key full|listen|policy \"<name>\""
-        let verb = try t.word("send, schedule, cancel, test-send, update, delete, put, patch, list or key", hint: usage)
+        let verb = try t.word("send, schedule, cancel, test-send, update, delete, put, patch, list, key, create or broadcast", hint: usage)
         let kind: OperatorAction
         if verb.text == "key" {
             kind = .useKey(try operatorKey(&t))
@@ -157,6 +162,10 @@ extension ScenarioParser.Session {
             var tag: String?
             if t.skip("for") { tag = try t.string("a tag in double quotes, e.g. \"username:bob\"", hint: listUsage).text }
             kind = .listRegistrations(tag: tag)
+        } else if verb.text == "broadcast" {
+            kind = try broadcastAction(&t)
+        } else if verb.text == "create" || (verb.text == "delete" && t.peek?.isWord("channel") == true) {
+            kind = try channelManagementAction(&t, verb: verb)
         } else if ["put", "patch"].contains(verb.text) || (verb.text == "delete" && t.peek?.isWord("installation") == true) {
             kind = try installationAction(&t, verb: verb)
         } else if verb.text == "cancel" {

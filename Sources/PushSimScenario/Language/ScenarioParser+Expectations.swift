@@ -52,6 +52,13 @@ extension ScenarioParser.Session {
                                          hint: "states are \(states.joined(separator: ", "))")
             }
             kind = .notificationState(notification, state: state.text)
+        } else if device.text == "apns", t.peek?.isWord("has") == true {
+            _ = t.next()
+            kind = try channelCount(&t)
+        } else if t.peek?.isWord("activity") == true, device.text != "operator", !ScenarioParser.serviceHosts.contains(device.text) {
+            use(device, t)
+            _ = t.next()
+            kind = try activityExpectation(&t, device: device)
         } else if device.text == FCMSendTarget.service, t.peek?.isWord("topic") == true {
             kind = try topicSubscribers(&t)
         } else if ScenarioParser.serviceHosts.contains(device.text), device.text != "operator" {

@@ -104,6 +104,8 @@ public enum ScenarioParser {
         var devices: [DeviceDeclaration] = []
         /// Names of every `browser <name>` statement in the file, well-formed or not.
         var browserNames: Set<String> = []
+        /// The names of the APNs broadcast channels `operator create channel` statements create, in file order.
+        var broadcastChannelNames: [String] = []
         /// Names of every `app-server <name>` statement in the file, well-formed or not.
         var appServerNames: Set<String> = []
         var browsers: [BrowserDeclaration] = []

@@ -47,7 +47,10 @@ extension OperatorConsole {
         return JSONValue.object(members).serialized()
     }
 
-    private func providerToken(_ key: APNsSigningKey) -> String {
+    /// The team's provider token for every operator call to APNs (sends, Live Activity pushes,
+    /// broadcast channels), signed anew every ``apnsProviderTokenRenewal`` (APNs accepts one for
+    /// an hour, §1.6).
+    func providerToken(_ key: APNsSigningKey) -> String {
         if let cached = apnsProviderToken, world.now < cached.renewAt { return cached.token }
         guard let privateKey = key.privateKey else { return "" }
         let token = JSONWebToken.apnsProviderToken(keyID: key.keyID, teamID: key.teamID, issuedAt: world.anchor.unixSeconds(world.now),

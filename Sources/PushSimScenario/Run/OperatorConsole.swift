@@ -31,9 +31,11 @@ public final class OperatorConsole: Host {
     public var listings: [Int] { timedListings.map(\.count) }
     /// The access token for sends straight to FCM, and when to stop using it (`OperatorConsole+FCM`).
     var fcmAccessToken: (token: String, renewAt: VirtualTime)?
-    /// The APNs provider token the operator signs for `operator send apns`, and when it signs a
-    /// new one (`OperatorConsole+APNs.swift`).
+    /// The APNs provider token the operator signs for `operator send apns` and for the broadcast
+    /// channel calls, and when it signs a new one (`OperatorConsole+APNs.swift`).
     var apnsProviderToken: (token: String, renewAt: VirtualTime)?
+    /// The ids APNs gave the channels the scenario created, by the scenario's name for each.
+    public internal(set) var broadcastChannelIDs: [String: String] = [:]
 
     init(world: World, connectionString: String, hubPath: String) {
         self.world = world

@@ -71,6 +71,8 @@ public enum ScenarioRunner {
                 simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveRegistrations(tag: tag, now: simulation.world.now) }
             case .hubInstallations(let tag, _):
                 simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.hub.liveInstallations(tag: tag, now: simulation.world.now) }
+            case .broadcastChannels:
+                simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.broadcastChannelCount }
             case .topicSubscribers(let topic, _):
                 let project = simulation.identity.fcmProjectID
                 simulation.world.schedule(at: at) { [unowned simulation] in probes[i] = simulation.fcm.subscriberCount(of: topic, project: project) }
@@ -169,6 +171,9 @@ public enum ScenarioRunner {
         case .permission(let permission): device.changeNotificationPermission(to: permission)
         case .channel(let id, let enabled): device.setNotificationChannel(id, enabled: enabled)
         case .liveActivity(let step): perform(step, on: device, now: simulation.world.now)
+        case .startActivity(let channel, let state):
+            // APNs' id for the channel, learnt when the operator created it (none yet: the name, which APNs does not know).
+            device.startActivity(onChannel: simulation.operatorConsole.broadcastChannelIDs[channel] ?? channel, contentState: state)
         }
     }
 
@@ -218,6 +223,15 @@ public enum ScenarioRunner {
                 console.sendToFCM(body: OperatorConsole.withLiveActivityToken(body, token.token(on: device) ?? ""),
                                   target: .token(fcmDevice.lastFCMToken ?? ""), account: account)
             }
+        case .createChannel(let name, let policy):
+            let account = simulation.apnsAccount
+            simulation.at(time, label) { console.createBroadcastChannel(name, policy: policy, account: account) }
+        case .deleteChannel(let name):
+            let account = simulation.apnsAccount
+            simulation.at(time, label) { console.deleteBroadcastChannel(name, account: account) }
+        case .broadcast(let payload, let channel, let headers):
+            let account = simulation.apnsAccount, fields = headers.map { ($0.name, $0.value) }
+            simulation.at(time, label) { console.broadcast(payload, onChannel: channel, headers: fields, account: account) }
         case .useKey(let key):
             // The parser checked that a named policy is declared; an unknown one is not scheduled.
             guard let connectionString = simulation.hubConnectionString(keyName: key.keyName) else { return }

@@ -77,13 +77,20 @@ public final class APNsService: FakePushService, CallReceiver {
     /// Older development alias still used by some clients (§1.1, APNSWIFT).
     public static let developmentAlias = "api.development.push.apple.com"
     /// The provider hosts and the development alias (``FakePushService/publicHosts``).
-    public static var publicHosts: [String] { [productionHost, sandboxHost, developmentAlias].map { $0.lowercased() } }
-    /// `/3/device/…` is the provider API (A-SEND), served as production; the sandbox is reached through its `Host`.
-    public static func loopbackHost(path: String, target: String) -> String? {
-        path.hasBytePrefix("/3/device/") ? productionHost : nil
+    public static var publicHosts: [String] {
+        ([productionHost, sandboxHost, developmentAlias] + channelManagementHosts).map { $0.lowercased() }
     }
-    /// A provider API request: `/3/device/<token>`.
-    public static func isProviderSend(_ request: HTTPRequest) -> Bool { request.path.hasBytePrefix("/3/device/") }
+    /// `/3/device/…` and `/4/broadcasts/…` are the provider API (A-SEND, A-BCSEND), `/1/apps/…` the
+    /// channel management API (A-BCMANAGE), served as production; the sandbox is reached through its `Host`.
+    public static func loopbackHost(path: String, target: String) -> String? {
+        if path.hasBytePrefix("/3/device/") || path.hasBytePrefix(BroadcastRequest.pathPrefix) { return productionHost }
+        return path.hasBytePrefix(appsPathPrefix) ? channelManagementProductionHost : nil
+    }
+    /// A provider API request: `/3/device/<token>`, a broadcast (`/4/broadcasts/apps/…`) or a
+    /// channel management request (`/1/apps/…`, §1.20).
+    public static func isProviderSend(_ request: HTTPRequest) -> Bool {
+        request.path.hasBytePrefix("/3/device/") || request.path.hasBytePrefix(BroadcastRequest.pathPrefix) || request.path.hasBytePrefix(appsPathPrefix)
+    }
     /// `courier.push.apple.com`: where devices register for tokens and connect (`DeviceChannel`).
     public static let deviceHost = PushServiceDescriptor.apns.deviceHost
 
@@ -107,14 +114,14 @@ public final class APNsService: FakePushService, CallReceiver {
     // device calls back for a new handle, which draws from the random stream in `HotState`.
     #if DEBUG
     private var hot: HotState
-    private var issued = HandleRegistry()
+    var issued = HandleRegistry()
     #else
     @exclusivity(unchecked) private var hot: HotState
-    @exclusivity(unchecked) private var issued = HandleRegistry()
+    @exclusivity(unchecked) var issued = HandleRegistry()
     #endif
     /// The handles issued.
     package var tokens: HandleRegistry { issued }
-    private var providerTokens: APNsProviderTokens { _read { yield hot.providerTokens } _modify { yield &hot.providerTokens } }
+    var providerTokens: APNsProviderTokens { _read { yield hot.providerTokens } _modify { yield &hot.providerTokens } }
     /// How provider tokens' ES256 signatures are checked: verified with the registered key's
     /// public key (the default), or their structure only (`pushsim serve --signatures structure-only`).
     public var signaturePolicy: SignaturePolicy {
@@ -137,6 +144,8 @@ public final class APNsService: FakePushService, CallReceiver {
     package var liveActivityTokens = APNsLiveActivityTokens()
     /// Accepted pushes per token, for ``APNsConfiguration/perTokenRateLimit`` (looked up only).
     private var pushesPerToken: [String: SlidingWindowCounter] = [:]
+    /// Broadcast channels, their subscribers and the broadcasts kept for offline devices (§1.20).
+    var broadcast = BroadcastState()
     /// Kept notifications by "device|app": at most one per app per device ("device|app|token" for
     /// a Live Activity token's, kept apart from the app's).
     private var stored: [String: Stored] = [:]
@@ -165,14 +174,17 @@ public final class APNsService: FakePushService, CallReceiver {
                             random: world.randomStream(APNsService.name),
                             faultInterpreter: ServiceFaultInterpreter(world: world, service: APNsService.name))
         world.register(self, name: APNsService.name,
-                       aliases: [Self.productionHost, Self.sandboxHost, Self.developmentAlias, Self.deviceHost])
+                       aliases: [Self.productionHost, Self.sandboxHost, Self.developmentAlias, Self.deviceHost] + Self.channelManagementHosts)
     }
 
-    /// Requests to ``deviceHost`` go to the device channel; all others to the provider API, where
-    /// ``productionHost`` means the production environment and any other name the sandbox.
+    /// Requests to ``deviceHost`` go to the device channel, to the channel management hosts to the
+    /// channel management API (§1.20); all others to the provider API, where ``productionHost``
+    /// means the production environment and any other name the sandbox.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         if request.authority == Self.deviceHost {
             handleDevice(request, exchange: exchange, world: world)
+        } else if request.authority == Self.channelManagementProductionHost || request.authority == Self.channelManagementSandboxHost {
+            handleChannelManagement(request, exchange: exchange, world: world)
         } else {
             handleProvider(request, exchange: exchange, world: world)
         }
@@ -224,6 +236,10 @@ public final class APNsService: FakePushService, CallReceiver {
         if let rejection = providerTokens.check(request.headers["authorization"], caller: reply.exchange.caller,
                                                 now: world.now, stampClock: world.unixSeconds(judging: reply.exchange.caller)) {
             return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
+        }
+        if request.path.hasBytePrefix(BroadcastRequest.pathPrefix) {
+            return processBroadcast(request, environment: environment, requestID: request.headers["apns-request-id"] ?? fallbackID,
+                                    reply: reply, world: world)
         }
         let notification: APNsNotification
         switch APNsRequestCheck.check(request, apnsID: fallbackID, backgroundWithoutPriorityIs5: configuration.acceptsBackgroundPushWithoutPriority) {
@@ -364,6 +380,9 @@ public final class APNsService: FakePushService, CallReceiver {
         case DeviceChannel.connectPath:
             world.respond(to: exchange, with: HTTPResponse(status: 200))
             flush(device: exchange.caller, world: world)
+            flushBroadcasts(device: exchange.caller, world: world)
+        case DeviceChannel.broadcastChannelsPath:
+            answerBroadcastSubscription(request, exchange: exchange, world: world)
         default:
             world.respond(to: exchange, with: HTTPResponse(status: 404))
         }
