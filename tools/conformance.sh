@@ -57,6 +57,7 @@ client() { echo "== $1"; "$venv/bin/python" "tools/conformance/$2" "$port"; }
 client "azure-notification-hub-unofficial 0.1.0 against pushsim serve on port $port" notification_hubs_client.py
 client "firebase-admin 6.5.0" firebase_admin_client.py
 client "kalyke-apns 1.5.0" kalyke_apns_client.py
+client "APNs broadcast channels over plain HTTP (kalyke-apns 1.5.0 has no broadcast API; PyJWT signs)" apns_broadcast_http.py
 client "django-push-notifications 3.3.0 (its WNS sender)" django_push_notifications_wns_client.py
 client "async-firebase 6.4.0" async_firebase_client.py
 client "PyFCM 2.1.1 (advances the clock two hours)" pyfcm_client.py

@@ -14,10 +14,11 @@ import PushSimScenario
 /// | `POST /_pushsim/clock/advance {"by":"91d"}` | moves virtual time; everything due runs (registrations expire) |
 /// | `POST /_pushsim/reset` | a fresh world from the same setup (same seed; new anchor under `wall`) |
 /// | `GET /_pushsim/devices` | every device |
-/// | `POST /_pushsim/devices {"name","platform","client"?,"user"?,"firebase"?}` | 201: a new device, app installed, with its push handle (`"firebase":true`: an iPhone app with the Firebase SDK, which also gets an FCM token bound to its APNs token) |
+/// | `POST /_pushsim/devices {"name","platform","client"?,"user"?,"firebase"?,"os"?}` | 201: a new device, app installed, with its push handle (`"firebase":true`: an iPhone app with the Firebase SDK, which also gets an FCM token bound to its APNs token; `"os":18`: the OS major version, which a Live Activity on a broadcast channel needs) |
 /// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fcmToken` (an iPhone Firebase app's FCM token; null elsewhere), `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications, `permission`, `disabledChannels`, `suppressed` |
 /// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle|clear-data}` | acts on it |
 /// | `POST /_pushsim/devices/{name}/{deny-notifications|allow-notifications|…|disable-channel}` | the user's notification settings (see `ControlAPI+Permission.swift`) |
+/// | `POST /_pushsim/devices/{name}/start-activity {"channel","contentState"?}` | the app starts a Live Activity on an APNs broadcast channel (see `ControlAPI+Broadcast.swift`) |
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
@@ -223,6 +224,12 @@ struct ControlAPI {
 
     private func act(_ action: String, on name: String, _ request: WireRequest) -> Outcome {
         guard let device = state.simulation.device(name) else { return .answer(noDevice(name)) }
+        if action == Self.startActivityAction {
+            switch activityStep(request) {
+            case .failure(let refusal): return .answer(refusal.response)
+            case .success(let step): return perform(action, on: device, status: 200, step: step)
+            }
+        }
         if Self.liveActivityActionNames.contains(action) {
             switch liveActivityStep(request, action: action) {
             case .failure(let refusal): return .answer(refusal.response)
@@ -252,7 +259,7 @@ struct ControlAPI {
         ].merging(Self.permissionActions) { first, _ in first }
         guard let run = step?.run ?? actions[action] else {
             return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, "
-                + "refresh-handle, clear-data, \(Self.permissionActionNames), \(Self.liveActivityActionNames.joined(separator: ", "))."))
+                + "refresh-handle, clear-data, \(Self.permissionActionNames), \(Self.liveActivityActionNames.joined(separator: ", ")), \(Self.startActivityAction)."))
         }
         return self.step("\(device.name) \(step?.label ?? action)", by: device.name, run: { run(device) },
                          answer: { ServerAnswer.json(status, deviceJSON(device)) })
@@ -299,7 +306,7 @@ struct ControlAPI {
             "notifications": .number(JSONNumber(Int64(d.shownCount))),
         ])
         guard case .object(let pairs) = fields else { return fields }
-        return .object(pairs + permissionJSON(d) + liveActivityJSON(d))
+        return .object(pairs + permissionJSON(d) + liveActivityJSON(d) + activitiesJSON(d))
     }
 
     private func notificationJSON(_ n: ShownNotification) -> JSONValue {

@@ -18,7 +18,9 @@ import PushSimScenario
 ///    - `/v1/projects/…` → FCM HTTP v1 (`fcm.googleapis.com`);
 ///    - `/token`, `/oauth2/v4/token` → Google's OAuth token endpoint (`oauth2.googleapis.com`);
 ///    - `/iid/…` → the Instance ID API, FCM's topic subscriptions (`iid.googleapis.com`);
-///    - `/3/device/…` → APNs production (`api.push.apple.com`; the sandbox through its `Host`);
+///    - `/3/device/…` and `/4/broadcasts/…` → APNs production (`api.push.apple.com`; the sandbox
+///      through its `Host`); `/1/apps/…` → APNs' channel management API
+///      (`api-manage-broadcast.push.apple.com`; the sandbox's through its `Host`);
 ///    - `/accesstoken.srf` → the Live token endpoint for WNS (`login.live.com`);
 ///    - `/?token=…` → a WNS channel URI (`cloud.notify.windows.com`);
 ///    - the browsers' push endpoints (`WebPushService.loopbackHost(path:target:)`): `/fcm/send/…`

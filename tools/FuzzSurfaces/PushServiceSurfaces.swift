@@ -4,7 +4,9 @@ import PushSim
 /// ``ServiceBench`` world whose iPhone, Android phone and Windows PC hold real handles:
 /// - `apns`: `POST /3/device/<token>` over HTTP/2 in reality; the fake checks the provider token
 ///   (ES256 JWT: 403 `InvalidProviderToken`, `ExpiredProviderToken`), path, `apns-*` headers and
-///   payload (400 `BadDeviceToken`, `PayloadTooLarge` 413, …) and delivers to the phone.
+///   payload (400 `BadDeviceToken`, `PayloadTooLarge` 413, …) and delivers to the phone; and the
+///   broadcast channel API (§1.20): channel management on `api-manage-broadcast.push.apple.com`,
+///   `POST /4/broadcasts/apps/<bundle id>` (`MissingChannelId`, `ChannelNotRegistered`, …).
 /// - `fcm`: Google's OAuth token endpoint (`invalid_grant`) and HTTP v1 `messages:send`
 ///   (`INVALID_ARGUMENT`, `UNREGISTERED`, `UNAUTHENTICATED` with Google RPC error bodies).
 /// - `wns`: the `login.live.com` token endpoint and channel URIs (`X-WNS-Type`, `X-WNS-TTL`,
@@ -20,6 +22,9 @@ public enum PushServiceSurfaces {
         let auth = ["authorization: bearer {{APNS-JWT}}", "apns-topic: {{TOPIC}}"]
         func push(_ headers: [String], _ body: String, host: String = "api.push.apple.com") -> String {
             request("POST https://\(host)/3/device/{{IOS}}", auth + headers, body)
+        }
+        func manage(_ method: String, _ headers: [String], _ body: String = "", path: String = "/1/apps/{{TOPIC}}/channels") -> String {
+            request("\(method) https://api-manage-broadcast.push.apple.com\(path)", ["authorization: bearer {{APNS-JWT}}"] + headers, body)
         }
         let scripts: [[String]] = [
             [push(["apns-push-type: alert", "apns-priority: 10", "apns-expiration: 0", "apns-id: 3f1c2d4e-8a9b-4c7d-9e0f-112233445566",
@@ -41,6 +46,17 @@ public enum PushServiceSurfaces {
              push(["apns-push-type: liveactivity", "apns-priority: 10"],
                   #"{"aps":{"timestamp":1767225600,"event":"start","content-state":{"home":0},"attributes-type":"MatchAttributes","attributes":{},"input-push-token":1}}"#)
                 .replacing("apns-topic: {{TOPIC}}", with: "apns-topic: {{TOPIC}}.push-type.liveactivity")],
+            // Broadcast channels (§1.20): the channel management API, a broadcast, a device's subscription.
+            [manage("POST", [], #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#),
+             manage("GET", ["apns-channel-id: dHN0LXNyY2gtY2hubA=="], path: "/1/apps/{{TOPIC}}/all-channels"),
+             manage("GET", ["apns-channel-id: dHN0LXNyY2gtY2hubA==", "apns-request-id: 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"]),
+             manage("DELETE", ["apns-channel-id: dHN0LXNyY2gtY2hubA=="])],
+            [request("POST https://api.push.apple.com/4/broadcasts/apps/{{TOPIC}}",
+                     ["authorization: bearer {{APNS-JWT}}", "apns-channel-id: dHN0LXNyY2gtY2hubA==", "apns-push-type: liveactivity",
+                      "apns-expiration: 0", "apns-priority: 5"],
+                     #"{"aps":{"timestamp":1767225600,"event":"update","content-state":{"score":"1-0"}}}"#),
+             request("POST https://courier.push.apple.com/broadcast-channels", ["content-type: application/json"],
+                     #"{"channel":"dHN0LXNyY2gtY2hubA==","delete":false,"token":"{{IOS}}"}"#)],
         ]
         return FuzzSurface(name: "apns", summary: "request scripts to the fake APNs provider API (400/403/404/405/410/413 with a reason)",
                            corpus: scripts.map(RequestScript.join), prefersText: true, inputsPerProcess: 10_000) { bytes in
