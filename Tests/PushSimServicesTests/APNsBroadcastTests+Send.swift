@@ -51,6 +51,19 @@ struct APNsBroadcastSendTests {
         #expect(bench.world.dropReasons == ["replaced by a newer broadcast on the channel (APNs keeps the most recent)"])
     }
 
+    @Test func aBroadcastKeptForAnOfflineDeviceIsALeftover() {
+        let bench = APNsBench()
+        let channel = bench.createChannel(policy: 1)
+        _ = bench.subscribe(bench.phone, token: bench.token, to: channel)
+        bench.phone.goOffline()
+        #expect(bench.broadcast(on: channel, headers: [("apns-push-type", "liveactivity"), ("apns-request-id", "5d2c0d7e-1f1a-4a4e-9d55-0c6f5b1e2a33")]).status == 200)
+        #expect(bench.apns.leftovers(world: bench.world).map(\.line)
+                == ["broadcast 5d2c0d7e-1f1a-4a4e-9d55-0c6f5b1e2a33 on channel \(channel) kept for iphone, undelivered"])
+        bench.phone.goOnline()
+        bench.world.run()
+        #expect(bench.apns.leftovers(world: bench.world).isEmpty)
+    }
+
     @Test func aStoredBroadcastExpires() {
         let bench = APNsBench()
         let channel = bench.createChannel(policy: 1)

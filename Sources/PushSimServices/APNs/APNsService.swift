@@ -190,13 +190,14 @@ public final class APNsService: FakePushService, CallReceiver {
         }
     }
 
-    /// One line per notification still kept for an unreachable device, sorted by device and app.
+    /// One line per notification still kept for an unreachable device, sorted by device and app,
+    /// then one per broadcast kept for one (§1.20).
     public func leftovers(world: World) -> [Leftover] {
         stored.keys.sorted().map { key in
             let s = stored[key]!
             return Leftover("notification \(s.notification.apnsID) kept for \(s.device) (\(s.app)) since \(s.storedAt), undelivered",
                             pendingIDs: [s.notification.apnsID])
-        }
+        } + broadcastLeftovers()
     }
 
     // MARK: Provider API

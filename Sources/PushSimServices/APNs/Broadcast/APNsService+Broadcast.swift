@@ -96,6 +96,15 @@ extension APNsService {
                      [.apnsID: .string(b.messageID), .device: .string(b.device), .channelID: .string(b.channel.id)])
     }
 
+    /// One line per broadcast still kept for an unreachable device, by device and channel.
+    func broadcastLeftovers() -> [Leftover] {
+        broadcast.stored.keys.sorted().compactMap { key in
+            broadcast.stored[key].map {
+                Leftover("broadcast \($0.messageID) on channel \($0.channel.id) kept for \($0.device), undelivered", pendingIDs: [$0.messageID])
+            }
+        }
+    }
+
     /// Sends the broadcasts kept for `device`, which just reconnected.
     func flushBroadcasts(device: String, world: World) {
         for b in broadcast.takeStored(device: device) {
