@@ -71,18 +71,22 @@ extension Device {
         let ignore = { (why: String) in
             self.record(.activityBroadcastIgnored, [.message: .string(message), .channelID: .string(channel), .why: .string(why)])
         }
-        guard let json = try? JSONParser.parse(request.body), let aps = json["aps"], let timestamp = aps["timestamp"]?.int64Value else {
-            return ignore("the payload has no aps.timestamp")
+        // The same reading as a Live Activity token's push (LiveActivityPush, §1.14); a channel
+        // carries updates and ends only.
+        let push: LiveActivityPush
+        switch LiveActivityPush.read(request.body) {
+        case .failure(let ignored): return ignore(ignored.reason)
+        case .success(let read): push = read
         }
-        let event = aps["event"]?.stringValue ?? "update"
-        guard event == "update" || event == "end" else { return ignore("event \(event) is not update or end") }
+        let event = push.event.rawValue
+        guard push.event != .start else { return ignore("event start is not update or end") }
         var activity = broadcastActivities[index]
         guard !activity.ended else { return ignore("the activity has ended") }
-        if let last = activity.lastUpdateTimestamp, timestamp <= last { return ignore("timestamp \(timestamp) is not newer than \(last)") }
-        if let state = aps["content-state"] { activity.contentState = state.serialized() }
-        activity.lastUpdateTimestamp = timestamp
+        if let last = activity.lastUpdateTimestamp, push.timestamp <= last { return ignore("timestamp \(push.timestamp) is not newer than \(last)") }
+        if let state = push.contentState { activity.contentState = state.serialized() }
+        activity.lastUpdateTimestamp = push.timestamp
         activity.updates += 1
-        activity.ended = event == "end"
+        activity.ended = push.event == .end
         broadcastActivities[index] = activity
         record(.activityBroadcastApplied, [.message: .string(message), .channelID: .string(channel), .event: .string(event),
                                            .contentState: .string(activity.contentState)])

@@ -38,6 +38,28 @@ import PushSimScenario
         #expect(ignored == ["timestamp 9 is not newer than 10", "the activity has ended"])
     }
 
+    /// A broadcast is read as any ActivityKit push (LiveActivityPush): before, one without
+    /// `aps.event` was taken as an update and one without `content-state` counted as an update
+    /// that changed nothing, where ActivityKit drops both.
+    @Test func aBroadcastWithoutEventOrContentStateIsIgnoredAsActivityKitIgnoresIt() throws {
+        let sim = Simulation(seed: 5)
+        let phone = sim.addDevice("ann-iphone", .ios, osVersion: 18)
+        let console = sim.operatorConsole, account = account(sim)
+        sim.at(t(0), "install") { phone.install() }
+        sim.at(t(1), "create") { console.createBroadcastChannel("final", policy: .noMessageStored, account: account) }
+        sim.at(t(2), "start") { phone.startActivity(onChannel: console.broadcastChannelIDs["final"] ?? "", contentState: #"{"score":"0-0"}"#) }
+        sim.at(t(3), "no event") {
+            console.broadcast(#"{"aps":{"timestamp":10,"content-state":{"score":"1-0"}}}"#, onChannel: "final", headers: [], account: account)
+        }
+        sim.at(t(4), "no content") { console.broadcast(#"{"aps":{"timestamp":11,"event":"update"}}"#, onChannel: "final", headers: [], account: account) }
+        sim.run()
+        let id = try #require(console.broadcastChannelIDs["final"])
+        let activity = try #require(phone.broadcastActivity(onChannel: id))
+        #expect(activity.contentState == #"{"score":"0-0"}"# && activity.updates == 0)
+        let ignored = sim.world.trace.events.filter { $0.kind == .activityBroadcastIgnored }.compactMap { $0[.why]?.description }
+        #expect(ignored == ["aps has no event", "an update needs aps.content-state, a JSON object"])
+    }
+
     @Test func onlyAnIPhoneOnIOS18StartsOne() {
         let sim = Simulation(seed: 5)
         let old = sim.addDevice("old-iphone", .ios, osVersion: 17), pixel = sim.addDevice("ann-pixel", .android)

@@ -79,7 +79,7 @@ import PushSimServices
             at 1s operator create channel "final" storage none
             at 2s ann-iphone start activity on channel "final"
             at 2s bob-iphone start activity on channel "final"
-            at 3s operator broadcast "{\\"aps\\":{\\"timestamp\\":5,\\"content-state\\":{\\"score\\":\\"1-0\\"}}}" on channel "final"
+            at 3s operator broadcast "{\\"aps\\":{\\"timestamp\\":5,\\"event\\":\\"update\\",\\"content-state\\":{\\"score\\":\\"1-0\\"}}}" on channel "final"
             expect ann-iphone activity "final" shows "{\\"score\\":\\"1-0\\"}"
             expect bob-iphone activity "final" shows "{\\"score\\":\\"1-0\\"}"
             expect bob-iphone activity "final" shows "{\\"score\\":\\"0-0\\"}"

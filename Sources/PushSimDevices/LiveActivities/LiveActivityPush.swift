@@ -41,7 +41,7 @@ struct LiveActivityPush {
         }
         let contentState = aps["content-state"]
         if event != .end, contentState?.objectMembers == nil {
-            return .failure(LiveActivityIgnoredPush("a \(event.rawValue) needs aps.content-state, a JSON object"))
+            return .failure(LiveActivityIgnoredPush((event == .start ? "a start" : "an update") + " needs aps.content-state, a JSON object"))
         }
         var push = LiveActivityPush(event: event, timestamp: timestamp, contentState: contentState,
                                     staleDate: aps["stale-date"]?.int64Value, dismissalDate: aps["dismissal-date"]?.int64Value,
