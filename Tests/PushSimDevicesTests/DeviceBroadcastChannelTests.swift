@@ -17,13 +17,20 @@ import PushSimScenario
         #"{"aps":{"timestamp":\#(timestamp),"event":"\#(event)","content-state":{"score":"\#(score)"}}}"#
     }
 
-    @Test func broadcastsUpdateTheActivityNewestFirstUntilItEnds() throws {
+    /// An iOS 18 phone whose app starts an activity showing 0-0 at 2 s on channel "final", which
+    /// the operator creates at 1 s (no storage).
+    private func phoneOnChannelFinal() -> (Simulation, Device, OperatorConsole, OperatorConsole.APNsAccount) {
         let sim = Simulation(seed: 5)
         let phone = sim.addDevice("ann-iphone", .ios, osVersion: 18)
         let console = sim.operatorConsole, account = account(sim)
         sim.at(t(0), "install") { phone.install() }
         sim.at(t(1), "create") { console.createBroadcastChannel("final", policy: .noMessageStored, account: account) }
         sim.at(t(2), "start") { phone.startActivity(onChannel: console.broadcastChannelIDs["final"] ?? "", contentState: #"{"score":"0-0"}"#) }
+        return (sim, phone, console, account)
+    }
+
+    @Test func broadcastsUpdateTheActivityNewestFirstUntilItEnds() throws {
+        let (sim, phone, console, account) = phoneOnChannelFinal()
         sim.at(t(3), "goal") { console.broadcast(self.update(10, "1-0"), onChannel: "final", headers: [], account: account) }
         sim.at(t(4), "stale") { console.broadcast(self.update(9, "0-1"), onChannel: "final", headers: [], account: account) }
         sim.at(t(5), "end") { console.broadcast(self.update(11, "2-0", event: "end"), onChannel: "final", headers: [], account: account) }
@@ -42,12 +49,7 @@ import PushSimScenario
     /// `aps.event` was taken as an update and one without `content-state` counted as an update
     /// that changed nothing, where ActivityKit drops both.
     @Test func aBroadcastWithoutEventOrContentStateIsIgnoredAsActivityKitIgnoresIt() throws {
-        let sim = Simulation(seed: 5)
-        let phone = sim.addDevice("ann-iphone", .ios, osVersion: 18)
-        let console = sim.operatorConsole, account = account(sim)
-        sim.at(t(0), "install") { phone.install() }
-        sim.at(t(1), "create") { console.createBroadcastChannel("final", policy: .noMessageStored, account: account) }
-        sim.at(t(2), "start") { phone.startActivity(onChannel: console.broadcastChannelIDs["final"] ?? "", contentState: #"{"score":"0-0"}"#) }
+        let (sim, phone, console, account) = phoneOnChannelFinal()
         sim.at(t(3), "no event") {
             console.broadcast(#"{"aps":{"timestamp":10,"content-state":{"score":"1-0"}}}"#, onChannel: "final", headers: [], account: account)
         }
