@@ -17,8 +17,8 @@
 # send shown on a phone, 400 BadDeviceToken, 410 Unregistered with its timestamp after an
 # uninstall; its LiveActivityClient: a start it sends without attributes starts nothing, an update
 # reaches an activity the app started, a liveactivity push to the device token is 400
-# DeviceTokenNotForTopic; firebase-admin 6.5.0 has no APNSConfig live_activity_token, so the relay
-# of one is covered by Scenarios/liveactivity only), django-push-notifications' WNS sender (a Live access token per send, toast, XML
+# DeviceTokenNotForTopic; firebase-admin 6.5.0 has no APNSConfig live_activity_token, so 6.9.0, in
+# a venv of its own, sends an update with one, which FCM relays through APNs to the activity), django-push-notifications' WNS sender (a Live access token per send, toast, XML
 # schema and raw notifications, 404 for an unknown channel, 410 after an uninstall, 400 from the
 # token endpoint for a wrong secret), PyFCM (a send shown on a tablet, a data message, 400 for a
 # malformed token, its token renewal on 401 ACCESS_TOKEN_EXPIRED after a two-hour clock advance,
@@ -63,6 +63,16 @@ client "async-firebase 6.4.0" async_firebase_client.py
 client "PyFCM 2.1.1 (advances the clock two hours)" pyfcm_client.py
 client "pywebpush 2.5.0 (an application server; simulated browsers decrypt)" pywebpush_client.py
 client "azure-notification-hub-unofficial 0.1.0: browser installations and the browser format" hub_browser_client.py
+# firebase-admin 6.9.0, the first with APNSConfig.live_activity_token, in a venv of its own so that
+# the other clients keep the 6.5.0 they were checked with.
+venv69=.build/conformance-venv-firebase-admin-6.9
+if [ ! -x "$venv69/bin/python" ]; then python3 -m venv "$venv69"; fi
+if "$venv69/bin/pip" install -q "firebase-admin==6.9.0" 2>>/tmp/pushsim-conformance-pip.log; then
+  echo "== firebase-admin 6.9.0: live_activity_token, relayed by FCM through APNs to a Live Activity"
+  "$venv69/bin/python" tools/conformance/firebase_admin_live_activity.py "$port"
+else
+  echo "conformance: firebase-admin 6.9.0 could not be installed; its live_activity_token check SKIPPED"
+fi
 client "the hub's 410 for an expired registration, after a clock advance (azure-notification-hub-unofficial's signing)" hub_expiry.py
 
 echo "== pushsim replay: the same requests at the same virtual times get the same answers"
