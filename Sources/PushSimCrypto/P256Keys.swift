@@ -1,3 +1,5 @@
+import PushSimKernel
+
 /// A P-256 public key: a point of the curve, checked on reading (SEC 1, 3.2.2.1). What a Web Push
 /// subscription's `p256dh` holds, what verifies an APNs provider token (ES256), what a VAPID
 /// `k=` names.
@@ -74,6 +76,18 @@ public struct P256PrivateKey: Sendable {
             }
         }
         throw CryptoError.invalidScalar("no P-256 key in range for this seed")
+    }
+
+    /// A key drawn from `random`: a 32-byte seed (`SeededRandom.bytes(_:)`) for
+    /// ``init(derivedFrom:)``; a seed none of whose 64 candidates lies in range, which practically
+    /// never happens, is followed by the next 32 bytes. The same stream position always gives the same key.
+    public init(drawingFrom random: inout SeededRandom) {
+        while true {
+            if let key = try? P256PrivateKey(derivedFrom: random.bytes(32)) {
+                self = key
+                return
+            }
+        }
     }
 }
 

@@ -78,6 +78,20 @@ public struct SeededRandom: Sendable {
         }
     }
 
+    /// `count` random bytes (keys, salts, secrets, ids): each draw gives 8 bytes, highest first
+    /// (network order), and a last partial word is used from its top; `ceil(count / 8)` draws in all.
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        while out.count < count {
+            let word = next()
+            for shift in stride(from: 56, through: 0, by: -8) where out.count < count {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        return out
+    }
+
     /// `count` random bytes as hex digits (2 per byte).
     public mutating func hex(bytes count: Int, uppercase: Bool = false) -> String {
         String(unsafeUninitializedCapacity: count * 2) { out in

@@ -51,4 +51,11 @@ struct KeyWritingTests {
         #expect(a.publicKey.isValidSignature(a.signature(for: message), for: message))
         #expect(try AsymmetricPrivateKey(pem: AsymmetricPrivateKey.p256(a).pkcs8PEMRepresentation) == .p256(a))
     }
+
+    @Test func drawnP256KeyIsTheKeyOfTheNext32BytesAndTakesFourDraws() throws {
+        var drawn = SeededRandom(seed: 11), plain = SeededRandom(seed: 11)
+        let key = P256PrivateKey(drawingFrom: &drawn)
+        #expect(try key == P256PrivateKey(derivedFrom: plain.bytes(32)))
+        #expect(drawn.next() == plain.next())   // the stream moved by the same four words
+    }
 }

@@ -270,3 +270,26 @@ struct SeededRandomAppendHexTests {
         }
     }
 }
+
+@Suite("SeededRandom bytes")
+struct SeededRandomBytesTests {
+    /// The plain way: every word's eight bytes, highest first, cut to `count`.
+    private func plainBytes(_ count: Int, _ random: inout SeededRandom) -> [UInt8] {
+        let words = (0..<(count + 7) / 8).map { _ in random.next() }
+        return Array(words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * $0)) } }.prefix(count))
+    }
+
+    @Test func bytesAreTheWordsHighestFirstAndTakeWholeWords() {
+        for count in [0, 1, 7, 8, 12, 16, 32, 33] {
+            var a = SeededRandom(seed: 5), b = SeededRandom(seed: 5)
+            #expect(a.bytes(count) == plainBytes(count, &b))
+            #expect(a.next() == b.next())   // ceil(count / 8) draws, no more
+        }
+    }
+
+    @Test func firstBytesOfSeed7AreTheFirstWordInNetworkOrder() {
+        var random = SeededRandom(seed: 7), words = SeededRandom(seed: 7)
+        let word = words.next()
+        #expect(random.bytes(2) == [UInt8(word >> 56), UInt8(truncatingIfNeeded: word >> 48)])
+    }
+}

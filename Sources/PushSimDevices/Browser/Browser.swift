@@ -99,9 +99,7 @@ public final class Browser: Host {
             guard let r = result.response, r.status == 201, let answer = WebPushEndpointBody(body: r.body) else {
                 return rejectSubscribe("AbortError", why: "the push service answered \(result.summary)")
             }
-            guard let (key, auth) = BrowserPushSubscription.makeKeys(random: &random) else {
-                return rejectSubscribe("AbortError", why: "no key pair could be made")
-            }
+            let (key, auth) = BrowserPushSubscription.makeKeys(random: &random)
             let made = BrowserPushSubscription(endpoint: answer.endpoint, applicationServerKey: applicationServerKey,
                                                privateKey: key, authSecret: auth)
             subscription = made

@@ -29,24 +29,12 @@ public struct BrowserPushSubscription: Sendable, Equatable {
     /// `keys.p256dh`: the public key, 65 bytes uncompressed (`getKey("p256dh")`).
     public var p256dh: [UInt8] { privateKey.publicKey.x963Representation }
 
-    /// Makes the keys of a new subscription from `random` (the browser's seeded stream): 32 bytes
-    /// seed a P-256 key (``P256PrivateKey/init(derivedFrom:)``), then 16 bytes of auth secret.
-    /// The same stream position always gives the same keys.
-    static func makeKeys(random: inout SeededRandom) -> (P256PrivateKey, [UInt8])? {
-        let seed = bytes(32, from: &random)
-        let auth = bytes(16, from: &random)
-        guard let key = try? P256PrivateKey(derivedFrom: seed) else { return nil }
-        return (key, auth)
-    }
-
-    private static func bytes(_ count: Int, from random: inout SeededRandom) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        while out.count < count {
-            let word = random.next()
-            for shift in stride(from: 56, through: 0, by: -8) where out.count < count { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
-        }
-        return out
+    /// Makes the keys of a new subscription from `random` (the browser's seeded stream): a P-256
+    /// key (``P256PrivateKey/init(drawingFrom:)``), then 16 bytes of auth secret. The same stream
+    /// position always gives the same keys.
+    static func makeKeys(random: inout SeededRandom) -> (P256PrivateKey, [UInt8]) {
+        let key = P256PrivateKey(drawingFrom: &random)
+        return (key, random.bytes(16))
     }
 
     /// `PushSubscription.toJSON()`: `{"endpoint": …, "expirationTime": null, "keys": {"p256dh": …,

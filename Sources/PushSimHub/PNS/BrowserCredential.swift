@@ -29,10 +29,7 @@ public struct BrowserCredential: Equatable, Sendable {
         guard subject.hasPrefix("mailto:") || subject.hasPrefix("https://") else {
             throw InstallationProblem("subject must be a mailto: or https: URL.")
         }
-        guard let publicBytes = Base64URL.decode(vapidPublicKey),
-              let publicKey = try? P256PublicKey(x963Representation: publicBytes) else {
-            throw InstallationProblem("vapidPublicKey must be the base64url of an uncompressed P-256 public key (65 bytes).")
-        }
+        let publicKey = try P256PublicKey.readBase64URL(vapidPublicKey, field: "vapidPublicKey")
         guard let privateBytes = Base64URL.decode(vapidPrivateKey), privateBytes.count == Self.privateKeyLength,
               let privateKey = try? P256PrivateKey(rawRepresentation: privateBytes) else {
             throw InstallationProblem("vapidPrivateKey must be the base64url of a 32-byte P-256 private key.")

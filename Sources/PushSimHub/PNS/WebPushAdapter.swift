@@ -56,8 +56,8 @@ enum WebPushAdapter: PNSServiceAdapter {
         guard let channel = try? BrowserPushChannel(pnsHandle: t.handle), let key = channel.publicKey, let secret = channel.authSecret else {
             return .failure(PNSRequestProblem(reason: "the browser subscription cannot be read", outcome: .badChannel))
         }
-        let sender = newSenderKey(&hub.webPushRandom)
-        let salt = randomBytes(16, &hub.webPushRandom)
+        let sender = P256PrivateKey(drawingFrom: &hub.webPushRandom)
+        let salt = hub.webPushRandom.bytes(16)
         guard let body = try? WebPushEncryption.encrypt(copy.body, userAgentPublicKey: key, authSecret: secret,
                                                         applicationServerPrivateKey: sender, salt: salt) else {
             return .failure(PNSRequestProblem(reason: "the payload does not fit one aes128gcm record of 4096 bytes", outcome: .invalidPayload))
@@ -98,22 +98,6 @@ enum WebPushAdapter: PNSServiceAdapter {
     static func messageID(_ response: HTTPResponse) -> String {
         if let location = response.headers["Location"] { return location.split(separator: "/").last.map(String.init) ?? location }
         return response.headers["apns-id"] ?? response.headers["X-WNS-Msg-ID"] ?? ""
-    }
-
-    /// A sender key pair for one copy from the next 32 bytes of `random` (a seed whose
-    /// candidates all fall out of range, which practically never happens, takes the next).
-    private static func newSenderKey(_ random: inout SeededRandom) -> P256PrivateKey {
-        while true {
-            if let key = try? P256PrivateKey(derivedFrom: randomBytes(32, &random)) { return key }
-        }
-    }
-
-    /// `count` bytes (a multiple of 8) from `random`, big-endian words.
-    private static func randomBytes(_ count: Int, _ random: inout SeededRandom) -> [UInt8] {
-        (0..<count / 8).flatMap { _ -> [UInt8] in
-            let word = random.next()
-            return (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * $0)) }
-        }
     }
 }
 

@@ -31,9 +31,7 @@ public struct BrowserPushChannel: Equatable, Sendable {
         guard endpoint.hasPrefix("https://"), endpoint.utf8.count > "https://".utf8.count else {
             throw InstallationProblem("endpoint must be an absolute https URL.")
         }
-        guard let key = Base64URL.decode(p256dh), (try? P256PublicKey(x963Representation: key)) != nil else {
-            throw InstallationProblem("p256dh must be the base64url of an uncompressed P-256 public key (65 bytes).")
-        }
+        _ = try P256PublicKey.readBase64URL(p256dh, field: "p256dh")
         guard let secret = Base64URL.decode(auth), secret.count == Self.authSecretLength else {
             throw InstallationProblem("auth must be the base64url of a 16-byte secret.")
         }
@@ -82,7 +80,7 @@ public struct BrowserPushChannel: Equatable, Sendable {
     }
 
     /// The browser's public key, for encrypting to it (checked when the channel was made).
-    var publicKey: P256PublicKey? { Base64URL.decode(p256dh).flatMap { try? P256PublicKey(x963Representation: $0) } }
+    var publicKey: P256PublicKey? { try? P256PublicKey.readBase64URL(p256dh, field: "p256dh") }
 
     /// The authentication secret's bytes.
     var authSecret: [UInt8]? { Base64URL.decode(auth) }

@@ -36,7 +36,7 @@ public final class WebPushApplicationServer: Host {
         self.name = name
         self.subject = subject
         random = world.randomStream("app-server:" + name)
-        vapidKey = Self.newKey(&random)
+        vapidKey = P256PrivateKey(drawingFrom: &random)
         world.register(self, name: name)
     }
 
@@ -83,13 +83,13 @@ public final class WebPushApplicationServer: Host {
 
     /// The `POST <endpoint>` of `text` for `subscription`, or nil when its keys cannot be used.
     func request(_ text: String, for subscription: BrowserPushSubscription, options: MessageOptions) -> HTTPRequest? {
-        let sender = Self.newKey(&random)
-        let salt = (0..<2).flatMap { _ in bytes(of: random.next()) }
+        let sender = P256PrivateKey(drawingFrom: &random)
+        let salt = random.bytes(16)
         guard let p256dh = try? P256PublicKey(x963Representation: subscription.p256dh),
               let body = try? WebPushEncryption.encrypt(Array(text.utf8), userAgentPublicKey: p256dh, authSecret: subscription.authSecret,
                                                         applicationServerPrivateKey: sender, salt: salt) else { return nil }
         let expiresAt = world.anchor.unixSeconds(world.now) + 12 * 3600
-        let signer = options.forged ? Self.newKey(&random) : vapidKey
+        let signer = options.forged ? P256PrivateKey(drawingFrom: &random) : vapidKey
         var headers = HTTPHeaders([("TTL", String(options.ttlSeconds)), ("Content-Encoding", "aes128gcm"),
                                    ("Content-Type", "application/octet-stream"),
                                    ("Authorization", VAPIDSigner.authorization(endpoint: subscription.endpoint, signingKey: signer,
@@ -107,15 +107,4 @@ public final class WebPushApplicationServer: Host {
 
     /// Nothing: its calls are its record, not unfinished work.
     public func leftovers(world: World) -> [Leftover] { [] }
-
-    /// A key from the next 32 bytes of `random` (``P256PrivateKey/init(derivedFrom:)``; a seed
-    /// whose candidates all fall out of range, which practically never happens, takes the next).
-    private static func newKey(_ random: inout SeededRandom) -> P256PrivateKey {
-        while true {
-            let seed = (0..<4).flatMap { _ in bytes(of: random.next()) }
-            if let key = try? P256PrivateKey(derivedFrom: seed) { return key }
-        }
-    }
 }
-
-private func bytes(of word: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * $0)) } }

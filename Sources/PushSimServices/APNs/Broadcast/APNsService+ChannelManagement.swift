@@ -77,26 +77,12 @@ extension APNsService {
         guard let raw = json["message-storage-policy"]?.int64Value, let policy = BroadcastMessageStoragePolicy(rawValue: Int(clamping: raw)) else {
             return refuse(.badChannelConfiguration)
         }
-        let id = Base64.encode(randomBytes(16))
+        let id = Base64.encode(random.bytes(16))
         let channel = BroadcastChannel(id: id, app: app, environment: environment, policy: policy, createdAt: world.now)
         guard broadcast.registry.add(channel) else { return refuse(.cannotCreateChannelConfig) }
         world.record(layer: "apns", host: Self.name, kind: .apnsChannelCreated,
                      [.channelID: .string(id), .app: .string(app), .policy: .string(policy.word)])
         answer(HTTPResponse(status: 201, headers: ["apns-request-id": requestID, "apns-channel-id": id]))
-    }
-
-    /// `count` bytes from the apns random stream.
-    private func randomBytes(_ count: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        while bytes.count < count {
-            var word = random.next()
-            for _ in 0..<8 where bytes.count < count {
-                bytes.append(UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
-        }
-        return bytes
     }
 
     /// Deletes `channel`: its subscribers stop getting its broadcasts and what was kept for
