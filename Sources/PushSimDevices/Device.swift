@@ -53,9 +53,6 @@ public final class Device: Host {
     /// Topic subscriptions and unsubscriptions the app asked for before it had a token: its
     /// Firebase SDK keeps them and sends them once the token comes (FA-ANDROID-RPC).
     var pendingTopicOperations: [(topic: String, delete: Bool)] = []
-    /// The app's Live Activities started on APNs broadcast channels (iOS 18), oldest first
-    /// (`Device+BroadcastChannels.swift`); they end with the app.
-    public internal(set) var broadcastActivities: [BroadcastActivity] = []
     /// How many Firebase installations the app has had on this device (numbers each new FID).
     private var firebaseInstallations = 0
     /// Bumped on every install and uninstall, so answers meant for an older install are ignored.
@@ -257,7 +254,6 @@ public final class Device: Host {
         fcmToken = nil
         pendingTopicOperations = []
         liveActivities = LiveActivityBoard()
-        broadcastActivities = []
     }
 
     /// The app starts: it asks the OS for a push handle (apps must do this on every launch: A-REG, W-OVR).
@@ -306,25 +302,24 @@ public final class Device: Host {
 
     // MARK: Pushes from the service
 
-    /// Takes a push from the service over the device channel: 410 when the app is not installed
-    /// or the push's handle is not its current one (so the service learns the app is gone), else
-    /// 200, and the notification is presented. Any path other than `/push` is 404.
+    /// Takes a push from the service over the device channel, by the handle it was sent to: the
+    /// app's current handle (a notification, or a broadcast naming its channel), or one of the
+    /// app's Live Activity tokens (`LiveActivities/`). Any other handle belongs to an app install
+    /// or activity that is gone: 410, so the service learns it. Any path other than `/push` is 404.
     public func handle(_ request: HTTPRequest, exchange: Exchange, world: World) {
         guard request.path == DeviceChannel.pushPath else {
             return world.respond(to: exchange, with: HTTPResponse(status: 404))
         }
-        // An ActivityKit push goes to a Live Activity token, not the app's (LiveActivities/); a
-        // broadcast, which names its channel, comes to the app's handle (Device+BroadcastChannels).
-        if request.headers["apns-push-type"] == "liveactivity", request.headers[DeviceChannel.channelHeader] == nil {
-            return receiveLiveActivityPush(request, exchange: exchange)
-        }
-        let pushedHandle = request.headers[DeviceChannel.handleHeader]
+        let pushedHandle = request.headers[DeviceChannel.handleHeader] ?? ""
         let message = request.headers[DeviceChannel.messageHeader] ?? ""
-        guard isAppInstalled, let handle, pushedHandle == handle else {
-            // The handle belongs to an app install that is gone: refuse, so the service learns it.
-            record(.devicePushRefused, [.message: .string(message),
-                                           .why: isAppInstalled ? "handle belongs to an earlier install" : "app not installed"])
-            return world.respond(to: exchange, with: HTTPResponse(status: 410))
+        guard isAppInstalled else { return refusePush(message, why: "app not installed", exchange: exchange) }
+        if let target = liveActivities.target(of: pushedHandle) {
+            return receiveLiveActivityPush(request, target: target, exchange: exchange)
+        }
+        guard let handle, pushedHandle == handle else {
+            let isActivityKit = request.headers["apns-push-type"] == "liveactivity"   // only for the reason given
+            return refusePush(message, why: isActivityKit ? "the Live Activity token reaches no activity any more" : "handle belongs to an earlier install",
+                              exchange: exchange)
         }
         if let channel = request.headers[DeviceChannel.channelHeader] {
             return receiveBroadcast(request, channel: channel, exchange: exchange)
@@ -332,6 +327,11 @@ public final class Device: Host {
         world.respond(to: exchange, with: HTTPResponse(status: 200))
         record(.devicePushReceived, [.service: .string(request.headers[DeviceChannel.serviceHeader] ?? "?"), .message: .string(message)])
         present(request)
+    }
+
+    private func refusePush(_ message: String, why: String, exchange: Exchange) {
+        record(.devicePushRefused, [.message: .string(message), .why: .string(why)])
+        world.respond(to: exchange, with: HTTPResponse(status: 410))
     }
 
     /// Nothing: what a device holds (inbox, storage) is its state, not unfinished work.

@@ -5,12 +5,6 @@ import PushSimKernel
 extension TraceKind {
     /// `app.badge-updated`
     public static let appBadgeUpdated = TraceKind("app.badge-updated")
-    /// `activity.broadcast-applied`: a broadcast on a channel updated (or ended) the Live Activity shown
-    public static let activityBroadcastApplied = TraceKind("activity.broadcast-applied")
-    /// `activity.broadcast-ignored`: a broadcast the Live Activity did not take (stale timestamp, bad payload)
-    public static let activityBroadcastIgnored = TraceKind("activity.broadcast-ignored")
-    /// `activity.started`: the app started a Live Activity on a broadcast channel
-    public static let activityStarted = TraceKind("activity.started")
     /// `app.call-result`
     public static let appCallResult = TraceKind("app.call-result")
     /// `app.data-received`

@@ -11,13 +11,13 @@ import PushSimDevices
 /// |---|---|
 /// | `POST /_pushsim/devices/{name}/observe-push-to-start {"attributesType":"<Type>"}` | the app observes the type's push-to-start token |
 /// | `POST /_pushsim/devices/{name}/rotate-push-to-start {"attributesType":"<Type>"}` | the system replaces it |
-/// | `POST /_pushsim/devices/{name}/start-live-activity {"attributesType":"<Type>","contentState":{…},"attributes":{…},"staleAfter":"10m"}` | the app starts one in the foreground |
+/// | `POST /_pushsim/devices/{name}/start-live-activity {"attributesType":"<Type>","contentState":{…},"attributes":{…},"staleAfter":"10m","channel":"<id>"}` | the app starts one in the foreground; with `channel` (the `apns-channel-id` APNs gave; `"os":18` or later) it listens on that broadcast channel instead of taking an update token |
 /// | `POST /_pushsim/devices/{name}/end-live-activity {"attributesType":"<Type>","dismissAfter":"5m"}` | the app ends its newest running one (both members optional) |
 /// | `POST /_pushsim/devices/{name}/rotate-live-activity-token {"attributesType":"<Type>"}` | the system replaces its newest activity's update token (type optional) |
 /// | `POST /_pushsim/devices/{name}/disable-live-activities`, `…/enable-live-activities` | the user's switch in Settings |
 ///
 /// The device's JSON gives `liveActivities` (each activity's id, type, `state` now, content,
-/// update token and alerts) and `pushToStartTokens` (type → token), which a test reads to send
+/// update token, broadcast `channel` (null for none), `updates` taken and alerts) and `pushToStartTokens` (type → token), which a test reads to send
 /// to APNs itself.
 extension ControlAPI {
     /// The Live Activity actions, by path word.
@@ -54,11 +54,16 @@ extension ControlAPI {
             guard let state = body["contentState"], state.objectMembers != nil else { return refuse(#""contentState" must be a JSON object."#) }
             let attributes = body["attributes"] ?? .object([])
             guard attributes.objectMembers != nil else { return refuse(#""attributes" must be a JSON object."#) }
+            let channel = body["channel"]?.stringValue
+            if body["channel"] != nil, channel?.isEmpty != false {
+                return refuse(#""channel" is the apns-channel-id APNs gave when the channel was created, a string."#)
+            }
             switch duration("staleAfter") {
             case .failure(let refusal): return .failure(refusal)
             case .success(let stale):
                 return .success((label: "\(action) \(jsonString(type))", run: {
-                    $0.startLiveActivity(attributesType: type, attributes: attributes, contentState: state, staleDate: stale.map { now + $0 })
+                    $0.startLiveActivity(attributesType: type, attributes: attributes, contentState: state, staleDate: stale.map { now + $0 },
+                                         channel: channel)
                 }))
             }
         case "end-live-activity":
@@ -82,6 +87,7 @@ extension ControlAPI {
         let activities: [JSONValue] = d.liveActivities.activities.map { a in
             .object([("id", .string(a.id)), ("attributesType", .string(a.attributesType)), ("state", .string(a.state(at: now).rawValue)),
                      ("contentState", a.contentState), ("updateToken", a.updateToken.map { .string($0) } ?? .null),
+                     ("channel", a.channel.map { .string($0) } ?? .null), ("updates", .number(JSONNumber(Int64(a.updates)))),
                      ("alerts", .array(a.alerts.map { .string($0) }))])
         }
         let tokens: [(String, JSONValue)] = d.liveActivities.pushToStartTokens.map { ($0.attributesType, $0.token.map { .string($0) } ?? .null) }

@@ -18,7 +18,7 @@ import PushSimScenario
 /// | `GET /_pushsim/devices/{name}` | one device: name, platform, client, installed, online, handle, `fcmToken` (an iPhone Firebase app's FCM token; null elsewhere), `fid` (an Android app's Firebase installation ID, the target of an FCM `message.fid` send; null elsewhere), `topics` (the FCM topics its token is subscribed to, sorted; empty elsewhere), pushService, user, notifications, `permission`, `disabledChannels`, `suppressed` |
 /// | `POST /_pushsim/devices/{name}/{install|uninstall|launch|offline|online|refresh-handle|clear-data}` | acts on it |
 /// | `POST /_pushsim/devices/{name}/{deny-notifications|allow-notifications|…|disable-channel}` | the user's notification settings (see `ControlAPI+Permission.swift`) |
-/// | `POST /_pushsim/devices/{name}/start-activity {"channel","contentState"?}` | the app starts a Live Activity on an APNs broadcast channel (see `ControlAPI+Broadcast.swift`) |
+/// | `POST /_pushsim/devices/{name}/start-live-activity {"attributesType","contentState","channel"?,…}` | the app starts a Live Activity, on an APNs broadcast channel when `channel` names APNs' id (see `ControlAPI+LiveActivities.swift`) |
 /// | `GET /_pushsim/devices/{name}/notifications[?settle=1s \| ?wait=5s&count=n]` | what it showed (text, payload text, service, virtual time); `wait` is a long poll |
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
@@ -224,12 +224,6 @@ struct ControlAPI {
 
     private func act(_ action: String, on name: String, _ request: WireRequest) -> Outcome {
         guard let device = state.simulation.device(name) else { return .answer(noDevice(name)) }
-        if action == Self.startActivityAction {
-            switch activityStep(request) {
-            case .failure(let refusal): return .answer(refusal.response)
-            case .success(let step): return perform(action, on: device, status: 200, step: step)
-            }
-        }
         if Self.liveActivityActionNames.contains(action) {
             switch liveActivityStep(request, action: action) {
             case .failure(let refusal): return .answer(refusal.response)
@@ -259,7 +253,7 @@ struct ControlAPI {
         ].merging(Self.permissionActions) { first, _ in first }
         guard let run = step?.run ?? actions[action] else {
             return .answer(ServerAnswer.error(404, "No device action '\(action)'; the actions are install, uninstall, launch, offline, online, "
-                + "refresh-handle, clear-data, \(Self.permissionActionNames), \(Self.liveActivityActionNames.joined(separator: ", ")), \(Self.startActivityAction)."))
+                + "refresh-handle, clear-data, \(Self.permissionActionNames), \(Self.liveActivityActionNames.joined(separator: ", "))."))
         }
         return self.step("\(device.name) \(step?.label ?? action)", by: device.name, run: { run(device) },
                          answer: { ServerAnswer.json(status, deviceJSON(device)) })
@@ -306,7 +300,7 @@ struct ControlAPI {
             "notifications": .number(JSONNumber(Int64(d.shownCount))),
         ])
         guard case .object(let pairs) = fields else { return fields }
-        return .object(pairs + permissionJSON(d) + liveActivityJSON(d) + activitiesJSON(d))
+        return .object(pairs + permissionJSON(d) + liveActivityJSON(d))
     }
 
     private func notificationJSON(_ n: ShownNotification) -> JSONValue {

@@ -4,7 +4,7 @@ import PushSimServices
 @testable import PushSimScenario
 
 /// APNs broadcast channels in the scenario language (Citations §1.20): the operator's channel
-/// management and broadcasts, a device starting a Live Activity on a channel, the expectations
+/// management and broadcasts, a device starting a Live Activity on a channel (`start live activity … on channel`), the expectations
 /// on what the activity shows and on the channel list, and positioned errors for misuse.
 @Suite struct BroadcastLanguageTests {
     private func diagnostics(_ body: String) -> [ScenarioDiagnostic] {
@@ -16,7 +16,7 @@ import PushSimServices
             scenario "t"
             device ann-iphone ios os 18
             at 0s operator create channel "final" storage most-recent
-            at 1s ann-iphone start activity on channel "final" showing "{ \\"score\\" : \\"0-0\\" }"
+            at 1s ann-iphone start live activity "MatchAttributes" "{ \\"score\\" : \\"0-0\\" }" on channel "final"
             at 2s operator broadcast "{}" on channel "final" header "apns-expiration" "0"
             at 3s operator broadcast "{}" without channel-id
             at 4s operator delete channel "final"
@@ -27,7 +27,8 @@ import PushSimServices
         let scenario = try ScenarioParser.parse(text, path: "t.scenario").get()
         #expect(scenario.actions.map(\.kind) == [
             .operator(.createChannel(name: "final", policy: .mostRecentMessageStored)),
-            .device(.startActivity(channel: "final", contentState: #"{"score":"0-0"}"#)),
+            .device(.liveActivity(.start(attributesType: "MatchAttributes", contentState: #"{ "score" : "0-0" }"#, attributes: "{}", staleAfter: nil,
+                                         channel: "final"))),
             .operator(.broadcast(payload: "{}", channel: "final", headers: [SendHeader("apns-expiration", "0")])),
             .operator(.broadcast(payload: "{}", channel: nil)),
             .operator(.deleteChannel(name: "final")),
@@ -46,8 +47,9 @@ import PushSimServices
         ("at 0s operator delete channel \"c\"", 4, 31, "no channel \"c\" is created above"),
         ("at 0s operator broadcast \"{}\" on channel \"c\"", 4, 42, "no channel \"c\" is created above"),
         ("at 0s operator broadcast \"{}\"", 4, 30, "\"on\""),
-        ("at 0s ann-iphone start activity on channel \"c\"", 4, 44, "no channel \"c\" is created above"),
-        ("at 0s ann-iphone start activity \"c\"", 4, 33, "\"on\""),
+        ("at 0s ann-iphone start live activity \"T\" \"{}\" on channel \"c\"", 4, 58, "no channel \"c\" is created above"),
+        ("at 0s ann-iphone start live activity \"T\" \"{}\" on \"c\"", 4, 50, "\"channel\""),
+        ("at 0s ann-iphone start activity on channel \"c\"", 4, 18, "is now a Live Activity step"),
         ("expect ann-iphone activity \"c\" shows \"{}\"", 4, 28, "no channel \"c\" is created above"),
         ("expect apns has two channels", 4, 17, "a number of channels"),
         ("expect apns has 2 topics", 4, 19, "\"channels\" after 2"),
@@ -57,9 +59,8 @@ import PushSimServices
     }
 
     @Test(arguments: [
-        ("at 1s old-iphone start activity on channel \"c\"", 5, 18, "needs iOS 18 or later"),
+        ("at 1s old-iphone start live activity \"T\" \"{}\" on channel \"c\"", 5, 18, "needs iOS 18 or later"),
         ("at 1s operator create channel \"c\" storage none", 5, 31, "channel \"c\" is created twice"),
-        ("at 1s ann-iphone start activity on channel \"c\" showing \"[1]\"", 5, 56, "is not a JSON object"),
         ("expect ann-iphone activity \"c\" shows \"{}\" by 5s", 5, 43, "checked at the end of the run"),
         ("at 1s operator broadcast \"{}\" on channel \"c\" header \"X-WNS-TTL\" \"5\"", 5, 53, "the hub passes only apns-* headers"),
     ])
@@ -77,9 +78,9 @@ import PushSimServices
             at 0s ann-iphone install
             at 0s bob-iphone install
             at 1s operator create channel "final" storage none
-            at 2s ann-iphone start activity on channel "final"
-            at 2s bob-iphone start activity on channel "final"
-            at 3s operator broadcast "{\\"aps\\":{\\"timestamp\\":5,\\"event\\":\\"update\\",\\"content-state\\":{\\"score\\":\\"1-0\\"}}}" on channel "final"
+            at 2s ann-iphone start live activity "MatchAttributes" "{\\"score\\":\\"0-0\\"}" on channel "final"
+            at 2s bob-iphone start live activity "MatchAttributes" "{\\"score\\":\\"0-0\\"}" on channel "final"
+            at 3s operator broadcast "{\\"aps\\":{\\"timestamp\\":1767225603,\\"event\\":\\"update\\",\\"content-state\\":{\\"score\\":\\"1-0\\"}}}" on channel "final"
             expect ann-iphone activity "final" shows "{\\"score\\":\\"1-0\\"}"
             expect bob-iphone activity "final" shows "{\\"score\\":\\"1-0\\"}"
             expect bob-iphone activity "final" shows "{\\"score\\":\\"0-0\\"}"

@@ -32,7 +32,7 @@ import PushSimDevices
         let scenario = try ScenarioParser.parse(text, path: "t.scenario").get()
         #expect(scenario.actions.map(\.kind) == [
             .device(.liveActivity(.observePushToStart(attributesType: "MatchAttributes"))),
-            .device(.liveActivity(.start(attributesType: "T", contentState: #"{"n":1}"#, attributes: #"{"a":2}"#, staleAfter: .minutes(10)))),
+            .device(.liveActivity(.start(attributesType: "T", contentState: #"{"n":1}"#, attributes: #"{"a":2}"#, staleAfter: .minutes(10), channel: nil))),
             .device(.liveActivity(.end(attributesType: "T", dismissAfter: .minutes(5)))),
             .device(.liveActivity(.rotateToken(attributesType: nil))),
             .device(.liveActivity(.rotatePushToStart(attributesType: "MatchAttributes"))),

@@ -33,16 +33,18 @@ import Testing
         let channel = try #require(created.headers["apns-channel-id"])
         let phone = ask(bridge, "POST", "/_pushsim/devices", body: #"{"name":"ann-iphone","platform":"ios","os":18}"#)
         #expect(phone.status == 201)
-        let started = ask(bridge, "POST", "/_pushsim/devices/ann-iphone/start-activity",
-                          body: #"{"channel":"\#(channel)","contentState":{"score":"0-0"}}"#)
+        let started = ask(bridge, "POST", "/_pushsim/devices/ann-iphone/start-live-activity",
+                          body: #"{"attributesType":"MatchAttributes","channel":"\#(channel)","contentState":{"score":"0-0"}}"#)
         #expect(started.status == 200)
-        #expect(json(started)["activities"]?.arrayValue?.first?["contentState"] == .object([("score", .string("0-0"))]))
+        let shown = json(started)["liveActivities"]?.arrayValue?.first
+        #expect(shown?["contentState"] == .object([("score", .string("0-0"))]))
+        #expect(shown?["channel"] == .string(channel) && shown?["updateToken"] == .null)
         let sent = ask(bridge, "POST", "/4/broadcasts/apps/\(bundle)",
                        headers: [authorization, ("apns-channel-id", channel), ("apns-push-type", "liveactivity"), ("apns-expiration", "0")],
-                       body: #"{"aps":{"timestamp":10,"event":"update","content-state":{"score":"1-0"}}}"#)
+                       body: #"{"aps":{"timestamp":\#(testAnchor.unixSecondsAtZero + 10),"event":"update","content-state":{"score":"1-0"}}}"#)
         #expect(sent.status == 200 && sent.headers["apns-request-id"] != nil)
         _ = ask(bridge, "POST", "/_pushsim/clock/advance", body: #"{"by":"1s"}"#)
-        let activity = json(ask(bridge, "GET", "/_pushsim/devices/ann-iphone"))["activities"]?.arrayValue?.first
+        let activity = json(ask(bridge, "GET", "/_pushsim/devices/ann-iphone"))["liveActivities"]?.arrayValue?.first
         #expect(activity?["contentState"] == .object([("score", .string("1-0"))]))
         #expect(activity?["updates"] == .number(JSONNumber(1)))
         let list = ask(bridge, "GET", "/1/apps/\(bundle)/all-channels", headers: [authorization])
@@ -53,11 +55,14 @@ import Testing
         let bridge = try WorldBridge(setup: WorldSetup(seed: 4), clock: .manual, anchor: testAnchor)
         #expect(ask(bridge, "POST", "/_pushsim/devices", body: #"{"name":"old","platform":"ios","os":"eighteen"}"#).status == 400)
         _ = ask(bridge, "POST", "/_pushsim/devices", body: #"{"name":"ann-iphone","platform":"ios","os":18}"#)
-        #expect(ask(bridge, "POST", "/_pushsim/devices/ann-iphone/start-activity", body: "{}").status == 400)
-        #expect(ask(bridge, "POST", "/_pushsim/devices/ann-iphone/start-activity", body: #"{"channel":"QUJD","contentState":[1]}"#).status == 400)
-        // A channel APNs does not know: the subscription fails and no activity is left.
-        let unknown = ask(bridge, "POST", "/_pushsim/devices/ann-iphone/start-activity", body: #"{"channel":"QUJD"}"#)
+        let start = "/_pushsim/devices/ann-iphone/start-live-activity"
+        #expect(ask(bridge, "POST", start, body: #"{"attributesType":"T","contentState":{},"channel":""}"#).status == 400)
+        #expect(ask(bridge, "POST", start, body: #"{"attributesType":"T","contentState":{},"channel":7}"#).status == 400)
+        // A channel APNs does not know: the subscription fails and no activity is started.
+        let unknown = ask(bridge, "POST", start, body: #"{"attributesType":"T","contentState":{},"channel":"QUJD"}"#)
         #expect(unknown.status == 200)
-        #expect(json(unknown)["activities"] == .array([]))
+        #expect(json(unknown)["liveActivities"] == .array([]))
+        // The first form of the step is gone: its path is no device action.
+        #expect(ask(bridge, "POST", "/_pushsim/devices/ann-iphone/start-activity", body: #"{"channel":"QUJD"}"#).status == 404)
     }
 }

@@ -42,12 +42,14 @@ status, _, text = apns("GET", f"/1/apps/{bundle}/all-channels")
 check("the channel list has it", status == 200 and channel in json.loads(text)["channels"], text)
 
 control("POST", "/_pushsim/devices", {"name": "bc-iphone", "platform": "ios", "os": 18})
-control("POST", "/_pushsim/devices/bc-iphone/start-activity", {"channel": channel, "contentState": {"score": "0-0"}})
-update = {"aps": {"timestamp": int(time.time()), "event": "update", "content-state": {"score": "1-0"}}}
+control("POST", "/_pushsim/devices/bc-iphone/start-live-activity",
+        {"attributesType": "MatchAttributes", "channel": channel, "contentState": {"score": "0-0"}})
+# Newer than the activity's start, on the served world's clock.
+update = {"aps": {"timestamp": control("GET", "/_pushsim/clock")["unixSeconds"] + 1, "event": "update", "content-state": {"score": "1-0"}}}
 status, headers, _ = apns("POST", f"/4/broadcasts/apps/{bundle}", {"apns-channel-id": channel, "apns-push-type": "liveactivity"}, update)
 check("a broadcast is accepted: 200 with apns-request-id", status == 200 and headers.get("apns-request-id"), status)
 control("GET", "/_pushsim/devices/bc-iphone/notifications?settle=2s")
-activities = control("GET", "/_pushsim/devices/bc-iphone")["activities"]
+activities = control("GET", "/_pushsim/devices/bc-iphone")["liveActivities"]
 check("the iPhone's Live Activity shows the broadcast's content state", activities[0]["contentState"] == {"score": "1-0"}, activities)
 
 status, _, text = apns("POST", f"/4/broadcasts/apps/{bundle}", {"apns-push-type": "liveactivity"}, update)

@@ -35,24 +35,34 @@ extension Device {
         askForPushToStartToken(attributesType: attributesType, generation: liveActivities.pushToStartTokens[index].generation)
     }
 
-    /// The app starts a Live Activity in the foreground (`Activity.request(…, pushType: .token)`),
-    /// which gets an update token from APNs. Refused, with the reason, when the device cannot
-    /// run Live Activities, the app is not installed or the user turned them off.
+    /// The app starts a Live Activity in the foreground: with `pushType: .token` (no `channel`) it
+    /// gets an update token from APNs; with `pushType: .channel(<id>)` (iOS 18) the system first
+    /// subscribes the device to that broadcast channel and the activity starts once APNs took the
+    /// subscription (ActivityKit refuses the request when it fails). Refused, with the reason,
+    /// when the device cannot run Live Activities, the app is not installed, the user turned them
+    /// off, or, for a channel, before iOS 18, without a device token, or while a running activity
+    /// is already on that channel.
     public func startLiveActivity(attributesType: String, attributes: JSONValue = .object([]), contentState: JSONValue,
-                                  staleDate: VirtualTime? = nil, relevanceScore: Double? = nil) {
-        if let why = liveActivityRefusal(action: "start-live-activity", pushToStart: false) {
-            return record(.liveActivityIgnored, [.action: "start-live-activity", .why: .string(why)])
+                                  staleDate: VirtualTime? = nil, relevanceScore: Double? = nil, channel: String? = nil) {
+        let refuse = { (why: String) in self.record(.liveActivityIgnored, [.action: "start-live-activity", .why: .string(why)]) }
+        if let why = liveActivityRefusal(action: "start-live-activity", pushToStart: false) { return refuse(why) }
+        let timestamp = world.anchor.unixSeconds(world.now)
+        guard let channel else {
+            return beginLiveActivity(attributesType: attributesType, attributes: attributes, origin: .app, contentState: contentState,
+                                     staleDate: staleDate, relevanceScore: relevanceScore, timestamp: timestamp, alert: nil, channel: nil)
         }
-        beginLiveActivity(attributesType: attributesType, attributes: attributes, origin: .app, contentState: contentState,
-                          staleDate: staleDate, relevanceScore: relevanceScore, timestamp: world.anchor.unixSeconds(world.now),
-                          alert: nil, wantsToken: true)
+        if let why = channelRefusal(channel) { return refuse(why) }
+        subscribe(toChannel: channel, refuse: refuse) { [self] in
+            beginLiveActivity(attributesType: attributesType, attributes: attributes, origin: .app, contentState: contentState,
+                              staleDate: staleDate, relevanceScore: relevanceScore, timestamp: timestamp, alert: nil, channel: channel)
+        }
     }
 
     /// The app ends its newest running Live Activity of `attributesType` (any when nil), with a
     /// final content when given and a dismissal date (nil: the default policy, four hours).
     public func endLiveActivity(attributesType: String? = nil, contentState: JSONValue? = nil, dismissalDate: VirtualTime? = nil) {
         guard let index = liveActivities.activities.lastIndex(where: { (attributesType == nil || $0.attributesType == attributesType)
-                                                                        && $0.state(at: world.now) != .ended && $0.state(at: world.now) != .dismissed }) else {
+                                                                        && $0.isRunning(at: world.now) }) else {
             return record(.liveActivityIgnored, [.action: "end-live-activity", .why: "no running Live Activity to end"])
         }
         liveActivities.activities[index].finish(at: world.now, contentState: contentState, dismissalDate: dismissalDate)
@@ -86,19 +96,25 @@ extension Device {
         return nil
     }
 
-    /// Makes a new activity, records it, and asks for its update token when `wantsToken`.
+    /// Makes a new activity and records it; one not on a `channel` asks for its update token.
     func beginLiveActivity(attributesType: String, attributes: JSONValue, origin: LiveActivity.Origin, contentState: JSONValue,
-                           staleDate: VirtualTime?, relevanceScore: Double?, timestamp: Int64, alert: String?, wantsToken: Bool) {
+                           staleDate: VirtualTime?, relevanceScore: Double?, timestamp: Int64, alert: String?, channel: String?) {
         let number = liveActivities.activities.count + 1
         var stream = world.randomStream("live-activity/\(name)/\(generation)/\(number)")
         let id = stream.uuidString()
         var activity = LiveActivity(id: id, attributesType: attributesType, attributes: attributes, origin: origin, startedAt: world.now,
-                                    contentState: contentState, staleDate: staleDate, relevanceScore: relevanceScore, timestamp: timestamp)
+                                    contentState: contentState, staleDate: staleDate, relevanceScore: relevanceScore, timestamp: timestamp,
+                                    channel: channel)
         if let alert { activity.alerts.append(alert) }
         liveActivities.activities.append(activity)
-        record(.liveActivityStarted, [.activity: .string(id), .text: .string(attributesType), .why: .string("started by the \(origin.rawValue)")])
+        let why = TraceValue.string("started by the \(origin.rawValue)")
+        if let channel {
+            record(.liveActivityStarted, [.activity: .string(id), .text: .string(attributesType), .channelID: .string(channel), .why: why])
+        } else {
+            record(.liveActivityStarted, [.activity: .string(id), .text: .string(attributesType), .why: why])
+        }
         if let alert { record(.liveActivityAlert, [.activity: .string(id), .text: .string(alert)]) }
-        if wantsToken { askForUpdateToken(activity: id) }
+        if channel == nil { askForUpdateToken(activity: id) }
     }
 
     private func askForPushToStartToken(attributesType: String, generation tokenGeneration: Int) {

@@ -40,7 +40,10 @@ public struct LiveActivity: Sendable, Equatable {
     public internal(set) var endedAt: VirtualTime?
     /// The dismissal date asked for at its end (`dismissal-date`), nil for the default policy.
     public internal(set) var dismissalDate: VirtualTime?
-    /// Its update token (`Activity.pushToken`), nil until APNs issued one or when it takes none.
+    /// The APNs broadcast channel it listens on (`pushType: .channel(<id>)`, or a push-to-start's
+    /// `input-push-channel`; iOS 18), nil for one updated through its own token.
+    public let channel: String?
+    /// Its update token (`Activity.pushToken`), nil until APNs issued one, and for one on a channel.
     public internal(set) var updateToken: String?
     /// How many update tokens it has had (rotations count), from 0.
     public internal(set) var tokenGeneration = 0
@@ -50,8 +53,9 @@ public struct LiveActivity: Sendable, Equatable {
     public internal(set) var updates = 0
 
     init(id: String, attributesType: String, attributes: JSONValue, origin: Origin, startedAt: VirtualTime,
-         contentState: JSONValue, staleDate: VirtualTime?, relevanceScore: Double?, timestamp: Int64) {
+         contentState: JSONValue, staleDate: VirtualTime?, relevanceScore: Double?, timestamp: Int64, channel: String?) {
         self.id = id
+        self.channel = channel
         self.attributesType = attributesType
         self.attributes = attributes
         self.origin = origin
@@ -75,6 +79,12 @@ public struct LiveActivity: Sendable, Equatable {
         let latest = end + LiveActivityLimits.longestShownAfterEnd
         guard let asked = dismissalDate else { return latest }
         return min(max(asked, end), latest)
+    }
+
+    /// Whether it takes updates at `now`: active or stale.
+    public func isRunning(at now: VirtualTime) -> Bool {
+        let state = state(at: now)
+        return state == .active || state == .stale
     }
 
     /// Its state at `now`.

@@ -32,6 +32,11 @@ public struct LiveActivityBoard: Sendable, Equatable {
         activities.last { attributesType == nil || $0.attributesType == attributesType }
     }
 
+    /// The newest activity on broadcast channel `channel` (APNs' channel id), ended ones included.
+    public func newest(onChannel channel: String) -> LiveActivity? {
+        activities.last { $0.channel == channel }
+    }
+
     /// The push-to-start token for `attributesType`, nil when none arrived.
     public func pushToStartToken(for attributesType: String) -> String? {
         pushToStartTokens.first { $0.attributesType == attributesType }?.token
@@ -42,8 +47,25 @@ public struct LiveActivityBoard: Sendable, Equatable {
         pushToStartTokens.first { $0.token == token }?.attributesType
     }
 
-    /// The index of the activity whose current update token is `token`.
-    func activityIndex(updatedBy token: String) -> Int? {
-        activities.firstIndex { $0.updateToken == token }
+    /// What a push to `token` reaches: the attributes type it starts, or the activity whose
+    /// current update token it is; nil when it is neither (a rotated token, another app's).
+    func target(of token: String) -> LiveActivityPushTarget? {
+        if let type = pushToStartTokens.first(where: { $0.token == token })?.attributesType { return .pushToStart(attributesType: type) }
+        return activities.firstIndex { $0.updateToken == token }.map(LiveActivityPushTarget.activity)
     }
+
+    /// The index of the activity a broadcast on `channel` updates at `now`: the newest one on the
+    /// channel still on the Lock Screen; nil when there is none (the device then leaves the channel).
+    func activityIndex(onChannel channel: String, at now: VirtualTime) -> Int? {
+        activities.lastIndex { $0.channel == channel && $0.state(at: now) != .dismissed }
+    }
+}
+
+/// Where an ActivityKit push lands on the device.
+enum LiveActivityPushTarget: Equatable {
+    /// A push-to-start token: a `start` makes a new activity of this type.
+    case pushToStart(attributesType: String)
+    /// An activity (its index in ``LiveActivityBoard/activities``): by its update token, or by the
+    /// broadcast channel it listens on.
+    case activity(Int)
 }

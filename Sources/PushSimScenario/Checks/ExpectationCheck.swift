@@ -83,11 +83,12 @@ enum ExpectationCheck {
             return result(n == count, "APNs had \(n) broadcast channel(s) for the app \(when)")
         case .activityShows(let name, let channel, let state):
             let id = simulation.operatorConsole.broadcastChannelIDs[channel]
-            guard let device = simulation.device(name), let id, let activity = device.broadcastActivity(onChannel: id) else {
+            guard let device = simulation.device(name), let id, let activity = device.liveActivities.newest(onChannel: id) else {
                 return result(false, id == nil ? "channel \(jsonString(channel)) was never created" : "\(name) has no Live Activity on channel \(jsonString(channel))")
             }
-            return result(activity.contentState == state, "\(name)'s activity on \(jsonString(channel)) shows \(activity.contentState)"
-                          + " after \(activity.updates) broadcast(s)\(activity.ended ? ", ended" : "")")
+            let shown = activity.contentState.serialized()
+            return result(shown == state, "\(name)'s activity on \(jsonString(channel)) shows \(shown) after \(activity.updates) update(s),"
+                          + " \(activity.state(at: simulation.world.now).rawValue)")
         case .listedRegistrations(let count):
             let seen = simulation.operatorConsole.timedListings.filter { $0.answeredAt <= by }.map(\.count)
             let when = e.by.map { " by \($0)" } ?? ""

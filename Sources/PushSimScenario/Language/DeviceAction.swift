@@ -44,9 +44,6 @@ public enum DeviceAction: Equatable, Sendable {
     case channel(String, enabled: Bool)
     /// A Live Activity step of an iPhone (``LiveActivityStep``).
     case liveActivity(LiveActivityStep)
-    /// `start activity on channel "<name>" [showing "<content state JSON>"]`: the app starts a Live
-    /// Activity subscribed to an APNs broadcast channel the operator created (iOS 18; §1.20).
-    case startActivity(channel: String, contentState: String)
 
     /// The step as the run labels it after the device's name (`login bob`, `refresh-handle`):
     /// no password, no payload.
@@ -74,7 +71,6 @@ public enum DeviceAction: Equatable, Sendable {
             }
         case .channel(let id, let enabled): return "\(enabled ? "enable" : "disable") channel \(jsonString(id))"
         case .liveActivity(let step): return step.label
-        case .startActivity(let channel, _): return "start activity on channel \(jsonString(channel))"
         }
     }
 }

@@ -8,9 +8,10 @@ public enum LiveActivityStep: Equatable, Sendable {
     case observePushToStart(attributesType: String)
     /// `rotate push-to-start "<Type>"`: the system replaces that token.
     case rotatePushToStart(attributesType: String)
-    /// `start live activity "<Type>" "<content-state>" [attributes "<json>"] [stale after <duration>]`:
-    /// the app starts one in the foreground.
-    case start(attributesType: String, contentState: String, attributes: String, staleAfter: VirtualDuration?)
+    /// `start live activity "<Type>" "<content-state>" [attributes "<json>"] [stale after <duration>]
+    /// [on channel "<name>"]`: the app starts one in the foreground, updated through its token, or
+    /// through the APNs broadcast channel the operator created under that name (iOS 18; §1.20).
+    case start(attributesType: String, contentState: String, attributes: String, staleAfter: VirtualDuration?, channel: String?)
     /// `end live activity ["<Type>"] [dismiss after <duration>]`: the app ends its newest running one.
     case end(attributesType: String?, dismissAfter: VirtualDuration?)
     /// `rotate live activity token ["<Type>"]`: the system replaces the newest activity's update token.
@@ -24,7 +25,7 @@ public enum LiveActivityStep: Equatable, Sendable {
         switch self {
         case .observePushToStart(let name): return "observe push-to-start\(type(name))"
         case .rotatePushToStart(let name): return "rotate push-to-start\(type(name))"
-        case .start(let name, _, _, _): return "start live activity\(type(name))"
+        case .start(let name, _, _, _, let channel): return "start live activity\(type(name))" + (channel.map { " on channel \(jsonString($0))" } ?? "")
         case .end(let name, _): return "end live activity\(type(name))"
         case .rotateToken(let name): return "rotate live activity token\(type(name))"
         case .enabled(let on): return "\(on ? "enable" : "disable") live activities"

@@ -126,8 +126,9 @@ extension ScenarioParser.Session {
             kind = t.peek?.isWord("live") == true ? try liveActivityAction(&t, device: device, verb: verb)
                 : try channelAction(&t, device: device, verb: verb)
         case "start" where t.peek?.isWord("activity") == true:
-            // `start activity on channel "<name>"`: a Live Activity on a broadcast channel (§1.20).
-            kind = try activityAction(&t, device: device, verb: verb)
+            // The first form of a Live Activity on a broadcast channel (§1.20), before it was one Live Activity model.
+            throw ScenarioDiagnostic(location: t.location(verb), message: "start activity on channel is now a Live Activity step",
+                                     hint: Self.activityUsage)
         case "observe", "start", "end", "rotate":
             kind = try liveActivityAction(&t, device: device, verb: verb)
         default:

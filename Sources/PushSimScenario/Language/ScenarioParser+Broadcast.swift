@@ -6,13 +6,13 @@ import PushSimDevices
 /// APNs broadcast channels in scenario files (iOS 18; Citations §1.20): `operator create channel
 /// "<name>" storage none|most-recent`, `operator delete channel "<name>"`, `operator broadcast
 /// "<payload>" on channel "<name>"|without channel-id [header "<name>" "<value>"]…`, `<device> start
-/// activity on channel "<name>" [showing "<JSON>"]`, `expect <device> activity "<name>" shows
+/// live activity … on channel "<name>"`, `expect <device> activity "<name>" shows
 /// "<JSON>"` and `expect apns has <n> channel(s)`. A channel is named in the file; APNs' id for it
 /// is learnt when the run creates it.
 extension ScenarioParser.Session {
     static let channelUsage = "write operator create channel \"<name>\" storage none|most-recent, operator delete channel \"<name>\", "
         + "or operator broadcast \"<payload>\" on channel \"<name>\" [header \"apns-expiration\" \"0\"]…"
-    static let activityUsage = "write <device> start activity on channel \"<name>\" [showing \"{\\\"score\\\":\\\"0-0\\\"}\"]"
+    static let activityUsage = "write <device> start live activity \"<Type>\" \"<content-state JSON>\" on channel \"<name>\""
 
     /// After `operator create|delete`: `channel "<name>"`, and for create `storage none|most-recent`.
     mutating func channelManagementAction(_ t: inout ScenarioParser.Tokens, verb: ScenarioToken) throws(ScenarioDiagnostic) -> OperatorAction {
@@ -52,11 +52,9 @@ extension ScenarioParser.Session {
         return .broadcast(payload: payload.text, channel: channel, headers: try sendHeaders(&t, format: PushServiceDescriptor.apns.hubFormat))
     }
 
-    /// After `<device> start`: `activity on channel "<name>" [showing "<JSON object>"]`. Only an
+    /// After `start live activity … on`: `channel "<name>"`, a channel created above. Only an
     /// iPhone on iOS 18 or later subscribes a Live Activity to a channel.
-    mutating func activityAction(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, verb: ScenarioToken) throws(ScenarioDiagnostic) -> DeviceAction {
-        try t.keyword("activity", hint: Self.activityUsage)
-        try t.keyword("on", hint: Self.activityUsage)
+    mutating func activityChannel(_ t: inout ScenarioParser.Tokens, device: ScenarioToken, verb: ScenarioToken) throws(ScenarioDiagnostic) -> String {
         try t.keyword("channel", hint: Self.activityUsage)
         let name = try t.string("a channel name in double quotes", hint: Self.activityUsage)
         try knownChannel(name, t)
@@ -66,9 +64,7 @@ extension ScenarioParser.Session {
                                      message: "\(device.quoted) cannot start a Live Activity on a channel: that needs iOS \(Device.broadcastChannelsMinimumOS) or later",
                                      hint: "declare an iPhone with os \(Device.broadcastChannelsMinimumOS), e.g. device \(device.text) ios os \(Device.broadcastChannelsMinimumOS)")
         }
-        var state = "{}"
-        if t.skip("showing") { state = try contentState(&t, hint: Self.activityUsage) }
-        return .startActivity(channel: name.text, contentState: state)
+        return name.text
     }
 
     /// After `expect <device> activity`: `"<name>" shows "<JSON object>"`, checked at the end of the run.

@@ -10,7 +10,7 @@ import PushSimDevices
 /// `expect <device> live activity ["<Type>"] <state>|content "<field>" "<value>"|alert "<text>"`.
 extension ScenarioParser.Session {
     static let liveActivityUsage = "write observe push-to-start \"<Type>\", start live activity \"<Type>\" \"<content-state JSON>\" "
-        + "[attributes \"<JSON>\"] [stale after <duration>], end live activity [\"<Type>\"] [dismiss after <duration>], "
+        + "[attributes \"<JSON>\"] [stale after <duration>] [on channel \"<name>\"], end live activity [\"<Type>\"] [dismiss after <duration>], "
         + "rotate push-to-start \"<Type>\", rotate live activity token [\"<Type>\"], or disable|enable live activities"
     static let apnsSendUsage = "write operator send apns \"<payload>\" to live activity token of <device> [\"<Type>\"] "
         + "or to push-to-start token \"<Type>\" of <device>, then any header \"apns-…\" \"<value>\""
@@ -29,16 +29,18 @@ extension ScenarioParser.Session {
             let state = try jsonObject(&t, what: "the content-state, a JSON object in double quotes")
             var attributes = "{}"
             var staleAfter: VirtualDuration?
+            var channel: String?
             var seen: [String] = []
-            while let option = try t.option(among: ["attributes", "stale"], seen: &seen, in: "start live activity") {
-                if option.text == "attributes" {
-                    attributes = try jsonObject(&t, what: "the attributes, a JSON object in double quotes")
-                } else {
+            while let option = try t.option(among: ["attributes", "stale", "on"], seen: &seen, in: "start live activity") {
+                switch option.text {
+                case "attributes": attributes = try jsonObject(&t, what: "the attributes, a JSON object in double quotes")
+                case "stale":
                     try t.keyword("after", hint: "write stale after <duration>, e.g. stale after 10m")
                     staleAfter = try t.duration()
+                default: channel = try activityChannel(&t, device: device, verb: verb)
                 }
             }
-            step = .start(attributesType: type, contentState: state, attributes: attributes, staleAfter: staleAfter)
+            step = .start(attributesType: type, contentState: state, attributes: attributes, staleAfter: staleAfter, channel: channel)
         case "end":
             try liveActivityWords(&t)
             let type = try optionalAttributesType(&t)

@@ -15,7 +15,8 @@ extension OperatorConsole {
     static let apnsProviderTokenRenewal = VirtualDuration.minutes(50)
 
     /// Sends `payload` to `token` for the app `bundleID`, signed with `key`; `headers` (lower-cased
-    /// `apns-*` names) come first and win over the defaults.
+    /// `apns-*` names) come first and win over the defaults. A push-to-start's `input-push-channel`
+    /// may name a channel the operator created by its name in the file: APNs' id is put in its place.
     public func sendToAPNs(payload: String, token: String, headers: [(String, String)], key: APNsSigningKey, bundleID: String) {
         world.record(layer: "operator", host: Self.name, kind: .operatorSend, [.format: "apns", .target: .string(shortToken(token))])
         let sentAt = world.now
@@ -27,7 +28,7 @@ extension OperatorConsole {
         if !has("apns-topic") { fields.add("apns-topic", bundleID + (APNsPushType.liveactivity.topicSuffix ?? "")) }
         if !has("apns-priority") { fields.add("apns-priority", "10") }
         let request = HTTPRequest(method: "POST", authority: APNsService.productionHost, path: "/3/device/" + token,
-                                  headers: fields, body: Array(payload.utf8))
+                                  headers: fields, body: Array(withChannelIDs(payload).utf8))
         world.call(request, from: Self.name) { [self] result in
             recordCall(AppCallRecord.make(operation: .send, sentAt: sentAt, completedAt: world.now, status: result.status,
                                           failure: result.status == nil ? result.summary : nil))

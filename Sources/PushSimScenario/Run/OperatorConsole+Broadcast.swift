@@ -28,6 +28,17 @@ extension OperatorConsole {
         }
     }
 
+    /// `payload` with an `aps.input-push-channel` that names a channel the operator created (by
+    /// its name in the file) replaced by APNs' id for it, so that a push-to-start can put the new
+    /// activity on that channel; any other payload as given, byte for byte.
+    func withChannelIDs(_ payload: String) -> String {
+        guard let root = try? JSONParser.parse(Array(payload.utf8)), var aps = root["aps"]?.objectMembers,
+              let index = aps.firstIndex(where: { $0.0 == "input-push-channel" }), let name = aps[index].1.stringValue,
+              let id = broadcastChannelIDs[name] else { return payload }
+        aps[index].1 = .string(id)
+        return JSONValue.object((root.objectMembers ?? []).map { $0.0 == "aps" ? ("aps", JSONValue.object(aps)) : $0 }).serialized()
+    }
+
     /// Creates a channel with `policy`; its id is kept under `name` once APNs answers 201.
     public func createBroadcastChannel(_ name: String, policy: BroadcastMessageStoragePolicy, account: APNsAccount) {
         let body = JSONValue.object([("message-storage-policy", .number(JSONNumber(Int64(policy.rawValue)))), ("push-type", .string("LiveActivity"))])

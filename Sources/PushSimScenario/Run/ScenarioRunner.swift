@@ -170,10 +170,7 @@ public enum ScenarioRunner {
         case .topic(let topic, let unsubscribe): unsubscribe ? device.unsubscribe(fromTopic: topic) : device.subscribe(toTopic: topic)
         case .permission(let permission): device.changeNotificationPermission(to: permission)
         case .channel(let id, let enabled): device.setNotificationChannel(id, enabled: enabled)
-        case .liveActivity(let step): perform(step, on: device, now: simulation.world.now)
-        case .startActivity(let channel, let state):
-            // APNs' id for the channel, learnt when the operator created it (none yet: the name, which APNs does not know).
-            device.startActivity(onChannel: simulation.operatorConsole.broadcastChannelIDs[channel] ?? channel, contentState: state)
+        case .liveActivity(let step): perform(step, on: device, now: simulation.world.now, channelIDs: simulation.operatorConsole.broadcastChannelIDs)
         }
     }
 
