@@ -42,6 +42,15 @@ status, _, text = apns("GET", f"/1/apps/{bundle}/all-channels")
 check("the channel list has it", status == 200 and channel in json.loads(text)["channels"], text)
 
 control("POST", "/_pushsim/devices", {"name": "bc-iphone", "platform": "ios", "os": 18})
+# A second fan whose activity a push-to-start puts on the channel (aps.input-push-channel, iOS 18).
+control("POST", "/_pushsim/devices", {"name": "bc-fan", "platform": "ios", "os": 18})
+fan = control("POST", "/_pushsim/devices/bc-fan/observe-push-to-start", {"attributesType": "MatchAttributes"})
+start_token = fan["pushToStartTokens"]["MatchAttributes"]
+start = {"aps": {"timestamp": control("GET", "/_pushsim/clock")["unixSeconds"], "event": "start", "content-state": {"score": "0-0"},
+                 "attributes-type": "MatchAttributes", "attributes": {"match": "final"}, "input-push-channel": channel}}
+status, _, _ = apns("POST", f"/3/device/{start_token}",
+                    {"apns-push-type": "liveactivity", "apns-topic": bundle + ".push-type.liveactivity", "apns-priority": "10"}, start)
+check("a push-to-start naming input-push-channel is accepted: 200", status == 200, status)
 control("POST", "/_pushsim/devices/bc-iphone/start-live-activity",
         {"attributesType": "MatchAttributes", "channel": channel, "contentState": {"score": "0-0"}})
 # Newer than the activity's start, on the served world's clock.
@@ -51,6 +60,9 @@ check("a broadcast is accepted: 200 with apns-request-id", status == 200 and hea
 control("GET", "/_pushsim/devices/bc-iphone/notifications?settle=2s")
 activities = control("GET", "/_pushsim/devices/bc-iphone")["liveActivities"]
 check("the iPhone's Live Activity shows the broadcast's content state", activities[0]["contentState"] == {"score": "1-0"}, activities)
+fan_activities = control("GET", "/_pushsim/devices/bc-fan")["liveActivities"]
+check("the push-started activity is on the channel and shows the broadcast too",
+      [(a["channel"], a["updateToken"], a["contentState"]) for a in fan_activities] == [(channel, None, {"score": "1-0"})], fan_activities)
 
 status, _, text = apns("POST", f"/4/broadcasts/apps/{bundle}", {"apns-push-type": "liveactivity"}, update)
 check("a broadcast without apns-channel-id is refused 400 MissingChannelId", status == 400 and json.loads(text) == {"reason": "MissingChannelId"}, text)
