@@ -5,6 +5,15 @@ import PushSimKernel
 
 @Suite("APNs broadcast pushes: POST /4/broadcasts/apps/… (Citations §1.20)")
 struct APNsBroadcastSendTests {
+    /// A bench whose phone subscribed to a new channel with storage `policy`, then went offline.
+    private func offlinePhoneOnChannel(policy: Int) -> (APNsBench, String) {
+        let bench = APNsBench()
+        let channel = bench.createChannel(policy: policy)
+        _ = bench.subscribe(bench.phone, token: bench.token, to: channel)
+        bench.phone.goOffline()
+        return (bench, channel)
+    }
+
     @Test func aBroadcastReachesEverySubscribedDevice() throws {
         let bench = APNsBench()
         let ipad = FakeDevice(world: bench.world, name: "ipad", serviceHost: APNsService.deviceHost)
@@ -27,10 +36,7 @@ struct APNsBroadcastSendTests {
     }
 
     @Test func anOfflineDeviceMissesABroadcastOnANoStorageChannel() {
-        let bench = APNsBench()
-        let channel = bench.createChannel(policy: 0)
-        _ = bench.subscribe(bench.phone, token: bench.token, to: channel)
-        bench.phone.goOffline()
+        let (bench, channel) = offlinePhoneOnChannel(policy: 0)
         #expect(bench.broadcast(on: channel).status == 200)
         bench.phone.goOnline()
         bench.world.run()
@@ -39,10 +45,7 @@ struct APNsBroadcastSendTests {
     }
 
     @Test func anOfflineDeviceGetsTheMostRecentBroadcastOnAStorageChannel() {
-        let bench = APNsBench()
-        let channel = bench.createChannel(policy: 1)
-        _ = bench.subscribe(bench.phone, token: bench.token, to: channel)
-        bench.phone.goOffline()
+        let (bench, channel) = offlinePhoneOnChannel(policy: 1)
         #expect(bench.broadcast(on: channel, body: #"{"aps":{"timestamp":1,"content-state":{"score":"1-0"}}}"#).status == 200)
         #expect(bench.broadcast(on: channel, body: #"{"aps":{"timestamp":2,"content-state":{"score":"2-0"}}}"#).status == 200)
         bench.phone.goOnline()
@@ -52,10 +55,7 @@ struct APNsBroadcastSendTests {
     }
 
     @Test func aBroadcastKeptForAnOfflineDeviceIsALeftover() {
-        let bench = APNsBench()
-        let channel = bench.createChannel(policy: 1)
-        _ = bench.subscribe(bench.phone, token: bench.token, to: channel)
-        bench.phone.goOffline()
+        let (bench, channel) = offlinePhoneOnChannel(policy: 1)
         #expect(bench.broadcast(on: channel, headers: [("apns-push-type", "liveactivity"), ("apns-request-id", "5d2c0d7e-1f1a-4a4e-9d55-0c6f5b1e2a33")]).status == 200)
         #expect(bench.apns.leftovers(world: bench.world).map(\.line)
                 == ["broadcast 5d2c0d7e-1f1a-4a4e-9d55-0c6f5b1e2a33 on channel \(channel) kept for iphone, undelivered"])
@@ -65,10 +65,7 @@ struct APNsBroadcastSendTests {
     }
 
     @Test func aStoredBroadcastExpires() {
-        let bench = APNsBench()
-        let channel = bench.createChannel(policy: 1)
-        _ = bench.subscribe(bench.phone, token: bench.token, to: channel)
-        bench.phone.goOffline()
+        let (bench, channel) = offlinePhoneOnChannel(policy: 1)
         #expect(bench.broadcast(on: channel, headers: [("apns-push-type", "liveactivity"), ("apns-expiration", String(bench.unixNow + 60))]).status == 200)
         bench.world.advance(by: .minutes(5))
         bench.phone.goOnline()
