@@ -109,6 +109,21 @@ struct APNsBroadcastSendTests {
         #expect(noAuth.status == 403)
     }
 
+    /// A broadcast's answer names the request in `apns-request-id`, also when an injected outage
+    /// or the provider token refuses it. Before, both answered with a send's `apns-id`.
+    @Test func anOutageOrABadTokenAnswersABroadcastWithItsRequestID() {
+        let bench = APNsBench()
+        let channel = bench.createChannel(policy: 0)
+        let requestID = "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d"
+        let refused = bench.send(topic: nil, headers: [("apns-push-type", "liveactivity"), ("apns-channel-id", channel), ("apns-request-id", requestID)],
+                                 auth: .missing, path: "/4/broadcasts/apps/\(APNsBench.bundle)")
+        #expect(refused.status == 403 && refused.headers["apns-request-id"] == requestID && refused.headers["apns-id"] == nil)
+        bench.apns.faults = [ServiceFault(effect: .outage(retryAfter: .seconds(30)), from: bench.world.now, to: bench.world.now + .seconds(30))]
+        let r = bench.broadcast(on: channel, headers: [("apns-push-type", "liveactivity"), ("apns-request-id", requestID)])
+        #expect(r.status == 503 && r.bodyText == #"{"reason":"ServiceUnavailable"}"#)
+        #expect(r.headers["apns-request-id"] == requestID && r.headers["apns-id"] == nil)
+    }
+
     @Test func aDeviceWithoutTheActivityLeavesTheChannel() {
         let bench = APNsBench()
         let channel = bench.createChannel(policy: 0)

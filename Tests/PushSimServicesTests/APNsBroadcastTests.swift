@@ -107,4 +107,19 @@ struct APNsChannelManagementTests {
         let r = bench.manage("POST", body: #"{"message-storage-policy": 1, "push-type": "LiveActivity"}"#)
         #expect(r.status == 400 && r.bodyText == #"{"reason":"CannotCreateChannelConfig"}"#)
     }
+
+    /// The channel management API is part of APNs: a service-wide injected fault hits it too,
+    /// answered as APNs answers with the request's `apns-request-id`. Before, a channel was
+    /// created during an injected outage.
+    @Test func anInjectedOutageHitsTheChannelManagementAPI() {
+        let bench = APNsBench()
+        bench.apns.faults = [ServiceFault(effect: .outage(retryAfter: .seconds(30)), from: bench.world.now, to: bench.world.now + .seconds(30))]
+        let r = bench.manage("POST", body: #"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#,
+                             headers: [("apns-request-id", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")])
+        #expect(r.status == 503 && r.bodyText == #"{"reason":"ServiceUnavailable"}"#)
+        #expect(r.headers["apns-request-id"] == "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0" && r.headers["apns-channel-id"] == nil)
+        #expect(bench.apns.broadcast.registry.all.isEmpty)
+        #expect(bench.world.events("fault.injected").count == 1)
+    }
+
 }

@@ -207,11 +207,27 @@ public final class APNsService: FakePushService, CallReceiver {
         // Drawn before anything else, so that the apns stream moves the same whether or not a fault hits.
         let fallbackID = random.uuidString()
         var reply = Reply(exchange: exchange)
-        if let fault = faultInterpreter.match(&faults, at: world.now),
-           let rejection = apply(fault, to: &reply, world: world) {
-            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
+        if let rejection = serviceFault(&reply, world: world) {
+            return rejectProvider(rejection, request: request, fallbackID: fallbackID, reply: reply, world: world)
         }
         process(request, environment: environment, fallbackID: fallbackID, reply: reply, world: world)
+    }
+
+    /// A service-wide injected fault that hits this request now: the rejection it answers with,
+    /// or nil when the request goes on (perhaps with its answer held by `reply`).
+    func serviceFault(_ reply: inout Reply, world: World) -> APNsRejection? {
+        guard !faults.isEmpty, let fault = faultInterpreter.match(&faults, at: world.now) else { return nil }
+        return apply(fault, to: &reply, world: world)
+    }
+
+    /// Rejects a provider request before its kind's own checks: a broadcast's answer names the
+    /// request in `apns-request-id` (A-BCSEND), a send's in `apns-id` (A-RESP).
+    private func rejectProvider(_ rejection: APNsRejection, request: HTTPRequest, fallbackID: String, reply: Reply, world: World) {
+        guard request.path.hasBytePrefix(BroadcastRequest.pathPrefix) else {
+            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
+        }
+        world.record(layer: "apns", host: Self.name, kind: .apnsRejected, [.status: .int(rejection.status), .reason: .string(rejection.reason)])
+        reply.send(rejection.response(requestID: request.headers["apns-request-id"] ?? fallbackID), world: world)
     }
 
     /// Traces an injected fault and returns the rejection it answers with, or nil when the request
@@ -236,7 +252,7 @@ public final class APNsService: FakePushService, CallReceiver {
         var reply = reply
         if let rejection = providerTokens.check(request.headers["authorization"], caller: reply.exchange.caller,
                                                 now: world.now, stampClock: world.unixSeconds(judging: reply.exchange.caller)) {
-            return reject(rejection, id: request.headers["apns-id"] ?? fallbackID, reply: reply, world: world)
+            return rejectProvider(rejection, request: request, fallbackID: fallbackID, reply: reply, world: world)
         }
         if request.path.hasBytePrefix(BroadcastRequest.pathPrefix) {
             return processBroadcast(request, environment: environment, requestID: request.headers["apns-request-id"] ?? fallbackID,

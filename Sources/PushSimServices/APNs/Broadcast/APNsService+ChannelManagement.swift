@@ -5,6 +5,8 @@ import PushSimNetwork
 /// on its own hosts: ``APNsService/channelManagementProductionHost`` (port 2196) and
 /// ``APNsService/channelManagementSandboxHost`` (port 2195). Authenticated by the same provider
 /// tokens as sends (A-JWT). Every answer carries `apns-request-id`: the request's, or a new UUID.
+/// A service-wide injected fault (an outage, throttling, an internal error, a slow or lost answer)
+/// hits these hosts as it hits the provider API: the API is part of APNs.
 ///
 /// | request | answer |
 /// |---|---|
@@ -27,11 +29,14 @@ extension APNsService {
         let environment = request.authority == Self.channelManagementProductionHost ? "production" : "sandbox"
         // Drawn on every request, so the apns stream moves the same whatever the request holds.
         let requestID = request.headers["apns-request-id"] ?? random.uuidString()
-        let answer = { (response: HTTPResponse) in world.respond(to: exchange, with: response) }
+        var reply = Reply(exchange: exchange)
+        let fault = serviceFault(&reply, world: world)
+        let answer = { [reply] (response: HTTPResponse) in reply.send(response, world: world) }
         let refuse = { (rejection: APNsRejection) in
             world.record(layer: "apns", host: Self.name, kind: .apnsRejected, [.status: .int(rejection.status), .reason: .string(rejection.reason)])
             answer(rejection.response(requestID: requestID))
         }
+        if let fault { return refuse(fault) }
         if let rejection = providerTokens.check(request.headers["authorization"], caller: exchange.caller, now: world.now,
                                                 stampClock: world.unixSeconds(judging: exchange.caller)) {
             return refuse(rejection)
