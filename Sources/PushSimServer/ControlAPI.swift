@@ -23,6 +23,7 @@ import PushSimScenario
 /// | `GET /_pushsim/journal[?since=n&host=&path=&status=&from=&to=]` | the world's request journal, filtered |
 /// | `GET /_pushsim/hub/registrations[?top=n]` | the hub's live registrations (read through its REST API) |
 /// | `GET /_pushsim/hub/key`, `POST /_pushsim/hub/key {"key":"full"\|"listen"\|"<policy>"}` | the hub policy whose key the world's backends call the hub with (see `ControlAPI+Hub.swift`) |
+/// | `GET /_pushsim/apns/broadcast`, `POST /_pushsim/apns/broadcast {"enabled":false}` | the app's APNs Broadcast capability; off, channel management and broadcasts answer 400 `FeatureNotEnabled` (see `ControlAPI+APNsBroadcast.swift`) |
 /// | `GET /_pushsim/fcm/apns-key`, `POST /_pushsim/fcm/apns-key {"state":"uploaded"\|"missing"\|"wrong-team"}` or `{"keyId","teamId","p8"}` | the Firebase project's APNs auth key, which FCM relays iOS sends with (see `ControlAPI+FCM.swift`) |
 /// | `POST /_pushsim/faults {"service","kind",…}` | 201: a fault injected now (see `ControlAPI+Faults.swift`) |
 /// | `GET /_pushsim/faults` | the faults not yet over, with what is left of each |
@@ -86,6 +87,8 @@ struct ControlAPI {
         case ("GET", "hub/key"): return .answer(ServerAnswer.json(200, hubKeyJSON()))
         case ("POST", "hub/key"): return .answer(useHubKey(request))
         case ("GET", "hub/browser-credential"): return .answer(hubBrowserCredentialAnswer())
+        case ("GET", "apns/broadcast"): return .answer(ServerAnswer.json(200, apnsBroadcastJSON()))
+        case ("POST", "apns/broadcast"): return .answer(setAPNsBroadcast(request))
         case ("GET", "fcm/apns-key"): return .answer(ServerAnswer.json(200, fcmAPNsKeyJSON()))
         case ("POST", "fcm/apns-key"): return .answer(setFCMAPNsKey(request))
         case (_, "faults"): return .answer(faults(request, id: nil))

@@ -70,6 +70,13 @@ import PushSimServices
 
     /// A broadcast scenario end to end: what each phone's activity shows, and an expectation that
     /// names the wrong state fails.
+    @Test func theBroadcastCapabilitySettingParsesAndMisuseIsPositioned() throws {
+        let scenario = try ScenarioParser.parse("scenario \"t\"\napns broadcast disabled\n", path: "t.scenario").get()
+        #expect(scenario.settings == [.apnsBroadcast(enabled: false)])
+        expectOneDiagnostic(scenarioDiagnostics("scenario \"t\"\napns broadcast off\n"), row: 2, column: 16, says: "expected enabled or disabled")
+        expectOneDiagnostic(scenarioDiagnostics("scenario \"t\"\napns channels\n"), row: 2, column: 6, says: "\"broadcast\"")
+    }
+
     @Test func aBroadcastUpdatesEverySubscribedActivity() throws {
         let text = """
             scenario "t"

@@ -258,7 +258,7 @@ struct BadLine: Sendable, CustomTestStringConvertible {
     var testDescription: String { body.split(separator: "\n").joined(separator: " ⏎ ") }
 }
 
-private let statementsHint = "statements are scenario, seed, epoch, backend, hub, fcm, network, fault, limit, account, device, devices, browser, app-server, at, advance, expect, or <device> <action> for a declared device"
+private let statementsHint = "statements are scenario, seed, epoch, backend, hub, apns, fcm, network, fault, limit, account, device, devices, browser, app-server, at, advance, expect, or <device> <action> for a declared device"
 private let switchesHint = "switches are apns, fcm, gcm, wns, browser; separate several with commas, e.g. via apns,wns"
 
 private let badLines: [BadLine] = [

@@ -51,6 +51,19 @@ import Testing
         #expect(json(list) == .object([("channels", .array([.string(channel)]))]))
     }
 
+    @Test func theBroadcastCapabilityIsSwitchedThroughTheControlAPI() throws {
+        let bridge = try WorldBridge(setup: WorldSetup(seed: 4), clock: .manual, anchor: testAnchor)
+        let create = { ask(bridge, "POST", "/1/apps/\(identity.app.bundleID)/channels", headers: [authorization],
+                           body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#) }
+        #expect(json(ask(bridge, "GET", "/_pushsim/apns/broadcast")) == .object([("enabled", .bool(true))]))
+        #expect(ask(bridge, "POST", "/_pushsim/apns/broadcast", body: #"{"enabled":"no"}"#).status == 400)
+        #expect(json(ask(bridge, "POST", "/_pushsim/apns/broadcast", body: #"{"enabled":false}"#)) == .object([("enabled", .bool(false))]))
+        let refused = create()
+        #expect(refused.status == 400 && json(refused) == .object([("reason", .string("FeatureNotEnabled"))]))
+        _ = ask(bridge, "POST", "/_pushsim/apns/broadcast", body: #"{"enabled":true}"#)
+        #expect(create().status == 201)
+    }
+
     @Test func theControlAPIRefusesABadActivityOrOS() throws {
         let bridge = try WorldBridge(setup: WorldSetup(seed: 4), clock: .manual, anchor: testAnchor)
         #expect(ask(bridge, "POST", "/_pushsim/devices", body: #"{"name":"old","platform":"ios","os":"eighteen"}"#).status == 400)

@@ -122,4 +122,23 @@ struct APNsChannelManagementTests {
         #expect(bench.world.events("fault.injected").count == 1)
     }
 
+
+    /// An app whose App ID lacks the Broadcast capability is refused `FeatureNotEnabled` on every
+    /// channel management call and broadcast; channels made before stay and answer once it is back.
+    @Test func anAppWithoutTheBroadcastCapabilityIsFeatureNotEnabled() {
+        let bench = APNsBench()
+        let channel = bench.createChannel(policy: 0)
+        bench.apns.configuration.appsWithoutBroadcast = [APNsBench.bundle]
+        let refusals = [
+            bench.manage("POST", body: #"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#),
+            bench.manage("GET", channel: channel),
+            bench.manage("GET", path: "/1/apps/\(APNsBench.bundle)/all-channels"),
+            bench.broadcast(on: channel),
+        ]
+        #expect(refusals.map(\.status) == [400, 400, 400, 400])
+        #expect(refusals.allSatisfy { $0.bodyText == #"{"reason":"FeatureNotEnabled"}"# && $0.headers["apns-request-id"] != nil })
+        bench.apns.configuration.appsWithoutBroadcast = []
+        #expect(bench.manage("GET", channel: channel).status == 200)
+    }
+
 }

@@ -139,6 +139,19 @@ struct APNsErrorTests {
         expectRejected(bench.send(host: APNsService.sandboxHost), 400, "BadDeviceToken")
     }
 
+    /// The development environment answers an accepted push with an `apns-unique-id` too (a
+    /// UUID for the Push Notifications Console, A-RESP); production does not. Before, neither did.
+    @Test func onlyTheDevelopmentEnvironmentAnswersWithAUniqueID() {
+        let bench = APNsBench()
+        let sandboxPhone = FakeDevice(world: bench.world, name: "dev-iphone", serviceHost: APNsService.deviceHost)
+        let sandboxToken = sandboxPhone.register(app: APNsBench.bundle, environment: "sandbox")
+        let first = bench.send(to: sandboxToken, host: APNsService.sandboxHost)
+        let second = bench.send(to: sandboxToken, host: APNsService.sandboxHost)
+        #expect(isLowercaseUUIDv4(first.headers["apns-unique-id"] ?? "") && isLowercaseUUIDv4(second.headers["apns-unique-id"] ?? ""))
+        #expect(first.headers["apns-unique-id"] != second.headers["apns-unique-id"] && first.headers["apns-id"] != nil)
+        #expect(bench.send().headers["apns-unique-id"] == nil)
+    }
+
     @Test func upperCaseHexIsTheSameToken() {
         // Upper-case hex is the same token (the fake accepts either case, §1.5).
         let bench = APNsBench()

@@ -56,3 +56,9 @@ def test_an_iphone_starts_and_ends_a_live_activity(pushsim):
     assert activity["updateToken"] and activity["updateToken"] != iphone.push_to_start_tokens["MatchAttributes"]
     iphone.end_live_activity(dismiss_after="5m")
     assert iphone.live_activities[0]["state"] == "ended"
+
+
+def test_the_broadcast_capability_can_be_turned_off(pushsim):
+    assert pushsim.apns_broadcast() == {"enabled": True}
+    assert pushsim.apns_broadcast(False) == {"enabled": False}
+    assert pushsim.apns_broadcast(True) == {"enabled": True}

@@ -45,6 +45,8 @@ public enum ScenarioSetting: Equatable, Sendable {
     case hubPolicy(HubAccessPolicy)
     /// The hub's credentials for a push service are wrong or missing (`hub credentials apns wrong`).
     case hubCredentials(service: String, problem: String)
+    /// Whether the app's App ID has APNs' Broadcast capability (`apns broadcast disabled`).
+    case apnsBroadcast(enabled: Bool)
     /// The APNs auth key of the Firebase project, which FCM relays iOS sends with (`fcm apns key missing`).
     case fcmAPNsKey(FCMAPNsKeyState)
     /// An injected fault of a push service (`fault apns outage from 10s to 40s retry-after 30s`).

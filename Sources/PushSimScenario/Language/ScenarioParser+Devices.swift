@@ -68,13 +68,14 @@ extension ScenarioParser {
     /// Refuses `name` for a new device, browser or application server (`kind`) when it is a
     /// statement keyword or a host of the world; `example` is the name the hint suggests.
     static func checkFreeName(_ name: ScenarioToken, _ t: Tokens, kind: String, example: String) throws(ScenarioDiagnostic) {
-        if statementKeywords.contains(name.text) {
-            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) is a statement keyword and cannot name a \(kind)",
-                                     hint: "choose another name, e.g. \(example)")
-        }
+        // A host's name (`apns`, also a statement word) is refused as a host: the deeper reason.
         if worldHostNames.contains(name.text) {
             throw ScenarioDiagnostic(location: t.location(name),
                                      message: "\(name.quoted) is a host of the world (a push service, the hub or a backend) and cannot name a \(kind)",
+                                     hint: "choose another name, e.g. \(example)")
+        }
+        if statementKeywords.contains(name.text) {
+            throw ScenarioDiagnostic(location: t.location(name), message: "\(name.quoted) is a statement keyword and cannot name a \(kind)",
                                      hint: "choose another name, e.g. \(example)")
         }
     }

@@ -69,6 +69,20 @@ extension ScenarioParser.Session {
         }
     }
 
+    /// `apns broadcast enabled|disabled`: whether the app's App ID has the Broadcast capability;
+    /// disabled, channel management and broadcasts are refused with 400 `FeatureNotEnabled` (§1.20).
+    mutating func apnsStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {
+        _ = t.next()
+        let usage = "write apns broadcast enabled|disabled"
+        try t.keyword("broadcast", hint: usage)
+        let state = try t.word("enabled or disabled", hint: usage)
+        guard state.text == "enabled" || state.text == "disabled" else {
+            throw ScenarioDiagnostic(location: t.location(state), message: "expected enabled or disabled, found \(state.quoted)", hint: usage)
+        }
+        try t.finish(hint: usage)
+        settings.append(.apnsBroadcast(enabled: state.text == "enabled"))
+    }
+
     /// `fcm apns key uploaded|missing|wrong-team`: the APNs auth key the Firebase project holds,
     /// which FCM relays sends to iOS app instances with (``FCMAPNsKeyState``).
     mutating func fcmStatement(_ t: inout ScenarioParser.Tokens) throws(ScenarioDiagnostic) {

@@ -74,7 +74,7 @@ public enum ScenarioParser {
     /// `webpush`, `web.push.apple.com`, the hub's, the backends', …): no device may take one, as
     /// the world would then have two hosts of one name.
     static let worldHostNames: Set<String> = Set(Simulation(seed: 0).world.registeredNames)
-    static let statementKeywords = ["scenario", "seed", "epoch", "backend", "hub", "fcm", "network", "fault", "limit", "account", "device", "devices",
+    static let statementKeywords = ["scenario", "seed", "epoch", "backend", "hub", "apns", "fcm", "network", "fault", "limit", "account", "device", "devices",
                                     "browser", "app-server", "at", "advance", "expect"]
 
     static let unknownStatementHint =
@@ -153,6 +153,7 @@ public enum ScenarioParser {
             case "epoch": try epochStatement(&t)
             case "backend": try backendStatement(&t)
             case "hub": try hubStatement(&t)
+            case "apns": try apnsStatement(&t)
             case "fcm": try fcmStatement(&t)
             case "network": try networkStatement(&t)
             case "fault": try faultStatement(&t)

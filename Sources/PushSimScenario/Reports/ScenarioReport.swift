@@ -46,6 +46,7 @@ public struct ScenarioReport: Sendable {
             case .hubRegistrationTTL(let d): parts.append("hub ttl \(d)")
             case .hubCredentials(let service, let problem): parts.append("hub credentials \(service) \(problem)")
             case .fcmAPNsKey(let state): parts.append("fcm apns key \(state.rawValue)")
+            case .apnsBroadcast(let enabled): parts.append("apns broadcast \(enabled ? "enabled" : "disabled")")
             case .hubRule(let rule): parts.append(rule.description)
             case .hubPolicy(let policy): parts.append(policy.statement)
             case .latency(let a, let b): parts.append("latency \(a == b ? "\(a)" : "\(a)..\(b)")")

@@ -107,6 +107,7 @@ public enum ScenarioRunner {
             case .limitTime(let d): options.limits.maxTime = .zero + d
             case .hubCredentials(let service, let problem): options.hubCredentialProblems[service] = problem
             case .fcmAPNsKey(let state): options.fcmAPNsKey = state
+            case .apnsBroadcast(let enabled): options.apnsBroadcastEnabled = enabled
             case .hubRule(let rule): options.hubRules.append(rule)
             case .hubPolicy(let policy): options.hubPolicies.append(policy)
             case .backendKey(let key): options.backendHubKeyName = key.keyName

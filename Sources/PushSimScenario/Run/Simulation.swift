@@ -65,6 +65,9 @@ public final class Simulation {
         /// How long after APNs learns the app is gone from a device it starts answering 410;
         /// Apple delays this on purpose (§1.9). Default zero.
         public var apnsUnregisteredReportDelay: VirtualDuration = .zero
+        /// Whether the app's App ID has APNs' Broadcast capability (`apns broadcast disabled`:
+        /// channel management and broadcasts answer 400 `FeatureNotEnabled`). Default true.
+        public var apnsBroadcastEnabled = true
         /// The backend devices use unless they choose one.
         public var backend: BackendFlavour = .tutorial
         /// Accounts of the hardened backend (user → password). Nil: each device's user gets an

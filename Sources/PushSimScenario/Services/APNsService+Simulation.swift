@@ -12,10 +12,12 @@ extension APNsService: SimulatedPushService {
     /// A key Apple does not have for the sample key id (`DerivedKeyMemo/wrongAPNsKeySeed`).
     static let wrongKey = DerivedKeyMemo.p256Key(derivedFrom: DerivedKeyMemo.wrongAPNsKeySeed)
 
-    /// The fake with the identity's signing key and the options' 410 report delay.
+    /// The fake with the identity's signing key, the options' 410 report delay, and the app's
+    /// Broadcast capability as the options say.
     static func make(world: World, identity: SimulationIdentity, options: Simulation.Options) -> APNsService {
-        APNsService(world: world, configuration: APNsConfiguration(
-            keys: [identity.apnsKey], unregisteredReportDelay: options.apnsUnregisteredReportDelay))
+        var configuration = APNsConfiguration(keys: [identity.apnsKey], unregisteredReportDelay: options.apnsUnregisteredReportDelay)
+        if !options.apnsBroadcastEnabled { configuration.appsWithoutBroadcast = [identity.app.bundleID] }
+        return APNsService(world: world, configuration: configuration)
     }
 
     /// The hub signs provider tokens with the identity's key and sends to the app's bundle id; with

@@ -35,6 +35,11 @@ public struct APNsConfiguration: Sendable {
     /// backends that rely on it. Priority 1 on a background push is accepted: Apple names only 10
     /// as an error.
     public var acceptsBackgroundPushWithoutPriority = false
+    /// Bundle ids whose App ID has the Broadcast capability off (the Push Notifications
+    /// capability's broadcast option in the developer account): their channel management calls
+    /// and broadcasts are refused with 400 `FeatureNotEnabled` (§1.20, A-BCERR). Default empty:
+    /// every app may broadcast, as the world's app is set up to.
+    public var appsWithoutBroadcast: Set<String> = []
 
     /// Defaults: 410 reported at once, no per-token rate limit; ``maxStorage`` (30 days) and
     /// ``acceptsBackgroundPushWithoutPriority`` (false) start at their defaults.
@@ -149,6 +154,8 @@ public final class APNsService: FakePushService, CallReceiver {
     /// Kept notifications by "device|app": at most one per app per device ("device|app|token" for
     /// a Live Activity token's, kept apart from the app's).
     private var stored: [String: Stored] = [:]
+    /// The `apns-unique-id` of each push accepted in the development environment, in order.
+    private var uniqueIDs: SeededRandom
     /// Notifications handed to devices, waiting for the device's answer.
     private var pushes: PendingPushes<Push> { _read { yield hot.pushes } _modify { yield &hot.pushes } }
 
@@ -170,6 +177,7 @@ public final class APNsService: FakePushService, CallReceiver {
     /// Registers the service in `world` under ``name``, the provider hosts, ``developmentAlias`` and ``deviceHost``.
     public init(world: World, configuration: APNsConfiguration) {
         self.configuration = configuration
+        uniqueIDs = world.randomStream(APNsService.name + "/unique-id")
         self.hot = HotState(providerTokens: APNsProviderTokens(keys: configuration.keys),
                             random: world.randomStream(APNsService.name),
                             faultInterpreter: ServiceFaultInterpreter(world: world, service: APNsService.name))
@@ -304,7 +312,11 @@ public final class APNsService: FakePushService, CallReceiver {
         world.record(layer: "apns", host: Self.name, kind: .apnsAccepted,
                      [Self.messageIDField: .string(notification.apnsID), .token: .string(shortToken(notification.token)), .device: .string(record.device)])
         // Success: 200, empty body, apns-id header (§1.8, A-RESP).
-        reply.send(HTTPResponse(status: 200, headers: HTTPHeaders("apns-id", notification.apnsID)), world: world)
+        var headers = HTTPHeaders("apns-id", notification.apnsID)
+        // The development environment also names the push for the Push Notifications Console's
+        // delivery log (§1.2, A-RESP), from a stream of its own so that no other draw moves.
+        if record.environment == "sandbox" { headers.add("apns-unique-id", uniqueIDs.uuidString()) }
+        reply.send(HTTPResponse(status: 200, headers: headers), world: world)
         deliver(notification, record: record, world: world)
     }
 

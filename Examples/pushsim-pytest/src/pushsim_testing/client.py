@@ -90,10 +90,14 @@ class Device:
     def observe_push_to_start(self, attributes_type):
         return self._act("observe-push-to-start", {"attributesType": attributes_type})
 
-    def start_live_activity(self, attributes_type, content_state, attributes=None, stale_after=None):
+    def start_live_activity(self, attributes_type, content_state, attributes=None, stale_after=None, channel=None):
+        """The app starts a Live Activity; with `channel` (the `apns-channel-id` APNs gave, iOS 18)
+        it listens on that broadcast channel instead of taking an update token."""
         body = {"attributesType": attributes_type, "contentState": content_state, "attributes": attributes or {}}
         if stale_after is not None:
             body["staleAfter"] = stale_after
+        if channel is not None:
+            body["channel"] = channel
         return self._act("start-live-activity", body)
 
     def end_live_activity(self, attributes_type=None, dismiss_after=None):
@@ -362,6 +366,14 @@ class PushSim:
         if os is not None:
             body["os"] = os
         return Device(self, self._call("POST", "/_pushsim/devices", body))
+
+    def apns_broadcast(self, enabled=None):
+        """The app's APNs Broadcast capability: with no argument, reads it (`{"enabled": …}`);
+        `enabled=False` turns it off, so channel management and broadcasts answer 400
+        `FeatureNotEnabled`."""
+        if enabled is None:
+            return self._call("GET", "/_pushsim/apns/broadcast")
+        return self._call("POST", "/_pushsim/apns/broadcast", {"enabled": bool(enabled)})
 
     def fcm_apns_key(self, state=None, key_id=None, team_id=None, p8=None):
         """The Firebase project's APNs key, which FCM relays iPhone sends with: with no argument,

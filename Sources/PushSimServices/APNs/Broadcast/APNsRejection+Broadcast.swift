@@ -14,6 +14,8 @@ extension APNsRejection {
     public static let channelNotRegistered = APNsRejection(400, "ChannelNotRegistered")
     /// The app already has the most channels allowed (10,000) in this environment.
     public static let cannotCreateChannelConfig = APNsRejection(400, "CannotCreateChannelConfig")
+    /// The app's App ID does not have the Broadcast capability (``APNsConfiguration/appsWithoutBroadcast``).
+    public static let featureNotEnabled = APNsRejection(400, "FeatureNotEnabled")
     /// A broadcast without an `apns-push-type` header.
     public static let missingPushType = APNsRejection(400, "MissingPushType")
     /// A create request whose body is not a JSON object with `message-storage-policy` 0 or 1.

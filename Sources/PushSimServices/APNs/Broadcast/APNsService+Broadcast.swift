@@ -23,6 +23,7 @@ extension APNsService {
         case .failure(let rejection): return refuse(rejection)
         case .success(let checked): broadcast = checked
         }
+        if configuration.appsWithoutBroadcast.contains(broadcast.app) { return refuse(.featureNotEnabled) }
         guard let channel = self.broadcast.registry.channel(id: broadcast.channelID, app: broadcast.app, environment: environment) else {
             return refuse(.channelNotRegistered)
         }

@@ -42,6 +42,7 @@ extension APNsService {
             return refuse(rejection)
         }
         if let app = BroadcastChannelIDCheck.bundleID(in: request.path, prefix: Self.appsPathPrefix, suffix: "/channels") {
+            if configuration.appsWithoutBroadcast.contains(app) { return refuse(.featureNotEnabled) }
             switch request.method {
             case "POST": return createChannel(request, app: app, environment: environment, requestID: requestID, world: world, answer: answer, refuse: refuse)
             case "GET", "DELETE":
@@ -66,6 +67,7 @@ extension APNsService {
         }
         if let app = BroadcastChannelIDCheck.bundleID(in: request.path, prefix: Self.appsPathPrefix, suffix: "/all-channels") {
             guard request.method == "GET" else { return refuse(.methodNotAllowed) }
+            if configuration.appsWithoutBroadcast.contains(app) { return refuse(.featureNotEnabled) }
             let ids = broadcast.registry.ids(app: app, environment: environment).map { JSONValue.string($0) }
             return answer(HTTPResponse(status: 200, headers: ["apns-request-id": requestID, "content-type": "application/json"],
                                        text: JSONValue.object([("channels", .array(ids))]).serialized()))
