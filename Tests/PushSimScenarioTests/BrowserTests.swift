@@ -29,10 +29,10 @@ import PushSimCrypto
 
     /// Pushes `body` to the browser over the channel as the push service does; returns the answer's status.
     private func push(_ body: [UInt8], to browser: Browser, in world: World, endpoint: String = BrowserTests.endpoint,
-                      coding: String = "aes128gcm") -> Int? {
+                      coding: String = "aes128gcm", headers: [(String, String)] = []) -> Int? {
         var status: Int?
         world.pushToDevice(service: "webpush", device: browser.name, handle: endpoint, app: "chrome", message: "m1",
-                           headers: [("Content-Encoding", coding)], payload: body) { status = $0 }
+                           headers: [("Content-Encoding", coding)] + headers, payload: body) { status = $0 }
         world.run()
         return status
     }
@@ -59,9 +59,29 @@ import PushSimCrypto
     @Test func aShortBodyOrAnotherCodingIsDropped() throws {
         let (world, browser) = try exampleBrowser()
         #expect(push(Array(Self.exampleBody.prefix(30)), to: browser, in: world) == 200)
-        #expect(push(Self.exampleBody, to: browser, in: world, coding: "aesgcm") == 200)
+        #expect(push(Self.exampleBody, to: browser, in: world, coding: "aesgcm") == 200)   // no Encryption, no Crypto-Key
+        #expect(push(Self.exampleBody, to: browser, in: world, coding: "br") == 200)
         #expect(browser.inbox.isEmpty)
-        #expect(world.trace.events.filter { $0.kind == .browserPushDropped }.count == 2)
+        #expect(world.trace.events.filter { $0.kind == .browserPushDropped }.count == 3)
+    }
+
+    /// The older `aesgcm` coding, as pywebpush sends it when asked (`content_encoding="aesgcm"`):
+    /// salt in `Encryption`, the sender's key in `Crypto-Key` beside the VAPID key. Chrome and
+    /// Firefox show it; before, PushSim's browser dropped every aesgcm push.
+    @Test func anAesgcmMessageIsDecryptedAndShown() throws {
+        let (world, browser) = try exampleBrowser()
+        let sender = try P256PrivateKey(derivedFrom: Array("aesgcm sender".utf8))
+        let salt = Array(UInt8(1)...16)
+        let userAgent = try P256PrivateKey(rawRepresentation: Self.examplePrivate).publicKey
+        let body = try DraftWebPushEncryption.encrypt(Array("Kick-off".utf8), userAgentPublicKey: userAgent, authSecret: Self.exampleAuth,
+                                                      applicationServerPrivateKey: sender, salt: salt, paddingLength: 3)
+        let headers = [("Encryption", "salt=\(Base64URL.encode(salt))=="),
+                       ("Crypto-Key", "dh=\(Base64URL.encode(sender.publicKey.x963Representation));p256ecdsa=BAAA")]
+        #expect(push(body, to: browser, in: world, coding: "aesgcm", headers: headers) == 200)
+        #expect(browser.inbox.map(\.text) == ["Kick-off"])
+        #expect(push(body, to: browser, in: world, coding: "aesgcm", headers: [headers[0], ("Crypto-Key", "p256ecdsa=BAAA")]) == 200)
+        #expect(browser.inbox.count == 1)
+        #expect(world.trace.events.contains { $0.kind == .browserPushDropped && $0[.why]?.description.contains("no dh") == true })
     }
 
     @Test func aPushForAnotherEndpointIsRefusedAsGone() throws {

@@ -1,7 +1,7 @@
 """Conformance: the unmodified pywebpush (pinned by tools/conformance.sh), an application server
 sending Web Push, against `pushsim serve`. A simulated Firefox and a simulated Chrome subscribe
 with the script's VAPID public key; pywebpush encrypts for each subscription (RFC 8291,
-aes128gcm) and signs its VAPID token (RFC 8292, ES256); the push services verify the token for
+aes128gcm, then the older aesgcm draft) and signs its VAPID token (RFC 8292, ES256); the push services verify the token for
 real and the browsers decrypt and show the text. pywebpush's one override: the endpoint's origin
 becomes the server's address (the path is kept, which is how the server routes a push service),
 so the token's `aud` is given as the real origin, as the push service checks it.
@@ -50,6 +50,14 @@ for name, vendor in [("dee-firefox", "firefox"), ("dee-chrome", "chrome")]:
         status = refused.response.status_code if refused.response is not None else None
         check(f"{vendor}: a token for another origin is refused ({status})", status in (401, 403), status)
     check(f"{vendor}: nothing more is shown", shown_by(name, 2, seconds=0.5) == ["Score: 2-1"])
+
+    # The older aesgcm coding (salt in Encryption, the sender's key in Crypto-Key), which
+    # pywebpush still sends when asked and Chrome and Firefox still decrypt.
+    answer = webpush(served, json.dumps({"title": "Score", "body": "3-1"}), vapid_private_key=vapid,
+                     vapid_claims=dict(claims, aud=origin), ttl=60, content_encoding="aesgcm")
+    check(f"{vendor}: pywebpush's aesgcm push is accepted (201)", answer.status_code == 201, answer.status_code)
+    texts = shown_by(name, 2)
+    check(f"{vendor}: the browser decrypted the aesgcm push and showed it", texts == ["Score: 2-1", "Score: 3-1"], texts)
 
 # The browser unsubscribes (the push service is told): the same push is now answered 410 Gone.
 control("POST", "/_pushsim/browsers/dee-firefox/unsubscribe")

@@ -17,8 +17,10 @@ extension Browser {
         receive(request, message: message, subscription: subscription)
     }
 
-    /// Decrypts the pushed body and lets the service worker show it. A body that is not
-    /// `aes128gcm` (RFC 8188; the `aesgcm` draft is not modelled), or that does not decrypt
+    /// Decrypts the pushed body and lets the service worker show it: `aes128gcm` (RFC 8291) with
+    /// its keys in the body, or the older `aesgcm` draft with its salt and record size in
+    /// `Encryption` and the sender's key in `Crypto-Key: dh=` (``DraftWebPushEncryption``), which
+    /// Chrome and Firefox still take. A body in another coding, or that does not decrypt
     /// (a wrong key, a tampered record, bad padding), is dropped with `browser.push-dropped`: the
     /// push event never fires, as Chrome does (it records the `GCMDecryptionResult` and delivers
     /// nothing: WP-CHROMIUM-DECRYPT, Citations §9.9). A push with no body fires the event with
@@ -28,13 +30,14 @@ extension Browser {
             return record(.browserPushEvent, [.message: .string(message), .why: "no data: the service worker has nothing to show"])
         }
         let coding = request.headers["content-encoding"]?.lowercased() ?? ""
-        guard coding == "aes128gcm" else {
+        guard coding == "aes128gcm" || coding == "aesgcm" else {
             return record(.browserPushDropped, [.message: .string(message),
-                                                .why: .string("content coding \"\(coding)\": PushSim's browser decrypts aes128gcm only")])
+                                                .why: .string("content coding \"\(coding)\": a browser decrypts aes128gcm and aesgcm")])
         }
         let plaintext: [UInt8]
         do {
-            plaintext = try subscription.decrypt(request.body)
+            plaintext = coding == "aes128gcm" ? try subscription.decrypt(request.body)
+                : try subscription.decryptDraft(request.body, encryption: request.headers["encryption"], cryptoKey: request.headers["crypto-key"])
         } catch {
             return record(.browserPushDropped, [.message: .string(message), .why: .string("decryption failed: \(error)")])
         }

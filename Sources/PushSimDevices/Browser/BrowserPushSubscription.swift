@@ -49,4 +49,30 @@ public struct BrowserPushSubscription: Sendable, Equatable {
     func decrypt(_ body: [UInt8]) throws -> [UInt8] {
         try WebPushEncryption.decrypt(body, userAgentPrivateKey: privateKey, authSecret: authSecret)
     }
+
+    /// Decrypts a message pushed in the `aesgcm` draft coding, its salt (and record size) read
+    /// from `encryption` and the sender's public key from the `dh` of `cryptoKey`.
+    func decryptDraft(_ body: [UInt8], encryption: String?, cryptoKey: String?) throws -> [UInt8] {
+        func item(_ header: String?, _ key: String, in name: String) throws -> String {
+            guard let header, let value = WebPushParameterHeader.items(header)?[key] else {
+                throw CryptoError.malformedContent("no \(key) in the \(name) header")
+            }
+            return value
+        }
+        func bytes(_ text: String, _ what: String) throws -> [UInt8] {
+            guard let bytes = Base64URL.decode(String(text.filter { $0 != "=" })) else {
+                throw CryptoError.malformedContent("\(what) is not base64url")
+            }
+            return bytes
+        }
+        let salt = try bytes(try item(encryption, "salt", in: "Encryption"), "the salt")
+        let sender = try P256PublicKey(x963Representation: try bytes(try item(cryptoKey, "dh", in: "Crypto-Key"), "dh"))
+        var recordSize = DraftWebPushEncryption.defaultRecordSize
+        if let rs = encryption.flatMap({ WebPushParameterHeader.items($0)?["rs"] }) {
+            guard let n = Int(rs), n > 2 else { throw CryptoError.malformedContent("rs=\(rs) is not a record size") }
+            recordSize = n
+        }
+        return try DraftWebPushEncryption.decrypt(body, userAgentPrivateKey: privateKey, authSecret: authSecret, salt: salt,
+                                                  senderPublicKey: sender, recordSize: recordSize)
+    }
 }

@@ -79,8 +79,8 @@ struct AppleWebPushRules: WebPushRules {
         switch request.headers["content-encoding"] {
         case WebPushContentCoding.aes128gcm?: return WebPushContentCoding.headerProblem(request.body) == nil
         case WebPushContentCoding.aesgcm?:
-            let salt = request.headers["encryption"].flatMap(WebPushContentCoding.cryptoKeyItems)?["salt"]
-            let dh = request.headers["crypto-key"].flatMap(WebPushContentCoding.cryptoKeyItems)?["dh"]
+            let salt = request.headers["encryption"].flatMap(WebPushParameterHeader.items)?["salt"]
+            let dh = request.headers["crypto-key"].flatMap(WebPushParameterHeader.items)?["dh"]
             return salt.map(WebPushHeaderValues.isPaddedBase64URL) == true && dh.map(WebPushHeaderValues.isPaddedBase64URL) == true
         default: return false
         }

@@ -71,24 +71,9 @@ enum WebPushContentCoding {
         }
     }
 
-    /// autopush's `CryptoKeyHeader::parse`: comma-separated sections of `;`-separated `key=value`
-    /// items, quotes and spaces around values dropped; nil when an item has no `=`.
-    static func cryptoKeyItems(_ header: String) -> [String: String]? {
-        var items: [String: String] = [:]
-        for section in header.split(separator: ",", omittingEmptySubsequences: false) {
-            for item in section.split(separator: ";", omittingEmptySubsequences: false) {
-                guard let eq = item.firstIndex(of: "=") else { return nil }
-                let key = item[..<eq].filter { $0 != " " && $0 != "\t" }
-                let value = item[item.index(after: eq)...].filter { $0 != " " && $0 != "\"" }
-                if items[key] == nil { items[key] = value }
-            }
-        }
-        return items
-    }
-
     private static func requireBase64Item(_ name: String, _ header: String?, key: String) -> String? {
         guard let header else { return "Missing \(name) header" }
-        guard let items = cryptoKeyItems(header) else { return "Invalid \(name) header" }
+        guard let items = WebPushParameterHeader.items(header) else { return "Invalid \(name) header" }
         guard let value = items[key] else { return "Missing \(key) value in \(name) header" }
         guard WebPushHeaderValues.isPaddedBase64URL(value) else { return "Invalid \(key) value in \(name) header" }
         return nil
@@ -96,7 +81,7 @@ enum WebPushContentCoding {
 
     private static func forbidItem(_ name: String, _ header: String?, key: String) -> String? {
         guard let header else { return nil }
-        guard let items = cryptoKeyItems(header) else { return "Invalid \(name) header" }
+        guard let items = WebPushParameterHeader.items(header) else { return "Invalid \(name) header" }
         return items[key] == nil ? nil : "Do not include '\(key)' header in \(name) header"
     }
 }
