@@ -5,7 +5,7 @@ import PushSimNetwork
 /// topic (`FirebaseMessaging.subscribeToTopic`) or unsubscribes it (`unsubscribeFromTopic`), by a
 /// registration RPC that names the token as its sender and `/topics/<name>` as its scope, with
 /// `delete` to leave (FA-ANDROID-RPC). PushSim sends that as the device channel's `POST /topics`
-/// (`DeviceChannel`, `DeviceTopicRequest`).
+/// (`DeviceChannel`, `DeviceMembershipRequest`).
 extension Device {
     /// The SDK's rule for a topic name: `[a-zA-Z0-9-_.~%]{1,900}` (FA-ANDROID-RPC).
     static let maxTopicNameLength = 900
@@ -41,7 +41,7 @@ extension Device {
         pendingTopicOperations = []
         let generation = self.generation
         for op in operations {
-            let ask = DeviceTopicRequest(token: handle, topic: "/topics/" + op.topic, delete: op.delete)
+            let ask = DeviceMembershipRequest(.topic, token: handle, name: "/topics/" + op.topic, delete: op.delete)
             let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.topicsPath, body: ask.body)
             world.call(request, from: name) { [self] result in
                 guard generation == self.generation else { return }

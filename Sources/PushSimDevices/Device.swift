@@ -313,10 +313,11 @@ public final class Device: Host {
         let pushedHandle = request.headers[DeviceChannel.handleHeader] ?? ""
         let message = request.headers[DeviceChannel.messageHeader] ?? ""
         guard isAppInstalled else { return refusePush(message, why: "app not installed", exchange: exchange) }
-        if let target = liveActivities.target(of: pushedHandle) {
-            return receiveLiveActivityPush(request, target: target, exchange: exchange)
-        }
+        // The app's own handle first: every ordinary push is one. No Live Activity token equals it.
         guard let handle, pushedHandle == handle else {
+            if let target = liveActivities.target(of: pushedHandle) {
+                return receiveLiveActivityPush(request, target: target, exchange: exchange)
+            }
             let isActivityKit = request.headers["apns-push-type"] == "liveactivity"   // only for the reason given
             return refusePush(message, why: isActivityKit ? "the Live Activity token reaches no activity any more" : "handle belongs to an earlier install",
                               exchange: exchange)

@@ -145,34 +145,48 @@ extension World {
 /// first 13 characters are looked at: `count` would walk a 150-character token for every event.
 package func shortToken(_ token: String) -> String { !token.dropFirst(12).isEmpty ? String(token.prefix(8)) + "…" : token }
 
-/// Parsed body of a device's `POST /topics` (FCM): the Firebase SDK asks, with the app's own
-/// registration token, for that token to join or leave a topic, as its registration RPC does with
-/// `sender` set to the token, `gcm.topic` to `/topics/<name>` and `delete` to leave (FA-ANDROID-RPC).
-package struct DeviceTopicRequest: Sendable, Equatable {
-    /// The app's registration token.
-    public var token: String
-    /// `/topics/<name>`.
-    public var topic: String
-    /// True to leave the topic, false to join it.
-    public var delete: Bool
+/// Parsed body of a device's request, with the app's own token, to join or leave a named group
+/// of its push service: an FCM topic (`POST /topics`; the Firebase SDK's registration RPC with
+/// `sender` set to the token, `gcm.topic` to `/topics/<name>` and `delete` to leave,
+/// FA-ANDROID-RPC) or an APNs broadcast channel (`POST /broadcast-channels`, the channel id APNs
+/// gave; `DeviceChannel+Broadcast.swift`).
+package struct DeviceMembershipRequest: Sendable, Equatable {
+    /// What the group is, and the body's key for its name.
+    package enum Group: String, Sendable {
+        /// An FCM topic, named `/topics/<name>`.
+        case topic
+        /// An APNs broadcast channel, named by its id.
+        case channel
+    }
 
-    /// A request for `token` to join (or, with `delete`, leave) `topic`, written `/topics/<name>`.
-    public init(token: String, topic: String, delete: Bool) {
+    /// Which kind of group.
+    package var group: Group
+    /// The app's token (FCM registration token, APNs device token): it names the device and app.
+    package var token: String
+    /// The group's name as the body carries it.
+    package var name: String
+    /// True to leave the group, false to join it.
+    package var delete: Bool
+
+    /// A request for `token` to join (or, with `delete`, leave) the `group` named `name`.
+    package init(_ group: Group, token: String, name: String, delete: Bool = false) {
+        self.group = group
         self.token = token
-        self.topic = topic
+        self.name = name
         self.delete = delete
     }
 
-    /// Reads a `POST /topics` body: nil unless it is JSON with string `token` and `topic`; a
-    /// missing `delete` is false.
-    public init?(body: [UInt8]) {
+    /// Reads a body: nil unless it is JSON with string `token` and the group's key; a missing
+    /// `delete` is false.
+    package init?(_ group: Group, body: [UInt8]) {
         guard let json = try? JSONParser.parse(body), let token = json["token"]?.stringValue,
-              let topic = json["topic"]?.stringValue else { return nil }
-        self.init(token: token, topic: topic, delete: json["delete"]?.boolValue ?? false)
+              let name = json[group.rawValue]?.stringValue else { return nil }
+        self.init(group, token: token, name: name, delete: json["delete"]?.boolValue ?? false)
     }
 
     /// The JSON body, keys sorted.
-    public var body: [UInt8] {
-        JSONValue.object([("delete", .bool(delete)), ("token", .string(token)), ("topic", .string(topic))]).serializedBytes()
+    package var body: [UInt8] {
+        let members: [(String, JSONValue)] = [(group.rawValue, .string(name)), ("delete", .bool(delete)), ("token", .string(token))]
+        return JSONValue.object(members.sorted { $0.0 < $1.0 }).serializedBytes()
     }
 }

@@ -35,7 +35,7 @@ extension APNsBench {
     func subscribe(_ device: FakeDevice, token: String, to channel: String) -> Int? {
         var status: Int?
         world.call(HTTPRequest(method: "POST", authority: APNsService.deviceHost, path: DeviceChannel.broadcastChannelsPath,
-                               body: DeviceBroadcastSubscription(token: token, channel: channel).body), from: device.name) { status = $0.status }
+                               body: DeviceMembershipRequest(.channel, token: token, name: channel).body), from: device.name) { status = $0.status }
         world.run()
         return status
     }

@@ -219,18 +219,18 @@ struct FCMTopicSendTests {
 
     @Test func theDeviceSubscribesWithItsOwnToken() {
         let bench = FCMBench()
-        func ask(_ body: DeviceTopicRequest, from device: String = "pixel") -> Int? {
+        func ask(_ body: DeviceMembershipRequest, from device: String = "pixel") -> Int? {
             var status: Int?
             bench.world.call(HTTPRequest(method: "POST", authority: FCMService.deviceHost, path: DeviceChannel.topicsPath, body: body.body),
                              from: device) { status = $0.status }
             bench.world.run()
             return status
         }
-        #expect(ask(DeviceTopicRequest(token: bench.token, topic: "/topics/news", delete: false)) == 200)
+        #expect(ask(DeviceMembershipRequest(.topic, token: bench.token, name: "/topics/news", delete: false)) == 200)
         #expect(bench.fcm.topics(of: bench.token).map(\.topic) == ["news"])
-        #expect(ask(DeviceTopicRequest(token: bench.token, topic: "/topics/news", delete: false), from: "app-server") == 400)
-        #expect(ask(DeviceTopicRequest(token: bench.token, topic: "news", delete: false)) == 400)
-        #expect(ask(DeviceTopicRequest(token: bench.token, topic: "/topics/news", delete: true)) == 200)
+        #expect(ask(DeviceMembershipRequest(.topic, token: bench.token, name: "/topics/news", delete: false), from: "app-server") == 400)
+        #expect(ask(DeviceMembershipRequest(.topic, token: bench.token, name: "news", delete: false)) == 400)
+        #expect(ask(DeviceMembershipRequest(.topic, token: bench.token, name: "/topics/news", delete: true)) == 200)
         #expect(bench.fcm.topics(of: bench.token).isEmpty)
     }
 }

@@ -31,7 +31,7 @@ extension Device {
     /// when the app install that asked is gone by then.
     func subscribe(toChannel channel: String, refuse: @escaping (String) -> Void, then: @escaping () -> Void) {
         guard let handle else { return refuse("the app has no device token yet") }
-        let ask = DeviceBroadcastSubscription(token: handle, channel: channel)
+        let ask = DeviceMembershipRequest(.channel, token: handle, name: channel)
         let request = HTTPRequest(method: "POST", authority: service.deviceHost, path: DeviceChannel.broadcastChannelsPath, body: ask.body)
         let generation = self.generation
         world.call(request, from: name) { [self] result in

@@ -128,11 +128,11 @@ extension APNsService {
             world.respond(to: exchange, with: HTTPResponse(status: 404, headers: ["content-type": "application/json"],
                                                            text: JSONValue.object([("error", .string(why))]).serialized()))
         }
-        guard let ask = DeviceBroadcastSubscription(body: request.body) else { return notFound("body is not a subscription") }
+        guard let ask = DeviceMembershipRequest(.channel, body: request.body) else { return notFound("body is not a subscription") }
         guard let record = issued.recordReadInPlace(ask.token), record.device == exchange.caller, record.invalidatedAt == nil else {
             return notFound("unknown device token")
         }
-        guard let channel = broadcast.registry.channel(id: ask.channel, app: record.app, environment: record.environment) else {
+        guard let channel = broadcast.registry.channel(id: ask.name, app: record.app, environment: record.environment) else {
             return notFound("no such channel for this app in the \(record.environment) environment")
         }
         if ask.delete {

@@ -92,7 +92,7 @@ extension FCMService {
         func answer(_ status: Int, _ body: String) {
             world.respond(to: exchange, with: HTTPResponse(status: status, headers: Self.jsonContentType, text: body))
         }
-        guard let ask = DeviceTopicRequest(body: request.body), let topic = FCMTopicName.fromInstanceIDTarget(ask.topic),
+        guard let ask = DeviceMembershipRequest(.topic, body: request.body), let topic = FCMTopicName.fromInstanceIDTarget(ask.name),
               let record = issued[ask.token], record.device == exchange.caller, record.invalidatedAt == nil else {
             return answer(400, #"{"error":"INVALID_PARAMETERS"}"#)
         }
