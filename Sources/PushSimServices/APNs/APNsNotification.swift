@@ -49,27 +49,24 @@ enum APNsRequestCheck {
         // background push without the header is refused too (A-SEND; see APNsConfiguration.
         // acceptsBackgroundPushWithoutPriority for the sources and the setting).
         var priority = 10
-        if let raw = headers.priority {
-            guard let p = Int(raw), [10, 5, 1].contains(p) else { return .failure(.badPriority) }
-            priority = p
-        } else if pushType == .background && backgroundWithoutPriorityIs5 {
-            priority = 5
-        }
+        do throws(APNsRejection) {
+            if let p = try APNsHeaderRules.priority(headers.priority) {
+                priority = p
+            } else if pushType == .background && backgroundWithoutPriorityIs5 {
+                priority = 5
+            }
+        } catch { return .failure(error) }
         if pushType == .background && priority == 10 { return .failure(.badPriority) }
         // apns-id: canonical UUID (A-SEND; 400 BadMessageId).
         if let given = headers.apnsID, !isCanonicalUUID(given) { return .failure(.badMessageId) }
         // apns-expiration: Unix seconds (A-SEND; 400 BadExpirationDate).
-        var expiration: Int64?
-        if let raw = headers.expiration {
-            guard let e = Int64(raw), e >= 0 else { return .failure(.badExpirationDate) }
-            expiration = e
-        }
+        let expiration: Int64?
+        do throws(APNsRejection) { expiration = try APNsHeaderRules.expiration(headers.expiration) } catch { return .failure(error) }
         // apns-collapse-id: at most 64 bytes (A-SEND; 400 BadCollapseId).
         let collapseID = headers.collapseID
         if let c = collapseID, c.utf8.count > 64 { return .failure(.badCollapseId) }
         // Body: not empty (400 PayloadEmpty), within 4096 / 5120 bytes for VoIP (413 PayloadTooLarge) (§1.4, A-GEN).
-        guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
-        guard request.body.count <= pushType.maxPayloadBytes else { return .failure(.payloadTooLarge) }
+        do throws(APNsRejection) { try APNsHeaderRules.checkPayload(request.body, limit: pushType.maxPayloadBytes) } catch { return .failure(error) }
         // Token: even-length hex of any length (Apple says not to hard-code 32 bytes; A-DTOK, §1.5).
         guard token.utf8.count % 2 == 0, token.isAllHexDigits else { return .failure(.badDeviceToken) }
         let lowerToken = token.containsASCIIUppercase ? token.asciiLowercased() : token

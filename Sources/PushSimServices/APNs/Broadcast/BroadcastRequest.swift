@@ -35,18 +35,11 @@ struct BroadcastRequest {
         }
         guard let pushType = request.headers["apns-push-type"] else { return .failure(.missingPushType) }
         guard pushType == APNsPushType.liveactivity.rawValue else { return .failure(.invalidPushType) }
-        var priority = 10
-        if let raw = request.headers["apns-priority"] {
-            guard let p = Int(raw), [10, 5, 1].contains(p) else { return .failure(.badPriority) }
-            priority = p
-        }
-        var expiration: Int64?
-        if let raw = request.headers["apns-expiration"] {
-            guard let e = Int64(raw), e >= 0 else { return .failure(.badExpirationDate) }
-            expiration = e
-        }
-        guard !request.body.isEmpty else { return .failure(.payloadEmpty) }
-        guard request.body.count <= APNsPushType.liveactivity.maxPayloadBytes else { return .failure(.payloadTooLarge) }
-        return .success(BroadcastRequest(app: app, channelID: channelID, priority: priority, expiration: expiration, payload: request.body))
+        do throws(APNsRejection) {
+            let priority = try APNsHeaderRules.priority(request.headers["apns-priority"]) ?? 10
+            let expiration = try APNsHeaderRules.expiration(request.headers["apns-expiration"])
+            try APNsHeaderRules.checkPayload(request.body, limit: APNsPushType.liveactivity.maxPayloadBytes)
+            return .success(BroadcastRequest(app: app, channelID: channelID, priority: priority, expiration: expiration, payload: request.body))
+        } catch { return .failure(error) }
     }
 }
